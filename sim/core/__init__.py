@@ -1,0 +1,1 @@
+"""Shared, game-agnostic machinery: RNG, parameters, bots, batch runner, results."""

@@ -1,0 +1,213 @@
+"""The bot plug-in contract shared by every game.
+
+A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry point) defining
+
+* ``choose``: a numba function compiled with the shared signature :data:`BOT_SIG`::
+
+      choose(kind, view, moves, n_moves, feats, weights, rng) -> index in [0, n_moves)
+
+  - ``kind``    int64, the decision being asked (each game documents its kinds in ``sim/<game>/bots.md``)
+  - ``view``    int64[:], the game state as the engine exposes it (layout documented per game)
+  - ``moves``   int64[:, :], candidate moves, one row each (first ``n_moves`` rows valid)
+  - ``feats``   float64[:, :], engine-computed features per candidate (column names per game)
+  - ``weights`` float64[:], this bot's weights, in the order of its ``WEIGHTS``
+  - ``rng``     uint64[4], the game's own random stream (draws stay reproducible)
+
+* ``WEIGHTS`` (optional): an ordered mapping name -> default value; tuned variants override it
+  from TOML (``[bots.NAME] base = "heuristic"`` + ``[bots.NAME.weights]``) without code.
+* ``DESCRIPTION`` (optional): one line shown by ``meeplab bots GAME``.
+
+The engines receive every seat's bot as a first-class numba function (``FunctionType``) in a
+fixed-length tuple, so one cached engine serves any line-up and adding a bot touches no engine.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import tomllib
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .errors import MeeplabError
+from .params import load_toml
+
+BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
+MAX_ENTRIES = 5  # fixed tuple length handed to the engines (= max seats of any game)
+
+STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    base: str
+    description: str
+    choose: Any
+    weight_names: tuple[str, ...]
+    weights: tuple[float, ...]
+    source: str
+
+    def weights_dict(self) -> dict[str, float]:
+        return dict(zip(self.weight_names, self.weights))
+
+
+@dataclass
+class Lineup:
+    """What the engines get: one function and weight row per entry, and how entries map to seats."""
+
+    names: list[str]  # one per entry (entries = seats after cyclic padding)
+    fns: tuple  # length MAX_ENTRIES, padded with the first function
+    weights: np.ndarray  # float64[MAX_ENTRIES, W]
+    rotate: bool
+
+
+@njit(cache=True)
+def entry_of_seat(seat, game_index, n_players, rotate):
+    """Which lineup entry plays ``seat`` in game ``game_index`` (cyclic shift when rotating)."""
+    if rotate:
+        return (seat + game_index) % n_players
+    return seat
+
+
+# -- discovery ---------------------------------------------------------------------------------
+
+def load_weights_toml(module_file: str, filename: str) -> dict[str, float]:
+    """Read ``[weights]`` from a TOML next to a bot module (the heuristic bots keep theirs there)."""
+    path = Path(module_file).with_name(filename)
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    w = data.get("weights", {})
+    return {str(k): float(v) for k, v in w.items()}
+
+
+def _module_bot(game: str, modname: str, module) -> BotSpec | None:
+    fn = getattr(module, "choose", None)
+    if fn is None:
+        return None
+    name = getattr(module, "NAME", modname)
+    weights = dict(getattr(module, "WEIGHTS", {}) or {})
+    doc = getattr(module, "DESCRIPTION", None) or (module.__doc__ or "").strip().split("\n")[0]
+    return BotSpec(
+        name=name,
+        base=name,
+        description=doc,
+        choose=fn,
+        weight_names=tuple(weights),
+        weights=tuple(float(v) for v in weights.values()),
+        source=getattr(module, "__file__", modname) or modname,
+    )
+
+
+_CACHE: dict[str, dict[str, BotSpec]] = {}
+
+
+def discover(game: str) -> dict[str, BotSpec]:
+    """All bots of a game: modules in strategies/<game>/, entry points, then TOML variants there."""
+    if game in _CACHE:
+        return dict(_CACHE[game])
+    bots: dict[str, BotSpec] = {}
+    pkg_name = f"strategies.{game}"
+    try:
+        pkg = importlib.import_module(pkg_name)
+    except ModuleNotFoundError:
+        pkg = None
+    if pkg is not None:
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+            if info.name.startswith("_") or info.ispkg:
+                continue
+            module = importlib.import_module(f"{pkg_name}.{info.name}")
+            spec = _module_bot(game, info.name, module)
+            if spec is not None:
+                bots[spec.name] = spec
+    for ep in metadata.entry_points(group="meeplab.bots"):
+        # entry point name "<game>.<bot>" pointing at a module
+        g, _, bname = ep.name.partition(".")
+        if g != game:
+            continue
+        module = ep.load()
+        spec = _module_bot(game, bname, module)
+        if spec is not None:
+            bots[spec.name] = spec
+    if pkg is not None:
+        for d in pkg.__path__:
+            for toml in sorted(Path(d).glob("*.toml")):
+                _add_variants(bots, toml, game)
+    _CACHE[game] = dict(bots)
+    return bots
+
+
+def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
+    data = load_toml(path, "bot config")
+    table = data.get("bots", {})
+    if not isinstance(table, dict):
+        raise MeeplabError(f"bot config {path}: [bots] must be a table")
+    added = []
+    for name, entry in table.items():
+        if not isinstance(entry, dict):
+            raise MeeplabError(f"bot config {path}: [bots.{name}] must be a table")
+        base_name = entry.get("base", "heuristic")
+        if base_name not in bots:
+            raise MeeplabError(
+                f"bot config {path}: [bots.{name}] has unknown base bot '{base_name}' for {game}"
+            )
+        base = bots[base_name]
+        w = base.weights_dict()
+        for k, v in (entry.get("weights", {}) or {}).items():
+            if k not in w:
+                known = ", ".join(w) or "none"
+                raise MeeplabError(
+                    f"bot config {path}: bot '{name}' sets unknown weight '{k}' (weights of {base_name}: {known})"
+                )
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise MeeplabError(f"bot config {path}: weight '{k}' of bot '{name}' must be a number")
+            w[k] = float(v)
+        bots[name] = BotSpec(
+            name=name,
+            base=base.base,
+            description=str(entry.get("description", f"{base_name} with tuned weights")),
+            choose=base.choose,
+            weight_names=tuple(w),
+            weights=tuple(w.values()),
+            source=str(path),
+        )
+        added.append(name)
+    return added
+
+
+def available(game: str, bot_configs: list[str] | tuple[str, ...] = ()) -> dict[str, BotSpec]:
+    bots = discover(game)
+    for cfg in bot_configs:
+        _add_variants(bots, Path(cfg), game)
+    return bots
+
+
+def make_lineup(
+    game: str, names: list[str], n_players: int, rotate: bool, bot_configs=()
+) -> Lineup:
+    """Resolve bot names (cycled to ``n_players`` entries) into the arrays an engine takes."""
+    bots = available(game, bot_configs)
+    if not names:
+        raise MeeplabError("--bots needs at least one bot name")
+    if len(names) > n_players:
+        raise MeeplabError(f"{len(names)} bots given for {n_players} seats")
+    for n in names:
+        if n not in bots:
+            raise MeeplabError(
+                f"unknown bot '{n}' for {game}; available: {', '.join(sorted(bots))}"
+            )
+    entries = [names[i % len(names)] for i in range(n_players)]
+    specs = [bots[n] for n in entries]
+    width = max(1, max(len(s.weights) for s in specs))
+    weights = np.zeros((MAX_ENTRIES, width), dtype=np.float64)
+    fns = []
+    for i in range(MAX_ENTRIES):
+        s = specs[i] if i < len(specs) else specs[0]
+        weights[i, : len(s.weights)] = s.weights
+        fns.append(s.choose)
+    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate)

@@ -1,0 +1,72 @@
+"""The face every game shows to the shared runner, results and reports.
+
+A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
+
+* ``params``: a :class:`~sim.core.params.ParamSet` with the rule book's defaults.
+* ``categories``: score-breakdown column names (the engine fills them in this order).
+* ``prepare(values) -> ctx``: turn resolved parameter values into whatever the engine needs
+  (packed numpy arrays, loaded map/deck files); raises MeeplabError on bad data.
+* ``play(ctx, lineup, seed, start, n_games, n_players) -> Batch``: play games
+  ``start .. start+n_games-1`` (numba, prange over games). Game ``g`` draws only from the
+  stream seeded with ``(seed, g)`` and seat ``s`` is played by lineup entry
+  ``entry_of_seat(s, g, n_players, lineup.rotate)``. Seat 0 is the start player.
+* ``replay(ctx, lineup, seed, index, n_players) -> str``: the same game as a readable log.
+* ``notes(values) -> list[str]``: provenance notes for reports (e.g. "reconstructed map").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .params import ParamSet
+
+
+@dataclass
+class Batch:
+    """Raw engine output for ``n`` games of ``P`` seats."""
+
+    score: np.ndarray  # float64[n, P]
+    tiebreak: np.ndarray  # float64[n, P], higher wins a score tie (equal -> shared win)
+    breakdown: np.ndarray  # float64[n, P, C], columns = GameSpec.categories
+    length: np.ndarray  # int32/int64[n], game length in GameSpec.length_unit
+
+
+@dataclass
+class GameSpec:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    params: ParamSet
+    categories: list[str]
+    length_unit: str
+    prepare: Callable[[dict[str, Any]], Any]
+    play: Callable[..., Batch]
+    replay: Callable[..., str]
+    notes: Callable[[dict[str, Any]], list[str]] = field(default=lambda values: [])
+    rules: str = ""
+    default_players: int = 3
+    description: str = ""
+    # parameters (kind "str") that also get their own CLI option, e.g. ("map",) -> --map NAME|PATH
+    flags: tuple[str, ...] = ()
+    # decision kinds and feature columns, for `meeplab bots GAME` and bot writers
+    bot_doc: str = ""
+
+
+def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Competition ranks (1 = best) and win shares (1, 0 or 1/k for a k-way tie for first).
+
+    A seat is beaten by every seat with a higher score, or an equal score and a higher tiebreak.
+    """
+    s_i = score[:, :, None]
+    s_j = score[:, None, :]
+    t_i = tiebreak[:, :, None]
+    t_j = tiebreak[:, None, :]
+    better = (s_j > s_i) | ((s_j == s_i) & (t_j > t_i))
+    rank = 1 + better.sum(axis=2)
+    first = rank == 1
+    k = first.sum(axis=1, keepdims=True)
+    win = np.where(first, 1.0 / np.maximum(k, 1), 0.0)
+    return rank.astype(np.int8), win

@@ -1,0 +1,267 @@
+"""Named, typed, documented rule parameters and what-if overrides.
+
+A game declares its parameters as a :class:`ParamSet` of :class:`Param`. Users override them with
+``--set name=value`` (strings parsed by type) or a TOML file (native TOML values, checked by type).
+Every failure raises :class:`~sim.core.errors.MeeplabError` with one clear line.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import MeeplabError
+
+TYPES = ("int", "float", "bool", "str", "ints", "floats")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rule parameter.
+
+    kind: ``int``, ``float``, ``bool``, ``str`` (e.g. a map name or a file path), ``ints`` or
+    ``floats`` (fixed- or variable-length tables written ``1,3,6,10`` on the command line).
+    ``length``: required length for a table (None = any length >= ``min_length``).
+    ``lo``/``hi``: inclusive bounds for numbers and for every entry of a table.
+    ``choices``: allowed values for ``str`` (None = free text, validated by the game).
+    """
+
+    name: str
+    default: Any
+    kind: str
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+    length: int | None = None
+    min_length: int = 1
+    choices: tuple[str, ...] | None = None
+    group: str = "rules"
+
+    def __post_init__(self):
+        if self.kind not in TYPES:
+            raise ValueError(f"param {self.name}: unknown kind {self.kind}")
+
+    # -- parsing -------------------------------------------------------------------------
+    def parse(self, raw: Any) -> Any:
+        """Convert a command-line string or a TOML value to this parameter's type and check it."""
+        value = self._coerce(raw)
+        self.check(value)
+        return value
+
+    def _coerce(self, raw: Any) -> Any:
+        k = self.kind
+        bad = MeeplabError(
+            f"parameter '{self.name}' expects {self._kind_text()}, got {raw!r}"
+        )
+        if k == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "yes", "on"):
+                return True
+            if isinstance(raw, str) and raw.strip().lower() in ("0", "false", "no", "off"):
+                return False
+            raise bad
+        if k == "int":
+            if isinstance(raw, bool):
+                raise bad
+            if isinstance(raw, int):
+                return raw
+            if isinstance(raw, float) and raw.is_integer():
+                return int(raw)
+            if isinstance(raw, str):
+                try:
+                    return int(raw.strip())
+                except ValueError:
+                    raise bad from None
+            raise bad
+        if k == "float":
+            if isinstance(raw, bool):
+                raise bad
+            if isinstance(raw, (int, float)):
+                return float(raw)
+            if isinstance(raw, str):
+                try:
+                    return float(raw.strip())
+                except ValueError:
+                    raise bad from None
+            raise bad
+        if k == "str":
+            if isinstance(raw, str):
+                return raw
+            raise bad
+        # tables
+        if isinstance(raw, str):
+            items = [x for x in raw.replace(";", ",").split(",") if x.strip() != ""]
+        elif isinstance(raw, (list, tuple)):
+            items = list(raw)
+        else:
+            raise bad
+        out = []
+        for x in items:
+            try:
+                if k == "ints":
+                    if isinstance(x, bool) or (isinstance(x, float) and not x.is_integer()):
+                        raise ValueError
+                    out.append(int(x.strip()) if isinstance(x, str) else int(x))
+                else:
+                    if isinstance(x, bool):
+                        raise ValueError
+                    out.append(float(x.strip()) if isinstance(x, str) else float(x))
+            except (ValueError, TypeError):
+                raise bad from None
+        return tuple(out)
+
+    def _kind_text(self) -> str:
+        return {
+            "int": "an integer",
+            "float": "a number",
+            "bool": "true or false",
+            "str": "a text value",
+            "ints": "a comma-separated list of integers",
+            "floats": "a comma-separated list of numbers",
+        }[self.kind]
+
+    def check(self, value: Any) -> None:
+        rng = self._range_text()
+        if self.kind in ("int", "float"):
+            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+                raise MeeplabError(f"parameter '{self.name}' = {value} is out of range ({rng})")
+        elif self.kind in ("ints", "floats"):
+            if self.length is not None and len(value) != self.length:
+                raise MeeplabError(
+                    f"parameter '{self.name}' needs exactly {self.length} values, got {len(value)}"
+                )
+            if len(value) < self.min_length:
+                raise MeeplabError(
+                    f"parameter '{self.name}' needs at least {self.min_length} values, got {len(value)}"
+                )
+            for v in value:
+                if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+                    raise MeeplabError(
+                        f"parameter '{self.name}' has value {v} out of range ({rng})"
+                    )
+        elif self.kind == "str" and self.choices is not None and value not in self.choices:
+            raise MeeplabError(
+                f"parameter '{self.name}' = {value!r} is not one of {', '.join(self.choices)}"
+            )
+
+    def _range_text(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            return f"{self.lo:g}..{self.hi:g}"
+        if self.lo is not None:
+            return f">= {self.lo:g}"
+        if self.hi is not None:
+            return f"<= {self.hi:g}"
+        return "any"
+
+    def describe_type(self) -> str:
+        t = self.kind
+        if self.kind in ("ints", "floats") and self.length:
+            t += f"[{self.length}]"
+        if self.lo is not None or self.hi is not None:
+            t += f" {self._range_text()}"
+        if self.choices:
+            t += " {" + "|".join(self.choices) + "}"
+        return t
+
+    def format(self, value: Any) -> str:
+        if isinstance(value, tuple):
+            return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, float):
+            return f"{value:g}"
+        return str(value)
+
+
+@dataclass
+class ParamSet:
+    """The ordered parameters of one game plus an optional cross-parameter validator."""
+
+    params: list[Param]
+    validate: Callable[[dict[str, Any]], None] | None = None
+    _index: dict[str, Param] = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self._index = {p.name: p for p in self.params}
+        if len(self._index) != len(self.params):
+            raise ValueError("duplicate parameter names")
+
+    def __iter__(self):
+        return iter(self.params)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._index
+
+    def __getitem__(self, name: str) -> Param:
+        return self._index[name]
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.name: p.default for p in self.params}
+
+    def get(self, name: str, game: str = "") -> Param:
+        if name not in self._index:
+            close = _close_names(name, list(self._index))
+            hint = f" (did you mean {close}?)" if close else ""
+            where = f" for {game}" if game else ""
+            raise MeeplabError(f"unknown parameter '{name}'{where}{hint}; see 'meeplab params {game}'")
+        return self._index[name]
+
+    def resolve(self, overrides: dict[str, Any] | None = None, game: str = "") -> dict[str, Any]:
+        """Defaults updated with parsed, checked overrides; then the game's own cross-checks."""
+        values = self.defaults()
+        for name, raw in (overrides or {}).items():
+            values[name] = self.get(name, game).parse(raw)
+        if self.validate is not None:
+            self.validate(values)
+        return values
+
+    def changed(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The entries of ``values`` that differ from the defaults."""
+        return {k: v for k, v in values.items() if k in self._index and self._index[k].default != v}
+
+
+def _close_names(name: str, names: list[str]) -> str:
+    import difflib
+
+    m = difflib.get_close_matches(name, names, n=1)
+    return m[0] if m else ""
+
+
+def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``["a=1", "b=x,y"]`` -> ``{"a": "1", "b": "x,y"}``; a malformed item is a MeeplabError."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise MeeplabError(f"--set expects name=value, got {item!r}")
+        k, v = item.split("=", 1)
+        k = k.strip()
+        if not k:
+            raise MeeplabError(f"--set expects name=value, got {item!r}")
+        out[k] = v
+    return out
+
+
+def load_toml(path: str | Path, what: str = "file") -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise MeeplabError(f"{what} not found: {p}")
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as e:
+        raise MeeplabError(f"{what} {p} is not valid TOML: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise MeeplabError(f"cannot read {what} {p}: {e}") from None
+
+
+def load_params_file(path: str | Path) -> dict[str, Any]:
+    """A what-if TOML file: either top-level ``name = value`` pairs or a ``[params]`` table."""
+    data = load_toml(path, "parameter file")
+    if "params" in data and isinstance(data["params"], dict):
+        data = data["params"]
+    bad = [k for k, v in data.items() if isinstance(v, dict)]
+    if bad:
+        raise MeeplabError(f"parameter file {path}: unexpected table [{bad[0]}] (use name = value or [params])")
+    return dict(data)

@@ -1,0 +1,1 @@
+"""Bots, one package per game: ``strategies/<game>/<bot>.py``. See ``sim/CONTRACT.md``."""

@@ -1,0 +1,80 @@
+"""numba helpers shared by bots of every game (uniform pick, argmax with random ties, linear scores)."""
+import numpy as np
+from numba import njit
+
+from sim.core.rng import rng_below, rng_float
+
+
+@njit(cache=True)
+def pick_uniform(n, rng):
+    """A uniformly random index in [0, n)."""
+    if n <= 1:
+        return 0
+    return rng_below(rng, n)
+
+
+@njit(cache=True)
+def argmax_column(feats, n, col, rng):
+    """Index of the best ``feats[:, col]`` among the first n rows; ties broken uniformly at random."""
+    best = -np.inf
+    count = 0
+    choice = 0
+    for i in range(n):
+        v = feats[i, col]
+        if v > best + 1e-9:
+            best = v
+            count = 1
+            choice = i
+        elif v >= best - 1e-9:
+            count += 1
+            if rng_below(rng, count) == 0:
+                choice = i
+    return choice
+
+
+@njit(cache=True)
+def argmax_linear(feats, n, weights, rng):
+    """Index maximising ``feats[i, :k] . weights[:k]`` (k = min of widths); random tie-break."""
+    k = min(feats.shape[1], weights.shape[0])
+    best = -np.inf
+    count = 0
+    choice = 0
+    for i in range(n):
+        v = 0.0
+        for j in range(k):
+            v += feats[i, j] * weights[j]
+        if v > best + 1e-9:
+            best = v
+            count = 1
+            choice = i
+        elif v >= best - 1e-9:
+            count += 1
+            if rng_below(rng, count) == 0:
+                choice = i
+    return choice
+
+
+@njit(cache=True)
+def softmax_linear(feats, n, weights, temperature, rng):
+    """Sample an index with probability proportional to exp(score / temperature)."""
+    k = min(feats.shape[1], weights.shape[0])
+    scores = np.empty(n)
+    top = -np.inf
+    for i in range(n):
+        v = 0.0
+        for j in range(k):
+            v += feats[i, j] * weights[j]
+        scores[i] = v
+        if v > top:
+            top = v
+    total = 0.0
+    for i in range(n):
+        scores[i] = np.exp((scores[i] - top) / temperature)
+        total += scores[i]
+    r = rng_float(rng) * total
+    acc = 0.0
+    for i in range(n):
+        acc += scores[i]
+        if r < acc:
+            return i
+    return n - 1
