@@ -1,0 +1,333 @@
+"""Matplotlib charts for the report, each returned as a ``data:image/png;base64,...`` URI so the
+HTML stays one self-contained file. Inputs are the small DataFrames from :mod:`reports.stats`."""
+from __future__ import annotations
+
+import base64
+import io
+import math
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+PALETTE = ["#3B6FB6", "#E07B39", "#3A9A5B", "#C8454B", "#7E62B0", "#8C6A4F", "#D46FB1", "#6F7378",
+           "#B8A637", "#3AA7C4"]
+CAT_PALETTE = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#FF9DA7",
+               "#9C755F", "#BAB0AC", "#86BCB6", "#D37295"]
+INK = "#2B2F36"
+GRID = "#E3E6EA"
+FAIR = "#8A9099"
+DPI = 110
+
+plt.rcParams.update({
+    "font.family": "DejaVu Sans",
+    "font.size": 9.5,
+    "axes.edgecolor": "#B9BEC5",
+    "axes.labelcolor": INK,
+    "axes.titlesize": 10.5,
+    "axes.titleweight": "bold",
+    "axes.titlecolor": INK,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.color": GRID,
+    "grid.linewidth": 0.8,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "legend.frameon": False,
+    "legend.fontsize": 9,
+})
+
+
+def colors_for(names: Sequence[str], palette: Sequence[str] = PALETTE) -> dict[str, str]:
+    """A stable name -> colour mapping (the same bot has the same colour in every chart)."""
+    return {n: palette[i % len(palette)] for i, n in enumerate(names)}
+
+
+def to_uri(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", facecolor="white")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _grid(n: int, panel_w: float = 4.2, panel_h: float = 3.0, max_cols: int = 3, sharey: bool = True):
+    cols = min(n, max_cols)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows), squeeze=False,
+                             sharey=sharey)
+    flat = list(axes.ravel())
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def _pct_axis(ax, top: float | None = None):
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
+
+
+def _err(df: pl.DataFrame, val: str = "win_rate", lo: str = "lo", hi: str = "hi") -> np.ndarray:
+    v = df[val].to_numpy()
+    return np.vstack([np.clip(v - df[lo].to_numpy(), 0, None), np.clip(df[hi].to_numpy() - v, 0, None)])
+
+
+def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
+    """Grouped bars: win rate per bot for each player count, 95% Wilson error bars, fair share line."""
+    players = by_bot["n_players"].unique().sort().to_list()
+    bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4))
+    width = 0.8 / max(1, len(bots))
+    top = 0.0
+    for j, bot in enumerate(bots):
+        d = by_bot.filter(pl.col("bot") == bot).sort("n_players")
+        xs = [players.index(p) + (j - (len(bots) - 1) / 2) * width for p in d["n_players"].to_list()]
+        ax.bar(xs, d["win_rate"].to_numpy(), width * 0.92, color=colors[bot], label=bot, zorder=2)
+        ax.errorbar(xs, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, elinewidth=1,
+                    capsize=3, zorder=3)
+        top = max(top, float(np.nanmax(d["hi"].to_numpy())))
+    for i, p in enumerate(players):
+        ax.hlines(1.0 / p, i - 0.45, i + 0.45, colors=FAIR, linestyles="--", linewidth=1.2, zorder=4,
+                  label="fair share 1/P" if i == 0 else None)
+    ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
+    ax.set_ylabel("win rate")
+    _pct_axis(ax, min(1.0, top * 1.15 + 0.02))
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return to_uri(fig)
+
+
+def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
+    """One panel per player count: win rate per seat, Wilson error bars, fair share line."""
+    players = by_seat["n_players"].unique().sort().to_list()
+    fig, axes = _grid(len(players), panel_w=3.4, panel_h=2.8, max_cols=4)
+    top = float(np.nanmax(by_seat["hi"].to_numpy()))
+    for ax, p in zip(axes, players):
+        d = by_seat.filter(pl.col("n_players") == p).sort("seat")
+        seats = d["seat"].to_list()
+        ax.bar(seats, d["win_rate"].to_numpy(), 0.65, color=PALETTE[0], zorder=2)
+        ax.errorbar(seats, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, capsize=3,
+                    elinewidth=1, zorder=3)
+        ax.axhline(1.0 / p, color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
+        ax.set_xticks(seats, [f"{s + 1}" for s in seats])
+        ax.set_xlabel("seat (1 = start player)")
+        ax.set_title(f"{p} players")
+        ax.grid(axis="x", visible=False)
+        _pct_axis(ax, min(1.0, top * 1.15 + 0.02))
+    axes[0].set_ylabel("win rate")
+    return to_uri(fig)
+
+
+def score_histogram(hist: pl.DataFrame, colors: dict[str, str]) -> str:
+    """One panel per player count: share of games per score bin, one outline per bot."""
+    players = hist["n_players"].unique().sort().to_list()
+    fig, axes = _grid(len(players), panel_w=4.3, panel_h=2.9, sharey=False)
+    for ax, p in zip(axes, players):
+        d = hist.filter(pl.col("n_players") == p)
+        width = float(d["width"][0])
+        lo, hi = float(d["left"].min()), float(d["left"].max()) + width
+        edges = np.arange(lo, hi + width * 0.5, width)
+        for bot in [b for b in colors if b in set(d["bot"].to_list())]:
+            db = d.filter(pl.col("bot") == bot)
+            counts = np.zeros(len(edges) - 1)
+            idx = np.rint((db["left"].to_numpy() - lo) / width).astype(int)
+            np.add.at(counts, np.clip(idx, 0, len(counts) - 1), db["count"].to_numpy())
+            share = counts / counts.sum()
+            ax.stairs(share, edges, color=colors[bot], linewidth=1.6, label=bot)
+            ax.stairs(share, edges, color=colors[bot], alpha=0.12, fill=True)
+        ax.set_title(f"{p} players")
+        ax.set_xlabel("final score")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0].set_ylabel("share of games")
+    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return to_uri(fig)
+
+
+def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dict[str, str]) -> str:
+    """One panel per player count: horizontal stacked bars of mean points per category per bot
+    (negative categories stack to the left of zero)."""
+    players = by_bot["n_players"].unique().sort().to_list()
+    cat_col = colors_for(categories, CAT_PALETTE)
+    bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
+    fig, axes = _grid(len(players), panel_w=4.6, panel_h=0.55 * len(bots) + 1.3, max_cols=2, sharey=True)
+    for ax, p in zip(axes, players):
+        d = by_bot.filter(pl.col("n_players") == p)
+        y = np.arange(len(bots))
+        pos = np.zeros(len(bots))
+        neg = np.zeros(len(bots))
+        for c in categories:
+            vals = np.array([
+                float(d.filter(pl.col("bot") == b)[f"cat_{c}"][0]) if b in d["bot"].to_list() else 0.0
+                for b in bots
+            ])
+            left = np.where(vals >= 0, pos, neg + vals)
+            ax.barh(y, np.abs(vals), left=left, height=0.62, color=cat_col[c], label=c, zorder=2,
+                    edgecolor="white", linewidth=0.6)
+            pos += np.where(vals >= 0, vals, 0)
+            neg += np.where(vals < 0, vals, 0)
+        ax.set_yticks(y, bots)
+        ax.invert_yaxis()
+        if neg.min() < 0:
+            ax.axvline(0, color=INK, linewidth=0.8)
+        ax.set_xlabel("mean points per game")
+        ax.set_title(f"{p} players")
+        ax.grid(axis="y", visible=False)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(6, len(categories)),
+               bbox_to_anchor=(0.5, -0.02 - 0.05 * math.ceil(len(categories) / 6)))
+    return to_uri(fig)
+
+
+def length_distribution(lengths: pl.DataFrame, unit: str) -> str:
+    """One panel per player count: share of games per game length."""
+    players = lengths["n_players"].unique().sort().to_list()
+    fig, axes = _grid(len(players), panel_w=3.6, panel_h=2.6, max_cols=4, sharey=False)
+    for ax, p in zip(axes, players):
+        d = lengths.filter(pl.col("n_players") == p).sort("length")
+        x = d["length"].to_numpy().astype(float)
+        share = d["games"].to_numpy() / d["games"].sum()
+        span = x.max() - x.min()
+        if len(x) > 80:  # too many distinct lengths for bars: bin them
+            width = max(1.0, math.ceil(span / 50))
+            edges = np.arange(x.min(), x.max() + width + 1e-9, width)
+            counts, _ = np.histogram(x, bins=edges, weights=share)
+            ax.stairs(counts, edges, fill=True, color=PALETTE[2], alpha=0.85)
+        else:
+            ax.bar(x, share, width=0.8, color=PALETTE[2], zorder=2)
+        mean = float((x * share).sum())
+        ax.axvline(mean, color=INK, linestyle=":", linewidth=1.2)
+        ax.set_title(f"{p} players (mean {mean:.1f})")
+        ax.set_xlabel(unit)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.grid(axis="x", visible=False)
+    axes[0].set_ylabel("share of games")
+    return to_uri(fig)
+
+
+def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
+    """One panel per player count: 100% stacked bars of finishing rank per bot."""
+    players = ranks["n_players"].unique().sort().to_list()
+    bots = [b for b in colors if b in set(ranks["bot"].to_list())]
+    maxr = int(ranks["rank"].max())
+    cmap = plt.get_cmap("RdYlGn_r")
+    rank_col = {r: cmap((r - 1) / max(1, maxr - 1) * 0.85 + 0.05) for r in range(1, maxr + 1)}
+    fig, axes = _grid(len(players), panel_w=4.2, panel_h=0.5 * len(bots) + 1.2, max_cols=2)
+    for ax, p in zip(axes, players):
+        d = ranks.filter(pl.col("n_players") == p)
+        y = np.arange(len(bots))
+        left = np.zeros(len(bots))
+        for r in range(1, p + 1):
+            vals = np.array([
+                float(d.filter((pl.col("bot") == b) & (pl.col("rank") == r))["share"].sum()) for b in bots
+            ])
+            ax.barh(y, vals, left=left, height=0.62, color=rank_col[r], label=f"rank {r}",
+                    edgecolor="white", linewidth=0.6, zorder=2)
+            for yi, (l, v) in enumerate(zip(left, vals)):
+                if v >= 0.07:
+                    ax.text(l + v / 2, yi, f"{v:.0%}", ha="center", va="center", fontsize=8, color="white"
+                            if r in (1, p) else INK)
+            left += vals
+        ax.set_yticks(y, bots)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        ax.set_title(f"{p} players")
+        ax.grid(False)
+    handles, labels = [], []
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
+    return to_uri(fig)
+
+
+def forest(rows: list[dict], value: str, lo: str, hi: str, xlabel: str, colors: dict[str, str],
+           percent: bool = False) -> str:
+    """Difference plot: one point with its 95% CI per (player count, bot) row; zero line."""
+    fig, ax = plt.subplots(figsize=(6.2, 0.36 * len(rows) + 1.0))
+    y = np.arange(len(rows))
+    for i, r in enumerate(rows):
+        c = colors.get(r["bot"], PALETTE[0])
+        v, a, b = r[value], r[lo], r[hi]
+        if a is not None and b is not None and np.isfinite(a) and np.isfinite(b):
+            ax.hlines(i, a, b, color=c, linewidth=2.2)
+        ax.plot([v], [i], "o", color=c, markersize=6, zorder=3)
+    ax.axvline(0, color=INK, linewidth=0.9)
+    ax.set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    if percent:
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    ax.grid(axis="y", visible=False)
+    return to_uri(fig)
+
+
+def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str, str]) -> str:
+    """Side-by-side win rates with Wilson bars: for every (player count, bot), one bar per run."""
+    run_cols = colors_for(labels, ["#3B6FB6", "#E07B39", "#3A9A5B", "#7E62B0", "#C8454B", "#6F7378"])
+    keys = sorted({(r["n_players"], r["bot"]) for r in rows})
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4))
+    width = 0.8 / len(labels)
+    top = 0.0
+    for j, lab in enumerate(labels):
+        xs, v, lo, hi = [], [], [], []
+        for i, k in enumerate(keys):
+            for r in rows:
+                if r["label"] == lab and (r["n_players"], r["bot"]) == k:
+                    xs.append(i + (j - (len(labels) - 1) / 2) * width)
+                    v.append(r["win_rate"])
+                    lo.append(r["lo"])
+                    hi.append(r["hi"])
+        v, lo, hi = np.array(v), np.array(lo), np.array(hi)
+        ax.bar(xs, v, width * 0.92, color=run_cols[lab], label=lab, zorder=2)
+        ax.errorbar(xs, v, yerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=INK, capsize=3, elinewidth=1,
+                    zorder=3)
+        if len(hi):
+            top = max(top, float(np.nanmax(hi)))
+    ax.set_xticks(range(len(keys)), [f"{b}\n{p} players" for p, b in keys])
+    ax.set_ylabel("win rate")
+    _pct_axis(ax, min(1.0, top * 1.15 + 0.02))
+    ax.grid(axis="x", visible=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return to_uri(fig)
+
+
+def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cats: pl.DataFrame,
+                categories: Sequence[str], colors: dict[str, str], n_players: int) -> str:
+    """Two panels for one player count: win rate per bot against the swept value (Wilson bars), and
+    mean points per category (all players) against it."""
+    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
+    pos = list(xs) if numeric else list(range(len(xs)))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10.5, 3.4))
+    for bot in [b for b in colors if b in set(win["bot"].to_list())]:
+        d = win.filter(pl.col("bot") == bot).sort("i")
+        x = [pos[i] for i in d["i"].to_list()]
+        a1.errorbar(x, d["win_rate"].to_numpy(), yerr=_err(d), color=colors[bot], marker="o", capsize=3,
+                    linewidth=1.6, label=bot)
+    a1.axhline(1.0 / n_players, color=FAIR, linestyle="--", linewidth=1.1, label="fair share")
+    a1.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    a1.set_ylim(bottom=0)
+    a1.set_ylabel("win rate")
+    a1.set_title(f"Win rate vs {param} ({n_players} players)")
+    a1.legend(fontsize=8)
+    cat_col = colors_for(categories, CAT_PALETTE)
+    d = cats.sort("i")
+    x = [pos[i] for i in d["i"].to_list()]
+    for c in categories:
+        a2.plot(x, d[f"cat_{c}"].to_numpy(), marker="o", color=cat_col[c], linewidth=1.6, label=c)
+    a2.set_ylabel("mean points per player")
+    a2.set_title(f"Points by category vs {param}")
+    a2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    for ax in (a1, a2):
+        ax.set_xlabel(param)
+        if not numeric:
+            ax.set_xticks(pos, xlabels)
+    return to_uri(fig)

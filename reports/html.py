@@ -1,0 +1,660 @@
+"""Build one self-contained HTML balance report from one or more run directories."""
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import polars as pl
+
+from sim.core.errors import MeeplabError
+
+from . import charts
+from .load import Run, load_run
+from .stats import (
+    RunStats,
+    differing_params,
+    paired_compare,
+    pairing,
+    run_stats,
+    sweep_order,
+    sweep_param,
+    unpaired_compare,
+)
+from .template import page
+
+# -- formatting ------------------------------------------------------------------------------
+
+def esc(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _bad(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
+
+
+def pct(x: Any, d: int = 1) -> str:
+    return "–" if _bad(x) else f"{100 * x:.{d}f}%"
+
+
+def spct(x: Any, d: int = 1) -> str:
+    """Signed percentage points."""
+    return "–" if _bad(x) else f"{100 * x:+.{d}f} pp"
+
+
+def num(x: Any, d: int = 2) -> str:
+    if _bad(x):
+        return "–"
+    if isinstance(x, int) or (isinstance(x, float) and d == 0):
+        return f"{x:,.0f}"
+    return f"{x:,.{d}f}"
+
+
+def snum(x: Any, d: int = 2) -> str:
+    return "–" if _bad(x) else f"{x:+,.{d}f}"
+
+
+def ci(lo: Any, hi: Any, f=pct) -> str:
+    if _bad(lo) or _bad(hi):
+        return "–"
+    return f"{f(lo)} … {f(hi)}"
+
+
+def pval(p: Any) -> str:
+    if _bad(p):
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return ",".join(fmt_value(x) for x in v)
+    return str(v)
+
+
+def fmt_duration(s: Any) -> str:
+    if _bad(s) or not isinstance(s, (int, float)):
+        return "–"
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{int(s // 60)} min {s % 60:02.0f} s"
+    return f"{int(s // 3600)} h {int(s % 3600 // 60):02d} min"
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[bool] | None = None,
+          group_col: int | None = None) -> str:
+    """An HTML table; ``numeric[i]`` right-aligns column i; cells are pre-escaped HTML strings.
+    ``group_col``: draw a separator line where that column's value changes."""
+    numeric = numeric or [False] * len(head)
+    th = "".join(f'<th class="n">{h}</th>' if n else f"<th>{h}</th>" for h, n in zip(head, numeric))
+    body = []
+    prev = object()
+    for r in rows:
+        cls = ""
+        if group_col is not None:
+            if r[group_col] != prev and prev is not object and body:
+                cls = ' class="group"'
+            prev = r[group_col]
+        tds = "".join(f'<td class="n">{c}</td>' if n else f"<td>{c}</td>" for c, n in zip(r, numeric))
+        body.append(f"<tr{cls}>{tds}</tr>")
+    return f'<div class="tablewrap"><table><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+
+
+def figure(uri: str, alt: str, how: str) -> str:
+    return (f'<figure><img src="{uri}" alt="{esc(alt)}"><figcaption class="how">{how}</figcaption></figure>')
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^a-zA-Z0-9]+", "-", text).strip("-").lower()
+    return s or "run"
+
+
+def sig_mark(lo: Any, hi: Any) -> str:
+    if _bad(lo) or _bad(hi):
+        return ""
+    if lo > 0 or hi < 0:
+        return ' <span class="sig" title="the 95% interval excludes zero">●</span>'
+    return ""
+
+
+# -- one run ---------------------------------------------------------------------------------
+
+def _fact(k: str, v: str) -> str:
+    return f'<div class="fact"><div class="k">{esc(k)}</div><div class="v">{v}</div></div>'
+
+
+def _games_text(run: Run, st: RunStats) -> str:
+    req = run.meta.get("games")
+    parts = []
+    for r in st.games.iter_rows(named=True):
+        g = r["games"]
+        if isinstance(req, int) and req != g:
+            parts.append(f"{num(g, 0)} of {num(req, 0)} ({r['n_players']}P)")
+        else:
+            parts.append(f"{num(g, 0)} ({r['n_players']}P)")
+    return esc(", ".join(parts))
+
+
+def _status_badge(run: Run) -> str:
+    s = run.status
+    if s == "complete":
+        return '<span class="badge ok">complete</span>'
+    return f'<span class="badge warn">{esc(s)}</span>'
+
+
+def _status_warning(run: Run, st: RunStats) -> str:
+    if run.complete:
+        return ""
+    req = run.meta.get("games")
+    done = ", ".join(f"{num(r['games'], 0)} at {r['n_players']}P" for r in st.games.iter_rows(named=True))
+    req_txt = f" of the {num(req, 0)} requested per player count" if isinstance(req, int) else ""
+    if run.status == "interrupted":
+        head = "Interrupted run."
+    elif run.status == "running":
+        head = "Run still in progress."
+    else:
+        head = f"Run status “{esc(run.status)}”."
+    return (f'<div class="warning"><strong>{head}</strong> Only {esc(done)} games{req_txt} were played '
+            f"(read from <code>{esc(run.source)}</code>). Every number below covers these games only; "
+            "intervals are correspondingly wider.</div>")
+
+
+def _lineup_text(run: Run) -> str:
+    lu = run.lineups
+    if lu:
+        items = [f"{esc(p)}P: {esc(', '.join(v))}" for p, v in sorted(lu.items(), key=lambda kv: int(kv[0]))]
+        text = "<br>".join(items)
+    else:
+        text = esc(", ".join(map(str, run.meta.get("bots", []))) or "–")
+    rot = "rotated over seats game by game" if run.rotate else "fixed seats (not rotated)"
+    return f"{text}<br><span class='muted'>{rot}</span>"
+
+
+def _header(run: Run, st: RunStats) -> str:
+    m = run.meta
+    gps = m.get("games_per_second")
+    facts = [
+        _fact("Games played", _games_text(run, st)),
+        _fact("Player counts", esc(", ".join(str(p) for p in run.players))),
+        _fact("Seed", esc(run.seed if run.seed is not None else "–")),
+        _fact("Lineup", _lineup_text(run)),
+        _fact("Speed", esc(f"{gps:,.0f} games/s" if isinstance(gps, (int, float)) else "–")),
+        _fact("Wall time", esc(fmt_duration(m.get("wall_time_s")))
+              + (f"<br><span class='muted'>+ {esc(fmt_duration(m.get('compile_time_s')))} compile</span>"
+                 if isinstance(m.get("compile_time_s"), (int, float)) else "")),
+        _fact("Threads", esc(m.get("threads", "–"))),
+        _fact("Started", esc(str(m.get("started", "–")).replace("T", " ")[:19])),
+    ]
+    if m.get("version"):
+        facts.append(_fact("Game version", esc(m["version"])))
+    out = [f'<div class="facts">{"".join(facts)}</div>']
+    out.append(_status_warning(run, st))
+    notes = m.get("notes") or []
+    if isinstance(notes, str):
+        notes = [notes]
+    if notes:
+        out.append("<h4>Notes</h4><ul class='notes'>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>")
+    changed = run.params_changed
+    if changed:
+        rows = [(f"<code>{esc(k)}</code>", esc(fmt_value(v))) for k, v in changed.items()]
+        out.append("<h4>Parameters changed from the rule book</h4>" + table(["parameter", "value"], rows))
+    else:
+        out.append("<p class='muted'>All rule parameters at their rule-book defaults.</p>")
+    if run.params:
+        rows = [(f"<code>{esc(k)}</code>", esc(fmt_value(v)) + (" <span class='badge info'>changed</span>"
+                 if k in changed else "")) for k, v in run.params.items()]
+        out.append(f"<details><summary>All {len(run.params)} parameters</summary>"
+                   + table(["parameter", "value"], rows) + "</details>")
+    if m.get("command"):
+        out.append(f"<p class='muted'>Command: <code>{esc(m['command'])}</code></p>")
+    return "\n".join(out)
+
+
+def _mixed_lineup(run: Run, st: RunStats, p: int) -> bool:
+    return st.by_bot.filter(pl.col("n_players") == p).height > 1
+
+
+def _findings(run: Run, st: RunStats) -> str:
+    items = []
+    for g in st.games.iter_rows(named=True):
+        p = g["n_players"]
+        bb = st.by_bot.filter(pl.col("n_players") == p).sort("win_rate", descending=True)
+        if bb.height > 1:
+            top, second = bb.row(0, named=True), bb.row(1, named=True)
+            clear = top["lo"] > second["hi"]
+            items.append(
+                f"<b>{p} players:</b> <b>{esc(top['bot'])}</b> wins most often, {pct(top['win_rate'])} "
+                f"(95% CI {ci(top['lo'], top['hi'])}) against {pct(1 / p)} fair share; next is "
+                f"{esc(second['bot'])} at {pct(second['win_rate'])}"
+                + ("; the intervals do not overlap." if clear else "; the intervals overlap, so the lead is not clear.")
+            )
+        seats = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
+        if seats.height > 1:
+            best = seats.sort("win_rate", descending=True).row(0, named=True)
+            worst = seats.sort("win_rate").row(0, named=True)
+            pv = st.seat_p.get(p, math.nan)
+            verdict = ("a <span class='sig'>significant seat effect</span>" if (not _bad(pv) and pv < 0.05)
+                       else "no significant seat effect")
+            conf = ""
+            if not run.rotate and _mixed_lineup(run, st, p):
+                conf = " (caution: seats were not rotated, so seat and bot are confounded)"
+            items.append(
+                f"<b>Seats at {p} players:</b> from {pct(worst['win_rate'])} (seat {worst['seat'] + 1}) to "
+                f"{pct(best['win_rate'])} (seat {best['seat'] + 1}); χ² test p = {pval(pv)}, {verdict}{conf}."
+            )
+        items.append(f"<b>Ties at {p} players:</b> {pct(g['tie_share'])} of games end with a shared first place.")
+    if run.categories:
+        bb = st.by_bot
+        tot = {c: float((bb[f"cat_{c}"] * bb["n"]).sum()) for c in run.categories}
+        allp = sum(abs(v) for v in tot.values())
+        if allp > 0:
+            order = sorted(tot, key=lambda c: -tot[c])
+            top = order[0]
+            items.append(
+                f"<b>Points:</b> the largest source is <b>{esc(top)}</b> ({pct(tot[top] / allp, 0)} of all points"
+                + (f"), then {esc(order[1])} ({pct(tot[order[1]] / allp, 0)})." if len(order) > 1 else ").")
+            )
+    return ("<div class='findings'><h4>Key findings</h4><ul>" + "".join(f"<li>{i}</li>" for i in items)
+            + "</ul></div>")
+
+
+def _win_section(run: Run, st: RunStats, colors: dict[str, str]) -> str:
+    bb = st.by_bot
+    rows = []
+    for r in bb.iter_rows(named=True):
+        rows.append((
+            f"{r['n_players']}", esc(r["bot"]), num(r["n"], 0), num(r["wins"], 1), pct(r["win_rate"]),
+            ci(r["lo"], r["hi"]), pct(1 / r["n_players"]), num(r["mean_score"]), num(r["sd_score"]),
+            num(r["mean_rank"]),
+        ))
+    tbl = table(["players", "bot", "seats played", "wins", "win rate", "95% CI (Wilson)", "fair share",
+                 "mean score", "sd", "mean rank"], rows,
+                [True, False, True, True, True, True, True, True, True, True], group_col=0)
+    fig = figure(charts.win_rate_by_bot(bb, colors), "win rate per bot",
+                 "each bar is the share of games a bot won (a k-way shared first place counts 1/k); the black "
+                 "whisker is the 95% Wilson interval and the dashed line is the fair share 1/P. A bot whose "
+                 "whisker stays clear of the dashed line is genuinely stronger or weaker than average.")
+    note = ("<p class='muted'>“Seats played” counts every seat a bot filled; a bot that appears twice in a "
+            "lineup plays two seats per game.</p>")
+    return f"<h3>Win rate per bot</h3>{fig}{tbl}{note}"
+
+
+def _seat_section(run: Run, st: RunStats) -> str:
+    bs = st.by_seat
+    rows = []
+    for r in bs.iter_rows(named=True):
+        p = r["n_players"]
+        dev = r["win_rate"] - 1 / p
+        rows.append((f"{p}", f"{r['seat'] + 1}" + (" (start)" if r["seat"] == 0 else ""), num(r["n"], 0),
+                     pct(r["win_rate"]), ci(r["lo"], r["hi"]),
+                     f"<span class='{'pos' if dev >= 0 else 'neg'}'>{spct(dev)}</span>" + sig_mark(
+                         r["lo"] - 1 / p, r["hi"] - 1 / p),
+                     num(r["mean_score"])))
+    tbl = table(["players", "seat", "games", "win rate", "95% CI (Wilson)", "vs fair share", "mean score"], rows,
+                [True, False, True, True, True, True, True], group_col=0)
+    tests = ", ".join(f"{p}P: p = {pval(v)}" for p, v in st.seat_p.items())
+    caveat = ""
+    if not run.rotate and any(_mixed_lineup(run, st, p) for p in run.players):
+        caveat = ("<div class='warning'><strong>Seats not rotated.</strong> Each lineup entry kept the same "
+                  "seat, so these seat numbers mix the seat effect with the strength of the bot in that seat. "
+                  "Rerun with rotation (or identical bots) to measure seat fairness.</div>")
+    fig = figure(charts.win_rate_by_seat(bs), "win rate per seat",
+                 "seat 1 is the start player. With a fair game every seat's bar sits on the dashed fair-share "
+                 "line; a whisker (95% Wilson interval) that misses the line marks a real seat advantage or "
+                 "handicap. ● in the table marks such seats.")
+    return (f"<h3>Seat fairness</h3>{caveat}{fig}{tbl}<p class='muted'>χ² test of “wins spread evenly over seats”: "
+            f"{esc(tests)} (small p = uneven).</p>")
+
+
+def _tie_section(st: RunStats) -> str:
+    ks = sorted({k for k in st.ties["k"].to_list() if k > 1})
+    rows = []
+    for g in st.games.iter_rows(named=True):
+        p = g["n_players"]
+        t = st.ties.filter(pl.col("n_players") == p)
+        kcells = []
+        for k in ks:
+            n = int(t.filter(pl.col("k") == k)["games"].sum())
+            kcells.append(f"{num(n, 0)} ({pct(n / g['games'])})")
+        rows.append((f"{p}", num(g["games"], 0), num(round(g["tie_games"]), 0), pct(g["tie_share"]), *kcells))
+    head = ["players", "games", "shared first place", "share", *[f"{k}-way tie" for k in ks]]
+    return ("<h3>Ties</h3>" + table(head, rows, [True] * len(head))
+            + "<p class='how'>a game counts as tied when two or more players share first place after the "
+              "tie-break; each of the k winners is credited 1/k of a win in every win rate above.</p>")
+
+
+def _score_section(run: Run, st: RunStats, colors: dict[str, str]) -> str:
+    out = ["<h3>Score distribution</h3>"]
+    if st.score_hist.height:
+        out.append(figure(charts.score_histogram(st.score_hist, colors), "score distribution per bot",
+                          "the share of a bot's games that ended in each score band (one outline per bot). "
+                          "Far-apart humps mean the bots play very differently; a long tail shows occasional "
+                          "runaway scores."))
+    rows = [(f"{r['n_players']}", esc(r["bot"]), num(r["mean_score"]), num(r["sd_score"]), num(r["min_score"], 1),
+             num(r["max_score"], 1)) for r in st.by_bot.iter_rows(named=True)]
+    out.append(table(["players", "bot", "mean", "sd", "min", "max"], rows, [True, False, True, True, True, True],
+                     group_col=0))
+    return "".join(out)
+
+
+def _breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> str:
+    cats = run.categories
+    if not cats:
+        return "<h3>Where the points come from</h3><p class='muted'>This game reports no score categories.</p>"
+    fig = figure(charts.score_breakdown(st.by_bot, cats, colors), "mean score breakdown",
+                 "each bar is a bot's average final score split into the game's scoring categories; wider "
+                 "segments are where that bot earns its points (negative categories extend left of zero). "
+                 "Compare the segments between bots to see which scoring route the winners use.")
+    rows = []
+    for r in st.by_bot.iter_rows(named=True):
+        total = sum(r[f"cat_{c}"] for c in cats)
+        rows.append((f"{r['n_players']}", esc(r["bot"]), *[num(r[f"cat_{c}"]) for c in cats], num(total)))
+    head = ["players", "bot", *[esc(c) for c in cats], "total"]
+    tbl = table(head, rows, [True, False, *[True] * len(cats), True], group_col=0)
+    return f"<h3>Where the points come from</h3>{fig}{tbl}"
+
+
+def _length_section(run: Run, st: RunStats) -> str:
+    unit = run.length_unit
+    fig = figure(charts.length_distribution(st.lengths, unit), "game length distribution",
+                 f"share of games lasting each number of {esc(unit)}; the dotted line is the mean. A wide spread "
+                 "means some games end early or drag on.")
+    rows = [(f"{g['n_players']}", num(g["mean_length"], 1), num(g["sd_length"], 1), num(g["min_length"], 0),
+             num(g["max_length"], 0)) for g in st.games.iter_rows(named=True)]
+    tbl = table(["players", f"mean {esc(unit)}", "sd", "min", "max"], rows, [True] * 5)
+    return f"<h3>Game length</h3>{fig}{tbl}"
+
+
+def _rank_section(st: RunStats, colors: dict[str, str]) -> str:
+    fig = figure(charts.rank_distribution(st.ranks, colors), "rank distribution",
+                 "how often each bot finished 1st, 2nd, … (shared places count for every player sharing them). "
+                 "A dominant bot is mostly green; a bot that is often last is mostly red.")
+    return f"<h3>Finishing ranks</h3>{fig}"
+
+
+def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[str, str]) -> str:
+    parts = [
+        f'<section class="run" id="{anchor}">',
+        f"<h2>{esc(label)}<span class='game'>{esc(run.title)}</span>{_status_badge(run)}</h2>",
+        f"<p class='muted'>Run directory <code>{esc(run.path)}</code> · {num(run.n_rows, 0)} result rows</p>",
+        _header(run, st),
+        _findings(run, st),
+        _win_section(run, st, colors),
+        _seat_section(run, st),
+        _tie_section(st),
+        _score_section(run, st, colors),
+        _breakdown_section(run, st, colors),
+        _length_section(run, st),
+        _rank_section(st, colors),
+        "</section>",
+    ]
+    return "\n".join(parts)
+
+
+# -- several runs ----------------------------------------------------------------------------
+
+def _overview(runs: list[Run], stats: list[RunStats], labels: list[str], anchors: list[str]) -> str:
+    rows = []
+    for run, st, lab, a in zip(runs, stats, labels, anchors):
+        ch = ", ".join(f"{k}={fmt_value(v)}" for k, v in run.params_changed.items()) or "defaults"
+        rows.append((f"<a href='#{a}'>{esc(lab)}</a>", esc(run.title), _status_badge(run).replace(" style", ""),
+                     _games_text(run, st), esc(run.seed), esc(", ".join(map(str, run.players))), esc(ch)))
+    return table(["run", "game", "status", "games", "seed", "players", "parameters changed"], rows,
+                 [False, False, False, True, True, False, False])
+
+
+def _what_changed(runs: list[Run], labels: list[str]) -> str:
+    names = differing_params(runs)
+    out = []
+    if names:
+        rows = [(f"<code>{esc(n)}</code>", *[esc(fmt_value(r.params.get(n, "–"))) for r in runs]) for n in names]
+        out.append(table(["parameter", *[esc(l) for l in labels]], rows))
+    else:
+        out.append("<p>All runs use the same rule parameters.</p>")
+    other = []
+    for what, get in (("game", lambda r: r.game), ("seed", lambda r: r.seed),
+                      ("player counts", lambda r: r.players), ("lineups", lambda r: r.lineups),
+                      ("rotation", lambda r: r.rotate)):
+        vals = [json.dumps(get(r), sort_keys=True, default=str) for r in runs]
+        if len(set(vals)) > 1:
+            other.append(what)
+    if other:
+        out.append(f"<p class='muted'>The runs also differ in: {esc(', '.join(other))}.</p>")
+    return "".join(out)
+
+
+def _paired_block(base: Run, other: Run, lb: str, lo: str, colors: dict[str, str], reason: str) -> str:
+    df = paired_compare(base, other)
+    if df.height == 0:
+        return (f"<h4>{esc(lo)} vs {esc(lb)}</h4><p class='warning'>Paired comparison possible in principle, "
+                "but the runs share no games (no common game index).</p>")
+    rows = []
+    for r in df.iter_rows(named=True):
+        rows.append((
+            f"{r['n_players']}", esc(r["bot"]), num(r["games"], 0),
+            f"{num(r['score_base'])} → {num(r['score_other'])}",
+            snum(r["d_score"]) + sig_mark(r["d_score_lo"], r["d_score_hi"]),
+            ci(r["d_score_lo"], r["d_score_hi"], snum),
+            f"{pct(r['win_base'])} → {pct(r['win_other'])}",
+            spct(r["d_win"]) + sig_mark(r["d_win_lo"], r["d_win_hi"]),
+            ci(r["d_win_lo"], r["d_win_hi"], spct),
+            pct(r["changed"], 0),
+        ))
+    tbl = table(["players", "bot", "paired games", "mean score", "Δ score", "95% CI", "win rate", "Δ win rate",
+                 "95% CI", "games with changed score"], rows,
+                [True, False, True, True, True, True, True, True, True, True], group_col=0)
+    recs = df.to_dicts()
+    f1 = charts.forest(recs, "d_win", "d_win_lo", "d_win_hi", f"win rate change ({lo} − {lb})", colors, True)
+    f2 = charts.forest(recs, "d_score", "d_score_lo", "d_score_hi", f"mean score change ({lo} − {lb})", colors)
+    return (
+        f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge ok'>paired</span></h4>"
+        f"<p class='muted'>{esc(reason)}. Both runs played the same games (common random numbers), so each "
+        "difference is measured game by game and the game-to-game luck cancels: the intervals are much "
+        "narrower than comparing two independent runs.</p>"
+        + tbl
+        + figure(f1, "paired win-rate differences",
+                 "each dot is how much a bot's win rate changed from the baseline to this run (percentage "
+                 "points), with its paired 95% interval. A line that does not cross zero is a real change.")
+        + figure(f2, "paired score differences",
+                 "the same for the mean final score (points per game). ● in the table marks changes whose "
+                 "95% interval excludes zero.")
+    )
+
+
+def _unpaired_block(base: RunStats, other: RunStats, lb: str, lo: str, colors: dict[str, str],
+                    reason: str) -> str:
+    df = unpaired_compare(base, other)
+    if df.height == 0:
+        return (f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge info'>unpaired</span></h4>"
+                "<p class='muted'>No bot at a common player count appears in both runs; nothing to compare.</p>")
+    rows = []
+    for r in df.iter_rows(named=True):
+        rows.append((
+            f"{r['n_players']}", esc(r["bot"]),
+            f"{pct(r['win_base'])} <span class='muted'>[{ci(r['win_base_lo'], r['win_base_hi'])}]</span>",
+            f"{pct(r['win_other'])} <span class='muted'>[{ci(r['win_other_lo'], r['win_other_hi'])}]</span>",
+            spct(r["d_win"]) + sig_mark(r["d_win_lo"], r["d_win_hi"]), ci(r["d_win_lo"], r["d_win_hi"], spct),
+            f"{num(r['score_base'])} → {num(r['score_other'])}",
+            snum(r["d_score"]) + sig_mark(r["d_score_lo"], r["d_score_hi"]),
+            ci(r["d_score_lo"], r["d_score_hi"], snum),
+        ))
+    tbl = table(["players", "bot", f"win rate {esc(lb)}", f"win rate {esc(lo)}", "Δ win rate", "95% CI",
+                 "mean score", "Δ score", "95% CI"], rows,
+                [True, False, True, True, True, True, True, True, True], group_col=0)
+    chart_rows = []
+    for r in df.iter_rows(named=True):
+        chart_rows.append({"label": lb, "n_players": r["n_players"], "bot": r["bot"], "win_rate": r["win_base"],
+                           "lo": r["win_base_lo"], "hi": r["win_base_hi"]})
+        chart_rows.append({"label": lo, "n_players": r["n_players"], "bot": r["bot"], "win_rate": r["win_other"],
+                           "lo": r["win_other_lo"], "hi": r["win_other_hi"]})
+    fig = figure(charts.compare_win_rates(chart_rows, [lb, lo], colors), "win rates side by side",
+                 "win rate per bot in each run with 95% Wilson intervals. The runs are independent samples, so "
+                 "only clearly separated whiskers indicate a real difference.")
+    return (
+        f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge info'>unpaired</span></h4>"
+        f"<p class='muted'>Not paired ({esc(reason)}): the runs did not play the same games, so they are "
+        "compared as independent samples (Newcombe interval for win-rate differences, Welch interval for "
+        "score differences). Use the same seed, player counts and lineup to get a sharper paired comparison.</p>"
+        + fig + tbl
+    )
+
+
+def comparison_section(runs: list[Run], stats: list[RunStats], labels: list[str],
+                       colors: dict[str, str]) -> str:
+    base, lb = runs[0], labels[0]
+    parts = ['<section class="block" id="comparison"><h2>Comparison</h2>',
+             f"<p>Baseline: <b>{esc(lb)}</b> (the first run given). Every difference is "
+             "<i>other run − baseline</i>.</p>",
+             "<h3>What changed</h3>", _what_changed(runs, labels), "<h3>Differences against the baseline</h3>"]
+    for run, st, lab in zip(runs[1:], stats[1:], labels[1:]):
+        ok, reason = pairing(base, run)
+        if ok:
+            parts.append(_paired_block(base, run, lb, lab, colors, reason))
+        else:
+            parts.append(_unpaired_block(stats[0], st, lb, lab, colors, reason))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def sweep_section(runs: list[Run], stats: list[RunStats], labels: list[str], param: str,
+                  colors: dict[str, str]) -> str:
+    order = sweep_order(runs, param)
+    xs = [runs[i].params.get(param) for i in order]
+    xl = [fmt_value(x) for x in xs]
+    common = sorted(set.intersection(*[set(r.players) for r in runs]))
+    cats = [c for c in runs[0].categories if all(c in r.categories for r in runs)]
+    parts = [f'<section class="block" id="sweep"><h2>Sweep over <code>{esc(param)}</code></h2>',
+             f"<p>The runs differ only in <code>{esc(param)}</code> (values {esc(', '.join(xl))}); the charts "
+             "show how the balance moves with it.</p>"]
+    if not common:
+        parts.append("<p class='muted'>The runs share no player count; nothing to chart.</p></section>")
+        return "\n".join(parts)
+    for p in common:
+        win_rows, cat_rows = [], []
+        for j, i in enumerate(order):
+            bb = stats[i].by_bot.filter(pl.col("n_players") == p)
+            win_rows.append(bb.select("bot", "win_rate", "lo", "hi", "mean_score").with_columns(pl.lit(j).alias("i")))
+            n = bb["n"].sum()
+            cat_rows.append({"i": j, **{f"cat_{c}": float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats},
+                             "score": float((bb["mean_score"] * bb["n"]).sum() / n)})
+        win = pl.concat(win_rows)
+        catdf = pl.DataFrame(cat_rows)
+        parts.append(f"<h3>{p} players</h3>")
+        if cats:
+            parts.append(figure(
+                charts.sweep_chart(param, xs, xl, win, catdf, cats, colors, p), f"sweep over {param}",
+                f"left: win rate per bot at each value of {esc(param)} with 95% Wilson intervals (dashed = fair "
+                f"share); right: average points per player from each scoring category. Steep lines show what the "
+                f"parameter really drives."))
+        bots = [b for b in colors if b in set(win["bot"].to_list())]
+        rows = []
+        for j, x in enumerate(xl):
+            w = win.filter(pl.col("i") == j)
+            cells = []
+            for b in bots:
+                wb = w.filter(pl.col("bot") == b)
+                cells.append(pct(wb["win_rate"][0]) if wb.height else "–")
+            cr = catdf.filter(pl.col("i") == j).row(0, named=True)
+            rows.append((esc(x), esc(labels[order[j]]), *cells, *[num(cr[f"cat_{c}"]) for c in cats],
+                         num(cr["score"])))
+        head = [esc(param), "run", *[f"win {esc(b)}" for b in bots], *[esc(c) for c in cats], "mean score"]
+        parts.append(table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 1)]))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+# -- entry point -----------------------------------------------------------------------------
+
+def _unique_labels(runs: list[Run]) -> list[str]:
+    out: list[str] = []
+    for r in runs:
+        lab = r.label
+        base, k = lab, 2
+        while lab in out:
+            lab = f"{base} ({k})"
+            k += 1
+        out.append(lab)
+    return out
+
+
+def _bot_order(runs: list[Run], stats: list[RunStats]) -> list[str]:
+    names: list[str] = []
+    for r, st in zip(runs, stats):
+        for _, lineup in sorted(r.lineups.items(), key=lambda kv: int(kv[0])):
+            for b in lineup:
+                if b not in names:
+                    names.append(b)
+        for b in st.by_bot["bot"].to_list():
+            if b not in names:
+                names.append(b)
+    return names
+
+
+def build_report(paths: list[str | Path], out: str | Path, title: str | None = None) -> Path:
+    """Write one self-contained HTML report for the run directories ``paths`` to ``out``.
+
+    With several runs the first is the baseline of the comparison section. Returns the path written.
+    Bad inputs raise :class:`MeeplabError` naming the path."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    paths = list(paths)
+    if not paths:
+        raise MeeplabError("report: no run directories given")
+    runs = [load_run(p) for p in paths]
+    stats = [run_stats(r) for r in runs]
+    labels = _unique_labels(runs)
+    anchors = []
+    for lab in labels:
+        a = "run-" + slug(lab)
+        while a in anchors:
+            a += "-x"
+        anchors.append(a)
+    colors = charts.colors_for(_bot_order(runs, stats))
+
+    games = sorted({r.title for r in runs})
+    if title is None:
+        title = f"{' / '.join(games)} balance report" if len(runs) == 1 else (
+            f"{' / '.join(games)}: {len(runs)} runs compared")
+    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+    subtitle = esc(f"{len(runs)} run{'s' if len(runs) > 1 else ''} · "
+                   f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}")
+
+    sweep = sweep_param(runs) if len(runs) > 1 else None
+    toc_links = [(a, lab) for a, lab in zip(anchors, labels)]
+    body = []
+    if len(runs) > 1:
+        toc_links.append(("comparison", "Comparison"))
+        if sweep:
+            toc_links.append(("sweep", f"Sweep: {sweep}"))
+        body.append('<section class="block" id="overview"><h2>Runs in this report</h2>'
+                    + _overview(runs, stats, labels, anchors) + "</section>")
+    for run, st, lab, a in zip(runs, stats, labels, anchors):
+        body.append(run_section(run, st, lab, a, colors))
+    if len(runs) > 1:
+        body.append(comparison_section(runs, stats, labels, colors))
+        if sweep:
+            body.append(sweep_section(runs, stats, labels, sweep, colors))
+    toc = ""
+    if len(toc_links) > 1:
+        toc = "<nav class='toc'>" + "".join(f"<a href='#{a}'>{esc(t)}</a>" for a, t in toc_links) + "</nav>"
+    doc = page(esc(title), subtitle, toc, "\n".join(body),
+               "meeplab balance report · win rates count a k-way shared first place as 1/k · intervals are 95%")
+
+    out = Path(out)
+    if out.is_dir():
+        out = out / "report.html"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(doc, encoding="utf-8")
+    except OSError as exc:
+        raise MeeplabError(f"{out}: cannot write report ({exc.strerror or exc})") from None
+    return out

@@ -1,0 +1,192 @@
+"""Read a run directory (``run.json`` + ``results.parquet`` or ``chunks/part-*.parquet``).
+
+The rows stay on disk: :class:`Run` holds a polars ``LazyFrame`` and every statistic is an
+aggregation collected with the streaming engine, so a 40-million-row run fits in memory.
+Every problem with the inputs raises :class:`~sim.core.errors.MeeplabError` with one line that
+names the offending path.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from sim.core.errors import MeeplabError
+
+#: columns every results file has (besides one float column per score category)
+BASE_COLUMNS = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length")
+_NUMERIC = {"n_players", "game_index", "seat", "entry", "score", "rank", "win", "length"}
+
+#: the engine used for every aggregation over the rows (out-of-core, bounded memory)
+ENGINE = "streaming"
+
+
+@dataclass
+class Run:
+    """One run directory: its metadata and a lazy view of its rows."""
+
+    path: Path
+    meta: dict[str, Any]
+    lf: pl.LazyFrame
+    source: str  # "results.parquet" or "chunks/part-*.parquet (N files)"
+    n_rows: int
+    categories: list[str] = field(default_factory=list)
+    _players: list[int] = field(default_factory=list, repr=False)
+
+    # -- metadata conveniences -------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        lab = self.meta.get("label")
+        if isinstance(lab, str) and lab.strip():
+            return lab.strip()
+        return self.path.name or str(self.path)
+
+    @property
+    def game(self) -> str:
+        return str(self.meta.get("game", "?"))
+
+    @property
+    def title(self) -> str:
+        return str(self.meta.get("title") or self.game)
+
+    @property
+    def status(self) -> str:
+        return str(self.meta.get("status", "unknown"))
+
+    @property
+    def complete(self) -> bool:
+        return self.status == "complete"
+
+    @property
+    def seed(self) -> Any:
+        return self.meta.get("seed")
+
+    @property
+    def rotate(self) -> bool:
+        return bool(self.meta.get("rotate", False))
+
+    @property
+    def params(self) -> dict[str, Any]:
+        p = self.meta.get("params")
+        return dict(p) if isinstance(p, dict) else {}
+
+    @property
+    def params_changed(self) -> dict[str, Any]:
+        p = self.meta.get("params_changed")
+        return dict(p) if isinstance(p, dict) else {}
+
+    @property
+    def lineups(self) -> dict[str, list[str]]:
+        lu = self.meta.get("lineups")
+        return {str(k): list(v) for k, v in lu.items()} if isinstance(lu, dict) else {}
+
+    @property
+    def length_unit(self) -> str:
+        return str(self.meta.get("length_unit") or "turns")
+
+    @property
+    def players(self) -> list[int]:
+        """Player counts actually present in the rows (sorted)."""
+        return self._players
+
+    def collect(self, q: pl.LazyFrame) -> pl.DataFrame:
+        """Collect an aggregation over this run's rows; a broken file becomes a MeeplabError."""
+        try:
+            return q.collect(engine=ENGINE)
+        except MeeplabError:
+            raise
+        except Exception as exc:  # polars raises ComputeError/OSError/... for damaged data pages
+            raise MeeplabError(f"{self.path}: cannot read results ({_first_line(exc)})") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _read_meta(path: Path) -> dict[str, Any]:
+    mpath = path / "run.json"
+    if not mpath.is_file():
+        raise MeeplabError(f"{mpath}: missing run.json (not a meeplab run directory?)")
+    try:
+        meta = json.loads(mpath.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MeeplabError(f"{mpath}: corrupt run.json ({_first_line(exc)})") from None
+    except OSError as exc:
+        raise MeeplabError(f"{mpath}: cannot read run.json ({_first_line(exc)})") from None
+    if not isinstance(meta, dict):
+        raise MeeplabError(f"{mpath}: corrupt run.json (expected a JSON object)")
+    cats = meta.get("categories", [])
+    if not isinstance(cats, list) or not all(isinstance(c, str) for c in cats):
+        raise MeeplabError(f"{mpath}: corrupt run.json ('categories' must be a list of names)")
+    return meta
+
+
+def _result_files(path: Path) -> tuple[list[Path], str]:
+    res = path / "results.parquet"
+    if res.is_file():
+        return [res], "results.parquet"
+    parts = sorted((path / "chunks").glob("part-*.parquet"))
+    if parts:
+        return parts, f"chunks/part-*.parquet ({len(parts)} file{'s' if len(parts) != 1 else ''})"
+    raise MeeplabError(f"{res}: missing results (neither results.parquet nor chunks/part-*.parquet)")
+
+
+def load_run(path: str | Path) -> Run:
+    """Open a run directory written by ``meeplab run``; raise MeeplabError on any bad input."""
+    path = Path(path)
+    if not path.exists():
+        raise MeeplabError(f"{path}: run directory does not exist")
+    if not path.is_dir():
+        raise MeeplabError(f"{path}: not a directory (give the run directory, not a file)")
+    meta = _read_meta(path)
+    files, source = _result_files(path)
+    cats = list(meta.get("categories", []))
+
+    # Read every footer now: a truncated or non-parquet file fails here, naming the file.
+    n_rows = 0
+    schema: dict[str, pl.DataType] | None = None
+    for f in files:
+        try:
+            sch = pl.read_parquet_schema(f)
+            n = pl.scan_parquet(f).select(pl.len()).collect().item()
+        except Exception as exc:
+            raise MeeplabError(f"{f}: corrupt parquet file ({_first_line(exc)})") from None
+        if schema is None:
+            schema = dict(sch)
+        n_rows += int(n)
+    assert schema is not None
+    missing = [c for c in (*BASE_COLUMNS, *cats) if c not in schema]
+    if missing:
+        raise MeeplabError(f"{files[0]}: results lack column(s) {', '.join(missing)}")
+    for c in (*_NUMERIC, *cats):
+        if not schema[c].is_numeric():
+            raise MeeplabError(f"{files[0]}: column '{c}' is {schema[c]}, expected a number")
+    if n_rows == 0:
+        where = files[0] if len(files) == 1 else path / "chunks"
+        raise MeeplabError(f"{where}: results are empty (0 rows)")
+
+    try:
+        lf = pl.scan_parquet([str(f) for f in files], extra_columns="ignore", missing_columns="raise")
+    except Exception as exc:
+        raise MeeplabError(f"{path}: cannot open results ({_first_line(exc)})") from None
+    # Uniform dtypes whatever the writer chose (int8 vs int64 etc.).
+    lf = lf.select(
+        pl.col("n_players").cast(pl.Int64),
+        pl.col("game_index").cast(pl.Int64),
+        pl.col("seat").cast(pl.Int64),
+        pl.col("entry").cast(pl.Int64),
+        pl.col("bot").cast(pl.String),
+        pl.col("score").cast(pl.Float64),
+        pl.col("rank").cast(pl.Int64),
+        pl.col("win").cast(pl.Float64),
+        pl.col("length").cast(pl.Int64),
+        *[pl.col(c).cast(pl.Float64) for c in cats],
+    )
+    run = Run(path=path, meta=meta, lf=lf, source=source, n_rows=n_rows, categories=cats)
+    players = run.collect(lf.select(pl.col("n_players").unique().sort()))
+    run._players = [int(p) for p in players["n_players"].to_list()]
+    return run
