@@ -172,15 +172,16 @@ def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dic
             pos += np.where(vals >= 0, vals, 0)
             neg += np.where(vals < 0, vals, 0)
         ax.set_yticks(y, bots)
-        ax.invert_yaxis()
+        if not ax.yaxis_inverted():  # shared y axes: invert once
+            ax.invert_yaxis()
         if neg.min() < 0:
             ax.axvline(0, color=INK, linewidth=0.8)
         ax.set_xlabel("mean points per game")
         ax.set_title(f"{p} players")
         ax.grid(axis="y", visible=False)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(6, len(categories)),
-               bbox_to_anchor=(0.5, -0.02 - 0.05 * math.ceil(len(categories) / 6)))
+    fig.tight_layout()
+    fig.legend(handles, labels, loc="upper center", ncol=min(6, len(categories)), bbox_to_anchor=(0.5, 0.0))
     return to_uri(fig)
 
 
@@ -210,63 +211,73 @@ def length_distribution(lengths: pl.DataFrame, unit: str) -> str:
     return to_uri(fig)
 
 
+def _text_color(rgba) -> str:
+    r, g, b = rgba[:3]
+    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.55 else INK
+
+
 def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
-    """One panel per player count: 100% stacked bars of finishing rank per bot."""
+    """One panel per player count: 100% stacked bars of finishing rank per bot (green = first,
+    red = last, scaled to the panel's player count)."""
     players = ranks["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(ranks["bot"].to_list())]
-    maxr = int(ranks["rank"].max())
     cmap = plt.get_cmap("RdYlGn_r")
-    rank_col = {r: cmap((r - 1) / max(1, maxr - 1) * 0.85 + 0.05) for r in range(1, maxr + 1)}
-    fig, axes = _grid(len(players), panel_w=4.2, panel_h=0.5 * len(bots) + 1.2, max_cols=2)
+    fig, axes = _grid(len(players), panel_w=4.2, panel_h=0.5 * len(bots) + 1.5, max_cols=2)
     for ax, p in zip(axes, players):
         d = ranks.filter(pl.col("n_players") == p)
         y = np.arange(len(bots))
         left = np.zeros(len(bots))
         for r in range(1, p + 1):
+            col = cmap((r - 1) / max(1, p - 1) * 0.84 + 0.05)
             vals = np.array([
                 float(d.filter((pl.col("bot") == b) & (pl.col("rank") == r))["share"].sum()) for b in bots
             ])
-            ax.barh(y, vals, left=left, height=0.62, color=rank_col[r], label=f"rank {r}",
+            ax.barh(y, vals, left=left, height=0.62, color=col, label=f"{_ordinal(r)}",
                     edgecolor="white", linewidth=0.6, zorder=2)
             for yi, (l, v) in enumerate(zip(left, vals)):
                 if v >= 0.07:
-                    ax.text(l + v / 2, yi, f"{v:.0%}", ha="center", va="center", fontsize=8, color="white"
-                            if r in (1, p) else INK)
+                    ax.text(l + v / 2, yi, f"{v:.0%}", ha="center", va="center", fontsize=8,
+                            color=_text_color(col))
             left += vals
         ax.set_yticks(y, bots)
-        ax.invert_yaxis()
+        if not ax.yaxis_inverted():
+            ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_title(f"{p} players")
         ax.grid(False)
-    handles, labels = [], []
-    for ax in axes:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.08))
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=p, fontsize=8, handlelength=1.2,
+                  columnspacing=1.0)
     return to_uri(fig)
 
 
-def forest(rows: list[dict], value: str, lo: str, hi: str, xlabel: str, colors: dict[str, str],
-           percent: bool = False) -> str:
-    """Difference plot: one point with its 95% CI per (player count, bot) row; zero line."""
-    fig, ax = plt.subplots(figsize=(6.2, 0.36 * len(rows) + 1.0))
+def _ordinal(r: int) -> str:
+    return f"{r}{'st' if r == 1 else 'nd' if r == 2 else 'rd' if r == 3 else 'th'}"
+
+
+def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, bool]],
+                colors: dict[str, str]) -> str:
+    """Difference plot, one panel per ``(value, lo, hi, xlabel, is_rate)``: a point with its 95% CI per
+    (player count, bot) row and a zero line. Rates are drawn in percentage points."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 0.42 * len(rows) + 1.1),
+                             sharey=True, squeeze=False)
     y = np.arange(len(rows))
-    for i, r in enumerate(rows):
-        c = colors.get(r["bot"], PALETTE[0])
-        v, a, b = r[value], r[lo], r[hi]
-        if a is not None and b is not None and np.isfinite(a) and np.isfinite(b):
-            ax.hlines(i, a, b, color=c, linewidth=2.2)
-        ax.plot([v], [i], "o", color=c, markersize=6, zorder=3)
-    ax.axvline(0, color=INK, linewidth=0.9)
-    ax.set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
-    ax.invert_yaxis()
-    ax.set_xlabel(xlabel)
-    if percent:
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-    ax.grid(axis="y", visible=False)
+    for ax, (value, lo, hi, xlabel, rate) in zip(axes[0], panels):
+        k = 100.0 if rate else 1.0
+        for i, r in enumerate(rows):
+            c = colors.get(r["bot"], PALETTE[0])
+            v, a, b = r[value], r[lo], r[hi]
+            if a is not None and b is not None and np.isfinite(a) and np.isfinite(b):
+                ax.hlines(i, a * k, b * k, color=c, linewidth=2.4)
+            ax.plot([v * k], [i], "o", color=c, markersize=6.5, zorder=3)
+        ax.axvline(0, color=INK, linewidth=0.9)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", visible=False)
+        ax.margins(x=0.12)
+    axes[0][0].set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
+    if not axes[0][0].yaxis_inverted():
+        axes[0][0].invert_yaxis()
+    fig.tight_layout()
     return to_uri(fig)
 
 

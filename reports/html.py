@@ -42,8 +42,12 @@ def pct(x: Any, d: int = 1) -> str:
 
 
 def spct(x: Any, d: int = 1) -> str:
-    """Signed percentage points."""
-    return "–" if _bad(x) else f"{100 * x:+.{d}f} pp"
+    """Signed percentage points (one more decimal where the value would otherwise read as ±0.0)."""
+    if _bad(x):
+        return "–"
+    if x != 0 and abs(100 * x) < 0.5 * 10 ** -d:
+        d += 1
+    return f"{100 * x:+.{d}f} pp"
 
 
 def num(x: Any, d: int = 2) -> str:
@@ -65,9 +69,10 @@ def ci(lo: Any, hi: Any, f=pct) -> str:
 
 
 def pval(p: Any) -> str:
+    """``p = 0.071`` / ``p < 0.001``."""
     if _bad(p):
-        return "–"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+        return "p = –"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def fmt_value(v: Any) -> str:
@@ -128,8 +133,9 @@ def sig_mark(lo: Any, hi: Any) -> str:
 
 # -- one run ---------------------------------------------------------------------------------
 
-def _fact(k: str, v: str) -> str:
-    return f'<div class="fact"><div class="k">{esc(k)}</div><div class="v">{v}</div></div>'
+def _fact(k: str, v: str, wide: bool = False) -> str:
+    cls = "fact wide" if wide else "fact"
+    return f'<div class="{cls}"><div class="k">{esc(k)}</div><div class="v">{v}</div></div>'
 
 
 def _games_text(run: Run, st: RunStats) -> str:
@@ -156,14 +162,14 @@ def _status_warning(run: Run, st: RunStats) -> str:
         return ""
     req = run.meta.get("games")
     done = ", ".join(f"{num(r['games'], 0)} at {r['n_players']}P" for r in st.games.iter_rows(named=True))
-    req_txt = f" of the {num(req, 0)} requested per player count" if isinstance(req, int) else ""
+    req_txt = f" out of {num(req, 0)} requested per player count" if isinstance(req, int) else ""
     if run.status == "interrupted":
         head = "Interrupted run."
     elif run.status == "running":
         head = "Run still in progress."
     else:
         head = f"Run status “{esc(run.status)}”."
-    return (f'<div class="warning"><strong>{head}</strong> Only {esc(done)} games{req_txt} were played '
+    return (f'<div class="warning"><strong>{head}</strong> Only {esc(done)} games were played{req_txt} '
             f"(read from <code>{esc(run.source)}</code>). Every number below covers these games only; "
             "intervals are correspondingly wider.</div>")
 
@@ -186,7 +192,7 @@ def _header(run: Run, st: RunStats) -> str:
         _fact("Games played", _games_text(run, st)),
         _fact("Player counts", esc(", ".join(str(p) for p in run.players))),
         _fact("Seed", esc(run.seed if run.seed is not None else "–")),
-        _fact("Lineup", _lineup_text(run)),
+        _fact("Lineup", _lineup_text(run), wide=True),
         _fact("Speed", esc(f"{gps:,.0f} games/s" if isinstance(gps, (int, float)) else "–")),
         _fact("Wall time", esc(fmt_duration(m.get("wall_time_s")))
               + (f"<br><span class='muted'>+ {esc(fmt_duration(m.get('compile_time_s')))} compile</span>"
@@ -196,8 +202,7 @@ def _header(run: Run, st: RunStats) -> str:
     ]
     if m.get("version"):
         facts.append(_fact("Game version", esc(m["version"])))
-    out = [f'<div class="facts">{"".join(facts)}</div>']
-    out.append(_status_warning(run, st))
+    out = [_status_warning(run, st), f'<div class="facts">{"".join(facts)}</div>']
     notes = m.get("notes") or []
     if isinstance(notes, str):
         notes = [notes]
@@ -249,7 +254,7 @@ def _findings(run: Run, st: RunStats) -> str:
                 conf = " (caution: seats were not rotated, so seat and bot are confounded)"
             items.append(
                 f"<b>Seats at {p} players:</b> from {pct(worst['win_rate'])} (seat {worst['seat'] + 1}) to "
-                f"{pct(best['win_rate'])} (seat {best['seat'] + 1}); χ² test p = {pval(pv)}, {verdict}{conf}."
+                f"{pct(best['win_rate'])} (seat {best['seat'] + 1}); χ² test {pval(pv)}, {verdict}{conf}."
             )
         items.append(f"<b>Ties at {p} players:</b> {pct(g['tie_share'])} of games end with a shared first place.")
     if run.categories:
@@ -301,7 +306,7 @@ def _seat_section(run: Run, st: RunStats) -> str:
                      num(r["mean_score"])))
     tbl = table(["players", "seat", "games", "win rate", "95% CI (Wilson)", "vs fair share", "mean score"], rows,
                 [True, False, True, True, True, True, True], group_col=0)
-    tests = ", ".join(f"{p}P: p = {pval(v)}" for p, v in st.seat_p.items())
+    tests = ", ".join(f"{p}P: {pval(v)}" for p, v in st.seat_p.items())
     caveat = ""
     if not run.rotate and any(_mixed_lineup(run, st, p) for p in run.players):
         caveat = ("<div class='warning'><strong>Seats not rotated.</strong> Each lineup entry kept the same "
@@ -453,20 +458,20 @@ def _paired_block(base: Run, other: Run, lb: str, lo: str, colors: dict[str, str
                  "95% CI", "games with changed score"], rows,
                 [True, False, True, True, True, True, True, True, True, True], group_col=0)
     recs = df.to_dicts()
-    f1 = charts.forest(recs, "d_win", "d_win_lo", "d_win_hi", f"win rate change ({lo} − {lb})", colors, True)
-    f2 = charts.forest(recs, "d_score", "d_score_lo", "d_score_hi", f"mean score change ({lo} − {lb})", colors)
+    fig = charts.forest_pair(recs, [
+        ("d_win", "d_win_lo", "d_win_hi", "win rate change (percentage points)", True),
+        ("d_score", "d_score_lo", "d_score_hi", "mean score change (points per game)", False),
+    ], colors)
     return (
         f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge ok'>paired</span></h4>"
-        f"<p class='muted'>{esc(reason)}. Both runs played the same games (common random numbers), so each "
-        "difference is measured game by game and the game-to-game luck cancels: the intervals are much "
-        "narrower than comparing two independent runs.</p>"
+        f"<p class='muted'>{esc(reason[:1].upper() + reason[1:])}. Both runs played the same games (common "
+        "random numbers), so each difference is measured game by game and the game-to-game luck cancels: the "
+        "intervals are much narrower than comparing two independent runs.</p>"
+        + figure(fig, "paired differences",
+                 f"each dot is how much a bot's win rate (left) or mean final score (right) changed from "
+                 f"<b>{esc(lb)}</b> to <b>{esc(lo)}</b>, with its paired 95% interval. A line that does not "
+                 "cross zero is a real change; ● marks these in the table.")
         + tbl
-        + figure(f1, "paired win-rate differences",
-                 "each dot is how much a bot's win rate changed from the baseline to this run (percentage "
-                 "points), with its paired 95% interval. A line that does not cross zero is a real change.")
-        + figure(f2, "paired score differences",
-                 "the same for the mean final score (points per game). ● in the table marks changes whose "
-                 "95% interval excludes zero.")
     )
 
 
@@ -629,7 +634,7 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
                    f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}")
 
     sweep = sweep_param(runs) if len(runs) > 1 else None
-    toc_links = [(a, lab) for a, lab in zip(anchors, labels)]
+    toc_links = []
     body = []
     if len(runs) > 1:
         toc_links.append(("comparison", "Comparison"))
@@ -637,12 +642,13 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
             toc_links.append(("sweep", f"Sweep: {sweep}"))
         body.append('<section class="block" id="overview"><h2>Runs in this report</h2>'
                     + _overview(runs, stats, labels, anchors) + "</section>")
-    for run, st, lab, a in zip(runs, stats, labels, anchors):
-        body.append(run_section(run, st, lab, a, colors))
-    if len(runs) > 1:
+    toc_links += [(a, lab) for a, lab in zip(anchors, labels)]
+    if len(runs) > 1:  # the comparison first: it is what a multi-run report is for
         body.append(comparison_section(runs, stats, labels, colors))
         if sweep:
             body.append(sweep_section(runs, stats, labels, sweep, colors))
+    for run, st, lab, a in zip(runs, stats, labels, anchors):
+        body.append(run_section(run, st, lab, a, colors))
     toc = ""
     if len(toc_links) > 1:
         toc = "<nav class='toc'>" + "".join(f"<a href='#{a}'>{esc(t)}</a>" for a, t in toc_links) + "</nav>"

@@ -33,9 +33,10 @@ p { margin: 6px 0 10px; }
 .warning { background: var(--warn-bg); border-left: 4px solid var(--warn-line); padding: 10px 14px;
            border-radius: 6px; margin: 12px 0; }
 .warning strong { color: #9a4f00; }
-.facts { display:grid; grid-template-columns: repeat(auto-fill, minmax(205px, 1fr)); gap: 8px 18px;
+.facts { display:grid; grid-auto-flow: dense; grid-template-columns: repeat(auto-fill, minmax(205px, 1fr)); gap: 8px 18px;
          margin: 14px 0 6px; }
 .fact { border-left: 3px solid var(--line); padding: 2px 0 2px 10px; }
+.fact.wide { grid-column: span 2; }
 .fact .k { font-size: 12px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 .fact .v { font-size: 15px; font-weight: 550; overflow-wrap: anywhere; }
 .findings { background: #f3f7fd; border: 1px solid #d7e3f4; border-radius: 8px; padding: 10px 16px 8px 16px;
