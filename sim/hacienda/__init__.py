@@ -1,0 +1,187 @@
+"""Hacienda (Wolfgang Kramer, Hans im Glück 2005), 2-5 players, on the printed sides (reconstructed) or any .haz map."""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from sim.core.errors import MeeplabError
+from sim.core.game import Batch, GameSpec
+
+from . import engine
+from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
+from .params import PARAMS
+from .scoring import (
+    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_DISPLAY, P_HAC_PRICE,
+    P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN, P_MAX_ROUNDS, P_MP,
+    P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS,
+    P_WATER_TURN, P_WTILES,
+)
+
+CATEGORIES = [
+    "mid_markets", "mid_chains", "mid_haciendas", "mid_water", "mid_money",
+    "markets", "chains", "haciendas", "water", "money",
+]
+
+
+def pack_params(values) -> np.ndarray:
+    pi = np.zeros(P_LEN, dtype=np.int64)
+    pi[P_START_MONEY] = values["start_money"]
+    pi[P_LAND_HAND] = values["land_hand"]
+    pi[P_ANIMAL_HAND] = values["animal_hand"]
+    pi[P_DISPLAY] = values["display"]
+    pi[P_PRICE_UP] = values["price_face_up"]
+    pi[P_PRICE_BLIND] = values["price_blind"]
+    pi[P_HAC_PRICE] = values["hacienda_price"]
+    pi[P_WATER_PRICE] = values["water_price"]
+    pi[P_HAC_TURN] = values["haciendas_per_turn"]
+    pi[P_WATER_TURN] = values["water_per_turn"]
+    pi[P_HARV_RATE] = values["harvest_rate"]
+    pi[P_HARV_TURN] = values["harvests_per_turn"]
+    pi[P_CHIPS] = values["harvest_chips"]
+    pi[P_ACTIONS] = values["actions"]
+    pi[P_CHAIN_MIN] = values["chain_min"]
+    pi[P_CHAIN_PTS] = values["chain_points"]
+    pi[P_HAC_PTS] = values["hacienda_points"]
+    pi[P_WATER_PTS] = values["water_points"]
+    pi[P_MPP] = values["money_per_point"]
+    pi[P_ANIMALS_PER] = values["animals_per_kind"]
+    pi[P_LAND_PER] = values["land_per_terrain"]
+    pi[P_PAMPA_CARDS] = values["pampa_cards"]
+    pi[P_REMOVED:P_REMOVED + 4] = values["animals_removed"]
+    pi[P_HACS:P_HACS + 4] = values["haciendas"]
+    pi[P_WTILES:P_WTILES + 4] = values["water_tiles"]
+    pi[P_MAX_ROUNDS] = values["max_rounds"]
+    mp = values["market_points"]
+    if len(mp) > P_LEN - P_MP:
+        raise MeeplabError(f"parameter 'market_points' has {len(mp)} entries, at most {P_LEN - P_MP}")
+    pi[P_NMP] = len(mp)
+    pi[P_MP:P_MP + len(mp)] = mp
+    return pi
+
+
+class Context:
+    """Packed parameters and board arrays for the engine."""
+
+    def __init__(self, values):
+        self.values = values
+        self.board = b = load_board(values["map"])
+        n_pieces = b.n_sources + sum(values["water_tiles"])
+        if n_pieces > MAXPC:
+            raise MeeplabError(
+                f"map {b.path}: {b.n_sources} water sources + {sum(values['water_tiles'])} water tiles exceed "
+                f"{MAXPC} water tiles in play")
+        self.pi = pack_params(values)
+        self.kind = b.kind.astype(np.int64)
+        self.nb = b.nb.astype(np.int64)
+        self.nbmask = b.nbmask
+        W = b.W
+        static = np.zeros((9, W), dtype=np.uint64)
+
+        def setb(row, i):
+            static[row, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+
+        mk = np.flatnonzero(b.kind == MARKET)
+        for i in range(b.n):
+            k = int(b.kind[i])
+            if k < 5:
+                setb(k, i)
+            elif k == PAMPA:
+                setb(5, i)
+            elif k == MARKET:
+                setb(6, i)
+            elif k == SOURCE:
+                setb(8, i)
+        self.mkcnt = np.zeros(b.n, dtype=np.int64)
+        for i in range(b.n):
+            for j in b.nb[i]:
+                if j >= 0 and b.kind[j] == MARKET:
+                    self.mkcnt[i] += 1
+                    setb(7, i)
+        self.static = static
+        self.mkspace = mk.astype(np.int64)
+        # board distance from every space to every market (through any board space)
+        md = np.full((b.n, max(1, len(mk))), 99, dtype=np.int64)
+        for m, s in enumerate(mk):
+            dist = {int(s): 0}
+            dq = deque([int(s)])
+            while dq:
+                x = dq.popleft()
+                for y in b.nb[x]:
+                    y = int(y)
+                    if y >= 0 and y not in dist:
+                        dist[y] = dist[x] + 1
+                        dq.append(y)
+            for y, d in dist.items():
+                md[y, m] = min(d, 99)
+        self.mdist = md
+
+    def args(self):
+        return (self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace)
+
+
+def prepare(values):
+    return Context(values)
+
+
+def play(ctx, lineup, seed, start, n_games, n_players):
+    score = np.zeros((n_games, n_players))
+    tiebreak = np.zeros((n_games, n_players))
+    brk = np.zeros((n_games, n_players, len(CATEGORIES)))
+    length = np.zeros(n_games, dtype=np.int64)
+    engine.play_batch(*ctx.args(), lineup.fns, lineup.weights, n_players, lineup.rotate, seed, start, n_games,
+                      score, tiebreak, brk, length)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
+
+
+def events(ctx, lineup, seed, index, n_players, snapshots=False):
+    """The event log of one game (the same play_game as the batch) plus its results (and state snapshots)."""
+    log = np.zeros((40000, engine.LOGW), dtype=np.int64)
+    from .scoring import NROWS
+
+    snap = np.zeros((2, NROWS * ctx.board.W + 8), dtype=np.uint64) if snapshots else np.zeros((2, 1), dtype=np.uint64)
+    n, turns, score, tiebreak, brk = engine.play_logged(*ctx.args(), lineup.fns, lineup.weights, n_players,
+                                                        lineup.rotate, index, seed, log, snap, snapshots)
+    return log[:n], turns, score, tiebreak, brk, snap
+
+
+def replay(ctx, lineup, seed, index, n_players):
+    from .replay import format_game
+
+    log, turns, score, tiebreak, brk, _ = events(ctx, lineup, seed, index, n_players)
+    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk)
+
+
+def notes(values):
+    m = values.get("map", "A")
+    if m in BUILTIN:
+        side = "symmetric side A" if m == "A" else "asymmetric side B"
+        return [f"map {m}: RECONSTRUCTED {side} of the printed board (no public source gives the printed maps; "
+                f"see sim/hacienda/README.md)"]
+    return [f"map: {m} (a .haz map file)"]
+
+
+BOT_DOC = """Decision kinds (see sim/hacienda/bots.md): 0 action (buy a face-up/blind land or animal card, play a card
+type from hand, buy a hacienda, buy a water tile, harvest, end the turn), 1 land placement, 2 animal placement,
+3 hacienda target group, 4 water tile (shape, anchor, orientation), 5 harvest (chain, chip source).
+feats[:, 0] is the immediate value in points (pesos count 1/money_per_point); moves[:, 0] is the action code / space."""
+
+GAME = GameSpec(
+    id="hacienda",
+    title="Hacienda",
+    min_players=2,
+    max_players=5,
+    params=PARAMS,
+    categories=CATEGORIES,
+    length_unit="turns",
+    prepare=prepare,
+    play=play,
+    replay=replay,
+    notes=notes,
+    rules="../shared/rules/hacienda.md",
+    default_players=3,
+    description="Buy land and animal cards, build land chains and herds, reach markets and water; scored mid-game "
+                "(when animal stack 1 runs out) and at the end (mid + final totals). Tie-break: pesos.",
+    flags=("map",),
+    bot_doc=BOT_DOC,
+)

@@ -1,0 +1,111 @@
+"""uint64 bit-mask helpers over the board spaces (masks are uint64[W], space i = bit i & 63 of word i >> 6)."""
+import numpy as np
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@intrinsic
+def popcnt(typingctx, x):
+    """LLVM ctpop on a uint64."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def ctz(x):
+    return trailing_zeros(x)
+
+
+@njit(cache=True, inline="always")
+def setbit(m, i):
+    m[i >> 6] |= ONE << np.uint64(i & 63)
+
+
+@njit(cache=True, inline="always")
+def clrbit(m, i):
+    m[i >> 6] &= ~(ONE << np.uint64(i & 63))
+
+
+@njit(cache=True, inline="always")
+def testbit(m, i):
+    return (m[i >> 6] >> np.uint64(i & 63)) & ONE != ZERO
+
+
+@njit(cache=True)
+def count(m):
+    c = 0
+    for w in range(m.shape[0]):
+        c += np.int64(popcnt(m[w]))
+    return c
+
+
+@njit(cache=True)
+def anyset(m):
+    for w in range(m.shape[0]):
+        if m[w] != ZERO:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lowest(m):
+    """Index of the lowest set bit, -1 if none."""
+    for w in range(m.shape[0]):
+        if m[w] != ZERO:
+            return w * 64 + np.int64(ctz(m[w]))
+    return -1
+
+
+@njit(cache=True)
+def dilate(src, nbmask, out):
+    """out = union of the neighbour masks of every space in src (src itself not included)."""
+    W = src.shape[0]
+    for w in range(W):
+        out[w] = ZERO
+    for w in range(W):
+        x = src[w]
+        while x != ZERO:
+            i = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            for v in range(W):
+                out[v] |= nbmask[i, v]
+
+
+@njit(cache=True)
+def flood(seed, allowed, nbmask, out, fr, tmp):
+    """Connected component of ``seed`` inside ``allowed`` by mask flood fill; returns its size."""
+    W = allowed.shape[0]
+    for w in range(W):
+        out[w] = ZERO
+        fr[w] = ZERO
+    setbit(out, seed)
+    setbit(fr, seed)
+    size = 1
+    while True:
+        for w in range(W):
+            tmp[w] = ZERO
+        for w in range(W):
+            x = fr[w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                for v in range(W):
+                    tmp[v] |= nbmask[i, v]
+        grew = False
+        for w in range(W):
+            t = tmp[w] & allowed[w] & ~out[w]
+            fr[w] = t
+            if t != ZERO:
+                out[w] |= t
+                size += np.int64(popcnt(t))
+                grew = True
+        if not grew:
+            return size

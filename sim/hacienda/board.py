@@ -1,0 +1,186 @@
+"""Hacienda boards: the ``.haz`` map format, validation, and the packed arrays the engine uses.
+
+``.haz`` (the publisher's map generator format, INI-like)::
+
+    [Control]
+    Version=GRHIG0101
+    ColCount=13          # columns of hexes
+    RowCount=37          # doubled rows: hex (col, row) exists where (col + row) is odd
+    MapName=...
+    [Hex]
+    100=6                # key col*100 + row, value the space code
+
+Neighbours of (c, r): (c, r-2), (c+1, r-1), (c+1, r+1), (c, r+2), (c-1, r+1), (c-1, r-1) (flat-topped
+hexes in columns). Codes: 1 not part of the board, 2 pampa, 3..7 the five terrains (we name them
+mountain, forest, meadow, rock, swamp in that order), 9 market, 10 water source. A hex missing from
+``[Hex]`` is not part of the board.
+
+Spaces are numbered 0..n-1 in key order over the board hexes (code != 1); masks are ``uint64[W]``
+words with ``W = ceil(n / 64)`` (the printed 240-space boards need four).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.errors import MeeplabError
+
+MAPS_DIR = Path(__file__).resolve().parent / "maps"
+BUILTIN = {"A": MAPS_DIR / "A.haz", "B": MAPS_DIR / "B.haz"}
+TERRAINS = ("mountain", "forest", "meadow", "rock", "swamp")
+# our internal space kinds
+PAMPA, MARKET, SOURCE = 5, 6, 7  # 0..4 = terrains
+CODE_KIND = {2: PAMPA, 3: 0, 4: 1, 5: 2, 6: 3, 7: 4, 9: MARKET, 10: SOURCE}
+KIND_CODE = {v: k for k, v in CODE_KIND.items()}
+# direction d: (dc, dr); opposite direction = (d + 3) % 6
+DIRS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
+MAX_SPACES = 1024
+
+
+@dataclass
+class Board:
+    name: str
+    path: str
+    n: int
+    W: int
+    cols: np.ndarray  # int32[n]
+    rows: np.ndarray  # int32[n]
+    kind: np.ndarray  # int8[n]: 0..4 terrain, 5 pampa, 6 market, 7 water source
+    nb: np.ndarray  # int32[n, 6], -1 where off the board
+    nbmask: np.ndarray  # uint64[n, W]
+    market_id: np.ndarray  # int32[n], -1 if not a market
+    n_markets: int
+    n_sources: int
+
+    def counts(self) -> dict[str, int]:
+        c = {t: int((self.kind == i).sum()) for i, t in enumerate(TERRAINS)}
+        c["pampa"] = int((self.kind == PAMPA).sum())
+        c["market"] = self.n_markets
+        c["source"] = self.n_sources
+        return c
+
+
+def read_haz(path: str | Path) -> tuple[dict[str, str], dict[tuple[int, int], int]]:
+    """Parse a .haz file into ([Control] entries, {(col, row): code}); MeeplabError names the problem."""
+    p = Path(path)
+    if not p.is_file():
+        raise MeeplabError(f"map file not found: {p}")
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise MeeplabError(f"cannot read map file {p}: {e}") from None
+    section = None
+    control: dict[str, str] = {}
+    hexes: dict[tuple[int, int], int] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith(";") or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if not line.endswith("]"):
+                raise MeeplabError(f"map file {p}, line {lineno}: bad section header {line!r}")
+            section = line[1:-1].strip()
+            continue
+        if "=" not in line:
+            raise MeeplabError(f"map file {p}, line {lineno}: expected key=value, got {line!r}")
+        k, v = (x.strip() for x in line.split("=", 1))
+        if section == "Control":
+            control[k] = v
+        elif section == "Hex":
+            try:
+                key, code = int(k), int(v)
+            except ValueError:
+                raise MeeplabError(f"map file {p}, line {lineno}: hex entry {line!r} is not integer=integer") from None
+            if key < 0:
+                raise MeeplabError(f"map file {p}, line {lineno}: negative hex key {key}")
+            c, r = divmod(key, 100)
+            if (c + r) % 2 != 1:
+                raise MeeplabError(f"map file {p}: hex {key} (col {c}, row {r}) is not on the grid (col+row must be odd)")
+            if code not in CODE_KIND and code != 1:
+                raise MeeplabError(f"map file {p}: hex {key} has unknown code {code} (known: 1, 2, 3-7, 9, 10)")
+            if (c, r) in hexes:
+                raise MeeplabError(f"map file {p}: hex {key} is given twice")
+            hexes[(c, r)] = code
+        # other sections are ignored
+    if not hexes:
+        raise MeeplabError(f"map file {p}: no [Hex] entries")
+    return control, hexes
+
+
+def build_board(hexes: dict[tuple[int, int], int], name: str, path: str) -> Board:
+    cells = sorted(((c, r) for (c, r), code in hexes.items() if code != 1), key=lambda t: t[0] * 100 + t[1])
+    n = len(cells)
+    where = f"map file {path}" if path else f"map {name}"
+    if n > MAX_SPACES:
+        raise MeeplabError(f"{where}: {n} board spaces, at most {MAX_SPACES} supported")
+    W = max(1, (n + 63) // 64)
+    index = {cr: i for i, cr in enumerate(cells)}
+    kind = np.array([CODE_KIND[hexes[cr]] for cr in cells], dtype=np.int8)
+    nb = np.full((n, 6), -1, dtype=np.int32)
+    nbmask = np.zeros((n, W), dtype=np.uint64)
+    for i, (c, r) in enumerate(cells):
+        for d, (dc, dr) in enumerate(DIRS):
+            j = index.get((c + dc, r + dr), -1)
+            nb[i, d] = j
+            if j >= 0:
+                nbmask[i, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+    market_id = np.full(n, -1, dtype=np.int32)
+    mk = np.flatnonzero(kind == MARKET)
+    market_id[mk] = np.arange(len(mk), dtype=np.int32)
+    counts = {t: int((kind == i).sum()) for i, t in enumerate(TERRAINS)}
+    if int((kind == PAMPA).sum()) == 0:
+        raise MeeplabError(f"{where}: no pampa spaces (code 2)")
+    empty = [t for t, v in counts.items() if v == 0]
+    if len(empty) == len(TERRAINS):
+        raise MeeplabError(f"{where}: no terrain spaces (codes 3-7)")
+    return Board(
+        name=name,
+        path=path,
+        n=n,
+        W=W,
+        cols=np.array([c for c, _ in cells], dtype=np.int32),
+        rows=np.array([r for _, r in cells], dtype=np.int32),
+        kind=kind,
+        nb=nb,
+        nbmask=nbmask,
+        market_id=market_id,
+        n_markets=len(mk),
+        n_sources=int((kind == SOURCE).sum()),
+    )
+
+
+def load_board(spec: str) -> Board:
+    """``A``/``B`` (the shipped reconstructed sides) or a path to any .haz file."""
+    if spec in BUILTIN:
+        path = BUILTIN[spec]
+        _, hexes = read_haz(path)
+        return build_board(hexes, spec, str(path))
+    p = Path(spec).expanduser()
+    if not p.exists() and not spec.lower().endswith(".haz"):
+        raise MeeplabError(f"map {spec!r} is neither A, B nor an existing .haz file")
+    control, hexes = read_haz(p)
+    return build_board(hexes, control.get("MapName", p.stem), str(p))
+
+
+def write_haz(path: str | Path, name: str, hexes: dict[tuple[int, int], int], cols: int, rows: int, author: str) -> None:
+    lines = ["[Control]", "Version=GRHIG0101", f"ColCount={cols}", f"RowCount={rows}", f"Author={author}",
+             f"MapName={name}", "MapVersion=1", "[Hex]"]
+    for (c, r) in sorted(hexes, key=lambda t: (t[1], t[0])):
+        lines.append(f"{c * 100 + r}={hexes[(c, r)]}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def render(board: Board, marks: dict[int, str] | None = None) -> str:
+    """ASCII picture (one text line per doubled row): '.' pampa, M market, ~ source, 0-4 terrain."""
+    sym = {0: "1", 1: "2", 2: "3", 3: "4", 4: "5", PAMPA: ".", MARKET: "M", SOURCE: "~"}
+    C = int(board.cols.max()) + 1
+    R = int(board.rows.max()) + 1
+    grid = [[" "] * (2 * C) for _ in range(R)]
+    for i in range(board.n):
+        ch = sym[int(board.kind[i])]
+        if marks and i in marks:
+            ch = marks[i]
+        grid[board.rows[i]][2 * board.cols[i]] = ch
+    return "\n".join("".join(row).rstrip() for row in grid)

@@ -1,0 +1,1209 @@
+"""Hacienda engine (numba, nopython).
+
+One game = ``play_game``; a batch = ``play_batch`` (``prange`` over games). The board state is a table of
+uint64 masks ``MS[NROWS, W]`` (rows in ``scoring.py``: land per player, herds per player and animal,
+free pampa / free terrain, water, chips, haciendas, markets reached, static terrain/pampa/market/source
+masks, one mask per water tile). Chains and herds are found by mask flood fill; each placement re-labels
+the merged group (``lab``/``gsz``), so candidate features cost a few neighbour look-ups.
+Every player decision goes to the seat's bot through the lineup of first-class functions.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.core.bots import entry_of_seat
+from sim.core.rng import rng_init, shuffle
+
+from .bits import ONE, ZERO, anyset, clrbit, count, ctz, dilate, flood, lowest, setbit, testbit
+from .scoring import (
+    MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_DISPLAY, P_HAC_PRICE,
+    P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
+    P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN,
+    P_WTILES, R_CHIPS, R_FPAM, R_FR, R_FTERR, R_G, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW,
+    R_OCC, R_OWN, R_PAMPA, R_REACH, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
+    score_player,
+)
+
+MAXP = 5
+NT = 10  # card types: 0..4 terrains, 5 pampa, 6..9 cattle, horse, pig, sheep
+T_PAMPA = 5
+T_ANIMAL = 6
+K_MARKET = 6  # board kinds: 0..4 terrain, 5 pampa, 6 market, 7 water source
+K_PAMPA = 5
+
+# decision kinds
+K_ACTION = 0
+K_LAND = 1
+K_ANIMAL = 2
+K_HACIENDA = 3
+K_WATER = 4
+K_HARVEST = 5
+
+# action codes (moves[:, 0] of K_ACTION)
+A_BUY_LAND_UP = 0
+A_BUY_LAND_BLIND = 1
+A_BUY_ANIMAL_UP = 2
+A_BUY_ANIMAL_BLIND = 3
+A_PLAY = 4
+A_HACIENDA = 5
+A_WATER = 6
+A_HARVEST = 7
+A_END = 8
+
+NF = 8  # feature columns
+MW = 4  # move row width
+
+# what stands on a space
+W_LAND = 0  # 1..4 = animal a + 1
+W_WATER = 7
+
+# view layout (int64); V_SPACE + i = content of space i: -1 empty, else what + 8 owner + 64 chip + 128 hacienda
+V_SEAT = 0
+V_NP = 1
+V_PHASE = 2  # 0 before the mid-game scoring, 1 after it, 2 game over
+V_ROUND = 3
+V_ACTIONS_LEFT = 4
+V_HAC_OK = 5
+V_WATER_OK = 6
+V_HARV_OK = 7
+V_HAC_SUPPLY = 8
+V_CHIPS_SUPPLY = 9
+V_LAND_DECK = 10
+V_STACK1 = 11
+V_STACK2 = 12
+V_NSPACES = 13
+V_TURN = 14
+V_CARD = 15  # card type being placed (K_LAND / K_ANIMAL), else -1
+V_MONEY = 16  # 5
+V_HAND = 21  # 10: the deciding player's own hand
+V_HANDSIZE = 31  # 5: cards in each hand
+V_DISP_LAND = 36  # 8: face-up land cards (type or -1)
+V_DISP_ANIMAL = 44  # 8: face-up animal cards (type 6..9 or -1)
+V_WSUPPLY = 52  # 4: water tiles left by shape
+V_MARKETS = 56  # 5: markets reached per player
+V_HDR = 64
+V_SPACE = 64
+
+# scalar state S
+S_LABEL = 0
+S_STAMP = 1
+S_NPC = 2
+S_CHIPS = 3
+S_HACS = 4
+S_LPTR = 5
+S_LEND = 6
+S_APTR = 7
+S_A1 = 8
+S_A2 = 9
+S_STACK2_IN = 10
+S_WS = 12  # 4 water supply by shape
+S_HH = 16  # 20 flags: p has a hacienda on a herd of animal a
+S_LEN = 40
+
+# log events (LOGW = 6 columns: code, seat, a, b, c, d)
+LOGW = 6
+E_SETUP = 1  # seat, land hand packed, animal hand packed, money
+E_TURN = 2  # seat, round, money
+E_BUY = 3  # seat, card type, 1 face up / 0 blind, price
+E_LAND = 4  # seat, card type, space, chain size, 1 if played as pampa
+E_ANIMAL = 5  # seat, animal, space, herd size, pesos earned
+E_HACIENDA = 6  # seat, space, group size, what (0 land, 1..4 herd)
+E_WATER = 7  # seat, shape, packed spaces, n own tiles next to it
+E_HARVEST = 8  # seat, space, chain size, pesos, (victim seat + 1) * 100000 + victim space + 1 or 0
+E_END = 9  # seat, actions used
+E_STACK2 = 10  # -1, round
+E_SCORE_A = 11  # seat, phase (1 mid, 2 final), markets, chains, haciendas
+E_SCORE_B = 12  # seat, phase, water, money points, pesos held
+E_CAP = 13  # -1, round (safety cap hit)
+E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
+
+
+@njit(cache=True)
+def _log(log, nlog, on, code, seat, a, b, c, d):
+    if on and nlog[0] < log.shape[0]:
+        i = nlog[0]
+        log[i, 0] = code
+        log[i, 1] = seat
+        log[i, 2] = a
+        log[i, 3] = b
+        log[i, 4] = c
+        log[i, 5] = d
+        nlog[0] = i + 1
+
+
+@njit(cache=True)
+def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
+    if n <= 1:
+        return 0
+    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
+    if i < 0 or i >= n:
+        return 0
+    return i
+
+
+@njit(cache=True, inline="always")
+def _stamp(S):
+    S[S_STAMP] += 1
+    return S[S_STAMP]
+
+
+# per-space rows of SP (int64[4, n]) and per-label rows of LB (int64[5, n + 2])
+SP_OWNER = 0
+SP_WHAT = 1
+SP_LAB = 2
+SP_WPIECE = 3
+LB_SIZE = 0
+LB_HAC = 1
+LB_CHIP = 2
+LB_STAMP = 3
+
+
+@njit(cache=True, inline="always")
+def _first(LB, L, sc):
+    """Label-stamp set: True the first time label L is seen under stamp sc."""
+    if LB[LB_STAMP, L] == sc:
+        return False
+    LB[LB_STAMP, L] = sc
+    return True
+
+
+@njit(cache=True, inline="always")
+def count_word(x):
+    c = 0
+    while x != ZERO:
+        x &= x - ONE
+        c += 1
+    return c
+
+
+# ---------------------------------------------------------------------------------------------
+# placing things
+
+
+@njit(cache=True)
+def _relabel(S, MS, SP, LB, row, h, nbmask):
+    """Flood-fill the group of h in mask row ``row`` and give it a fresh label; returns its size."""
+    W = MS.shape[1]
+    g = MS[R_G]
+    size = flood(h, MS[row], nbmask, g, MS[R_FR], MS[R_TMP])
+    L = S[S_LABEL]
+    S[S_LABEL] = L + 1
+    hs = 0
+    cs = 0
+    for w in range(W):
+        x = g[w]
+        hs += count_word(x & MS[R_HAC, w])
+        cs += count_word(x & MS[R_CHIPS, w])
+        while x != ZERO:
+            i = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            SP[SP_LAB, i] = L
+    LB[LB_SIZE, L] = size
+    LB[LB_HAC, L] = hs
+    LB[LB_CHIP, L] = cs
+    return size
+
+
+@njit(cache=True)
+def _occupy(MS, kind, h):
+    setbit(MS[R_OCC], h)
+    k = kind[h]
+    if k == K_PAMPA:
+        clrbit(MS[R_FPAM], h)
+    elif k < 5:
+        clrbit(MS[R_FTERR + k], h)
+
+
+@njit(cache=True)
+def place_land(S, MS, SP, LB, p, h, kind, nbmask, view):
+    W = MS.shape[1]
+    setbit(MS[R_LAND + p], h)
+    _occupy(MS, kind, h)
+    for w in range(W):
+        MS[R_NBL + p, w] |= nbmask[h, w]
+    SP[SP_OWNER, h] = p
+    SP[SP_WHAT, h] = W_LAND
+    view[V_SPACE + h] = W_LAND + 8 * p
+    return _relabel(S, MS, SP, LB, R_LAND + p, h, nbmask)
+
+
+@njit(cache=True)
+def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
+    """Place p's animal a on h; returns (herd size, market pesos earned)."""
+    W = MS.shape[1]
+    row = R_HERD + 4 * p + a
+    setbit(MS[row], h)
+    _occupy(MS, kind, h)
+    for w in range(W):
+        MS[R_NBH + 4 * p + a, w] |= nbmask[h, w]
+        MS[R_REACH + p, w] |= nbmask[h, w] & MS[R_MARKET, w]
+    SP[SP_OWNER, h] = p
+    SP[SP_WHAT, h] = 1 + a
+    view[V_SPACE + h] = 1 + a + 8 * p
+    size = _relabel(S, MS, SP, LB, row, h, nbmask)
+    income = 0
+    if mkcnt[h] > 0:
+        sc = _stamp(S)
+        tot = 0
+        g = MS[R_G]
+        for w in range(W):
+            x = g[w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                for d in range(6):
+                    j = nb[i, d]
+                    if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                        L = SP[SP_LAB, j]
+                        if _first(LB, L, sc):
+                            tot += LB[LB_SIZE, L]
+        income = mkcnt[h] * (size + tot)
+    return size, income
+
+
+@njit(cache=True)
+def water_cells(h, s, o, nb, cells):
+    """Spaces of water shape s (0 single, 1 pair, 2 triangle, 3 line) anchored at h, orientation o; 0 if off board."""
+    cells[0] = h
+    if s == 0:
+        return 1 if o == 0 else 0
+    if s == 1:
+        if o > 2:
+            return 0
+        j = nb[h, o + 1]
+        if j < 0:
+            return 0
+        cells[1] = j
+        return 2
+    if s == 2:
+        if o > 1:
+            return 0
+        j = nb[h, o]
+        k = nb[h, o + 1]
+        if j < 0 or k < 0:
+            return 0
+        cells[1] = j
+        cells[2] = k
+        return 3
+    if o > 2:
+        return 0
+    j = nb[h, o + 1]
+    if j < 0:
+        return 0
+    k = nb[j, o + 1]
+    if k < 0:
+        return 0
+    cells[1] = j
+    cells[2] = k
+    return 3
+
+
+@njit(cache=True)
+def place_water(S, MS, SP, cells, k, nbmask, kind, view):
+    W = MS.shape[1]
+    pc = S[S_NPC]
+    S[S_NPC] = pc + 1
+    for w in range(W):
+        MS[R_WP + pc, w] = ZERO
+    for c in range(k):
+        h = cells[c]
+        setbit(MS[R_WP + pc], h)
+        setbit(MS[R_WATER], h)
+        _occupy(MS, kind, h)
+        for w in range(W):
+            MS[R_NBW, w] |= nbmask[h, w]
+        SP[SP_WHAT, h] = W_WATER
+        SP[SP_OWNER, h] = -2
+        SP[SP_WPIECE, h] = pc
+        view[V_SPACE + h] = W_WATER
+    return pc
+
+
+# ---------------------------------------------------------------------------------------------
+# candidate evaluation (features)
+
+
+@njit(cache=True)
+def _water_near(SP, nb, h, skip):
+    """Different water tiles next to space h (skip: a piece id not to count, -1 none)."""
+    n = 0
+    a0 = -1
+    a1 = -1
+    a2 = -1
+    for d in range(6):
+        j = nb[h, d]
+        if j >= 0 and SP[SP_WHAT, j] == W_WATER:
+            pc = SP[SP_WPIECE, j]
+            if pc != a0 and pc != a1 and pc != a2 and pc != skip:
+                if n == 0:
+                    a0 = pc
+                elif n == 1:
+                    a1 = pc
+                else:
+                    a2 = pc
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _near_market_dist(h, mdist, unr, nunr):
+    best = 99
+    for m in range(nunr):
+        d = mdist[h, unr[m]]
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True)
+def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row):
+    sc = _stamp(S)
+    size = 1
+    merged = 0
+    old = 0
+    hold = 0
+    anyhac = False
+    free = 0
+    opp = 0
+    for d in range(6):
+        j = nb[h, d]
+        if j < 0:
+            continue
+        o = SP[SP_OWNER, j]
+        if o == p and SP[SP_WHAT, j] == W_LAND:
+            L = SP[SP_LAB, j]
+            if _first(LB, L, sc):
+                s = LB[LB_SIZE, L]
+                merged += 1
+                size += s
+                old += chain_points(pi, s)
+                if LB[LB_HAC, L] > 0:
+                    anyhac = True
+                    hold += s * pi[P_HAC_PTS]
+        elif o >= 0 and o != p:
+            opp += 1
+        elif testbit(MS[R_FPAM], j):
+            free += 1
+    hnew = size * pi[P_HAC_PTS] if anyhac else 0
+    wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
+    row[0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
+    row[1] = 0.0
+    row[2] = size
+    row[3] = 0.0
+    row[4] = wat
+    row[5] = merged
+    row[6] = free
+    row[7] = _near_market_dist(h, mdist, unr, nunr)
+
+
+@njit(cache=True)
+def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row):
+    W = MS.shape[1]
+    sc = _stamp(S)
+    size = 1
+    merged = 0
+    hold = 0
+    anyhac = False
+    free = 0
+    newm = 0
+    for d in range(6):
+        j = nb[h, d]
+        if j < 0:
+            continue
+        o = SP[SP_OWNER, j]
+        if o == p and SP[SP_WHAT, j] == 1 + a:
+            L = SP[SP_LAB, j]
+            if _first(LB, L, sc):
+                s = LB[LB_SIZE, L]
+                merged += 1
+                size += s
+                if LB[LB_HAC, L] > 0:
+                    anyhac = True
+                    hold += s * pi[P_HAC_PTS]
+        elif o == -1:
+            if testbit(MS[R_FPAM], j):
+                free += 1
+            elif testbit(MS[R_MARKET], j) and not testbit(MS[R_REACH + p], j):
+                newm += 1
+    hnew = size * pi[P_HAC_PTS] if anyhac else 0
+    wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
+    income = 0
+    if mkcnt[h] > 0:
+        # land chains next to the new herd: h's neighbours and the merged herds' neighbours
+        sc2 = _stamp(S)
+        tot = 0
+        for d in range(6):
+            j = nb[h, d]
+            if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                L = SP[SP_LAB, j]
+                if _first(LB, L, sc2):
+                    tot += LB[LB_SIZE, L]
+        if merged > 0:
+            herd = MS[R_HERD + 4 * p + a]
+            for w in range(W):
+                x = herd[w]
+                while x != ZERO:
+                    i = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    if LB[LB_STAMP, SP[SP_LAB, i]] != sc:
+                        continue
+                    for d in range(6):
+                        j = nb[i, d]
+                        if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                            L = SP[SP_LAB, j]
+                            if _first(LB, L, sc2):
+                                tot += LB[LB_SIZE, L]
+        income = mkcnt[h] * (size + tot)
+    dm = market_points(pi, reached + newm) - market_points(pi, reached)
+    row[0] = dm + (hnew - hold) + wat + income / pi[P_MPP]
+    row[1] = income
+    row[2] = size
+    row[3] = newm
+    row[4] = wat
+    row[5] = merged
+    row[6] = free
+    row[7] = _near_market_dist(h, mdist, unr, nunr)
+
+
+@njit(cache=True)
+def legal_mask(MS, p, t, out):
+    """Where card type t may go for p (into out); returns 1 if a land card is played as pampa."""
+    W = MS.shape[1]
+    if t < T_PAMPA:
+        if anyset(MS[R_FTERR + t]):
+            for w in range(W):
+                out[w] = MS[R_FTERR + t, w]
+            return 0
+        for w in range(W):
+            out[w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 1
+    if t == T_PAMPA:
+        for w in range(W):
+            out[w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 0
+    a = t - T_ANIMAL
+    for w in range(W):
+        out[w] = MS[R_FPAM, w] & (MS[R_NBL + p, w] | MS[R_NBH + 4 * p + a, w])
+    return 0
+
+
+@njit(cache=True)
+def _unreached(MS, p, mkspace, unr):
+    n = 0
+    for m in range(mkspace.shape[0]):
+        if not testbit(MS[R_REACH + p], mkspace[m]):
+            unr[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, out):
+    """Best immediate value of playing card type t now: out = (value, group size, n legal); restricted to
+    the spaces where the value can differ from the plain one (next to own groups, water, markets)."""
+    W = MS.shape[1]
+    leg = MS[R_X]
+    cand = MS[R_Y]
+    legal_mask(MS, p, t, leg)
+    nl = count(leg)
+    out[2] = nl
+    if nl == 0:
+        out[0] = 0.0
+        out[1] = 0.0
+        return
+    plain = False
+    if t < T_ANIMAL:
+        for w in range(W):
+            cand[w] = leg[w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+            if leg[w] & ~cand[w] != ZERO:
+                plain = True
+    else:
+        a = t - T_ANIMAL
+        hh = S[S_HH + 4 * p + a] > 0
+        for w in range(W):
+            c = MS[R_NBMK, w] | MS[R_NBW, w]
+            if hh:
+                c |= MS[R_NBH + 4 * p + a, w]
+            cand[w] = leg[w] & c
+            if leg[w] & ~cand[w] != ZERO:
+                plain = True
+    bv = -1e9
+    bs = 0.0
+    if plain:
+        bv = 0.0
+        bs = 1.0
+    for w in range(W):
+        x = cand[w]
+        while x != ZERO:
+            h = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            if t < T_ANIMAL:
+                eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row)
+            else:
+                eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached, row)
+            if row[0] > bv + 1e-9 or (row[0] > bv - 1e-9 and row[2] > bs):
+                bv = row[0]
+                bs = row[2]
+    out[0] = bv
+    out[1] = bs
+
+
+@njit(cache=True)
+def eval_water(SP, nb, p, cells, k, seen, row):
+    """Own / other tiles next to a water tile on cells[:k]."""
+    ns = 0
+    own = 0
+    opp = 0
+    for c in range(k):
+        h = cells[c]
+        for d in range(6):
+            j = nb[h, d]
+            if j < 0:
+                continue
+            o = SP[SP_OWNER, j]
+            if o < 0:
+                continue
+            dup = False
+            for q in range(ns):
+                if seen[q] == j:
+                    dup = True
+                    break
+            if dup:
+                continue
+            seen[ns] = j
+            ns += 1
+            if o == p:
+                own += 1
+            else:
+                opp += 1
+    row[2] = own
+    row[3] = opp
+    row[4] = k
+
+
+@njit(cache=True)
+def _water_fits(MS, cells, k):
+    for c in range(k):
+        if not testbit(MS[R_FPAM], cells[c]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen):
+    """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
+    to p's tiles (for the action-level estimate). Returns the number of rows."""
+    W = MS.shape[1]
+    anc = MS[R_X]
+    if only_near:
+        own = MS[R_OWN]
+        for w in range(W):
+            own[w] = MS[R_NBL + p, w]
+            for a in range(4):
+                own[w] |= MS[R_NBH + 4 * p + a, w]
+            anc[w] = own[w] & MS[R_FPAM, w]
+    else:
+        for w in range(W):
+            anc[w] = MS[R_FPAM, w]
+    wp = pi[P_WATER_PTS]
+    price = pi[P_WATER_PRICE] / pi[P_MPP]
+    n = 0
+    for w in range(W):
+        x = anc[w]
+        while x != ZERO:
+            h = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            for s in range(4):
+                if S[S_WS + s] <= 0:
+                    continue
+                for o in range(3):
+                    k = water_cells(h, s, o, nb, cells)
+                    if k == 0 or not _water_fits(MS, cells, k):
+                        continue
+                    if n >= maxm:
+                        return n
+                    moves[n, 0] = s
+                    moves[n, 1] = h
+                    moves[n, 2] = o
+                    moves[n, 3] = cells[0] + 1024 * (cells[1] if k > 1 else 1023) + 1048576 * (cells[2] if k > 2 else 1023)
+                    row = feats[n]
+                    eval_water(SP, nb, p, cells, k, seen, row)
+                    row[0] = row[2] * wp - price
+                    row[1] = -pi[P_WATER_PRICE]
+                    row[5] = S[S_WS + s]
+                    row[6] = 0.0
+                    row[7] = 0.0
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def gen_groups(S, MS, SP, LB, pi, p, moves, feats):
+    """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
+    W = MS.shape[1]
+    sc = _stamp(S)
+    n = 0
+    price = pi[P_HAC_PRICE] / pi[P_MPP]
+    for r in range(5):
+        row = R_LAND + p if r == 0 else R_HERD + 4 * p + r - 1
+        for w in range(W):
+            x = MS[row, w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                L = SP[SP_LAB, i]
+                if not _first(LB, L, sc) or LB[LB_HAC, L] > 0:
+                    continue
+                s = LB[LB_SIZE, L]
+                moves[n, 0] = i
+                moves[n, 1] = r
+                moves[n, 2] = s
+                moves[n, 3] = 0
+                f = feats[n]
+                f[0] = s * pi[P_HAC_PTS] - price
+                f[1] = -pi[P_HAC_PRICE]
+                f[2] = s
+                f[3] = r
+                f[4] = LB[LB_CHIP, L] if r == 0 else 0
+                f[5] = 0.0
+                f[6] = 0.0
+                f[7] = 0.0
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def gen_harvest(S, MS, SP, LB, pi, p, moves, feats):
+    """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
+    W = MS.shape[1]
+    sc = _stamp(S)
+    n = 0
+    nsrc = 1
+    for w in range(W):
+        x = MS[R_LAND + p, w]
+        while x != ZERO:
+            i = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            L = SP[SP_LAB, i]
+            if not _first(LB, L, sc) or LB[LB_CHIP, L] > 0:
+                continue
+            s = LB[LB_SIZE, L]
+            if S[S_CHIPS] > 0:
+                _harvest_row(moves, feats, n, i, -1, s, 0, pi)
+                n += 1
+            else:
+                for v in range(W):
+                    y = MS[R_CHIPS, v]
+                    while y != ZERO:
+                        j = v * 64 + np.int64(ctz(y))
+                        y &= y - ONE
+                        if SP[SP_OWNER, j] == p:
+                            continue
+                        _harvest_row(moves, feats, n, i, j, s, LB[LB_SIZE, SP[SP_LAB, j]], pi)
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def _harvest_row(moves, feats, n, i, j, s, vs, pi):
+    moves[n, 0] = i
+    moves[n, 1] = j
+    moves[n, 2] = s
+    moves[n, 3] = 0
+    f = feats[n]
+    pes = s * pi[P_HARV_RATE]
+    f[0] = pes / pi[P_MPP]
+    f[1] = pes
+    f[2] = s
+    f[3] = vs
+    f[4] = 0.0
+    f[5] = 0.0
+    f[6] = 0.0
+    f[7] = 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# the game
+
+
+@njit(cache=True)
+def _draw_animal(S, adeck):
+    """Top card of the current animal stack, or -1; notes when stack 1 runs out."""
+    if S[S_APTR] >= S[S_A2]:
+        return -1
+    c = adeck[S[S_APTR]]
+    S[S_APTR] += 1
+    return c
+
+
+@njit(cache=True)
+def _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, acts_left, MS, pi):
+    view[V_SEAT] = p
+    view[V_ACTIONS_LEFT] = acts_left
+    view[V_HAC_OK] = hac_left
+    view[V_WATER_OK] = water_left
+    view[V_HARV_OK] = harv_left
+    view[V_HAC_SUPPLY] = S[S_HACS]
+    view[V_CHIPS_SUPPLY] = S[S_CHIPS]
+    view[V_LAND_DECK] = S[S_LEND] - S[S_LPTR]
+    view[V_STACK1] = max(0, S[S_A1] - S[S_APTR])
+    view[V_STACK2] = S[S_A2] - max(S[S_A1], S[S_APTR])
+    for q in range(np_):
+        view[V_MONEY + q] = money[q]
+        hs = 0
+        for t in range(NT):
+            hs += hand[q, t]
+        view[V_HANDSIZE + q] = hs
+        view[V_MARKETS + q] = count(MS[R_REACH + q])
+    for t in range(NT):
+        view[V_HAND + t] = hand[p, t]
+    for s in range(4):
+        view[V_WSUPPLY + s] = S[S_WS + s]
+
+
+@njit(cache=True)
+def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase, snap, snap_on):
+    out = np.zeros(NCAT, dtype=np.int64)
+    for q in range(np_):
+        score_player(q, MS, S[S_NPC], money[q], nbmask, pi, out)
+        for c in range(NCAT):
+            brk[q, off + c] = out[c]
+        _log(log, nlog, log_on, E_SCORE_A, q, phase, out[0], out[1], out[2])
+        _log(log, nlog, log_on, E_SCORE_B, q, phase, out[3], out[4], money[q])
+    if snap_on:
+        k = 0
+        for r in range(MS.shape[0]):
+            for w in range(MS.shape[1]):
+                snap[phase - 1, k] = MS[r, w]
+                k += 1
+        for q in range(np_):
+            snap[phase - 1, k + q] = np.uint64(money[q])
+        snap[phase - 1, k + 5] = np.uint64(S[S_NPC])
+
+
+@njit(cache=True)
+def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
+              score, tiebreak, brk, log, log_on, snap, snap_on):
+    """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns turns."""
+    n = kind.shape[0]
+    W = nbmask.shape[1]
+    rng = np.zeros(4, dtype=np.uint64)
+    rng_init(rng, seed, g)
+    nlog = np.zeros(1, dtype=np.int64)
+    S = np.zeros(S_LEN, dtype=np.int64)
+    MS = np.zeros((NROWS, W), dtype=np.uint64)
+    for r in range(static.shape[0]):
+        for w in range(W):
+            MS[R_TERR + r, w] = static[r, w]
+    SP = np.full((4, n), -1, dtype=np.int64)
+    LB = np.zeros((4, n + 2), dtype=np.int64)
+    view = np.full(V_HDR + n, -1, dtype=np.int64)
+    maxm = 9 * n + 64
+    moves = np.zeros((maxm, MW), dtype=np.int64)
+    feats = np.zeros((maxm, NF), dtype=np.float64)
+    row = np.zeros(NF, dtype=np.float64)
+    bout = np.zeros(3, dtype=np.float64)
+    bv = np.zeros(NT, dtype=np.float64)
+    bsz = np.zeros(NT, dtype=np.float64)
+    bn = np.zeros(NT, dtype=np.float64)
+    unr = np.zeros(max(1, mkspace.shape[0]), dtype=np.int64)
+    cells = np.zeros(3, dtype=np.int64)
+    seen = np.zeros(24, dtype=np.int64)
+    money = np.zeros(MAXP, dtype=np.int64)
+    hand = np.zeros((MAXP, NT), dtype=np.int64)
+    for q in range(np_):
+        for c in range(2 * NCAT):
+            brk[q, c] = 0.0
+    mpp = pi[P_MPP]
+    # board: free masks, water sources carry a 1-hex water tile each
+    for w in range(W):
+        MS[R_FPAM, w] = MS[R_PAMPA, w]
+        for t in range(5):
+            MS[R_FTERR + t, w] = MS[R_TERR + t, w]
+        MS[R_OCC, w] = MS[R_MARKET, w] | MS[R_SRC, w]
+    for t in range(4):
+        S[S_WS + t] = pi[P_WTILES + t]
+    for i in range(n):
+        if kind[i] == K_MARKET:
+            view[V_SPACE + i] = -3
+        elif kind[i] == 7:
+            cells[0] = i
+            place_water(S, MS, SP, cells, 1, nbmask, kind, view)
+            S[S_WS] = max(0, S[S_WS] - 1)
+    view[V_NP] = np_
+    view[V_NSPACES] = n
+    view[V_CARD] = -1
+    view[V_PHASE] = 0
+    S[S_CHIPS] = pi[P_CHIPS]
+    S[S_HACS] = pi[P_HACS + np_ - 2]
+    S[S_LABEL] = 0
+    # land cards
+    nland = 5 * pi[P_LAND_PER] + pi[P_PAMPA_CARDS]
+    ldeck = np.empty(max(1, nland), dtype=np.int64)
+    k = 0
+    for t in range(5):
+        for _ in range(pi[P_LAND_PER]):
+            ldeck[k] = t
+            k += 1
+    for _ in range(pi[P_PAMPA_CARDS]):
+        ldeck[k] = T_PAMPA
+        k += 1
+    shuffle(ldeck, nland, rng)
+    lp = 0
+    for q in range(np_):
+        for _ in range(pi[P_LAND_HAND]):
+            hand[q, ldeck[lp]] += 1
+            lp += 1
+    disp = pi[P_DISPLAY]
+    dland = np.full(8, -1, dtype=np.int64)
+    danim = np.full(8, -1, dtype=np.int64)
+    for s in range(disp):
+        if lp < nland:
+            dland[s] = ldeck[lp]
+            lp += 1
+    S[S_LPTR] = lp
+    S[S_LEND] = nland
+    # animal cards: remove unseen, deal, display, split the rest in two stacks
+    nan = 4 * pi[P_ANIMALS_PER]
+    adeck = np.empty(nan, dtype=np.int64)
+    k = 0
+    for a in range(4):
+        for _ in range(pi[P_ANIMALS_PER]):
+            adeck[k] = T_ANIMAL + a
+            k += 1
+    shuffle(adeck, nan, rng)
+    ap = pi[P_REMOVED + np_ - 2]
+    for q in range(np_):
+        for _ in range(pi[P_ANIMAL_HAND]):
+            hand[q, adeck[ap]] += 1
+            ap += 1
+    for s in range(disp):
+        danim[s] = adeck[ap]
+        ap += 1
+    rest = nan - ap
+    S[S_APTR] = ap
+    S[S_A1] = ap + rest // 2
+    S[S_A2] = nan
+    for q in range(np_):
+        money[q] = pi[P_START_MONEY]
+        lh = 0
+        ah = 0
+        for t in range(6):
+            lh = lh * 32 + hand[q, t]
+        for a in range(4):
+            ah = ah * 32 + hand[q, T_ANIMAL + a]
+        _log(log, nlog, log_on, E_SETUP, q, lh, ah, money[q], 0)
+    for s in range(8):
+        view[V_DISP_LAND + s] = dland[s]
+        view[V_DISP_ANIMAL + s] = danim[s]
+    mid_done = False
+    turns = 0
+    rnd = 0
+    price_up = pi[P_PRICE_UP]
+    price_bl = pi[P_PRICE_BLIND]
+    land_w = 0.0
+    for t in range(5):
+        land_w += pi[P_LAND_PER]
+    land_w += pi[P_PAMPA_CARDS]
+    while True:
+        view[V_ROUND] = rnd
+        for p in range(np_):
+            e = entry_of_seat(p, g, np_, rotate)
+            view[V_TURN] = turns
+            _log(log, nlog, log_on, E_TURN, p, rnd, money[p], 0, 0)
+            turns += 1
+            acts = 0
+            hac_n = 0
+            water_n = 0
+            harv_n = 0
+            while acts < pi[P_ACTIONS]:
+                hac_left = pi[P_HAC_TURN] - hac_n
+                water_left = pi[P_WATER_TURN] - water_n
+                harv_left = pi[P_HARV_TURN] - harv_n
+                _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, pi[P_ACTIONS] - acts, MS, pi)
+                view[V_CARD] = -1
+                nunr = _unreached(MS, p, mkspace, unr)
+                reached = count(MS[R_REACH + p])
+                # best immediate value of every card type (plays and buys)
+                for t in range(NT):
+                    best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout)
+                    bv[t] = bout[0]
+                    bsz[t] = bout[1]
+                    bn[t] = bout[2]
+                handsize = 0
+                for t in range(NT):
+                    handsize += hand[p, t]
+                m = 0
+                # buys
+                if money[p] >= price_up:
+                    for s in range(disp):
+                        t = dland[s]
+                        if t < 0:
+                            continue
+                        dup = False
+                        for s2 in range(s):
+                            if dland[s2] == t:
+                                dup = True
+                        if dup:
+                            continue
+                        _act_row(moves, feats, m, A_BUY_LAND_UP, s, t, bv[t] - price_up / mpp, -price_up, bsz[t],
+                                 hand[p, t], handsize, money[p], acts)
+                        m += 1
+                    for s in range(disp):
+                        t = danim[s]
+                        if t < 0:
+                            continue
+                        dup = False
+                        for s2 in range(s):
+                            if danim[s2] == t:
+                                dup = True
+                        if dup:
+                            continue
+                        _act_row(moves, feats, m, A_BUY_ANIMAL_UP, s, t, bv[t] - price_up / mpp, -price_up, bsz[t],
+                                 hand[p, t], handsize, money[p], acts)
+                        m += 1
+                if money[p] >= price_bl:
+                    if S[S_LPTR] < S[S_LEND]:
+                        est = 0.0
+                        for t in range(5):
+                            est += bv[t] * pi[P_LAND_PER]
+                        est += bv[T_PAMPA] * pi[P_PAMPA_CARDS]
+                        _act_row(moves, feats, m, A_BUY_LAND_BLIND, -1, -1, est / land_w - price_bl / mpp, -price_bl,
+                                 0.0, 0, handsize, money[p], acts)
+                        m += 1
+                    if S[S_APTR] < S[S_A2]:
+                        est = 0.25 * (bv[6] + bv[7] + bv[8] + bv[9])
+                        _act_row(moves, feats, m, A_BUY_ANIMAL_BLIND, -1, -1, est - price_bl / mpp, -price_bl,
+                                 0.0, 0, handsize, money[p], acts)
+                        m += 1
+                # plays
+                for t in range(NT):
+                    if hand[p, t] > 0 and bn[t] > 0:
+                        _act_row(moves, feats, m, A_PLAY, t, t, bv[t], 0.0, bsz[t], hand[p, t], handsize, money[p], acts)
+                        m += 1
+                # hacienda
+                if hac_left > 0 and S[S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
+                    ng = gen_groups(S, MS, SP, LB, pi, p, moves[m:], feats[m:])
+                    if ng > 0:
+                        bi = 0
+                        for i in range(1, ng):
+                            if feats[m + i, 0] > feats[m + bi, 0]:
+                                bi = i
+                        v = feats[m + bi, 0]
+                        sz = feats[m + bi, 2]
+                        _act_row(moves, feats, m, A_HACIENDA, -1, -1, v, -pi[P_HAC_PRICE], sz, 0, handsize, money[p], acts)
+                        m += 1
+                # water
+                if water_left > 0 and money[p] >= pi[P_WATER_PRICE]:
+                    nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], maxm - m - 4, True, cells, seen)
+                    v = -1e9
+                    sz = 0.0
+                    for i in range(nw):
+                        if feats[m + i, 0] > v:
+                            v = feats[m + i, 0]
+                            sz = feats[m + i, 2]
+                    if nw == 0:
+                        # no anchor next to own tiles: is there any free spot at all?
+                        nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], 1, False, cells, seen)
+                        v = -pi[P_WATER_PRICE] / mpp
+                    if nw > 0:
+                        _act_row(moves, feats, m, A_WATER, -1, -1, v, -pi[P_WATER_PRICE], sz, 0, handsize, money[p], acts)
+                        m += 1
+                # harvest
+                if harv_left > 0:
+                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves[m:], feats[m:])
+                    if nh > 0:
+                        bi = 0
+                        for i in range(1, nh):
+                            if feats[m + i, 0] > feats[m + bi, 0]:
+                                bi = i
+                        v = feats[m + bi, 0]
+                        pes = feats[m + bi, 1]
+                        sz = feats[m + bi, 2]
+                        _act_row(moves, feats, m, A_HARVEST, -1, -1, v, pes, sz, 0, handsize, money[p], acts)
+                        m += 1
+                _act_row(moves, feats, m, A_END, -1, -1, 0.0, 0.0, 0.0, 0, handsize, money[p], acts)
+                m += 1
+                i = _ask(fns, weights, e, K_ACTION, view, moves, m, feats, rng)
+                code = moves[i, 0]
+                arg = moves[i, 1]
+                if code == A_END:
+                    break
+                acts += 1
+                if code == A_BUY_LAND_UP:
+                    t = dland[arg]
+                    money[p] -= price_up
+                    hand[p, t] += 1
+                    _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
+                    if S[S_LPTR] < S[S_LEND]:
+                        dland[arg] = ldeck[S[S_LPTR]]
+                        S[S_LPTR] += 1
+                    else:
+                        dland[arg] = -1
+                    view[V_DISP_LAND + arg] = dland[arg]
+                    _log(log, nlog, log_on, E_REFILL, -1, 0, arg, dland[arg], 0)
+                elif code == A_BUY_LAND_BLIND:
+                    t = ldeck[S[S_LPTR]]
+                    S[S_LPTR] += 1
+                    money[p] -= price_bl
+                    hand[p, t] += 1
+                    _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
+                elif code == A_BUY_ANIMAL_UP or code == A_BUY_ANIMAL_BLIND:
+                    if code == A_BUY_ANIMAL_UP:
+                        t = danim[arg]
+                        money[p] -= price_up
+                        _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
+                        danim[arg] = _draw_animal(S, adeck)
+                        view[V_DISP_ANIMAL + arg] = danim[arg]
+                        _log(log, nlog, log_on, E_REFILL, -1, 1, arg, danim[arg], 0)
+                    else:
+                        t = _draw_animal(S, adeck)
+                        money[p] -= price_bl
+                        _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
+                    hand[p, t] += 1
+                    if S[S_STACK2_IN] == 0 and S[S_APTR] >= S[S_A1]:
+                        S[S_STACK2_IN] = 1
+                        _log(log, nlog, log_on, E_STACK2, -1, rnd, 0, 0, 0)
+                elif code == A_PLAY:
+                    t = arg
+                    leg = MS[R_X]
+                    as_p = legal_mask(MS, p, t, leg)
+                    nunr = _unreached(MS, p, mkspace, unr)
+                    reached = count(MS[R_REACH + p])
+                    nm = 0
+                    for w in range(W):
+                        x = leg[w]
+                        while x != ZERO:
+                            h = w * 64 + np.int64(ctz(x))
+                            x &= x - ONE
+                            moves[nm, 0] = h
+                            moves[nm, 1] = t
+                            moves[nm, 2] = as_p
+                            moves[nm, 3] = 0
+                            nm += 1
+                    # evaluate after listing (evaluation reuses the scratch masks)
+                    for j in range(nm):
+                        h = moves[j, 0]
+                        if t < T_ANIMAL:
+                            eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats[j])
+                        else:
+                            eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached,
+                                        feats[j])
+                    view[V_CARD] = t
+                    j = _ask(fns, weights, e, K_LAND if t < T_ANIMAL else K_ANIMAL, view, moves, nm, feats, rng)
+                    h = moves[j, 0]
+                    hand[p, t] -= 1
+                    if t < T_ANIMAL:
+                        sz = place_land(S, MS, SP, LB, p, h, kind, nbmask, view)
+                        _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
+                    else:
+                        sz, inc = place_animal(S, MS, SP, LB, p, t - T_ANIMAL, h, kind, nb, nbmask, mkcnt, view)
+                        money[p] += inc
+                        _log(log, nlog, log_on, E_ANIMAL, p, t - T_ANIMAL, h, sz, inc)
+                elif code == A_HACIENDA:
+                    ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats)
+                    j = _ask(fns, weights, e, K_HACIENDA, view, moves, ng, feats, rng)
+                    h = moves[j, 0]
+                    r = moves[j, 1]
+                    money[p] -= pi[P_HAC_PRICE]
+                    S[S_HACS] -= 1
+                    hac_n += 1
+                    setbit(MS[R_HAC], h)
+                    LB[LB_HAC, SP[SP_LAB, h]] += 1
+                    view[V_SPACE + h] += 128
+                    if r > 0:
+                        S[S_HH + 4 * p + r - 1] = 1
+                    _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
+                elif code == A_WATER:
+                    nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, False, cells, seen)
+                    j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
+                    s = moves[j, 0]
+                    k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
+                    money[p] -= pi[P_WATER_PRICE]
+                    S[S_WS + s] -= 1
+                    water_n += 1
+                    place_water(S, MS, SP, cells, k, nbmask, kind, view)
+                    _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
+                elif code == A_HARVEST:
+                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats)
+                    j = _ask(fns, weights, e, K_HARVEST, view, moves, nh, feats, rng)
+                    h = moves[j, 0]
+                    src = moves[j, 1]
+                    victim = 0
+                    if src >= 0:
+                        clrbit(MS[R_CHIPS], src)
+                        LB[LB_CHIP, SP[SP_LAB, src]] -= 1
+                        view[V_SPACE + src] -= 64
+                        victim = (SP[SP_OWNER, src] + 1) * 100000 + src + 1
+                    else:
+                        S[S_CHIPS] -= 1
+                    setbit(MS[R_CHIPS], h)
+                    LB[LB_CHIP, SP[SP_LAB, h]] += 1
+                    view[V_SPACE + h] += 64
+                    pes = moves[j, 2] * pi[P_HARV_RATE]
+                    money[p] += pes
+                    harv_n += 1
+                    _log(log, nlog, log_on, E_HARVEST, p, h, moves[j, 2], pes, victim)
+            _log(log, nlog, log_on, E_END, p, acts, money[p], 0, 0)
+        rnd += 1
+        cap = rnd >= pi[P_MAX_ROUNDS]
+        if cap:
+            _log(log, nlog, log_on, E_CAP, -1, rnd, 0, 0, 0)
+        if not mid_done and (S[S_STACK2_IN] == 1 or cap):
+            do_scoring(S, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
+            mid_done = True
+            view[V_PHASE] = 1
+        if mid_done and (S[S_APTR] >= S[S_A2] or cap):
+            do_scoring(S, MS, np_, money, pi, nbmask, brk, NCAT, log, nlog, log_on, 2, snap, snap_on)
+            view[V_PHASE] = 2
+            break
+    for q in range(np_):
+        tot = 0.0
+        for c in range(2 * NCAT):
+            tot += brk[q, c]
+        score[q] = tot
+        tiebreak[q] = money[q]
+    return turns
+
+
+@njit(cache=True)
+def _act_row(moves, feats, m, code, arg, t, value, pesos, size, inhand, handsize, money, acts):
+    moves[m, 0] = code
+    moves[m, 1] = arg
+    moves[m, 2] = t
+    moves[m, 3] = 0
+    f = feats[m]
+    f[0] = value
+    f[1] = pesos
+    f[2] = size
+    f[3] = inhand
+    f[4] = handsize
+    f[5] = money
+    f[6] = acts
+    f[7] = t
+
+
+@njit(cache=True, parallel=True)
+def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, seed, start,
+               n_games, score, tiebreak, brk, length):
+    dlog = np.zeros((0, LOGW), dtype=np.int64)
+    dsnap = np.zeros((2, 1), dtype=np.uint64)
+    for i in prange(n_games):
+        length[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate,
+                              start + i, seed, score[i], tiebreak[i], brk[i], dlog, False, dsnap, False)
+
+
+@njit(cache=True)
+def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed, log,
+                snap, snap_on):
+    """The same game as the batch, with its event log (and optional state snapshots at both scorings)."""
+    score = np.zeros(np_)
+    tiebreak = np.zeros(np_)
+    brk = np.zeros((np_, 2 * NCAT))
+    turns = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
+                      score, tiebreak, brk, log, True, snap, snap_on)
+    n = 0
+    for i in range(log.shape[0]):
+        if log[i, 0] == 0:
+            break
+        n += 1
+    return n, turns, score, tiebreak, brk

@@ -1,0 +1,1 @@
+"""Hacienda bots."""
