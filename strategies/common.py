@@ -78,3 +78,40 @@ def softmax_linear(feats, n, weights, temperature, rng):
         if r < acc:
             return i
     return n - 1
+
+
+@njit(cache=True)
+def argmax_kind_linear(kind, feats, n, weights, nf, rng):
+    """Linear scoring with one block of ``nf`` weights per decision kind: weights[kind*nf:(kind+1)*nf]."""
+    off = kind * nf
+    best = -np.inf
+    count = 0
+    choice = 0
+    k = min(nf, feats.shape[1])
+    for i in range(n):
+        v = 0.0
+        for j in range(k):
+            v += feats[i, j] * weights[off + j]
+        if v > best + 1e-9:
+            best = v
+            count = 1
+            choice = i
+        elif v >= best - 1e-9:
+            count += 1
+            if rng_below(rng, count) == 0:
+                choice = i
+    return choice
+
+
+def kind_weights(kinds, features, table):
+    """Flatten a TOML ``{kind: {feature: weight}}`` table into the ordered WEIGHTS mapping
+    ``{"kind.feature": value}`` (missing entries are 0) used with :func:`argmax_kind_linear`."""
+    out = {}
+    for kind in kinds:
+        block = table.get(kind, {})
+        unknown = set(block) - set(features[kind])
+        if unknown:
+            raise ValueError(f"unknown feature(s) {sorted(unknown)} for decision '{kind}'")
+        for f in features[kind]:
+            out[f"{kind}.{f}"] = float(block.get(f, 0.0))
+    return out

@@ -195,7 +195,9 @@ def make_lineup(
     if not names:
         raise MeeplabError("--bots needs at least one bot name")
     if len(names) > n_players:
-        raise MeeplabError(f"{len(names)} bots given for {n_players} seats")
+        raise MeeplabError(
+            f"{len(names)} bots given for {n_players} seats: list at most {n_players} bots for a {n_players}-player run"
+        )
     for n in names:
         if n not in bots:
             raise MeeplabError(

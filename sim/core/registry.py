@@ -27,11 +27,25 @@ def games() -> dict[str, GameSpec]:
     return _GAMES
 
 
+def game_ids() -> list[str]:
+    """Game folders under sim/ (without importing them)."""
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(sim.__path__)
+        if info.ispkg and info.name != "core" and not info.name.startswith("_")
+    )
+
+
 def get_game(game_id: str) -> GameSpec:
-    g = games()
-    if game_id not in g:
-        raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(sorted(g))}")
-    return g[game_id]
+    """Import only the requested game (a broken game folder does not break the others)."""
+    if _GAMES is not None and game_id in _GAMES:
+        return _GAMES[game_id]
+    if game_id not in game_ids():
+        raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
+    spec = getattr(importlib.import_module(f"sim.{game_id}"), "GAME", None)
+    if not isinstance(spec, GameSpec):
+        raise MeeplabError(f"sim/{game_id} does not define GAME")
+    return spec
 
 
 def check_players(game: GameSpec, n_players: int) -> None:

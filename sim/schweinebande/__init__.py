@@ -1,0 +1,89 @@
+"""Schweinebande (Stefan Dorra, Hans im Glück 2010), 2-5 players."""
+import numpy as np
+
+from sim.core.game import Batch, GameSpec
+
+from . import engine
+from .board import build
+from .layout import LOGW
+from .params import ANIMALS, PARAMS
+
+
+class Context:
+    """Packed parameters and board arrays for the engine."""
+
+    def __init__(self, values):
+        self.values = values
+        pi = np.zeros(engine.P_LEN, dtype=np.int64)
+        pi[engine.P_TILES] = values["tiles_per_animal"]
+        pi[engine.P_SACKS] = values["feed_sacks"]
+        pi[engine.P_ROUNDS] = values["rounds"]
+        pi[engine.P_FARMERS:engine.P_FARMERS + 4] = values["farmers_per_player"]
+        pi[engine.P_QUART] = values["quartet_size"]
+        pi[engine.P_MIXED] = values["mixed_size"]
+        pi[engine.P_PIGG] = values["pig_bonus_group"]
+        pi[engine.P_PIGF] = values["pig_bonus_farm"]
+        pi[engine.P_FINAL] = values["final_group"]
+        pi[engine.P_START_FEED] = values["start_feed"]
+        pi[engine.P_SUPPLY] = values["feed_supply"]
+        pi[engine.P_FEEDPER] = values["feed_per_animal"]
+        pi[engine.P_VALUES:engine.P_VALUES + 6] = values["animal_values"]
+        self.pi = pi
+        self.rays, self.cells, self.dir_names = build(values["board"])
+        self.nd = len(self.dir_names)
+
+
+def prepare(values):
+    return Context(values)
+
+
+def play(ctx, lineup, seed, start, n_games, n_players):
+    score = np.zeros((n_games, n_players))
+    tiebreak = np.zeros((n_games, n_players))
+    brk = np.zeros((n_games, n_players, engine.NC))
+    length = np.zeros(n_games, dtype=np.int64)
+    engine.play_batch(ctx.pi, ctx.rays, ctx.nd, lineup.fns, lineup.weights, n_players, lineup.rotate,
+                      seed, start, n_games, score, tiebreak, brk, length)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
+
+
+def events(ctx, lineup, seed, index, n_players):
+    """The event log of one game (the same code path as the batch) plus its results."""
+    log = np.zeros((20000, LOGW), dtype=np.int64)
+    n, turns, score, brk = engine.play_logged(ctx.pi, ctx.rays, ctx.nd, lineup.fns, lineup.weights,
+                                              n_players, lineup.rotate, index, seed, log)
+    return log[:n], turns, score, brk
+
+
+def replay(ctx, lineup, seed, index, n_players):
+    from .replay import format_game
+
+    log, turns, score, brk = events(ctx, lineup, seed, index, n_players)
+    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk)
+
+
+CATEGORIES = ["quartets", "mixed_groups", "pig_bonus", "final_groups"]
+
+BOT_DOC = """Decision kinds (see sim/schweinebande/bots.md): 0 reveal (which face-down tile), 1 place (pass/place a farmer
+on the revealed tile), 2 collect (farmer and direction), 3 farm (close a group or stop), 4 sack (use a feed sack),
+5 sell (which animal to sell when short of feed). feats[:, 0] is the immediate value of each candidate."""
+
+GAME = GameSpec(
+    id="schweinebande",
+    title="Schweinebande",
+    min_players=2,
+    max_players=5,
+    params=PARAMS,
+    categories=CATEGORIES,
+    length_unit="turns",
+    prepare=prepare,
+    play=play,
+    replay=replay,
+    notes=lambda values: [] if values["board"] == "rhombus" else [f"variant board: {values['board']}"],
+    rules="shared/rules/schweinebande.md",
+    default_players=3,
+    description="Collect animal tiles in lines with your farmers, close groups onto your farm, feed the rest.",
+    bot_doc=BOT_DOC,
+)
+
+__all__ = ["GAME", "ANIMALS"]

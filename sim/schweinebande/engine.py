@@ -1,0 +1,766 @@
+"""Schweinebande engine (numba, nopython).
+
+One game = ``play_game``; a batch = ``play_batch`` (``prange`` over games). The whole state is the
+int64 ``view`` array (offsets in ``layout.py``); face-down tiles, empty spaces and farmers are also kept
+as 64-bit masks over the (at most 25) spaces. Every player decision goes to the seat's bot through the
+lineup of first-class functions; the engine computes the candidates and their features.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.core.bots import entry_of_seat
+from sim.core.rng import rng_init, shuffle
+
+from .layout import (
+    E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
+    E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, FACE_DOWN, K_COLLECT,
+    K_FARM, K_PLACE, K_REVEAL, K_SACK, K_SELL, LOGW, MAXP, MAXS, NF, NK, NT, SACK, V_FACEDOWN, V_FARM,
+    V_FARMER, V_FEED, V_FLEFT, V_HAND, V_LEN, V_NP, V_NROUNDS, V_NSPACES, V_ORDER, V_REVEALED, V_ROUND,
+    V_SEAT, V_SUPPLY, V_TILE, V_TURNS,
+)
+
+PIG = 4
+
+# packed integer parameters (see params.py / __init__.pack)
+P_TILES = 0
+P_SACKS = 1
+P_ROUNDS = 2
+P_FARMERS = 3  # 4 entries: players 2..5
+P_QUART = 7
+P_MIXED = 8
+P_PIGG = 9
+P_PIGF = 10
+P_FINAL = 11
+P_START_FEED = 12
+P_SUPPLY = 13
+P_FEEDPER = 14
+P_VALUES = 15  # 6 entries
+P_LEN = 21
+
+# score breakdown columns
+C_QUARTETS = 0
+C_MIXED = 1
+C_PIGBONUS = 2
+C_FINAL = 3
+NC = 4
+
+MAX_MOVES = 64
+
+
+@njit(cache=True)
+def _log(log, nlog, on, code, seat, a, b, c, d):
+    if on and nlog[0] < log.shape[0]:
+        i = nlog[0]
+        log[i, 0] = code
+        log[i, 1] = seat
+        log[i, 2] = a
+        log[i, 3] = b
+        log[i, 4] = c
+        log[i, 5] = d
+        nlog[0] = i + 1
+
+
+@njit(cache=True)
+def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
+    if n == 1:
+        return 0
+    # bots see the public state only: the hidden face-down kinds live beyond V_LEN
+    i = fns[entry](kind, view[:V_LEN], moves, n, feats, weights[entry], rng)
+    if i < 0 or i >= n:
+        return 0
+    return i
+
+
+# ---------------------------------------------------------------------------------------------
+# value estimates used as bot features
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def potential(h, pi):
+    """Rough worth of a hand (counts of the 6 animals): closable groups now plus progress."""
+    q = pi[P_QUART]
+    pot = 0.0
+    for k in range(NK):
+        v = pi[P_VALUES + k]
+        pot += v * (h[k] // q) + 0.5 * v * (h[k] % q) / q
+    distinct = 0
+    for k in range(NK):
+        if h[k] > 0:
+            distinct += 1
+    pot += 0.25 * pi[P_VALUES + NK - 1] * min(distinct, pi[P_MIXED]) / pi[P_MIXED]
+    return pot
+
+
+@njit(cache=True)
+def hand_potential(view, seat, pi, tmp):
+    for k in range(NK):
+        tmp[k] = view[V_HAND + seat * NT + k]
+    return potential(tmp, pi)
+
+
+@njit(cache=True)
+def line_counts(view, rays, space, d, counts):
+    """Tiles a farmer on ``space`` collects looking in direction ``d`` (face-down ones in counts[7])."""
+    for k in range(NT + 1):
+        counts[k] = 0
+    t = view[V_TILE + space]
+    if t >= 0:
+        if t == FACE_DOWN:
+            counts[NT] += 1
+        else:
+            counts[t] += 1
+    for j in range(rays.shape[2]):
+        s = rays[space, d, j]
+        if s < 0:
+            break
+        if view[V_FARMER + s] >= 0:
+            break
+        t = view[V_TILE + s]
+        if t < 0:
+            continue
+        if t == FACE_DOWN:
+            counts[NT] += 1
+        else:
+            counts[t] += 1
+
+
+@njit(cache=True)
+def gain_of(view, seat, pi, counts, base, tmp, unknown_gain):
+    """Potential gain of adding ``counts`` (7 kinds + face-down count) to the seat's hand."""
+    for k in range(NK):
+        tmp[k] = view[V_HAND + seat * NT + k] + counts[k]
+    g = potential(tmp, pi) - base
+    g += counts[SACK] * 1.0 + counts[NT] * unknown_gain
+    return g
+
+
+@njit(cache=True)
+def marginal_gains(view, seat, pi, tmp, mg, tiles_left):
+    """mg[k] = potential gain of one more tile of kind k (a sack counts 1); returns the expected
+    gain of one unseen tile, weighted by the kinds still face down."""
+    for j in range(NK):
+        tmp[j] = view[V_HAND + seat * NT + j]
+    base = potential(tmp, pi)
+    for k in range(NK):
+        tmp[k] += 1
+        mg[k] = potential(tmp, pi) - base
+        tmp[k] -= 1
+    mg[SACK] = 1.0
+    tot = 0
+    e = 0.0
+    for k in range(NT):
+        tot += tiles_left[k]
+        e += tiles_left[k] * mg[k]
+    if tot <= 0:
+        return 0.0
+    return e / tot
+
+
+@njit(cache=True)
+def best_line(view, rays, space, mg, unknown_gain, nd, out):
+    """Best direction from ``space`` by the linear gain estimate: out = (gain, known, unknown)."""
+    best = -1e9
+    for d in range(nd):
+        g = 0.0
+        known = 0
+        unknown = 0
+        s = space
+        j = -1
+        while True:
+            t = view[V_TILE + s]
+            if t == FACE_DOWN:
+                unknown += 1
+                g += unknown_gain
+            elif t >= 0:
+                known += 1
+                g += mg[t]
+            j += 1
+            if j >= rays.shape[2]:
+                break
+            s = rays[space, d, j]
+            if s < 0 or view[V_FARMER + s] >= 0:
+                break
+        if g > best:
+            best = g
+            out[0] = g
+            out[1] = known
+            out[2] = unknown
+
+
+# ---------------------------------------------------------------------------------------------
+# phases
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+                    moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on):
+    """Phase B. Returns (face-down mask left, turns taken)."""
+    one = np.uint64(1)
+    for s in range(np_):
+        view[V_FLEFT + s] = pi[P_FARMERS + np_ - 2]
+    next_order = 1
+    cur = first
+    turns = 0
+    clear_orders = rnd > 0
+    mg = np.zeros(NT, dtype=np.float64)
+    bl = np.zeros(3, dtype=np.float64)
+    while True:
+        # players who still have farmers
+        active = 0
+        for s in range(np_):
+            if view[V_FLEFT + s] > 0:
+                active += 1
+        if active == 0 or facedown == 0:
+            break
+        if view[V_FLEFT + cur] == 0:
+            cur = (cur + 1) % np_
+            continue
+        turns += 1
+        entry = entry_of_seat(cur, g, np_, rotate)
+        view[V_SEAT] = cur
+        view[V_REVEALED] = -1
+        # -- reveal: which face-down tile
+        ug = marginal_gains(view, cur, pi, tmp, mg, tiles_left)
+        n = 0
+        for s in range(ns):
+            if facedown & (one << np.uint64(s)):
+                moves[n, 0] = s
+                best_line(view, rays, s, mg, ug, nd, bl)
+                for f in range(NF):
+                    feats[n, f] = 0.0
+                feats[n, 0] = bl[0]
+                feats[n, 1] = bl[1]
+                feats[n, 2] = bl[2]
+                feats[n, 7] = 1.0
+                n += 1
+        i = _ask(fns, weights, entry, K_REVEAL, view, moves, n, feats, rng)
+        space = moves[i, 0]
+        facedown &= ~(one << np.uint64(space))
+        t = _hidden_tile(view, space)
+        view[V_TILE + space] = t
+        tiles_left[t] -= 1
+        view[V_FACEDOWN] = _popcount(facedown)
+        _log(log, nlog, log_on, E_REVEAL, cur, space, t, 0, 0)
+        # -- place a farmer on it?
+        view[V_REVEALED] = space
+        ug = marginal_gains(view, cur, pi, tmp, mg, tiles_left)
+        forced = active == 1 and facedown == 0
+        if forced:
+            place = True
+        else:
+            best_line(view, rays, space, mg, ug, nd, bl)
+            moves[0, 0] = 0
+            moves[1, 0] = 1
+            for f in range(NF):
+                feats[0, f] = 0.0
+                feats[1, f] = 0.0
+            # pass: what a typical face-down space is expected to bring later
+            feats[0, 0] = ug * 3.0
+            feats[0, 3] = 1.0
+            feats[1, 0] = bl[0]
+            feats[1, 1] = bl[1]
+            feats[1, 2] = bl[2]
+            feats[1, 4] = view[V_FLEFT + cur]
+            feats[1, 5] = view[V_FACEDOWN]
+            feats[1, 6] = active
+            feats[1, 7] = 1.0
+            place = _ask(fns, weights, entry, K_PLACE, view, moves, 2, feats, rng) == 1
+        if place:
+            view[V_FARMER + space] = cur
+            view[V_FLEFT + cur] -= 1
+            _log(log, nlog, log_on, E_PLACE, cur, space, 0, 0, 0)
+            if view[V_FLEFT + cur] == 0:
+                if clear_orders:
+                    for s in range(np_):
+                        view[V_ORDER + s] = 0
+                    clear_orders = False
+                view[V_ORDER + cur] = next_order
+                _log(log, nlog, log_on, E_ORDER, cur, next_order, 0, 0, 0)
+                next_order += 1
+        else:
+            _log(log, nlog, log_on, E_PASS, cur, space, 0, 0, 0)
+        if clear_orders:
+            # after the first player's first reveal (and optional placement) the order tiles go back
+            for s in range(np_):
+                view[V_ORDER + s] = 0
+            clear_orders = False
+        view[V_REVEALED] = -1
+        cur = (cur + 1) % np_
+    # farmers that could not be placed sit out; their owners take the next order tiles in turn order
+    for k in range(np_):
+        s = (cur + k) % np_
+        if view[V_FLEFT + s] > 0:
+            _log(log, nlog, log_on, E_SITOUT, s, view[V_FLEFT + s], 0, 0, 0)
+            view[V_FLEFT + s] = 0
+            view[V_ORDER + s] = next_order
+            _log(log, nlog, log_on, E_ORDER, s, next_order, 0, 0, 0)
+            next_order += 1
+    # remaining face-down tiles are turned up
+    for s in range(ns):
+        if facedown & (one << np.uint64(s)):
+            t = _hidden_tile(view, s)
+            view[V_TILE + s] = t
+            tiles_left[t] -= 1
+            _log(log, nlog, log_on, E_TURNUP, -1, s, t, 0, 0)
+    view[V_FACEDOWN] = 0
+    return turns
+
+
+# Face-down tiles are stored as FACE_DOWN in the view and their true kind in a hidden slot:
+# the hidden kinds live beyond V_LEN in the same array (bots must not read past V_LEN).
+@njit(cache=True)
+def _hidden_tile(view, space):
+    return view[V_LEN + space]
+
+
+@njit(cache=True)
+def collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
+                  log, nlog, log_on):
+    """Phase C. Returns the number of collect turns."""
+    # order of play by order tile
+    order = np.empty(MAXP, dtype=np.int64)
+    no = 0
+    for t in range(1, np_ + 1):
+        for s in range(np_):
+            if view[V_ORDER + s] == t:
+                order[no] = s
+                no += 1
+    turns = 0
+    while True:
+        any_left = False
+        for oi in range(no):
+            seat = order[oi]
+            n = 0
+            base = hand_potential(view, seat, pi, tmp)
+            for s in range(ns):
+                if view[V_FARMER + s] != seat:
+                    continue
+                for d in range(nd):
+                    line_counts(view, rays, s, d, counts)
+                    moves[n, 0] = s
+                    moves[n, 1] = d
+                    for f in range(NF):
+                        feats[n, f] = 0.0
+                    feats[n, 0] = gain_of(view, seat, pi, counts, base, tmp, 0.0)
+                    val = 0.0
+                    nan = 0
+                    for k in range(NK):
+                        val += counts[k] * pi[P_VALUES + k]
+                        nan += counts[k]
+                    feats[n, 1] = val
+                    feats[n, 2] = nan
+                    feats[n, 3] = counts[PIG]
+                    feats[n, 4] = counts[SACK]
+                    feats[n, 5] = nan * (view[V_NROUNDS] - view[V_ROUND])
+                    feats[n, 7] = 1.0
+                    n += 1
+            if n == 0:
+                continue
+            any_left = True
+            turns += 1
+            view[V_SEAT] = seat
+            i = _ask(fns, weights, entry_of_seat(seat, g, np_, rotate), K_COLLECT, view, moves, n, feats, rng)
+            s0 = moves[i, 0]
+            d = moves[i, 1]
+            # take the tile under the farmer and the line
+            for k in range(NT + 1):
+                counts[k] = 0
+            view[V_FARMER + s0] = -1
+            taken = 0
+            t = view[V_TILE + s0]
+            if t >= 0:
+                counts[t] += 1
+                view[V_TILE + s0] = -1
+                taken += 1
+            for j in range(rays.shape[2]):
+                s = rays[s0, d, j]
+                if s < 0 or view[V_FARMER + s] >= 0:
+                    break
+                t = view[V_TILE + s]
+                if t >= 0:
+                    counts[t] += 1
+                    view[V_TILE + s] = -1
+                    taken += 1
+            packed = 0
+            for k in range(NT):
+                view[V_HAND + seat * NT + k] += counts[k]
+                packed |= min(counts[k], 15) << (4 * k)
+            _log(log, nlog, log_on, E_COLLECT, seat, s0, d, taken, packed)
+        if not any_left:
+            break
+    left = 0
+    for s in range(ns):
+        if view[V_TILE + s] >= 0:
+            left += 1
+            view[V_TILE + s] = -1
+    _log(log, nlog, log_on, E_LEFTOVER, -1, left, 0, 0, 0)
+    return turns
+
+
+@njit(cache=True)
+def _mixed_farm_kind(mask, pi):
+    """Most valuable kind in a mixed group (ties: the higher kind index)."""
+    best = -1
+    bv = -1
+    for k in range(NK):
+        if mask & (1 << k):
+            v = pi[P_VALUES + k]
+            if v >= bv:
+                bv = v
+                best = k
+    return best
+
+
+@njit(cache=True)
+def farm_phase(view, pi, seat, last_round, entry, fns, weights, rng, moves, feats, brk, log, nlog, log_on):
+    """Phase D for one player: close groups until the bot stops (or nothing can be closed)."""
+    q = pi[P_QUART]
+    m = pi[P_MIXED]
+    h0 = V_HAND + seat * NT
+    view[V_SEAT] = seat
+    while True:
+        n = 0
+        tiles = 0
+        for k in range(NT):
+            tiles += view[h0 + k]
+        moves[0, 0] = 0
+        moves[0, 1] = 0
+        for f in range(NF):
+            feats[0, f] = 0.0
+        feats[0, 3] = 1.0
+        feats[0, 5] = tiles
+        feats[0, 6] = 1.0 if last_round else 0.0
+        n = 1
+        for k in range(NK):
+            if view[h0 + k] >= q:
+                moves[n, 0] = 1
+                moves[n, 1] = k
+                for f in range(NF):
+                    feats[n, f] = 0.0
+                v = pi[P_VALUES + k]
+                feats[n, 0] = v
+                feats[n, 1] = v * (q - 1)
+                feats[n, 2] = 1.0 if (k == PIG and not last_round and pi[P_PIGF] > 0) else 0.0
+                feats[n, 5] = tiles - q
+                feats[n, 6] = 1.0 if last_round else 0.0
+                feats[n, 7] = 1.0
+                n += 1
+        # mixed groups: every set of m different kinds all present
+        present = 0
+        for k in range(NK):
+            if view[h0 + k] > 0:
+                present |= 1 << k
+        for mask in range(1, 1 << NK):
+            if (mask & present) != mask:
+                continue
+            c = 0
+            for k in range(NK):
+                if mask & (1 << k):
+                    c += 1
+            if c != m:
+                continue
+            kf = _mixed_farm_kind(mask, pi)
+            moves[n, 0] = 2
+            moves[n, 1] = mask
+            for f in range(NF):
+                feats[n, f] = 0.0
+            feats[n, 0] = pi[P_VALUES + kf]
+            lost = 0.0
+            pigs = 0
+            for k in range(NK):
+                if mask & (1 << k) and k != kf:
+                    lost += pi[P_VALUES + k]
+                if mask & (1 << k) and k == PIG:
+                    pigs = 1
+            feats[n, 1] = lost
+            feats[n, 2] = 1.0 if (pigs and not last_round and pi[P_PIGF] > 0) else 0.0
+            feats[n, 4] = 1.0
+            feats[n, 5] = tiles - m
+            feats[n, 6] = 1.0 if last_round else 0.0
+            feats[n, 7] = 1.0
+            n += 1
+        if last_round and pi[P_PIGF] > 0 and view[h0 + PIG] >= pi[P_PIGG]:
+            moves[n, 0] = 3
+            moves[n, 1] = PIG
+            for f in range(NF):
+                feats[n, f] = 0.0
+            feats[n, 0] = pi[P_VALUES + PIG] * pi[P_PIGF]
+            feats[n, 1] = pi[P_VALUES + PIG] * (pi[P_PIGG] - pi[P_PIGF])
+            feats[n, 5] = tiles - pi[P_PIGG]
+            feats[n, 6] = 1.0
+            feats[n, 7] = 1.0
+            n += 1
+        if n == 1:
+            return
+        i = _ask(fns, weights, entry, K_FARM, view, moves, n, feats, rng)
+        act = moves[i, 0]
+        if act == 0:
+            return
+        if act == 1:
+            k = moves[i, 1]
+            view[h0 + k] -= q
+            view[V_FARM + seat * NK + k] += 1
+            brk[C_QUARTETS] += pi[P_VALUES + k]
+            _log(log, nlog, log_on, E_QUARTET, seat, k, 0, 0, 0)
+        elif act == 2:
+            mask = moves[i, 1]
+            kf = _mixed_farm_kind(mask, pi)
+            for k in range(NK):
+                if mask & (1 << k):
+                    view[h0 + k] -= 1
+            view[V_FARM + seat * NK + kf] += 1
+            brk[C_MIXED] += pi[P_VALUES + kf]
+            _log(log, nlog, log_on, E_MIXED, seat, mask, kf, 0, 0)
+        else:
+            view[h0 + PIG] -= pi[P_PIGG]
+            view[V_FARM + seat * NK + PIG] += pi[P_PIGF]
+            brk[C_PIGBONUS] += pi[P_VALUES + PIG] * pi[P_PIGF]
+            _log(log, nlog, log_on, E_PIGBONUS, seat, pi[P_PIGF], 0, 0, 0)
+
+
+@njit(cache=True)
+def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog, log_on):
+    """Phase E for one player: feed sack or markers, selling animals while short of feed."""
+    h0 = V_HAND + seat * NT
+    per = pi[P_FEEDPER]
+    view[V_SEAT] = seat
+    animals = 0
+    for k in range(NK):
+        animals += view[h0 + k]
+    if animals == 0 or per == 0:
+        return
+    rounds_left = view[V_NROUNDS] - view[V_ROUND] - 1
+    if view[h0 + SACK] > 0:
+        moves[0, 0] = 0
+        moves[1, 0] = 1
+        for f in range(NF):
+            feats[0, f] = 0.0
+            feats[1, f] = 0.0
+        need = animals * per
+        feats[1, 0] = min(need, view[V_FEED + seat]) + max(0, need - view[V_FEED + seat]) * 2.0
+        feats[1, 1] = need
+        feats[1, 2] = rounds_left
+        feats[1, 7] = 1.0
+        feats[0, 1] = view[V_FEED + seat]
+        if _ask(fns, weights, entry, K_SACK, view, moves, 2, feats, rng) == 1:
+            view[h0 + SACK] -= 1
+            _log(log, nlog, log_on, E_SACKUSE, seat, animals, 0, 0, 0)
+            return
+    # sell while short
+    while view[V_FEED + seat] < animals * per and animals > 0:
+        n = 0
+        for k in range(NK):
+            c = view[h0 + k]
+            if c == 0:
+                continue
+            moves[n, 0] = k
+            v = pi[P_VALUES + k]
+            for f in range(NF):
+                feats[n, f] = 0.0
+            feats[n, 0] = -float(v)
+            feats[n, 1] = v
+            feats[n, 2] = c
+            feats[n, 3] = 1.0 if k == PIG else 0.0
+            feats[n, 4] = c % pi[P_QUART]
+            short = animals * per - view[V_FEED + seat]
+            feats[n, 5] = 1.0 if v + per >= short else 0.0  # one sale covers the gap
+            feats[n, 6] = 1.0 if c >= pi[P_QUART] else 0.0
+            feats[n, 7] = 1.0
+            n += 1
+        i = _ask(fns, weights, entry, K_SELL, view, moves, n, feats, rng)
+        k = moves[i, 0]
+        v = pi[P_VALUES + k]
+        got = v
+        if view[V_SUPPLY] >= 0:
+            got = min(v, view[V_SUPPLY])
+            view[V_SUPPLY] -= got
+        view[h0 + k] -= 1
+        view[V_FEED + seat] += got
+        animals -= 1
+        _log(log, nlog, log_on, E_SELL, seat, k, got, 0, 0)
+    pay = animals * per
+    view[V_FEED + seat] -= pay
+    if view[V_SUPPLY] >= 0:
+        view[V_SUPPLY] += pay
+    _log(log, nlog, log_on, E_PAY, seat, pay, view[V_FEED + seat], 0, 0)
+
+
+@njit(cache=True)
+def final_groups(view, pi, seat, brk, log, nlog, log_on):
+    """End of game: mixed groups of ``final_group`` tiles, lowest-valued to the farm.
+
+    Grouping the remaining animals sorted by value, best first, in consecutive runs maximises the sum
+    of the groups' minimum values, so no bot decision is needed: every player takes this best grouping.
+    Feed sacks do not count as animals.
+    """
+    size = pi[P_FINAL]
+    h0 = V_HAND + seat * NT
+    if size <= 0:
+        return
+    # kinds sorted by value, descending (stable)
+    order = np.empty(NK, dtype=np.int64)
+    for k in range(NK):
+        order[k] = k
+    for a in range(NK):
+        for b in range(a + 1, NK):
+            if pi[P_VALUES + order[b]] > pi[P_VALUES + order[a]]:
+                tmp = order[a]
+                order[a] = order[b]
+                order[b] = tmp
+    cnt = np.zeros(NK, dtype=np.int64)
+    for k in range(NK):
+        cnt[k] = view[h0 + k]
+    in_group = 0
+    packed = 0
+    for oi in range(NK):
+        k = order[oi]
+        while cnt[k] > 0:
+            total = 0
+            for j in range(NK):
+                total += cnt[j]
+            if in_group == 0 and total < size:
+                break
+            cnt[k] -= 1
+            view[h0 + k] -= 1
+            in_group += 1
+            packed += 1 << (4 * k)
+            if in_group == size:
+                view[V_FARM + seat * NK + k] += 1
+                brk[C_FINAL] += pi[P_VALUES + k]
+                _log(log, nlog, log_on, E_FINAL, seat, k, packed, 0, 0)
+                in_group = 0
+                packed = 0
+
+
+@njit(cache=True)
+def play_game(pi_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, seed, score, tiebreak, brk_out,
+              log, log_on):
+    """Play game ``g`` with ``np_`` players; fills score/tiebreak/brk_out; returns the number of turns."""
+    # Game-local copies of the shared read-only inputs: numba reference-counts every array view it
+    # makes, and views of arrays shared by all threads would make the cores fight over one counter.
+    pi = pi_shared.copy()
+    rays = rays_shared.copy()
+    weights = weights_shared.copy()
+    brk = np.zeros((np_, NC), dtype=np.float64)
+    ns = rays.shape[0]
+    rng = np.zeros(4, dtype=np.uint64)
+    rng_init(rng, seed, g)
+    nlog = np.zeros(1, dtype=np.int64)
+    view = np.zeros(V_LEN + MAXS, dtype=np.int64)
+    moves = np.zeros((MAX_MOVES, 2), dtype=np.int64)
+    feats = np.zeros((MAX_MOVES, NF), dtype=np.float64)
+    tmp = np.zeros(NK, dtype=np.int64)
+    counts = np.zeros(NT + 1, dtype=np.int64)
+    tiles_left = np.zeros(NT, dtype=np.int64)
+    for s in range(MAXS):
+        view[V_TILE + s] = -1
+        view[V_FARMER + s] = -1
+    view[V_NP] = np_
+    view[V_NROUNDS] = pi[P_ROUNDS]
+    view[V_NSPACES] = ns
+    view[V_SUPPLY] = pi[P_SUPPLY] if pi[P_SUPPLY] > 0 else -1
+    for s in range(np_):
+        view[V_FEED + s] = pi[P_START_FEED]
+        if view[V_SUPPLY] >= 0:
+            view[V_SUPPLY] = max(0, view[V_SUPPLY] - pi[P_START_FEED])
+    # the bag
+    ntiles = NK * pi[P_TILES] + pi[P_SACKS]
+    bag = np.empty(ntiles, dtype=np.int64)
+    i = 0
+    for k in range(NK):
+        for _ in range(pi[P_TILES]):
+            bag[i] = k
+            i += 1
+    for _ in range(pi[P_SACKS]):
+        bag[i] = SACK
+        i += 1
+    shuffle(bag, ntiles, rng)
+    drawn = 0
+    first = 0
+    turns = 0
+    rounds = pi[P_ROUNDS]
+    for rnd in range(rounds):
+        view[V_ROUND] = rnd
+        _log(log, nlog, log_on, E_ROUND, -1, rnd, 0, 0, 0)
+        # A. lay out the tiles face down
+        facedown = np.uint64(0)
+        for k in range(NT):
+            tiles_left[k] = 0
+        for s in range(ns):
+            view[V_LEN + s] = bag[drawn]
+            tiles_left[bag[drawn]] += 1
+            drawn += 1
+            view[V_TILE + s] = FACE_DOWN
+            facedown |= np.uint64(1) << np.uint64(s)
+        view[V_FACEDOWN] = ns
+        # B. placing farmers: round 1 the start player, later the holder of order tile 1
+        if rnd > 0:
+            for s in range(np_):
+                if view[V_ORDER + s] == 1:
+                    first = s
+        turns += placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+                                 moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on)
+        # C. collecting
+        turns += collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
+                               counts, log, nlog, log_on)
+        last = rnd == rounds - 1
+        # D. farm, then E. feeding, player by player in order-tile order (independent decisions)
+        for t in range(1, np_ + 1):
+            for s in range(np_):
+                if view[V_ORDER + s] == t:
+                    e = entry_of_seat(s, g, np_, rotate)
+                    farm_phase(view, pi, s, last, e, fns, weights, rng, moves, feats, brk[s], log, nlog, log_on)
+        for t in range(1, np_ + 1):
+            for s in range(np_):
+                if view[V_ORDER + s] == t:
+                    e = entry_of_seat(s, g, np_, rotate)
+                    feed_phase(view, pi, s, e, fns, weights, rng, moves, feats, log, nlog, log_on)
+    # end of game: mixed final groups, then score
+    for s in range(np_):
+        final_groups(view, pi, s, brk[s], log, nlog, log_on)
+        left = 0
+        for k in range(NT):
+            left += view[V_HAND + s * NT + k]
+        _log(log, nlog, log_on, E_DISCARD, s, left, 0, 0, 0)
+    for s in range(np_):
+        tot = 0.0
+        for k in range(NK):
+            tot += view[V_FARM + s * NK + k] * pi[P_VALUES + k]
+        score[s] = tot
+        tiebreak[s] = view[V_FARM + s * NK + PIG]
+        _log(log, nlog, log_on, E_SCORE, s, np.int64(tot), view[V_FARM + s * NK + PIG], 0, 0)
+    view[V_TURNS] = turns
+    for s in range(np_):
+        for c in range(NC):
+            brk_out[s, c] = brk[s, c]
+    return turns
+
+
+@njit(cache=True, parallel=True)
+def play_batch(pi, rays, nd, fns, weights, np_, rotate, seed, start, n_games, score, tiebreak, brk, length):
+    dummy = np.zeros((0, LOGW), dtype=np.int64)
+    for i in prange(n_games):
+        length[i] = play_game(pi, rays, nd, fns, weights, np_, rotate, start + i, seed,
+                              score[i], tiebreak[i], brk[i], dummy, False)
+
+
+@njit(cache=True)
+def play_logged(pi, rays, nd, fns, weights, np_, rotate, g, seed, log):
+    """The same game as the batch, with its event log (returns (n events, turns, score, brk))."""
+    score = np.zeros(np_)
+    tiebreak = np.zeros(np_)
+    brk = np.zeros((np_, NC))
+    turns = play_game(pi, rays, nd, fns, weights, np_, rotate, g, seed, score, tiebreak, brk, log, True)
+    n = 0
+    for i in range(log.shape[0]):
+        if log[i, 0] == 0:
+            break
+        n += 1
+    return n, turns, score, brk

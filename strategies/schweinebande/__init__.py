@@ -1,0 +1,1 @@
+"""Schweinebande bots. The feature names per decision kind are in ``features.py``."""

@@ -1,0 +1,23 @@
+"""Linear heuristic per decision kind with TOML weights, following the rule book's tips: chase pairs
+towards groups, keep pigs for the last-round bonus, value feed sacks, and sell one valuable animal
+rather than two cheap ones."""
+import tomllib
+from pathlib import Path
+
+from numba import njit
+
+from sim.core.bots import BOT_SIG
+from sim.schweinebande.layout import NF
+from strategies.common import argmax_kind_linear, kind_weights
+
+from .features import FEATURES
+
+DESCRIPTION = "weighted features per decision (weights in heuristic.toml); keeps pigs for the bonus"
+
+with (Path(__file__).with_name("heuristic.toml")).open("rb") as _fh:
+    WEIGHTS = kind_weights(list(FEATURES), FEATURES, tomllib.load(_fh)["weights"])
+
+
+@njit(BOT_SIG, cache=True)
+def choose(kind, view, moves, n, feats, weights, rng):
+    return argmax_kind_linear(kind, feats, n, weights, NF, rng)
