@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
+from matplotlib.colors import LinearSegmentedColormap  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 PALETTE = ["#3B6FB6", "#E07B39", "#3A9A5B", "#C8454B", "#7E62B0", "#8C6A4F", "#D46FB1", "#6F7378",
@@ -221,14 +222,14 @@ def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
     red = last, scaled to the panel's player count)."""
     players = ranks["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(ranks["bot"].to_list())]
-    cmap = plt.get_cmap("RdYlGn_r")
+    cmap = LinearSegmentedColormap.from_list("rank", ["#1B7837", "#7FBC41", "#F2B134", "#E8743B", "#C0392B"])
     fig, axes = _grid(len(players), panel_w=4.2, panel_h=0.5 * len(bots) + 1.5, max_cols=2)
     for ax, p in zip(axes, players):
         d = ranks.filter(pl.col("n_players") == p)
         y = np.arange(len(bots))
         left = np.zeros(len(bots))
         for r in range(1, p + 1):
-            col = cmap((r - 1) / max(1, p - 1) * 0.84 + 0.05)
+            col = cmap((r - 1) / max(1, p - 1))
             vals = np.array([
                 float(d.filter((pl.col("bot") == b) & (pl.col("rank") == r))["share"].sum()) for b in bots
             ])
@@ -339,6 +340,6 @@ def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cat
     a2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     for ax in (a1, a2):
         ax.set_xlabel(param)
-        if not numeric:
+        if not numeric or len(pos) <= 12:
             ax.set_xticks(pos, xlabels)
     return to_uri(fig)

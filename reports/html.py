@@ -236,8 +236,11 @@ def _findings(run: Run, st: RunStats) -> str:
         if bb.height > 1:
             top, second = bb.row(0, named=True), bb.row(1, named=True)
             clear = top["lo"] > second["hi"]
+            seats = top["seats_per_game"]
+            many = (f" per seat ({seats:.0f} seats, {pct(top['games_won'])} of all games)"
+                    if seats > 1.0001 else "")
             items.append(
-                f"<b>{p} players:</b> <b>{esc(top['bot'])}</b> wins most often, {pct(top['win_rate'])} "
+                f"<b>{p} players:</b> <b>{esc(top['bot'])}</b> wins most often, {pct(top['win_rate'])}{many} "
                 f"(95% CI {ci(top['lo'], top['hi'])}) against {pct(1 / p)} fair share; next is "
                 f"{esc(second['bot'])} at {pct(second['win_rate'])}"
                 + ("; the intervals do not overlap." if clear else "; the intervals overlap, so the lead is not clear.")
@@ -274,22 +277,26 @@ def _findings(run: Run, st: RunStats) -> str:
 
 def _win_section(run: Run, st: RunStats, colors: dict[str, str]) -> str:
     bb = st.by_bot
+    multi = bool((bb["seats_per_game"] > 1.0001).any())
     rows = []
     for r in bb.iter_rows(named=True):
+        seats = r["seats_per_game"]
         rows.append((
-            f"{r['n_players']}", esc(r["bot"]), num(r["n"], 0), num(r["wins"], 1), pct(r["win_rate"]),
-            ci(r["lo"], r["hi"]), pct(1 / r["n_players"]), num(r["mean_score"]), num(r["sd_score"]),
-            num(r["mean_rank"]),
+            f"{r['n_players']}", esc(r["bot"]), num(seats, 2) if abs(seats - round(seats)) > 1e-9 else f"{seats:.0f}",
+            num(r["wins"], 1), pct(r["win_rate"]), ci(r["lo"], r["hi"]), pct(1 / r["n_players"]),
+            pct(r["games_won"]), num(r["mean_score"]), num(r["sd_score"]), num(r["mean_rank"]),
         ))
-    tbl = table(["players", "bot", "seats played", "wins", "win rate", "95% CI (Wilson)", "fair share",
-                 "mean score", "sd", "mean rank"], rows,
-                [True, False, True, True, True, True, True, True, True, True], group_col=0)
+    tbl = table(["players", "bot", "seats per game", "wins", "win rate per seat", "95% CI (Wilson)", "fair share",
+                 "games won by the bot", "mean score", "sd", "mean rank"], rows,
+                [True, False, True, True, True, True, True, True, True, True, True], group_col=0)
     fig = figure(charts.win_rate_by_bot(bb, colors), "win rate per bot",
-                 "each bar is the share of games a bot won (a k-way shared first place counts 1/k); the black "
+                 "each bar is the share of its seats a bot won (a k-way shared first place counts 1/k); the black "
                  "whisker is the 95% Wilson interval and the dashed line is the fair share 1/P. A bot whose "
                  "whisker stays clear of the dashed line is genuinely stronger or weaker than average.")
-    note = ("<p class='muted'>“Seats played” counts every seat a bot filled; a bot that appears twice in a "
-            "lineup plays two seats per game.</p>")
+    note = ""
+    if multi:
+        note = ("<p class='muted'>Some bots fill several seats per game: their win rate is per seat (comparable "
+                "with the fair share 1/P); “games won by the bot” adds up all its seats.</p>")
     return f"<h3>Win rate per bot</h3>{fig}{tbl}{note}"
 
 

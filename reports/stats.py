@@ -147,7 +147,8 @@ class RunStats:
 
     games: pl.DataFrame       # n_players, games, tie_games, tie_share, mean_length, sd_length
     ties: pl.DataFrame        # n_players, k (winners sharing first place), games
-    by_bot: pl.DataFrame      # n_players, bot, n, wins, win_rate, lo, hi, mean_score, sd_score, min/max, mean_rank, cat_*
+    by_bot: pl.DataFrame      # n_players, bot, n, wins, win_rate (per seat), lo, hi, games_won, seats_per_game,
+    #   mean_score, sd_score, min/max, mean_rank, cat_*
     by_seat: pl.DataFrame     # n_players, seat, n, wins, win_rate, lo, hi, mean_score
     seat_bot: pl.DataFrame    # n_players, seat, bot, n, win_rate
     ranks: pl.DataFrame       # n_players, bot, rank, count, share
@@ -218,7 +219,11 @@ def run_stats(run: Run) -> RunStats:
             *[pl.col(k).mean().alias(f"cat_{k}") for k in cats],
         ).sort("n_players", "bot")
     )
-    by_bot = _with_wilson(by_bot)
+    by_bot = _with_wilson(by_bot).join(games.select("n_players", pl.col("games").alias("_g")), on="n_players",
+                                       how="left").with_columns(
+        (pl.col("wins") / pl.col("_g")).alias("games_won"),  # share of all games won by any seat of this bot
+        (pl.col("n") / pl.col("_g")).alias("seats_per_game"),
+    ).drop("_g")
 
     by_seat = c(
         lf.group_by("n_players", "seat").agg(
@@ -260,6 +265,7 @@ def run_stats(run: Run) -> RunStats:
         else:
             width = _nice_width(span)
             start = math.floor(lo / width) * width
+        start, width = float(start), float(width)
         h = c(
             lf.filter(pl.col("n_players") == row["n_players"])
             .with_columns(((pl.col("score") - start) / width).floor().cast(pl.Int64).alias("b"))

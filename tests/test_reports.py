@@ -200,6 +200,38 @@ def test_corrupt_chunk_named(runs, tmp_path):
     assert "part-00001.parquet" in _err(d)
 
 
+def test_runner_style_chunks(runs, tmp_path):
+    """The runner writes ``bot`` dictionary-encoded with a different dictionary per player count, one
+    chunk file per (player count, start); scores need not be integers or span a small range."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    d = tmp_path / "r"
+    (d / "chunks").mkdir(parents=True)
+    meta = json.loads((runs["base"] / "run.json").read_text())
+    meta["status"] = "running"
+    (d / "run.json").write_text(json.dumps(meta))
+    full = pl.read_parquet(runs["base"] / "results.parquet").with_columns(  # 4P: wide, non-integer scores
+        pl.when(pl.col("n_players") == 4).then(pl.col("score") * 7.25 + pl.col("seat") * 0.1)
+        .otherwise(pl.col("score")).alias("score"))
+    for p in (3, 4):
+        part = full.filter(pl.col("n_players") == p)
+        names = meta["lineups"][str(p)]
+        for k, start in enumerate((0, 150)):
+            chunk = part.filter((pl.col("game_index") >= start) & (pl.col("game_index") < start + 150))
+            cols = {c: chunk[c].to_arrow() for c in chunk.columns}
+            cols["bot"] = pa.DictionaryArray.from_arrays(pa.array(chunk["entry"].cast(pl.Int32).to_numpy()),
+                                                         pa.array(names, type=pa.string()))
+            pq.write_table(pa.table(cols), d / "chunks" / f"part-p{p}-{start:012d}.parquet")
+    run = load_run(d)
+    assert run.n_rows == full.height and run.players == [3, 4]
+    st = run_stats(run)
+    assert int(st.score_hist["count"].sum()) == full.height
+    assert st.by_bot["bot"].to_list() == ["greedy", "random", "greedy", "random"]
+    doc = build_report([d], tmp_path / "r.html").read_text()
+    assert "Run still in progress." in doc
+
+
 def test_not_a_directory(tmp_path):
     f = tmp_path / "file.txt"
     f.write_text("x")
