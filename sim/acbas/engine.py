@@ -1,0 +1,964 @@
+"""Agricola: All Creatures Big and Small engine (numba).
+
+One game = ``play_game``; a batch = ``play_batch`` (``prange`` over games). Player farms are int64 rows
+(layout in ``farm.py``); the shared board is the int64 array ``gs`` (layout below). Every decision goes
+to the seat's bot with engine-computed candidates and features (see ``bots.md``).
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.core.bots import entry_of_seat
+from sim.core.rng import rng_init
+
+from .farm import (MAXC, SCRATCH, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
+                   EDGE_OF, U0, bit, building_mask, containers, house, new_farm, pastures_mask, popcount,
+                   score_parts)
+from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
+                     I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
+                     I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
+                     I_OPEN_COST, I_PLAN_MAX, I_PS_X, I_PS_Y, I_ROUNDS, I_SHE_R, I_SHE_S, I_SHE_W, I_SP_WOOD,
+                     I_STABLES_COST, I_STALL_REED, I_STALL_STONE, I_STALLS, I_START_BORDERS, I_START_REED,
+                     I_START_STONE, I_START_WOOD, I_STO_R, I_STO_S, I_STO_W, I_STONE1, I_STONE2, I_TROUGH_FREE,
+                     I_TROUGH_WOOD, I_TROUGHS, I_WALL_STONE, I_WALLS_FREE, I_WOOD3, I_WORKERS)
+
+# action slots
+S_SP, S_WOOD, S_STONE1, S_STONE2, S_BM, S_FENCES, S_WALLS, S_EXPAND, S_TROUGHS, S_STALL, S_STABLES, \
+    S_SPEC1, S_SPEC2, S_MILL, S_PIGSHEEP, S_COWPIG, S_HORSESHEEP = range(17)
+NSLOT = 17
+# goods on a space / in a gain vector: wood, stone, reed, sheep, pigs, cows, horses, borders
+NG = 8
+G_WOOD, G_STONE, G_REED, G_SHEEP, G_PIG, G_COW, G_HORSE, G_BORD = range(8)
+
+# shared state gs
+GS_ROUND, GS_START, GS_NEXT, GS_TROUGHS, GS_STALLS, GS_EXPS, GS_POOL = range(7)
+GS_SPEC = 7  # 4 flags: Half-Timbered House, Storage, Shelter, Open Stables (1 = still available)
+GS_OCC = 11  # 17 slots: -1 free, else the seat
+GS_ACC = GS_OCC + NSLOT  # 17 x 8 goods lying on the spaces
+GS_SIZE = GS_ACC + NSLOT * NG
+SPECIAL_CODES = np.array([B_HTH, B_STORAGE, B_SHELTER, B_OPEN], dtype=np.int64)
+
+# decision kinds
+K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST = range(9)
+NF = 11  # feature columns
+F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE = range(11)
+MAXM = 512
+MW = 4  # move row width
+
+# view layout
+V_ROUND, V_ROUNDS, V_SEAT, V_START, V_SLOT, V_MYLEFT, V_OPPLEFT = range(7)
+V_ME = 7
+V_OPP = V_ME + P_SIZE
+V_GS = V_OPP + P_SIZE
+V_LEN = V_GS + GS_SIZE
+
+# event log records: code + 9 arguments
+LOGW = 10
+E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SPECIAL, E_EXPAND, E_ANIMAL, \
+    E_BREED, E_FARM, E_SCORE = range(1, 15)
+
+# workspace layout (int64)
+W_CAPS = 0
+W_SM = MAXC
+W_KIND = 2 * MAXC
+W_ASSIGN = 3 * MAXC
+W_KEPT = 4 * MAXC
+W_SCR = 4 * MAXC + 4
+W_SIZE = W_SCR + SCRATCH
+
+
+@njit(cache=True)
+def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    if on and nlog[0] < log.shape[0]:
+        i = nlog[0]
+        log[i, 0] = code
+        log[i, 1] = a0
+        log[i, 2] = a1
+        log[i, 3] = a2
+        log[i, 4] = a3
+        log[i, 5] = a4
+        log[i, 6] = a5
+        log[i, 7] = a6
+        log[i, 8] = a7
+        log[i, 9] = a8
+        nlog[0] = i + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluation: house the animals exactly and score the farm as if the game ended now
+
+@njit(cache=True)
+def evaluate(ps, prm, prmf, wk, res):
+    """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
+    res = [score, total capacity, animals kept, breeding pairs, building points]."""
+    caps = wk[W_CAPS:W_CAPS + MAXC]
+    K, past = containers(ps, prm, caps, wk[W_SM:W_SM + MAXC], wk[W_KIND:W_KIND + MAXC])
+    d = np.empty(4, dtype=np.int64)
+    for t in range(4):
+        d[t] = ps[P_AN + t]
+    kept = wk[W_KEPT:W_KEPT + 4]
+    house(caps, K, d, prm, wk[W_ASSIGN:W_ASSIGN + MAXC], kept, wk[W_SCR:W_SCR + SCRATCH])
+    cap = 0
+    for k in range(K):
+        cap += caps[k]
+    nk = 0
+    pairs = 0
+    for t in range(4):
+        ps[P_AN + t] = kept[t]
+        nk += kept[t]
+        if kept[t] >= prm[I_BREED_MIN]:
+            pairs += 1
+    parts = np.empty(8)
+    res[0] = score_parts(ps, prm, prmf, past, parts)
+    res[1] = cap
+    res[2] = nk
+    res[3] = pairs
+    res[4] = parts[5]
+
+
+@njit(cache=True)
+def feat_row(feats, i, before, after, ps0, ps1, offered):
+    feats[i, F_SCORE] = after[0] - before[0]
+    feats[i, F_WOOD] = ps1[P_WOOD] - ps0[P_WOOD]
+    feats[i, F_STONE] = ps1[P_STONE] - ps0[P_STONE]
+    feats[i, F_REED] = ps1[P_REED] - ps0[P_REED]
+    feats[i, F_BORD] = ps1[P_BORD] - ps0[P_BORD]
+    feats[i, F_CAP] = after[1] - before[1]
+    feats[i, F_KEPT] = after[2] - before[2]
+    feats[i, F_LOST] = offered - (after[2] - before[2]) if offered > 0 else 0.0
+    feats[i, F_PAIRS] = after[3] - before[3]
+    feats[i, F_BPTS] = after[4] - before[4]
+    feats[i, F_ONSPACE] = 0.0
+
+
+@njit(cache=True)
+def _ask(kind, n, ctx, view, moves, feats, default):
+    """ctx = (fns, weights, entry, rng). Default mode (used to estimate an action's value) picks the
+    candidate with the best immediate value plus a little capacity, the first on ties."""
+    if n <= 1:
+        return 0
+    if default:
+        best = -1e18
+        bi = 0
+        for i in range(n):
+            v = feats[i, F_SCORE] + 0.2 * feats[i, F_CAP] + 0.05 * (feats[i, F_WOOD] + feats[i, F_STONE]
+                                                                    + feats[i, F_REED])
+            if v > best + 1e-9:
+                best = v
+                bi = i
+        return bi
+    fns, weights, entry, rng = ctx
+    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
+    if i < 0 or i >= n:
+        return 0
+    return i
+
+
+@njit(cache=True)
+def _copy(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
+    ps[P_AN] += a0
+    ps[P_AN + 1] += a1
+    ps[P_AN + 2] += a2
+    ps[P_AN + 3] += a3
+    evaluate(ps, prm, prmf, wk, res)
+
+
+# ---------------------------------------------------------------------------------------------
+# enclosure plans (Fences / Walls)
+
+@njit(cache=True)
+def region_edges(ps, R):
+    """Border positions needed to close region R: its sides towards non-building spaces outside R and
+    towards the farm edge (building sides count as borders)."""
+    ncols = ps[P_NCOLS]
+    B = building_mask(ps)
+    need = np.uint64(0)
+    for s in range(3 * ncols):
+        if R & bit(s) == U0:
+            continue
+        c = s // 3
+        r = s - 3 * c
+        # top, bottom, left, right neighbours
+        for d in range(4):
+            nc = c
+            nr = r
+            if d == 0:
+                nr = r - 1
+            elif d == 1:
+                nr = r + 1
+            elif d == 2:
+                nc = c - 1
+            else:
+                nc = c + 1
+            inside = 0 <= nr < 3 and 0 <= nc < ncols
+            if inside:
+                ns = 3 * nc + nr
+                if R & bit(ns) != U0 or B & bit(ns) != U0:
+                    continue
+            need |= bit(EDGE_OF[s, d])
+    return need
+
+
+@njit(cache=True)
+def gen_plans(ps, prm, moves, maxm):
+    """Enclosure plans: every rectangle of building-free spaces (up to plan_max_spaces) closed by the
+    missing borders, and for rectangles up to 3 spaces the same minus the sides towards one free
+    neighbour space (to be closed later by a building). Rows: [edge mask, borders, region, open space].
+    Plans needing more borders than the player holds are dropped; duplicates are dropped."""
+    ncols = ps[P_NCOLS]
+    B = building_mask(ps)
+    E = np.uint64(ps[P_E])
+    have = ps[P_BORD]
+    n = 0
+    for c0 in range(ncols):
+        for c1 in range(c0, ncols):
+            for r0 in range(3):
+                for r1 in range(r0, 3):
+                    size = (c1 - c0 + 1) * (r1 - r0 + 1)
+                    if size > prm[I_PLAN_MAX]:
+                        continue
+                    R = np.uint64(0)
+                    for c in range(c0, c1 + 1):
+                        for r in range(r0, r1 + 1):
+                            R |= bit(3 * c + r)
+                    if R & B != U0:
+                        continue
+                    need = region_edges(ps, R) & ~E
+                    k = popcount(need)
+                    if k == 0 or k > have:
+                        pass
+                    elif n < maxm:
+                        dup = False
+                        for j in range(n):
+                            if moves[j, 0] == np.int64(need):
+                                dup = True
+                                break
+                        if not dup:
+                            moves[n, 0] = np.int64(need)
+                            moves[n, 1] = k
+                            moves[n, 2] = np.int64(R)
+                            moves[n, 3] = -1
+                            n += 1
+                    if size > 3:
+                        continue
+                    # partial plans: leave the sides towards one free neighbour X open
+                    for x in range(3 * ncols):
+                        bx = bit(x)
+                        if bx & (R | B) != U0:
+                            continue
+                        xe = np.uint64(0)
+                        for d in range(4):
+                            xe |= bit(EDGE_OF[x, d])
+                        shared = need & xe
+                        if shared == U0:
+                            continue
+                        part = need & ~shared
+                        kp = popcount(part)
+                        if kp == 0 or kp > have or n >= maxm:
+                            continue
+                        dup = False
+                        for j in range(n):
+                            if moves[j, 0] == np.int64(part):
+                                dup = True
+                                break
+                        if not dup:
+                            moves[n, 0] = np.int64(part)
+                            moves[n, 1] = kp
+                            moves[n, 2] = np.int64(R)
+                            moves[n, 3] = x
+                            n += 1
+    return n
+
+
+@njit(cache=True)
+def border_cost(walls, k, placed, prm):
+    """(wood, stone) for k more borders after ``placed`` in this action."""
+    if not walls:
+        return k * prm[I_FENCE_WOOD], 0
+    free = prm[I_WALLS_FREE] - placed
+    if free < 0:
+        free = 0
+    paid = k - free
+    if paid < 0:
+        paid = 0
+    return 0, paid * prm[I_WALL_STONE]
+
+
+@njit(cache=True)
+def can_border(ps, prm, walls, placed):
+    """Is there at least one border position that still helps (a plan of one affordable border or more)?"""
+    if ps[P_BORD] <= 0:
+        return False
+    w, s = border_cost(walls, 1, placed, prm)
+    return ps[P_WOOD] >= w and ps[P_STONE] >= s
+
+
+@njit(cache=True)
+def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1,
+               log, nlog, log_on):
+    placed = 0
+    while True:
+        if not can_border(ps, prm, walls, placed):
+            break
+        n = gen_plans(ps, prm, moves, MAXM - 1)
+        evaluate(ps, prm, prmf, wk, res0)
+        m = 0
+        for i in range(n):
+            k = moves[i, 1]
+            w, s = border_cost(walls, k, placed, prm)
+            if w > ps[P_WOOD] or s > ps[P_STONE]:
+                continue
+            for j in range(MW):
+                moves[m, j] = moves[i, j]
+            _copy(tps, ps)
+            tps[P_E] = tps[P_E] | moves[m, 0]
+            tps[P_BORD] -= k
+            tps[P_WOOD] -= w
+            tps[P_STONE] -= s
+            evaluate(tps, prm, prmf, wk, res1)
+            feat_row(feats, m, res0, res1, ps, tps, 0)
+            m += 1
+        if m == 0:
+            break
+        if placed > 0:
+            moves[m, 0] = 0
+            moves[m, 1] = 0
+            moves[m, 2] = 0
+            moves[m, 3] = -1
+            for j in range(NF):
+                feats[m, j] = 0.0
+            m += 1
+        if default and placed > 0:
+            break
+        i = _ask(K_PLAN, m, ctx, view, moves, feats, default)
+        k = moves[i, 1]
+        if k == 0:
+            break
+        w, s = border_cost(walls, k, placed, prm)
+        ps[P_E] = ps[P_E] | moves[i, 0]
+        ps[P_BORD] -= k
+        ps[P_WOOD] -= w
+        ps[P_STONE] -= s
+        placed += k
+        _log(log, nlog, log_on, E_BORDERS, me, moves[i, 0], k, w, s, moves[i, 2], moves[i, 3], 0, 0)
+        evaluate(ps, prm, prmf, wk, res0)
+    return placed
+
+
+# ---------------------------------------------------------------------------------------------
+# troughs, stall, stables, special buildings, expansion
+
+@njit(cache=True)
+def trough_cost(placed, prm):
+    return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
+
+
+@njit(cache=True)
+def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+    placed = 0
+    while gs[GS_TROUGHS] > 0:
+        w = trough_cost(placed, prm)
+        if ps[P_WOOD] < w:
+            break
+        evaluate(ps, prm, prmf, wk, res0)
+        T = np.uint64(ps[P_T])
+        m = 0
+        for s in range(3 * ps[P_NCOLS]):
+            if T & bit(s) != U0:
+                continue
+            moves[m, 0] = s
+            moves[m, 1] = w
+            moves[m, 2] = 0
+            moves[m, 3] = 0
+            _copy(tps, ps)
+            tps[P_T] = np.int64(T | bit(s))
+            tps[P_WOOD] -= w
+            evaluate(tps, prm, prmf, wk, res1)
+            feat_row(feats, m, res0, res1, ps, tps, 0)
+            m += 1
+        if m == 0:
+            break
+        if placed > 0:
+            moves[m, 0] = -1
+            moves[m, 1] = 0
+            for j in range(NF):
+                feats[m, j] = 0.0
+            m += 1
+        if default and placed > 0:
+            break
+        i = _ask(K_TROUGH, m, ctx, view, moves, feats, default)
+        s = moves[i, 0]
+        if s < 0:
+            break
+        ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
+        ps[P_WOOD] -= w
+        gs[GS_TROUGHS] -= 1
+        placed += 1
+        _log(log, nlog, log_on, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
+        evaluate(ps, prm, prmf, wk, res0)
+    return placed
+
+
+@njit(cache=True)
+def can_stall(ps, gs, prm):
+    if gs[GS_STALLS] <= 0 or ps[P_STONE] < prm[I_STALL_STONE] or ps[P_REED] < prm[I_STALL_REED]:
+        return False
+    return building_mask(ps) != ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
+
+
+@njit(cache=True)
+def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+    evaluate(ps, prm, prmf, wk, res0)
+    m = 0
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[P_BLD + s] != 0:
+            continue
+        moves[m, 0] = s
+        moves[m, 1] = 0
+        moves[m, 2] = 0
+        moves[m, 3] = 0
+        _copy(tps, ps)
+        tps[P_BLD + s] = B_STALL
+        tps[P_STONE] -= prm[I_STALL_STONE]
+        tps[P_REED] -= prm[I_STALL_REED]
+        evaluate(tps, prm, prmf, wk, res1)
+        feat_row(feats, m, res0, res1, ps, tps, 0)
+        m += 1
+    i = _ask(K_STALL, m, ctx, view, moves, feats, default)
+    s = moves[i, 0]
+    ps[P_BLD + s] = B_STALL
+    ps[P_STONE] -= prm[I_STALL_STONE]
+    ps[P_REED] -= prm[I_STALL_REED]
+    gs[GS_STALLS] -= 1
+    _log(log, nlog, log_on, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
+    evaluate(ps, prm, prmf, wk, res0)
+
+
+@njit(cache=True)
+def can_stables(ps, prm):
+    c = prm[I_STABLES_COST]
+    if ps[P_WOOD] < c and ps[P_STONE] < c:
+        return False
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[P_BLD + s] == B_STALL:
+            return True
+    return False
+
+
+@njit(cache=True)
+def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog,
+               log_on):
+    c = prm[I_STABLES_COST]
+    placed = 0
+    while can_stables(ps, prm):
+        evaluate(ps, prm, prmf, wk, res0)
+        m = 0
+        for s in range(3 * ps[P_NCOLS]):
+            if ps[P_BLD + s] != B_STALL:
+                continue
+            for pay in range(2):
+                if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
+                    continue
+                moves[m, 0] = s
+                moves[m, 1] = pay
+                moves[m, 2] = 0
+                moves[m, 3] = 0
+                _copy(tps, ps)
+                tps[P_BLD + s] = B_STABLES
+                if pay == 0:
+                    tps[P_WOOD] -= c
+                else:
+                    tps[P_STONE] -= c
+                evaluate(tps, prm, prmf, wk, res1)
+                feat_row(feats, m, res0, res1, ps, tps, 0)
+                m += 1
+        if placed > 0:
+            moves[m, 0] = -1
+            moves[m, 1] = -1
+            for j in range(NF):
+                feats[m, j] = 0.0
+            m += 1
+        if default and placed > 0:
+            break
+        i = _ask(K_STABLES, m, ctx, view, moves, feats, default)
+        s = moves[i, 0]
+        if s < 0:
+            break
+        ps[P_BLD + s] = B_STABLES
+        if moves[i, 1] == 0:
+            ps[P_WOOD] -= c
+        else:
+            ps[P_STONE] -= c
+        placed += 1
+        _log(log, nlog, log_on, E_STABLES, me, s, moves[i, 1], 0, 0, 0, 0, 0, 0)
+    evaluate(ps, prm, prmf, wk, res0)
+    return placed
+
+
+@njit(cache=True)
+def special_cost(code, pay, prm):
+    """(wood, stone, reed) of a special building (pay: 0 wood / 1 stone for the Open Stables)."""
+    if code == B_HTH:
+        return prm[I_HTH_W], prm[I_HTH_S], prm[I_HTH_R]
+    if code == B_STORAGE:
+        return prm[I_STO_W], prm[I_STO_S], prm[I_STO_R]
+    if code == B_SHELTER:
+        return prm[I_SHE_W], prm[I_SHE_S], prm[I_SHE_R]
+    if pay == 0:
+        return prm[I_OPEN_COST], 0, 0
+    return 0, prm[I_OPEN_COST], 0
+
+
+@njit(cache=True)
+def gen_specials(ps, gs, prm, moves):
+    """Rows [code, space, pay]: every available, affordable special building on every legal space."""
+    m = 0
+    for j in range(4):
+        if gs[GS_SPEC + j] == 0:
+            continue
+        code = SPECIAL_CODES[j]
+        for pay in range(2):
+            if pay == 1 and code != B_OPEN:
+                continue
+            w, st, r = special_cost(code, pay, prm)
+            if ps[P_WOOD] < w or ps[P_STONE] < st or ps[P_REED] < r:
+                continue
+            for s in range(3 * ps[P_NCOLS]):
+                b = ps[P_BLD + s]
+                ok = False
+                if code == B_HTH:
+                    ok = b == B_COTTAGE
+                elif code == B_OPEN:
+                    ok = b == B_STALL
+                else:
+                    ok = b == 0
+                if ok:
+                    moves[m, 0] = code
+                    moves[m, 1] = s
+                    moves[m, 2] = pay
+                    moves[m, 3] = 0
+                    m += 1
+    return m
+
+
+@njit(cache=True)
+def can_special(ps, gs, prm):
+    for j in range(4):
+        if gs[GS_SPEC + j] == 0:
+            continue
+        code = SPECIAL_CODES[j]
+        for pay in range(2):
+            if pay == 1 and code != B_OPEN:
+                continue
+            w, st, r = special_cost(code, pay, prm)
+            if ps[P_WOOD] < w or ps[P_STONE] < st or ps[P_REED] < r:
+                continue
+            for s in range(3 * ps[P_NCOLS]):
+                b = ps[P_BLD + s]
+                if (code == B_HTH and b == B_COTTAGE) or (code == B_OPEN and b == B_STALL) or \
+                        (code != B_HTH and code != B_OPEN and b == 0):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def place_special(ps, gs, code, s, pay, prm):
+    w, st, r = special_cost(code, pay, prm)
+    ps[P_WOOD] -= w
+    ps[P_STONE] -= st
+    ps[P_REED] -= r
+    if code == B_OPEN:
+        gs[GS_STALLS] += 1  # the stall tile goes back to the supply
+    ps[P_BLD + s] = code
+    for j in range(4):
+        if SPECIAL_CODES[j] == code:
+            gs[GS_SPEC + j] = 0
+
+
+@njit(cache=True)
+def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
+    """Default choice of the free animal (Shelter: any type, Open Stables: cow or horse)."""
+    best = -1e18
+    bt = 0
+    for t in range(4):
+        if code == B_OPEN and t < 2:
+            continue
+        _copy(tps, ps)
+        tps[P_AN + t] += 1
+        evaluate(tps, prm, prmf, wk, res1)
+        if res1[0] > best + 1e-9:
+            best = res1[0]
+            bt = t
+    return bt
+
+
+@njit(cache=True)
+def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+               log, nlog, log_on):
+    evaluate(ps, prm, prmf, wk, res0)
+    m = gen_specials(ps, gs, prm, moves)
+    for i in range(m):
+        _copy(tps2, ps)
+        code = moves[i, 0]
+        w, st, r = special_cost(code, moves[i, 2], prm)
+        tps2[P_WOOD] -= w
+        tps2[P_STONE] -= st
+        tps2[P_REED] -= r
+        tps2[P_BLD + moves[i, 1]] = code
+        if code == B_SHELTER or code == B_OPEN:
+            t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
+            tps2[P_AN + t] += 1
+        evaluate(tps2, prm, prmf, wk, res1)
+        feat_row(feats, i, res0, res1, ps, tps2, 0)
+    i = _ask(K_SPECIAL, m, ctx, view, moves, feats, default)
+    code = moves[i, 0]
+    s = moves[i, 1]
+    pay = moves[i, 2]
+    place_special(ps, gs, code, s, pay, prm)
+    _log(log, nlog, log_on, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
+    evaluate(ps, prm, prmf, wk, res0)
+    if code == B_SHELTER or code == B_OPEN:
+        m = 0
+        for t in range(4):
+            if code == B_OPEN and t < 2:
+                continue
+            moves[m, 0] = t
+            moves[m, 1] = 0
+            moves[m, 2] = 0
+            moves[m, 3] = 0
+            _copy(tps, ps)
+            tps[P_AN + t] += 1
+            evaluate(tps, prm, prmf, wk, res1)
+            feat_row(feats, m, res0, res1, ps, tps, 1)
+            m += 1
+        kind = K_SHELTER if code == B_SHELTER else K_OPENST
+        i = _ask(kind, m, ctx, view, moves, feats, default)
+        t = moves[i, 0]
+        ps[P_AN + t] += 1
+        evaluate(ps, prm, prmf, wk, res0)
+        _log(log, nlog, log_on, E_ANIMAL, me, t, ps[P_AN + t], 0, 0, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def add_column(ps, left):
+    if left:
+        ps[P_E] = np.int64(np.uint64(ps[P_E]) << np.uint64(7))
+        ps[P_T] = np.int64(np.uint64(ps[P_T]) << np.uint64(3))
+        for s in range(17, 2, -1):
+            ps[P_BLD + s] = ps[P_BLD + s - 3]
+        ps[P_BLD] = 0
+        ps[P_BLD + 1] = 0
+        ps[P_BLD + 2] = 0
+        ps[P_HOME] += 1
+    ps[P_NCOLS] += 1
+
+
+@njit(cache=True)
+def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+    acc = GS_ACC + NSLOT * 0 + S_EXPAND * NG
+    got = gs[acc + G_BORD]
+    ps[P_BORD] += got
+    gs[acc + G_BORD] = 0
+    side = -1
+    if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
+        evaluate(ps, prm, prmf, wk, res0)
+        for left in range(2):
+            moves[left, 0] = 1 - left  # row 0 = left (1), row 1 = right (0)
+            moves[left, 1] = 0
+            moves[left, 2] = 0
+            moves[left, 3] = 0
+            _copy(tps, ps)
+            add_column(tps, left == 0)
+            evaluate(tps, prm, prmf, wk, res1)
+            feat_row(feats, left, res0, res1, ps, tps, 0)
+        i = _ask(K_EXPAND, 2, ctx, view, moves, feats, default)
+        side = moves[i, 0]
+        add_column(ps, side == 1)
+        gs[GS_EXPS] -= 1
+    _log(log, nlog, log_on, E_EXPAND, me, side, got, 0, 0, 0, 0, 0, 0)
+    evaluate(ps, prm, prmf, wk, res0)
+
+
+# ---------------------------------------------------------------------------------------------
+# action spaces
+
+@njit(cache=True)
+def slot_legal(ps, gs, slot, prm):
+    if gs[GS_OCC + slot] >= 0:
+        return False
+    if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
+        return False  # the two special-building slots are the same action: offer the first free one
+    if slot == S_FENCES:
+        return can_border(ps, prm, False, 0)
+    if slot == S_WALLS:
+        return can_border(ps, prm, True, 0)
+    if slot == S_TROUGHS:
+        return gs[GS_TROUGHS] > 0 and ps[P_WOOD] >= trough_cost(0, prm) and np.uint64(ps[P_T]) != \
+            ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
+    if slot == S_STALL:
+        return can_stall(ps, gs, prm)
+    if slot == S_STABLES:
+        return can_stables(ps, prm)
+    if slot == S_SPEC1 or slot == S_SPEC2:
+        return can_special(ps, gs, prm)
+    return True
+
+
+@njit(cache=True)
+def do_action(ps, gs, me, slot, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+              log, nlog, log_on):
+    """Carry out ``slot`` for player ``me`` (ps = that player's farm). Returns the animals offered."""
+    acc = GS_ACC + slot * NG
+    offered = 0
+    if slot == S_SP:
+        gs[GS_NEXT] = me
+    if slot == S_BM:
+        ps[P_WOOD] += prm[I_BM_WOOD]
+        ps[P_STONE] += prm[I_BM_STONE]
+        ps[P_REED] += prm[I_BM_REED]
+        _log(log, nlog, log_on, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
+    elif slot <= S_STONE2 or slot >= S_MILL:
+        ps[P_WOOD] += gs[acc + G_WOOD]
+        ps[P_STONE] += gs[acc + G_STONE]
+        ps[P_REED] += gs[acc + G_REED]
+        a0 = gs[acc + G_SHEEP]
+        a1 = gs[acc + G_PIG]
+        a2 = gs[acc + G_COW]
+        a3 = gs[acc + G_HORSE]
+        offered = a0 + a1 + a2 + a3
+        _log(log, nlog, log_on, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED],
+             a0, a1, a2, a3)
+        for j in range(NG):
+            gs[acc + j] = 0
+        if offered > 0:
+            before = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
+            gain_animals(ps, prm, prmf, wk, res0, a0, a1, a2, a3)
+            _log(log, nlog, log_on, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3],
+                 before + offered - (ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]), 0, 0, 0)
+    elif slot == S_FENCES or slot == S_WALLS:
+        do_borders(ps, gs, me, slot == S_WALLS, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1,
+                   log, nlog, log_on)
+    elif slot == S_EXPAND:
+        do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+    elif slot == S_TROUGHS:
+        do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+    elif slot == S_STALL:
+        do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+    elif slot == S_STABLES:
+        do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog,
+                   log_on)
+    else:
+        do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+                   log, nlog, log_on)
+    return offered
+
+
+@njit(cache=True)
+def refill(gs, prm):
+    a = GS_ACC
+    gs[a + S_SP * NG + G_WOOD] += prm[I_SP_WOOD]
+    gs[a + S_WOOD * NG + G_WOOD] += prm[I_WOOD3]
+    gs[a + S_STONE1 * NG + G_STONE] += prm[I_STONE1]
+    gs[a + S_STONE2 * NG + G_STONE] += prm[I_STONE2]
+    add = min(prm[I_EXP_REFILL], gs[GS_POOL])
+    gs[a + S_EXPAND * NG + G_BORD] += add
+    gs[GS_POOL] -= add
+    _xy(gs, S_MILL, G_REED, prm[I_MILL_X], G_SHEEP, prm[I_MILL_Y])
+    _xy(gs, S_PIGSHEEP, G_PIG, prm[I_PS_X], G_SHEEP, prm[I_PS_Y])
+    _xy(gs, S_COWPIG, G_COW, prm[I_CP_X], G_PIG, prm[I_CP_Y])
+    _xy(gs, S_HORSESHEEP, G_HORSE, prm[I_HS_X], G_SHEEP, prm[I_HS_Y])
+
+
+@njit(cache=True)
+def _xy(gs, slot, gx, x, gy, y):
+    """'X (Y)': X if the space is empty, else add Y."""
+    a = GS_ACC + slot * NG
+    empty = True
+    for j in range(NG):
+        if gs[a + j] != 0:
+            empty = False
+    if empty:
+        gs[a + gx] += x
+    else:
+        gs[a + gy] += y
+
+
+@njit(cache=True)
+def fill_view(view, gs, ps_me, ps_opp, me, slot, myleft, oppleft, prm):
+    view[V_ROUND] = gs[GS_ROUND]
+    view[V_ROUNDS] = prm[I_ROUNDS]
+    view[V_SEAT] = me
+    view[V_START] = gs[GS_START]
+    view[V_SLOT] = slot
+    view[V_MYLEFT] = myleft
+    view[V_OPPLEFT] = oppleft
+    for i in range(P_SIZE):
+        view[V_ME + i] = ps_me[i]
+        view[V_OPP + i] = ps_opp[i]
+    for i in range(GS_SIZE):
+        view[V_GS + i] = gs[i]
+
+
+@njit(cache=True)
+def log_farm(ps, me, log, nlog, log_on):
+    if not log_on:
+        return
+    packed = np.int64(0)
+    for s in range(18):
+        packed |= np.int64(ps[P_BLD + s]) << np.int64(3 * s)
+    _log(log, nlog, log_on, E_FARM, me, ps[P_NCOLS], ps[P_HOME], ps[P_E], ps[P_T], packed,
+         ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48),
+         ps[P_WOOD] | (ps[P_STONE] << 16) | (ps[P_REED] << 32) | (ps[P_BORD] << 48), 0)
+
+
+@njit(cache=True)
+def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, log_on):
+    """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played."""
+    rng = np.zeros(4, dtype=np.uint64)
+    rng_init(rng, seed, g)
+    nlog = np.zeros(1, dtype=np.int64)
+    ps = np.zeros((2, P_SIZE), dtype=np.int64)
+    gs = np.zeros(GS_SIZE, dtype=np.int64)
+    wk = np.zeros(W_SIZE, dtype=np.int64)
+    tps = np.zeros(P_SIZE, dtype=np.int64)
+    tps2 = np.zeros(P_SIZE, dtype=np.int64)
+    tps3 = np.zeros(P_SIZE, dtype=np.int64)
+    tgs = np.zeros(GS_SIZE, dtype=np.int64)
+    view = np.zeros(V_LEN, dtype=np.int64)
+    moves0 = np.zeros((NSLOT, MW), dtype=np.int64)
+    feats0 = np.zeros((NSLOT, NF), dtype=np.float64)
+    moves1 = np.zeros((MAXM, MW), dtype=np.int64)
+    feats1 = np.zeros((MAXM, NF), dtype=np.float64)
+    res0 = np.zeros(5)
+    res1 = np.zeros(5)
+    res2 = np.zeros(5)
+    for p in range(2):
+        new_farm(ps[p], prm)
+        ps[p, P_BORD] = prm[I_START_BORDERS]
+        ps[p, P_WOOD] = prm[I_START_WOOD]
+        ps[p, P_STONE] = prm[I_START_STONE]
+        ps[p, P_REED] = prm[I_START_REED]
+    gs[GS_START] = 0
+    gs[GS_NEXT] = 0
+    gs[GS_TROUGHS] = prm[I_TROUGHS]
+    gs[GS_STALLS] = prm[I_STALLS]
+    gs[GS_EXPS] = prm[I_EXPANSIONS]
+    gs[GS_POOL] = prm[I_EXP_POOL]
+    for j in range(4):
+        gs[GS_SPEC + j] = 1
+    rounds = prm[I_ROUNDS]
+    nw = prm[I_WORKERS]
+    for rnd in range(rounds):
+        gs[GS_ROUND] = rnd
+        gs[GS_START] = gs[GS_NEXT]
+        for j in range(NSLOT):
+            gs[GS_OCC + j] = -1
+        refill(gs, prm)
+        _log(log, nlog, log_on, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
+        left = np.zeros(2, dtype=np.int64)
+        left[0] = nw
+        left[1] = nw
+        cur = gs[GS_START]
+        for _ in range(2 * nw):
+            if left[cur] == 0:
+                cur = 1 - cur
+            me = cur
+            opp = 1 - me
+            e = entry_of_seat(me, g, 2, rotate)
+            ctx = (fns, weights, e, rng)
+            fill_view(view, gs, ps[me], ps[opp], me, -1, left[me], left[opp], prm)
+            evaluate(ps[me], prm, prmf, wk, res0)
+            n = 0
+            for slot in range(NSLOT):
+                if not slot_legal(ps[me], gs, slot, prm):
+                    continue
+                moves0[n, 0] = slot
+                moves0[n, 1] = 0
+                moves0[n, 2] = 0
+                moves0[n, 3] = 0
+                # the action's value: carried out on copies with the default sub-choices
+                _copy(tps2, ps[me])
+                _copy(tgs, gs)
+                off = do_action(tps2, tgs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, True, tps, tps3,
+                                res1, res2, log, nlog, False)
+                evaluate(tps2, prm, prmf, wk, res1)
+                feat_row(feats0, n, res0, res1, ps[me], tps2, off)
+                onsp = 0
+                for j in range(NG):
+                    onsp += gs[GS_ACC + slot * NG + j]
+                feats0[n, F_ONSPACE] = onsp
+                n += 1
+            i = _ask(K_ACTION, n, ctx, view, moves0, feats0, False)
+            slot = moves0[i, 0]
+            gs[GS_OCC + slot] = me
+            left[me] -= 1
+            _log(log, nlog, log_on, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
+            view[V_SLOT] = slot
+            do_action(ps[me], gs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, False, tps, tps2, res1, res2,
+                      log, nlog, log_on)
+            cur = opp
+        # breeding
+        for p in range(2):
+            born = np.zeros(4, dtype=np.int64)
+            for t in range(4):
+                if ps[p, P_AN + t] >= prm[I_BREED_MIN]:
+                    born[t] = 1
+            before = ps[p, P_AN] + ps[p, P_AN + 1] + ps[p, P_AN + 2] + ps[p, P_AN + 3]
+            gain_animals(ps[p], prm, prmf, wk, res0, born[0], born[1], born[2], born[3])
+            after = ps[p, P_AN] + ps[p, P_AN + 1] + ps[p, P_AN + 2] + ps[p, P_AN + 3]
+            nb = born[0] + born[1] + born[2] + born[3]
+            _log(log, nlog, log_on, E_BREED, p, born[0], born[1], born[2], born[3], before + nb - after, 0, 0, 0)
+            log_farm(ps[p], p, log, nlog, log_on)
+    parts = np.zeros(8)
+    for p in range(2):
+        evaluate(ps[p], prm, prmf, wk, res0)
+        past = pastures_mask(ps[p])
+        score[p] = score_parts(ps[p], prm, prmf, past, parts)
+        for c in range(8):
+            brk[p, c] = parts[c]
+        tiebreak[p] = 1.0 if p == 1 else 0.0
+        for j in range(P_SIZE):
+            final[p, j] = ps[p, j]
+        _log(log, nlog, log_on, E_SCORE, p, np.int64(score[p] * 2), 0, 0, 0, 0, 0, 0, 0)
+    return rounds
+
+
+@njit(cache=True, parallel=True)
+def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
+    dummy = np.zeros((0, LOGW), dtype=np.int64)
+    for i in prange(n_games):
+        final = np.zeros((2, P_SIZE), dtype=np.int64)
+        length[i] = play_game(prm, prmf, fns, weights, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
+                              final, dummy, False)
+
+
+@njit(cache=True)
+def play_logged(prm, prmf, fns, weights, rotate, g, seed, log):
+    """The same game as the batch, with its event log: (n events, score, tiebreak, breakdown)."""
+    score = np.zeros(2)
+    tiebreak = np.zeros(2)
+    brk = np.zeros((2, 8))
+    final = np.zeros((2, P_SIZE), dtype=np.int64)
+    play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, True)
+    n = 0
+    for i in range(log.shape[0]):
+        if log[i, 0] == 0:
+            break
+        n += 1
+    return n, score, tiebreak, brk
+
+
+@njit(cache=True)
+def end_states(prm, prmf, fns, weights, rotate, seed, start, n_games, farms, brk):
+    """For the reference-scorer test: final farm rows farms[g, p, :] and the engine's breakdown brk[g, p, :]."""
+    dummy = np.zeros((0, LOGW), dtype=np.int64)
+    score = np.zeros(2)
+    tiebreak = np.zeros(2)
+    for i in range(n_games):
+        play_game(prm, prmf, fns, weights, rotate, start + i, seed, score, tiebreak, brk[i], farms[i], dummy,
+                  False)

@@ -1,0 +1,1 @@
+"""Bots for Agricola: All Creatures Big and Small (see sim/acbas/bots.md)."""
