@@ -1,0 +1,118 @@
+"""Rule-book tips as weights: chains of 3+, many markets, water next to own tiles, harvest long chains,
+haciendas on the longest chain; keeps buying cards (animal cards first) so the hand never runs dry."""
+from numba import njit
+
+from sim.core.bots import BOT_SIG, load_weights_toml
+from strategies.common import argmax_column
+
+DESCRIPTION = "rule-book tips: chains of 3+, many markets, water by own tiles, harvest long chains, TOML weights"
+
+WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
+
+# weight indices (order of heuristic.toml)
+W_VALUE = 0
+W_PLAY = 1
+W_BUY_ANIMAL = 2
+W_BUY_LAND = 3
+W_BLIND = 4
+W_HAND_TARGET = 5
+W_HARVEST_MIN = 6
+W_HARVEST = 7
+W_HACIENDA_MIN = 8
+W_HACIENDA = 9
+W_WATER_MIN = 10
+W_WATER = 11
+W_END = 12
+W_CHAIN_GROW = 13
+W_MERGE = 14
+W_ROOM = 15
+W_MARKET_DIST = 16
+W_HERD = 17
+W_KEEP_MONEY = 18
+
+A_BUY_LAND_UP = 0
+A_BUY_LAND_BLIND = 1
+A_BUY_ANIMAL_UP = 2
+A_BUY_ANIMAL_BLIND = 3
+A_PLAY = 4
+A_HACIENDA = 5
+A_WATER = 6
+A_HARVEST = 7
+A_END = 8
+
+V_MONEY = 16
+V_SEAT = 0
+
+
+@njit(cache=True)
+def _score_action(view, moves, feats, i, w):
+    code = moves[i, 0]
+    v = feats[i, 0] * w[W_VALUE]
+    handsize = feats[i, 4]
+    money = feats[i, 5]
+    if code == A_PLAY:
+        t = moves[i, 1]
+        v += w[W_PLAY]
+        if t < 6:
+            v += w[W_CHAIN_GROW] * min(feats[i, 2], 4.0)
+        return v
+    if code == A_BUY_ANIMAL_UP or code == A_BUY_ANIMAL_BLIND:
+        v += w[W_BUY_ANIMAL]
+        if handsize < w[W_HAND_TARGET]:
+            v += 0.5 * w[W_BUY_ANIMAL]
+        if code == A_BUY_ANIMAL_BLIND:
+            v += w[W_BLIND]
+        if money + feats[i, 1] < w[W_KEEP_MONEY]:
+            v -= 1.0
+        return v
+    if code == A_BUY_LAND_UP or code == A_BUY_LAND_BLIND:
+        v += w[W_BUY_LAND]
+        if handsize < w[W_HAND_TARGET]:
+            v += 0.5 * w[W_BUY_LAND]
+        if code == A_BUY_LAND_BLIND:
+            v += w[W_BLIND]
+        if money + feats[i, 1] < w[W_KEEP_MONEY]:
+            v -= 1.0
+        return v
+    if code == A_HARVEST:
+        if feats[i, 2] >= w[W_HARVEST_MIN]:
+            v += w[W_HARVEST]
+        return v
+    if code == A_HACIENDA:
+        if feats[i, 2] >= w[W_HACIENDA_MIN]:
+            v += w[W_HACIENDA]
+        else:
+            v -= 5.0
+        return v
+    if code == A_WATER:
+        if feats[i, 2] >= w[W_WATER_MIN]:
+            v += w[W_WATER]
+        else:
+            v -= 5.0
+        return v
+    return v + w[W_END]
+
+
+@njit(BOT_SIG, cache=True)
+def choose(kind, view, moves, n, feats, weights, rng):
+    best = -1e18
+    bi = 0
+    for i in range(n):
+        if kind == 0:
+            s = _score_action(view, moves, feats, i, weights)
+        elif kind == 1:  # land: grow chains towards 3+, merge, stay near unreached markets
+            s = (feats[i, 0] * weights[W_VALUE] + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
+                 + weights[W_MERGE] * feats[i, 5] + weights[W_ROOM] * feats[i, 6]
+                 - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0))
+        elif kind == 2:  # animal: markets, herd size, room, head for unreached markets
+            s = (feats[i, 0] * weights[W_VALUE] + weights[W_HERD] * feats[i, 2] + weights[W_ROOM] * feats[i, 6]
+                 - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0))
+        elif kind == 5:  # harvest: longest chain; steal from the smallest chain
+            s = feats[i, 0] - 0.01 * feats[i, 3]
+        else:  # hacienda (longest group), water (most own tiles)
+            s = feats[i, 0]
+        s += 1e-6 * (i % 7)
+        if s > best:
+            best = s
+            bi = i
+    return bi
