@@ -309,36 +309,104 @@ def pairing(base: Run, other: Run) -> tuple[bool, str]:
     return True, "same game, seed, player counts, lineups and rotation: games are paired by game index"
 
 
+#: games per block in :func:`paired_compare` (bounds memory: both runs' rows of one block are in memory)
+PAIR_BLOCK_ROWS = 4_000_000
+
+
+def _sorted_by_key(df: pl.DataFrame, p: int) -> tuple[np.ndarray, pl.DataFrame]:
+    key = df["game_index"].to_numpy() * p + df["seat"].to_numpy()
+    if key.size > 1 and not bool(np.all(key[1:] > key[:-1])):
+        order = np.argsort(key, kind="stable")
+        return key[order], df[order]
+    return key, df
+
+
+def _pair_block(a: pl.DataFrame, b: pl.DataFrame, p: int, start: int, block: int) -> dict[str, np.ndarray]:
+    """Running sums for one block of games: rows matched on (game index, seat), each bot's seats
+    averaged within a game, then summed over games (numpy bincounts: linear time and memory)."""
+    if a.height == 0 or b.height == 0:
+        return {}
+    ka, a = _sorted_by_key(a, p)
+    kb, b = _sorted_by_key(b, p)
+    if ka.shape != kb.shape or not np.array_equal(ka, kb):
+        _, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
+        ka, a, b = ka[ia], a[ia], b[ib]
+    if ka.size == 0:
+        return {}
+    names = a["bot"].unique().sort()
+    nb = names.len()
+    code = a["bot"].replace_strict(names, pl.int_range(nb, eager=True), return_dtype=pl.Int64).to_numpy()
+    g = a["game_index"].to_numpy() - start
+    cell = g * nb + code
+    size = block * nb
+    cnt = np.bincount(cell, minlength=size).reshape(block, nb)
+    valid = cnt > 0
+    safe = np.where(valid, cnt, 1)
+
+    def mean(x: np.ndarray) -> np.ndarray:
+        return np.bincount(cell, weights=x, minlength=size).reshape(block, nb) / safe
+
+    s, s_o = mean(a["score"].to_numpy()), mean(b["score"].to_numpy())
+    w, w_o = mean(a["win"].to_numpy()), mean(b["win"].to_numpy())
+    ds, dw = s_o - s, w_o - w
+    out = {}
+    for j, bot in enumerate(names.to_list()):
+        m = valid[:, j]
+        out[bot] = np.array([
+            m.sum(), s[m, j].sum(), s_o[m, j].sum(), ds[m, j].sum(), (ds[m, j] ** 2).sum(),
+            w[m, j].sum(), w_o[m, j].sum(), dw[m, j].sum(), (dw[m, j] ** 2).sum(), (ds[m, j] != 0).sum(),
+        ], dtype=np.float64)
+    return out
+
+
 def paired_compare(base: Run, other: Run, conf: float = 0.95) -> pl.DataFrame:
     """Per (player count, bot): mean score and win-rate differences ``other - base`` over the games
-    both runs played (joined on player count, game index and bot), with paired t intervals.
+    both runs played (rows matched on player count, game index and seat), with paired t intervals.
 
     A bot that fills several lineup entries is averaged over its seats within each game first, so
-    every game contributes one difference."""
-    def per_game(run: Run) -> pl.LazyFrame:
-        return run.lf.group_by("n_players", "game_index", "bot").agg(
-            pl.col("score").mean().alias("s"), pl.col("win").mean().alias("w")
-        )
+    every game contributes one difference. The runs are read in blocks of game indices (the row
+    groups of a results file are in game order, so each block reads only its own part of the file)
+    and only running sums are kept: memory stays bounded whatever the number of games."""
+    cols = ["game_index", "seat", "bot", "score", "win"]
+    acc: dict[tuple[int, str], np.ndarray] = {}
+    # running sums per (P, bot): games, s, s_o, ds, ds^2, w, w_o, dw, dw^2, changed
+    common = sorted(set(base.players) & set(other.players))
+    for p in common:
+        span = base.collect(base.lf.filter(pl.col("n_players") == p)
+                            .select(pl.col("game_index").min().alias("lo"), pl.col("game_index").max().alias("hi")))
+        lo, hi = int(span["lo"][0]), int(span["hi"][0])
+        block = max(1, PAIR_BLOCK_ROWS // p)
+        for start in range(lo, hi + 1, block):
+            def rows(run: Run) -> pl.DataFrame:
+                return run.collect(run.lf.filter(
+                    (pl.col("n_players") == p) & (pl.col("game_index") >= start)
+                    & (pl.col("game_index") < start + block)).select(cols))
+            for bot, v in _pair_block(rows(base), rows(other), p, start, block).items():
+                key = (p, bot)
+                acc[key] = acc.get(key, 0.0) + v
+    rows_out = []
+    for (p, bot), v in sorted(acc.items()):
+        n, s, s_o, ds, ds2, w, w_o, dw, dw2, changed = v
+        n_i = int(round(n))
 
-    joined = per_game(base).join(per_game(other), on=["n_players", "game_index", "bot"], how="inner",
-                                 suffix="_o")
-    agg = joined.with_columns(
-        (pl.col("s_o") - pl.col("s")).alias("ds"), (pl.col("w_o") - pl.col("w")).alias("dw")
-    ).group_by("n_players", "bot").agg(
-        pl.len().alias("games"),
-        pl.col("s").mean().alias("score_base"), pl.col("s_o").mean().alias("score_other"),
-        pl.col("ds").mean().alias("d_score"), pl.col("ds").std().alias("sd_score"),
-        pl.col("w").mean().alias("win_base"), pl.col("w_o").mean().alias("win_other"),
-        pl.col("dw").mean().alias("d_win"), pl.col("dw").std().alias("sd_win"),
-        (pl.col("ds") != 0).mean().alias("changed"),
-    ).sort("n_players", "bot")
-    df = base.collect(agg)
-    rows = []
-    for r in df.iter_rows(named=True):
-        ms = mean_diff_from_moments(r["games"], r["d_score"], r["sd_score"] if r["sd_score"] is not None else math.nan, conf)
-        mw = mean_diff_from_moments(r["games"], r["d_win"], r["sd_win"] if r["sd_win"] is not None else math.nan, conf)
-        rows.append({**r, "d_score_lo": ms.lo, "d_score_hi": ms.hi, "d_win_lo": mw.lo, "d_win_hi": mw.hi})
-    return pl.DataFrame(rows) if rows else df
+        def sd(sm: float, sq: float) -> float:
+            if n_i < 2:
+                return math.nan
+            return math.sqrt(max(0.0, (sq - sm * sm / n) / (n - 1)))
+
+        ms = mean_diff_from_moments(n_i, ds / n, sd(ds, ds2), conf)
+        mw = mean_diff_from_moments(n_i, dw / n, sd(dw, dw2), conf)
+        rows_out.append({
+            "n_players": p, "bot": bot, "games": n_i,
+            "score_base": s / n, "score_other": s_o / n, "d_score": ms.mean, "sd_score": ms.sd,
+            "d_score_lo": ms.lo, "d_score_hi": ms.hi,
+            "win_base": w / n, "win_other": w_o / n, "d_win": mw.mean, "sd_win": mw.sd,
+            "d_win_lo": mw.lo, "d_win_hi": mw.hi, "changed": changed / n,
+        })
+    schema = {"n_players": pl.Int64, "bot": pl.String, "games": pl.Int64, **{k: pl.Float64 for k in (
+        "score_base", "score_other", "d_score", "sd_score", "d_score_lo", "d_score_hi", "win_base", "win_other",
+        "d_win", "sd_win", "d_win_lo", "d_win_hi", "changed")}}
+    return pl.DataFrame(rows_out, schema=schema)
 
 
 def unpaired_compare(base: RunStats, other: RunStats, conf: float = 0.95) -> pl.DataFrame:
