@@ -11,7 +11,7 @@ from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
 from .farm import (MAXC, SCRATCH, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   EDGE_OF, U0, bit, building_mask, containers, house, new_farm, pastures_mask, popcount,
+                   EDGE_OF, U0, bit, building_mask, flood_prep, grow, containers, house, new_farm, pastures_mask, popcount,
                    score_parts)
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
@@ -92,9 +92,7 @@ def evaluate(ps, prm, prmf, wk, res):
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
     caps = wk[W_CAPS:W_CAPS + MAXC]
     K, past = containers(ps, prm, caps, wk[W_SM:W_SM + MAXC], wk[W_KIND:W_KIND + MAXC])
-    d = np.empty(4, dtype=np.int64)
-    for t in range(4):
-        d[t] = ps[P_AN + t]
+    d = ps[P_AN:P_AN + 4]
     kept = wk[W_KEPT:W_KEPT + 4]
     house(caps, K, d, prm, wk[W_ASSIGN:W_ASSIGN + MAXC], kept, wk[W_SCR:W_SCR + SCRATCH])
     cap = 0
@@ -107,12 +105,11 @@ def evaluate(ps, prm, prmf, wk, res):
         nk += kept[t]
         if kept[t] >= prm[I_BREED_MIN]:
             pairs += 1
-    parts = np.empty(8)
-    res[0] = score_parts(ps, prm, prmf, past, parts)
+    res[0] = score_parts(ps, prm, prmf, past, res[5:13])
     res[1] = cap
     res[2] = nk
     res[3] = pairs
-    res[4] = parts[5]
+    res[4] = res[10]
 
 
 @njit(cache=True)
@@ -205,7 +202,7 @@ def region_edges(ps, R):
 
 
 @njit(cache=True)
-def gen_plans(ps, prm, moves, maxm):
+def gen_plans(ps, prm, moves, maxm, maxsize, partial):
     """Enclosure plans: every rectangle of building-free spaces (up to plan_max_spaces) closed by the
     missing borders, and for rectangles up to 3 spaces the same minus the sides towards one free
     neighbour space (to be closed later by a building). Rows: [edge mask, borders, region, open space].
@@ -220,7 +217,7 @@ def gen_plans(ps, prm, moves, maxm):
             for r0 in range(3):
                 for r1 in range(r0, 3):
                     size = (c1 - c0 + 1) * (r1 - r0 + 1)
-                    if size > prm[I_PLAN_MAX]:
+                    if size > maxsize:
                         continue
                     R = np.uint64(0)
                     for c in range(c0, c1 + 1):
@@ -244,7 +241,7 @@ def gen_plans(ps, prm, moves, maxm):
                             moves[n, 2] = np.int64(R)
                             moves[n, 3] = -1
                             n += 1
-                    if size > 3:
+                    if size > 3 or not partial:
                         continue
                     # partial plans: leave the sides towards one free neighbour X open
                     for x in range(3 * ncols):
@@ -305,7 +302,10 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, defaul
     while True:
         if not can_border(ps, prm, walls, placed):
             break
-        n = gen_plans(ps, prm, moves, MAXM - 1)
+        if default:
+            n = gen_plans(ps, prm, moves, MAXM - 1, min(prm[I_PLAN_MAX], 4), False)
+        else:
+            n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
         evaluate(ps, prm, prmf, wk, res0)
         m = 0
         for i in range(n):
@@ -354,6 +354,14 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, defaul
 # troughs, stall, stables, special buildings, expansion
 
 @njit(cache=True)
+def _pasture_of(ps, past, s):
+    ncols = ps[P_NCOLS]
+    O = past
+    DN, RT, LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
+    return grow(bit(s), O, DN, RT)
+
+
+@njit(cache=True)
 def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
@@ -368,9 +376,23 @@ def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
         evaluate(ps, prm, prmf, wk, res0)
         T = np.uint64(ps[P_T])
         m = 0
+        seen = np.uint64(0)
+        past = np.uint64(0)
+        if default:
+            past = pastures_mask(ps)
         for s in range(3 * ps[P_NCOLS]):
             if T & bit(s) != U0:
                 continue
+            if default and ps[P_BLD + s] == 0:
+                # the estimate needs one space per kind: a free space outside pastures, or one per pasture
+                if past & bit(s) == U0:
+                    if seen & bit(18) != U0:
+                        continue
+                    seen |= bit(18)
+                else:
+                    if seen & bit(s) != U0:
+                        continue
+                    seen |= _pasture_of(ps, past, s)
             moves[m, 0] = s
             moves[m, 1] = w
             moves[m, 2] = 0
@@ -602,6 +624,23 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
                log, nlog, log_on):
     evaluate(ps, prm, prmf, wk, res0)
     m = gen_specials(ps, gs, prm, moves)
+    if default:
+        # the estimate needs one free space outside the pastures per building (pasture spaces all kept)
+        past = pastures_mask(ps)
+        m2 = 0
+        seen = np.uint64(0)
+        for i in range(m):
+            code = moves[i, 0]
+            sp = moves[i, 1]
+            if (code == B_STORAGE or code == B_SHELTER) and past & bit(sp) == U0:
+                key = bit(code)
+                if seen & key != U0:
+                    continue
+                seen |= key
+            for j in range(MW):
+                moves[m2, j] = moves[i, j]
+            m2 += 1
+        m = m2
     for i in range(m):
         _copy(tps2, ps)
         code = moves[i, 0]
@@ -834,9 +873,9 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
     feats0 = np.zeros((NSLOT, NF), dtype=np.float64)
     moves1 = np.zeros((MAXM, MW), dtype=np.int64)
     feats1 = np.zeros((MAXM, NF), dtype=np.float64)
-    res0 = np.zeros(5)
-    res1 = np.zeros(5)
-    res2 = np.zeros(5)
+    res0 = np.zeros(13)
+    res1 = np.zeros(13)
+    res2 = np.zeros(13)
     for p in range(2):
         new_farm(ps[p], prm)
         ps[p, P_BORD] = prm[I_START_BORDERS]

@@ -258,6 +258,28 @@ def house(caps, K, d, prm, assign, kept, scratch):
     Depth-first over containers by falling capacity, identical capacities in non-decreasing option order,
     pruned by the relaxation "remaining capacity split freely" (unit_dp), which is exact once only
     1-capacity containers remain."""
+    # fast paths: no animals, or a single type (everything goes to it)
+    nty = 0
+    ty = 0
+    for t in range(4):
+        if d[t] > 0:
+            nty += 1
+            ty = t
+    if nty <= 1:
+        tot = 0
+        for k in range(K):
+            assign[k] = -1
+            if caps[k] > 0 and nty == 1 and tot < d[ty]:
+                assign[k] = ty
+                tot += caps[k]
+        v = 0
+        for t in range(4):
+            kept[t] = 0
+        if nty == 1:
+            kept[ty] = min(tot, d[ty])
+        for t in range(4):
+            v += fval(prm, t, kept[t]) * 1024 + kept[t]
+        return v
     n = 0
     c = scratch[0:MAXC]
     idx = scratch[MAXC:2 * MAXC]
