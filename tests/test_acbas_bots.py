@@ -1,0 +1,93 @@
+"""acbas bot strength ordering and game invariants over random games (fixed seeds, Wilson margins)."""
+import math
+
+import numpy as np
+
+from sim.acbas import GAME
+from sim.acbas import engine as E
+from sim.acbas import farm as F
+from sim.acbas.params import PARAMS, pack
+from sim.core.bots import make_lineup
+from sim.core.game import rank_and_win
+
+PRM, PRMF = pack(PARAMS.defaults())
+
+
+def wilson_low(p, n, z=3.0):
+    d = 1 + z * z / n
+    c = p + z * z / (2 * n)
+    m = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c - m) / d
+
+
+def duel(a, b, n, seed):
+    ctx = GAME.prepare(GAME.params.defaults())
+    lu = make_lineup("acbas", [a, b], 2, True)
+    bt = GAME.play(ctx, lu, seed, 0, n, 2)
+    _, w = rank_and_win(bt.score, bt.tiebreak)
+    g = np.arange(n)
+    a0 = g % 2 == 0  # lineup entry 0 (= a) sits in seat 0 in even games
+    return w[a0, 0].mean(), w[~a0, 1].mean()
+
+
+def test_greedy_beats_random_in_both_seats():
+    n = 600
+    s0, s1 = duel("greedy", "random", n, 2024)
+    for p in (s0, s1):
+        assert wilson_low(p, n // 2) > 0.6
+
+
+def test_heuristic_beats_greedy_in_both_seats():
+    n = 600
+    s0, s1 = duel("heuristic", "greedy", n, 4048)
+    for p in (s0, s1):
+        assert wilson_low(p, n // 2) > 0.6
+
+
+def test_invariants_and_reproducibility():
+    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
+    n = 300
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    brk = np.zeros((n, 2, 8))
+    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 7, 0, n, farms, brk)
+    ctx = GAME.prepare(GAME.params.defaults())
+    bt = GAME.play(ctx, lu, 7, 0, n, 2)
+    assert np.allclose(bt.breakdown, brk)  # the batch and the single-game path agree
+    assert np.allclose(bt.score, brk.sum(axis=2))
+    assert (bt.length == 8).all()
+    for g in range(n):
+        troughs = stalls = exps = 0
+        specials = {}
+        for p in range(2):
+            ps = farms[g, p]
+            nc = ps[F.P_NCOLS]
+            troughs += bin(int(ps[F.P_T])).count("1")
+            assert int(ps[F.P_T]) >> (3 * nc) == 0 and int(ps[F.P_E]) >> 45 == 0
+            codes = [int(ps[F.P_BLD + s]) for s in range(18)]
+            assert all(c == 0 for c in codes[3 * nc:])
+            stalls += sum(c in (3, 4) for c in codes)
+            exps += nc - 2
+            for c in (2, 5, 6, 7):
+                specials[c] = specials.get(c, 0) + codes.count(c)
+            assert codes.count(1) + codes.count(2) == 1  # the cottage or the house that replaced it
+            assert codes[3 * ps[F.P_HOME] + 2] in (1, 2)
+            placed = bin(int(ps[F.P_E])).count("1")
+            assert placed + ps[F.P_BORD] <= 9 + 8
+            assert min(ps[F.P_WOOD], ps[F.P_STONE], ps[F.P_REED], ps[F.P_BORD]) >= 0
+        assert troughs <= 10 and stalls <= 4 and exps <= 4
+        assert all(v <= 1 for v in specials.values())
+    # reproducible: the same seed, the same games
+    bt2 = GAME.play(ctx, lu, 7, 0, n, 2)
+    assert np.array_equal(bt.score, bt2.score)
+
+
+def test_replay_is_the_batch_game():
+    ctx = GAME.prepare(GAME.params.defaults())
+    lu = make_lineup("acbas", ["heuristic", "greedy"], 2, True)
+    bt = GAME.play(ctx, lu, 11, 0, 6, 2)
+    for g in (0, 5):
+        text = GAME.replay(ctx, lu, 11, g, 2)
+        assert "=== Round 8" in text and "Final score" in text
+        last = [ln for ln in text.splitlines() if ln.startswith("P0:  ") or ln.startswith("P1:  ")]
+        totals = [float(ln.split()[-1]) for ln in last]
+        assert totals == list(bt.score[g])

@@ -1,0 +1,228 @@
+"""Rule tests for acbas: refills, costs, special buildings, plans, bonus table, scoring against the reference."""
+import numpy as np
+import pytest
+
+from sim.acbas import GAME
+from sim.acbas import engine as E
+from sim.acbas import farm as F
+from sim.acbas.params import PARAMS, pack
+from sim.core.bots import make_lineup
+from tests import acbas_ref as R
+from tests.test_acbas_farm import H, V, make
+
+PRM, PRMF = pack(PARAMS.defaults())
+
+
+def ctx_for(names):
+    return make_lineup("acbas", names, 2, True)
+
+
+def test_spec():
+    assert GAME.id == "acbas" and GAME.min_players == GAME.max_players == GAME.default_players == 2
+    assert GAME.categories == ["animals", "bonus_sheep", "bonus_pigs", "bonus_cows", "bonus_horses", "buildings",
+                               "expansions", "storage"]
+
+
+# the box-side table: (type, count, bonus)
+BONUS_ROWS = [
+    (0, 3, -3), (0, 4, 0), (0, 7, 0), (0, 8, 1), (0, 10, 1), (0, 11, 2), (0, 12, 2), (0, 13, 3), (0, 14, 4),
+    (0, 0, -3),
+    (1, 3, -3), (1, 4, 0), (1, 6, 0), (1, 7, 1), (1, 8, 1), (1, 9, 2), (1, 10, 2), (1, 11, 3), (1, 13, 5),
+    (2, 3, -3), (2, 4, 0), (2, 5, 0), (2, 6, 1), (2, 7, 1), (2, 8, 2), (2, 9, 2), (2, 10, 3), (2, 12, 5),
+    (3, 3, -3), (3, 4, 0), (3, 5, 1), (3, 6, 1), (3, 7, 2), (3, 8, 2), (3, 9, 3), (3, 10, 4),
+]
+
+
+@pytest.mark.parametrize("t,n,b", BONUS_ROWS)
+def test_bonus_table_band_edges(t, n, b):
+    assert F.fval(PRM, t, n) == n + b
+    assert R.bonus(t, n) == b
+
+
+def test_refills_x_y_and_expand_pool():
+    gs = np.zeros(E.GS_SIZE, np.int64)
+    gs[E.GS_POOL] = 8
+    E.refill(gs, PRM)
+    acc = lambda slot, g: gs[E.GS_ACC + slot * E.NG + g]  # noqa: E731
+    assert acc(E.S_MILL, E.G_REED) == 1 and acc(E.S_MILL, E.G_SHEEP) == 0
+    assert acc(E.S_PIGSHEEP, E.G_PIG) == 1 and acc(E.S_COWPIG, E.G_COW) == 1 and acc(E.S_HORSESHEEP, E.G_HORSE) == 1
+    assert acc(E.S_WOOD, E.G_WOOD) == 3 and acc(E.S_STONE2, E.G_STONE) == 2 and acc(E.S_SP, E.G_WOOD) == 1
+    E.refill(gs, PRM)
+    # not empty: the (Y) good is added
+    assert acc(E.S_MILL, E.G_REED) == 1 and acc(E.S_MILL, E.G_SHEEP) == 1
+    assert acc(E.S_PIGSHEEP, E.G_PIG) == 1 and acc(E.S_PIGSHEEP, E.G_SHEEP) == 1
+    assert acc(E.S_COWPIG, E.G_PIG) == 1 and acc(E.S_HORSESHEEP, E.G_SHEEP) == 1
+    assert acc(E.S_WOOD, E.G_WOOD) == 6 and acc(E.S_EXPAND, E.G_BORD) == 2 and gs[E.GS_POOL] == 6
+    # emptied: X again
+    for j in range(E.NG):
+        gs[E.GS_ACC + E.S_MILL * E.NG + j] = 0
+    E.refill(gs, PRM)
+    assert acc(E.S_MILL, E.G_REED) == 1 and acc(E.S_MILL, E.G_SHEEP) == 0
+    for _ in range(10):
+        E.refill(gs, PRM)
+    assert acc(E.S_EXPAND, E.G_BORD) == 8 and gs[E.GS_POOL] == 0  # only the 8 borders beside Expand
+
+
+def test_border_costs():
+    assert E.border_cost(False, 3, 0, PRM) == (3, 0)  # fences: 1 wood each
+    assert E.border_cost(True, 2, 0, PRM) == (0, 0)  # walls: first 2 free
+    assert E.border_cost(True, 3, 0, PRM) == (0, 2)
+    assert E.border_cost(True, 2, 1, PRM) == (0, 2)  # 1 already placed in this action
+    assert E.trough_cost(0, PRM) == 0 and E.trough_cost(1, PRM) == 3
+
+
+def plans(ps):
+    moves = np.zeros((E.MAXM, E.MW), np.int64)
+    n = E.gen_plans(ps, PRM, moves, E.MAXM, 6, True)
+    return {(int(moves[i, 2]), int(moves[i, 3])): int(moves[i, 1]) for i in range(n)}
+
+
+def test_plan_four_borders_instead_of_five():
+    region = (1 << 1) | (1 << 4)  # A2 + B2, above the cottage (A3)
+    ps = make()
+    ps[F.P_BORD] = 9
+    assert plans(ps)[(region, -1)] == 5
+    ps[F.P_BLD + 5] = 3  # stall on B3
+    assert plans(ps)[(region, -1)] == 4
+    # a partial plan leaving the side towards B3 open costs 4 before the stall exists
+    ps2 = make()
+    ps2[F.P_BORD] = 9
+    assert plans(ps2)[(region, 5)] == 4
+
+
+def test_plans_split_existing_pasture_and_respect_borders_in_hand():
+    cells = [(1, 0), (1, 1), (1, 2)]
+    from tests.test_acbas_farm import box
+    ps = make(borders=box(cells))
+    ps[F.P_BORD] = 1
+    p = plans(ps)
+    assert p[((1 << 3), -1)] == 1  # one border between B1 and B2 splits off B1
+    assert all(k <= 1 for k in p.values())
+
+
+def special_state():
+    ps = make()
+    ps[F.P_WOOD] = 10
+    ps[F.P_STONE] = 10
+    ps[F.P_REED] = 10
+    gs = np.zeros(E.GS_SIZE, np.int64)
+    gs[E.GS_STALLS] = 3
+    for j in range(4):
+        gs[E.GS_SPEC + j] = 1
+    return ps, gs
+
+
+def run_special(ps, gs, only):
+    for j in range(4):
+        if E.SPECIAL_CODES[j] != only:
+            gs[E.GS_SPEC + j] = 0
+    wk = np.zeros(E.W_SIZE, np.int64)
+    z = np.zeros(E.P_SIZE, np.int64)
+    moves = np.zeros((E.MAXM, E.MW), np.int64)
+    feats = np.zeros((E.MAXM, E.NF))
+    lu = ctx_for(["greedy"])
+    ctx = (lu.fns, lu.weights, 0, np.ones(4, np.uint64))
+    E.do_special(ps, gs, 0, PRM, PRMF, wk, ctx, np.zeros(E.V_LEN, np.int64), moves, feats, True, z.copy(),
+                 z.copy(), np.zeros(13), np.zeros(13), np.zeros((0, E.LOGW), np.int64), np.zeros(1, np.int64),
+                 False)
+
+
+def test_shelter_gives_one_animal_of_choice():
+    ps, gs = special_state()
+    run_special(ps, gs, 6)
+    assert F.has_building(ps, 6) and sum(ps[F.P_AN:F.P_AN + 4]) == 1
+    assert (ps[F.P_WOOD], ps[F.P_STONE], ps[F.P_REED]) == (8, 9, 10)
+    assert gs[E.GS_SPEC + 2] == 0  # only one Shelter
+
+
+def test_open_stables_returns_the_stall_and_gives_cow_or_horse():
+    ps, gs = special_state()
+    ps[F.P_BLD + 4] = 3  # a stall on B2
+    run_special(ps, gs, 5)
+    assert ps[F.P_BLD + 4] == 5 and gs[E.GS_STALLS] == 4
+    assert ps[F.P_AN + 0] == 0 and ps[F.P_AN + 1] == 0 and ps[F.P_AN + 2] + ps[F.P_AN + 3] == 1
+    assert ps[F.P_WOOD] + ps[F.P_STONE] == 17
+
+
+def test_half_timbered_house_replaces_the_cottage():
+    ps, gs = special_state()
+    run_special(ps, gs, 2)
+    assert ps[F.P_BLD + 2] == 2 and not F.has_building(ps, 1)
+    assert F.building_points(ps, PRM) == 5
+
+
+def test_expansion_left_shifts_the_farm():
+    ps = make(borders=H(0, 0) | V(2, 1), troughs=1 << 4)
+    E.add_column(ps, True)
+    assert ps[F.P_NCOLS] == 3 and ps[F.P_HOME] == 1 and ps[F.P_BLD + 5] == 1
+    assert ps[F.P_E] == (H(1, 0) | V(3, 1)) and ps[F.P_T] == 1 << 7
+    E.add_column(ps, False)
+    assert ps[F.P_NCOLS] == 4 and ps[F.P_HOME] == 1
+
+
+def logged(names, g):
+    lu = ctx_for(names)
+    ctx = GAME.prepare(GAME.params.defaults())
+    from sim.acbas import events
+    return events(ctx, lu, 5, g)
+
+
+def test_start_player_marker_takes_effect_next_round_and_breeding():
+    seen = 0
+    for g in range(30):
+        log, score, tb, brk = logged(["random"], g)
+        start = {}
+        took = {}
+        rnd = -1
+        for rec in log:
+            if rec[0] == E.E_ROUND:
+                rnd = rec[1]
+                start[rnd] = rec[2]
+            elif rec[0] == E.E_PLACE and rec[2] == E.S_SP:
+                took[rnd] = rec[1]
+        assert start[0] == 0
+        for r in range(1, 8):
+            expect = took.get(r - 1, start[r - 1])
+            assert start[r] == expect
+            seen += r - 1 in took
+        assert list(tb) == [0.0, 1.0]
+    assert seen > 10
+
+
+def test_workers_alternate_and_spaces_block():
+    log, *_ = logged(["random", "greedy"], 3)
+    rnd = None
+    for rec in log:
+        if rec[0] == E.E_ROUND:
+            order, used = [], []
+            rnd = rec[1]
+        elif rec[0] == E.E_PLACE:
+            order.append(rec[1])
+            assert rec[2] not in used
+            used.append(rec[2])
+            if len(order) == 6:
+                assert order == [order[0], 1 - order[0]] * 3
+
+
+def test_reference_scorer_agrees_on_random_end_states():
+    lu = ctx_for(["random", "greedy"])
+    n = 1500
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    brk = np.zeros((n, 2, 8))
+    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 99, 0, n, farms, brk)
+    cats = GAME.categories
+    for g in range(n):
+        for p in range(2):
+            ps = farms[g, p]
+            nc = int(ps[F.P_NCOLS])
+            blds = {(s // 3, s % 3): int(ps[F.P_BLD + s]) for s in range(3 * nc) if ps[F.P_BLD + s]}
+            farm = R.Farm(nc, int(ps[F.P_HOME]), int(ps[F.P_E]), int(ps[F.P_T]), blds)
+            animals = [int(x) for x in ps[F.P_AN:F.P_AN + 4]]
+            goods = [int(ps[F.P_WOOD]), int(ps[F.P_STONE]), int(ps[F.P_REED])]
+            ref = R.score(farm, animals, goods)
+            for j, c in enumerate(cats):
+                assert brk[g, p, j] == pytest.approx(ref[c]), (g, p, c)
+            # the kept animals really fit the farm
+            if len(farm.containers()) <= 14:
+                pts, ani = R.brute_house(farm.containers(), animals)
+                assert ani == sum(animals)
