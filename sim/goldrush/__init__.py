@@ -1,0 +1,134 @@
+"""Carcassonne: Gold Rush (Hans im Glück 2014), 2-5 players: tile laying with railroads, mountains, cities,
+prairies and mining tokens. The deck and the token mix are data files (reconstructed; replaceable)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sim.core.bots import MAX_ENTRIES
+from sim.core.game import Batch, GameSpec
+
+from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR, SLOTS
+from .deck import Deck, Tokens, load_deck, load_tokens
+from .params import PARAMS, param_vector
+
+BOT_DOC = """\
+Decision kinds (details: sim/goldrush/bots.md)
+  0 PLACE  : where and how to turn the drawn tile. moves[i] = (board cell, rotation, tile instance).
+  1 ACTION : after placing: moves[i] = (type, node, arg); type 0 pass, 1 cowboy on the new tile
+             (arg = feature kind 0 railroad 1 mountain 2 city 3 prairie), 2 tent to a mountain node,
+             3 mine a token from your tent's mountain, 4 remove own cowboy (house rule, arg = slot).
+view: 0 seat, 1 players, 2 tiles left, 3 tiles total, 4 turn, 5 my cowboys in supply, 6 my tent node (-1),
+      7 tokens on my tent's mountain, 8.. score so far per seat (without tokens).
+PLACE feats: 0 my immediate points (completions; tokens at their expected value), 1 best opponent's,
+  2 best points of a new cowboy on a feature this tile completes, 3 growth of my open features,
+  4 best opponent growth, 5 best free open feature on the tile (value x completion odds),
+  6 its open edges, 7 change of open edges of my features, 8 expected value of tokens added under my tent,
+  9 kind+1 of that free feature, 10 tiles left, 11 best free prairie value, 12 best free token stack value.
+ACTION feats: 0 immediate points, 1 feature value (tent/mine: stack x token mean), 2 open edges,
+  3-6 kind one-hot (rail, mountain, city, prairie), 7 tent, 8 mine, 9 fraction of tiles left,
+  10 my cowboys in supply, 11 completion odds, 12 tent already placed, 13 remove, 14 locos / stack /
+  completed city railroads, 15 nuggets of the mountain."""
+
+
+@dataclass
+class Ctx:
+    values: dict[str, Any]
+    deck: Deck
+    tokens: Tokens
+    pr: np.ndarray
+    through: np.ndarray
+    cityseg: np.ndarray
+
+
+def prepare(values: dict[str, Any]) -> Ctx:
+    deck = load_deck(values["deck"])
+    tokens = load_tokens(values["tokens"])
+    n = deck.n
+    through = -np.ones(n, np.int64)
+    cityseg = -np.ones(n, np.int64)
+    for i in range(n):
+        for s in range(deck.nseg[i]):
+            k = deck.seg[i, s, S_KIND]
+            if k == K_RAIL and deck.seg[i, s, S_SPUR] == 0:
+                through[i] = s
+            if k == K_CITY:
+                cityseg[i] = s
+    return Ctx(values=values, deck=deck, tokens=tokens, pr=param_vector(values), through=through, cityseg=cityseg)
+
+
+def _args(ctx: Ctx):
+    d = ctx.deck
+    return (d.seg, d.nseg, d.edges, d.edge_seg, d.half_seg, d.rots, d.nrots, ctx.through, ctx.cityseg,
+            np.int64(d.start), ctx.tokens.values, ctx.pr)
+
+
+def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> Batch:
+    from .engine import play_batch
+
+    score = np.zeros((n_games, n_players))
+    tiebreak = np.zeros((n_games, n_players))
+    bd = np.zeros((n_games, n_players, len(CATEGORIES)))
+    length = np.zeros(n_games, np.int64)
+    play_batch(np.int64(seed), np.int64(start), np.int64(n_games), np.int64(n_players), bool(lineup.rotate),
+               lineup.fns, lineup.weights, *_args(ctx), score, tiebreak, bd, length)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=bd, length=length)
+
+
+def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
+    """One game with the event log on: (log rows, score, breakdown, turns)."""
+    from .engine import play_game
+
+    score = np.zeros(n_players)
+    tiebreak = np.zeros(n_players)
+    bd = np.zeros((n_players, len(CATEGORIES)))
+    log = np.zeros((4000, LOGW), np.int64)
+    turns = play_game(np.int64(index), np.int64(seed), np.int64(n_players), bool(lineup.rotate), lineup.fns,
+                      lineup.weights, *_args(ctx), score, tiebreak, bd, log, True)
+    # G_NLOG lives inside the game; count rows by the END event
+    from .const import EV_END
+
+    end = int(np.nonzero(log[:, 0] == EV_END)[0][-1]) + 1 if (log[:, 0] == EV_END).any() else len(log)
+    return log[:end], score, bd, turns
+
+
+def replay(ctx: Ctx, lineup, seed: int, index: int, n_players: int) -> str:
+    from .replay import format_game
+
+    log, score, bd, turns = play_logged(ctx, lineup, seed, index, n_players)
+    return format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index)
+
+
+def notes(values: dict[str, Any]) -> list[str]:
+    out = []
+    if values.get("deck", "builtin") in ("", "builtin"):
+        out.append("Gold Rush: reconstructed deck (the printed tile list is not public; replace with --deck PATH)")
+    else:
+        out.append(f"Gold Rush: deck from {values['deck']}")
+    if values.get("tokens", "builtin") in ("", "builtin"):
+        out.append("Gold Rush: reconstructed token mix (63 tokens 0/1/2/3/5; replace with --tokens PATH)")
+    else:
+        out.append(f"Gold Rush: token mix from {values['tokens']}")
+    return out
+
+
+GAME = GameSpec(
+    id="goldrush",
+    title="Carcassonne: Gold Rush",
+    min_players=2,
+    max_players=5,
+    params=PARAMS,
+    categories=list(CATEGORIES),
+    length_unit="turns",
+    prepare=prepare,
+    play=play,
+    replay=replay,
+    notes=notes,
+    rules="shared/rules/goldrush.md",
+    default_players=3,
+    description="Tile laying in the Wild West: railroads, mountains with mining tokens, cities, prairies.",
+    flags=("deck", "tokens"),
+    bot_doc=BOT_DOC,
+)

@@ -1,0 +1,36 @@
+"""Gold Rush greedy bot: best immediate score change plus a simple value for open features."""
+import numpy as np
+from numba import njit
+
+from sim.core.bots import BOT_SIG
+from sim.core.rng import rng_below
+
+DESCRIPTION = "best immediate score change + a simple value of open features"
+
+
+@njit(cache=True)
+def _score(kind, f):
+    if kind == 0:
+        # placement: my completions, minus the best opponent's, the best follow-up completion,
+        # growth of my open features, and a small value for a free feature to claim
+        return f[0] - 0.5 * f[1] + f[2] + 0.3 * f[3] - 0.2 * f[4] + 0.2 * f[5]
+    # action: immediate points, then a third of an open feature's value (tent: its stack)
+    return f[0] + 0.3 * f[1]
+
+
+@njit(BOT_SIG, cache=True)
+def choose(kind, view, moves, n, feats, weights, rng):
+    best = -np.inf
+    count = 0
+    choice = 0
+    for i in range(n):
+        v = _score(kind, feats[i])
+        if v > best + 1e-9:
+            best = v
+            count = 1
+            choice = i
+        elif v >= best - 1e-9:
+            count += 1
+            if rng_below(rng, count) == 0:
+                choice = i
+    return choice
