@@ -113,7 +113,7 @@ E_END = 9  # seat, actions used
 E_STACK2 = 10  # -1, round
 E_SCORE_A = 11  # seat, phase (1 mid, 2 final), markets, chains, haciendas
 E_SCORE_B = 12  # seat, phase, water, money points, pesos held
-E_CAP = 13  # -1, round (safety cap hit)
+E_CAP = 13  # -1, round, 1 dead end (nobody can act) / 0 max_rounds cap
 E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
 
 
@@ -906,6 +906,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     land_w += pi[P_PAMPA_CARDS]
     while True:
         view[V_ROUND] = rnd
+        stuck = True  # nobody had anything but "end turn": the position can never change again
         for p in range(np_):
             e = entry_of_seat(p, g, np_, rotate)
             view[V_TURN] = turns
@@ -1021,8 +1022,11 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         sz = feats[m + bi, 2]
                         _act_row(moves, feats, m, A_HARVEST, -1, -1, v, pes, sz, 0, handsize, money[p], acts)
                         m += 1
-                _act_row(moves, feats, m, A_END, -1, -1, 0.0, 0.0, 0.0, 0, handsize, money[p], acts)
+                # an unused action is worth a little less than a blind buy of a card without value
+                _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p], acts)
                 m += 1
+                if m > 1:
+                    stuck = False
                 i = _ask(fns, weights, e, K_ACTION, view, moves, m, feats, rng)
                 code = moves[i, 0]
                 arg = moves[i, 1]
@@ -1145,9 +1149,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     _log(log, nlog, log_on, E_HARVEST, p, h, moves[j, 2], pes, victim)
             _log(log, nlog, log_on, E_END, p, acts, money[p], 0, 0)
         rnd += 1
-        cap = rnd >= pi[P_MAX_ROUNDS]
+        cap = rnd >= pi[P_MAX_ROUNDS] or stuck
         if cap:
-            _log(log, nlog, log_on, E_CAP, -1, rnd, 0, 0, 0)
+            _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
         if not mid_done and (S[S_STACK2_IN] == 1 or cap):
             do_scoring(S, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
             mid_done = True
