@@ -62,7 +62,7 @@ def _grid(n: int, panel_w: float = 4.2, panel_h: float = 3.0, max_cols: int = 3,
     cols = min(n, max_cols)
     rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows), squeeze=False,
-                             sharey=sharey)
+                             sharey=sharey, layout="constrained")
     flat = list(axes.ravel())
     for ax in flat[n:]:
         ax.set_visible(False)
@@ -146,7 +146,8 @@ def score_histogram(hist: pl.DataFrame, colors: dict[str, str]) -> str:
         ax.set_xlabel("final score")
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     axes[0].set_ylabel("share of games")
-    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside right upper")
     return to_uri(fig)
 
 
@@ -181,8 +182,7 @@ def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dic
         ax.set_title(f"{p} players")
         ax.grid(axis="y", visible=False)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.tight_layout()
-    fig.legend(handles, labels, loc="upper center", ncol=min(6, len(categories)), bbox_to_anchor=(0.5, 0.0))
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(6, len(categories)))
     return to_uri(fig)
 
 
@@ -326,7 +326,7 @@ def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cat
                     linewidth=1.6, label=bot)
     a1.axhline(1.0 / n_players, color=FAIR, linestyle="--", linewidth=1.1, label="fair share")
     a1.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    a1.set_ylim(bottom=0)
+    a1.set_ylim(0, min(1.0, max(float(np.nanmax(win["hi"].to_numpy())), 1.0 / n_players) * 1.12 + 0.01))
     a1.set_ylabel("win rate")
     a1.set_title(f"Win rate vs {param} ({n_players} players)")
     a1.legend(fontsize=8)

@@ -42,12 +42,13 @@ def pct(x: Any, d: int = 1) -> str:
 
 
 def spct(x: Any, d: int = 1) -> str:
-    """Signed percentage points (one more decimal where the value would otherwise read as ±0.0)."""
+    """Signed percentage points (more decimals, up to 3, where the value would read as ±0.0)."""
     if _bad(x):
         return "–"
-    if x != 0 and abs(100 * x) < 0.5 * 10 ** -d:
+    v = 100 * x
+    while v != 0 and abs(v) < 0.5 * 10 ** -d and d < 3:
         d += 1
-    return f"{100 * x:+.{d}f} pp"
+    return f"{v:+.{d}f} pp"
 
 
 def num(x: Any, d: int = 2) -> str:
@@ -63,9 +64,17 @@ def snum(x: Any, d: int = 2) -> str:
 
 
 def ci(lo: Any, hi: Any, f=pct) -> str:
+    """``lo … hi``; with more decimals (up to 2 extra) where the two ends would print the same."""
     if _bad(lo) or _bad(hi):
         return "–"
-    return f"{f(lo)} … {f(hi)}"
+    a, b = f(lo), f(hi)
+    if a == b and lo != hi and f in (snum, num, spct, pct):
+        base = 1 if f in (spct, pct) else 2
+        for d in (base + 1, base + 2):
+            a, b = f(lo, d), f(hi, d)
+            if a != b:
+                break
+    return f"{a} … {b}"
 
 
 def pval(p: Any) -> str:
@@ -418,7 +427,7 @@ def _overview(runs: list[Run], stats: list[RunStats], labels: list[str], anchors
     rows = []
     for run, st, lab, a in zip(runs, stats, labels, anchors):
         ch = ", ".join(f"{k}={fmt_value(v)}" for k, v in run.params_changed.items()) or "defaults"
-        rows.append((f"<a href='#{a}'>{esc(lab)}</a>", esc(run.title), _status_badge(run).replace(" style", ""),
+        rows.append((f"<a href='#{a}'>{esc(lab)}</a>", esc(run.title), _status_badge(run),
                      _games_text(run, st), esc(run.seed), esc(", ".join(map(str, run.players))), esc(ch)))
     return table(["run", "game", "status", "games", "seed", "players", "parameters changed"], rows,
                  [False, False, False, True, True, False, False])

@@ -419,6 +419,17 @@ def test_unpaired_report(runs, tmp_path):
     assert "unpaired</span>" in doc and "Not paired (different seed)" in doc
 
 
+def test_many_player_counts_one_bot(tmp_path):
+    d = make_run(tmp_path / "mirror", players=(2, 3, 4, 5), games=60, bots=("greedy",), bonus=3)
+    st = run_stats(load_run(d))
+    assert st.by_bot["seats_per_game"].to_list() == [2.0, 3.0, 4.0, 5.0]
+    # one bot in every seat: it wins every game, 1/P per seat
+    assert st.by_bot["games_won"].to_numpy() == pytest.approx(1.0)
+    assert st.by_bot["win_rate"].to_numpy() == pytest.approx([1 / 2, 1 / 3, 1 / 4, 1 / 5])
+    doc = build_report([d], tmp_path / "m.html").read_text()
+    assert "games won by the bot" in doc and "bonus" in doc and "Parameters changed from the rule book" in doc
+
+
 def test_report_errors(runs, tmp_path):
     with pytest.raises(MeeplabError, match="no run directories"):
         build_report([], tmp_path / "x.html")
