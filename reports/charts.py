@@ -53,7 +53,9 @@ def colors_for(names: Sequence[str], palette: Sequence[str] = PALETTE) -> dict[s
 
 def to_uri(fig) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", facecolor="white")
+    # every figure uses the constrained layout engine (it makes room for outside legends), so no
+    # second "tight bbox" drawing pass is needed
+    fig.savefig(buf, format="png", dpi=DPI, facecolor="white")
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
@@ -83,7 +85,8 @@ def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
     """Grouped bars: win rate per bot for each player count, 95% Wilson error bars, fair share line."""
     players = by_bot["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4))
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4),
+                           layout="constrained")
     width = 0.8 / max(1, len(bots))
     top = 0.0
     for j, bot in enumerate(bots):
@@ -261,7 +264,7 @@ def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, boo
     """Difference plot, one panel per ``(value, lo, hi, xlabel, is_rate)``: a point with its 95% CI per
     (player count, bot) row and a zero line. Rates are drawn in percentage points."""
     fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 0.42 * len(rows) + 1.1),
-                             sharey=True, squeeze=False)
+                             sharey=True, squeeze=False, layout="constrained")
     y = np.arange(len(rows))
     for ax, (value, lo, hi, xlabel, rate) in zip(axes[0], panels):
         k = 100.0 if rate else 1.0
@@ -278,7 +281,6 @@ def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, boo
     axes[0][0].set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
     if not axes[0][0].yaxis_inverted():
         axes[0][0].invert_yaxis()
-    fig.tight_layout()
     return to_uri(fig)
 
 
@@ -286,7 +288,8 @@ def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str,
     """Side-by-side win rates with Wilson bars: for every (player count, bot), one bar per run."""
     run_cols = colors_for(labels, ["#3B6FB6", "#E07B39", "#3A9A5B", "#7E62B0", "#C8454B", "#6F7378"])
     keys = sorted({(r["n_players"], r["bot"]) for r in rows})
-    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4))
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4),
+                           layout="constrained")
     width = 0.8 / len(labels)
     top = 0.0
     for j, lab in enumerate(labels):
@@ -318,7 +321,7 @@ def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cat
     mean points per category (all players) against it."""
     numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
     pos = list(xs) if numeric else list(range(len(xs)))
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10.5, 3.4))
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10.5, 3.4), layout="constrained")
     for bot in [b for b in colors if b in set(win["bot"].to_list())]:
         d = win.filter(pl.col("bot") == bot).sort("i")
         x = [pos[i] for i in d["i"].to_list()]

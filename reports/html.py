@@ -5,6 +5,7 @@ import datetime as _dt
 import html
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, Sequence
@@ -525,6 +526,8 @@ def _unpaired_block(base: RunStats, other: RunStats, lb: str, lo: str, colors: d
         f"<p class='muted'>Not paired ({esc(reason)}): the runs did not play the same games, so they are "
         "compared as independent samples (Newcombe interval for win-rate differences, Welch interval for "
         "score differences). Use the same seed, player counts and lineup to get a sharper paired comparison.</p>"
+        + ("<p class='muted'>The lineups differ: a bot's win rate also depends on its opponents, so part of "
+           "any difference may come from the opposition rather than the rules.</p>" if "lineups" in reason else "")
         + fig + tbl
     )
 
@@ -620,6 +623,20 @@ def _bot_order(runs: list[Run], stats: list[RunStats]) -> list[str]:
     return names
 
 
+def _output_path(out: Path) -> Path:
+    """Where the report goes (``OUT/report.html`` for an existing directory); checked before any work."""
+    if out.is_dir():
+        out = out / "report.html"
+    anc = out.parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise MeeplabError(f"{out}: cannot write report ({anc} is not a directory)")
+    if not os.access(anc, os.W_OK):
+        raise MeeplabError(f"{out}: cannot write report ({anc} is not writable)")
+    return out
+
+
 def build_report(paths: list[str | Path], out: str | Path, title: str | None = None) -> Path:
     """Write one self-contained HTML report for the run directories ``paths`` to ``out``.
 
@@ -630,6 +647,7 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
     paths = list(paths)
     if not paths:
         raise MeeplabError("report: no run directories given")
+    out = _output_path(Path(out))
     runs = [load_run(p) for p in paths]
     stats = [run_stats(r) for r in runs]
     labels = _unique_labels(runs)
@@ -671,9 +689,6 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
     doc = page(esc(title), subtitle, toc, "\n".join(body),
                "meeplab balance report · win rates count a k-way shared first place as 1/k · intervals are 95%")
 
-    out = Path(out)
-    if out.is_dir():
-        out = out / "report.html"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(doc, encoding="utf-8")

@@ -402,7 +402,9 @@ def test_single_report_self_contained(runs, tmp_path):
 
 
 def test_interrupted_warning(runs, tmp_path):
-    doc = build_report([runs["interrupted"]], tmp_path / "r.html").read_text()
+    out = build_report([runs["interrupted"]], tmp_path)  # an existing directory: OUT/report.html
+    assert out == tmp_path / "report.html"
+    doc = out.read_text()
     assert "Interrupted run." in doc and "Only 120 at 3P games were played out of 300 requested" in doc
 
 
@@ -435,6 +437,7 @@ def test_report_errors(runs, tmp_path):
         build_report([], tmp_path / "x.html")
     with pytest.raises(MeeplabError, match="does not exist"):
         build_report([runs["base"], tmp_path / "missing"], tmp_path / "x.html")
-    # output into an existing directory
-    out = build_report([runs["base"]], tmp_path)
-    assert out == tmp_path / "report.html" and out.exists()
+    assert not (tmp_path / "x.html").exists()
+    (tmp_path / "blocker").write_text("a file where a folder is needed")
+    with pytest.raises(MeeplabError, match="cannot write report"):
+        build_report([runs["interrupted"]], tmp_path / "blocker" / "r.html")
