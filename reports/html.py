@@ -454,8 +454,7 @@ def _what_changed(runs: list[Run], labels: list[str]) -> str:
     return "".join(out)
 
 
-def _paired_block(base: Run, other: Run, lb: str, lo: str, colors: dict[str, str], reason: str) -> str:
-    df = paired_compare(base, other)
+def _paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> str:
     if df.height == 0:
         return (f"<h4>{esc(lo)} vs {esc(lb)}</h4><p class='warning'>Paired comparison possible in principle, "
                 "but the runs share no games (no common game index).</p>")
@@ -492,9 +491,7 @@ def _paired_block(base: Run, other: Run, lb: str, lo: str, colors: dict[str, str
     )
 
 
-def _unpaired_block(base: RunStats, other: RunStats, lb: str, lo: str, colors: dict[str, str],
-                    reason: str) -> str:
-    df = unpaired_compare(base, other)
+def _unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> str:
     if df.height == 0:
         return (f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge info'>unpaired</span></h4>"
                 "<p class='muted'>No bot at a common player count appears in both runs; nothing to compare.</p>")
@@ -532,20 +529,79 @@ def _unpaired_block(base: RunStats, other: RunStats, lb: str, lo: str, colors: d
     )
 
 
+def _cat_means(st: RunStats, p: int, cats: Sequence[str]) -> dict[str, float]:
+    """Mean points per player from each category at player count ``p`` (all seats)."""
+    bb = st.by_bot.filter(pl.col("n_players") == p)
+    n = float(bb["n"].sum())
+    return {c: float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats} if n else {}
+
+
+def _category_shift(base: Run, bst: RunStats, other: Run, ost: RunStats, lb: str, lo: str) -> tuple[str, list[str]]:
+    """Table of points per player by category, baseline vs other, and finding lines for big shifts."""
+    cats = [c for c in base.categories if c in other.categories]
+    common = sorted(set(base.players) & set(other.players))
+    if not cats or not common:
+        return "", []
+    rows, notes = [], []
+    for p in common:
+        a, b = _cat_means(bst, p, cats), _cat_means(ost, p, cats)
+        tot_a, tot_b = sum(a.values()), sum(b.values())
+        for c in cats:
+            rows.append((f"{p}", esc(c), num(a[c]), num(b[c]), snum(b[c] - a[c]),
+                         pct(a[c] / tot_a, 0) if tot_a else "–", pct(b[c] / tot_b, 0) if tot_b else "–"))
+        rows.append((f"{p}", "<b>total</b>", f"<b>{num(tot_a)}</b>", f"<b>{num(tot_b)}</b>",
+                     f"<b>{snum(tot_b - tot_a)}</b>", "", ""))
+        moves = sorted(cats, key=lambda c: -abs(b[c] - a[c]))
+        big = [c for c in moves if abs(b[c] - a[c]) >= max(0.05 * abs(tot_a), 1e-9)][:2]
+        if big:
+            notes.append(f"<b>{esc(lo)}, {p} players:</b> points shift in "
+                         + ", ".join(f"{esc(c)} ({snum(b[c] - a[c])} per player)" for c in big)
+                         + f"; total {num(tot_a)} → {num(tot_b)}.")
+    tbl = table(["players", "category", esc(lb), esc(lo), "Δ", f"share {esc(lb)}", f"share {esc(lo)}"], rows,
+                [True, False, True, True, True, True, True], group_col=0)
+    return ("<p class='how'>mean points per player (all seats) from each scoring category; the share "
+            "columns show how much of the total each category makes up.</p>" + tbl), notes
+
+
+def _win_notes(df: pl.DataFrame, lo: str) -> list[str]:
+    out = []
+    for r in df.iter_rows(named=True):
+        a, b = r["d_win_lo"], r["d_win_hi"]
+        if not _bad(a) and not _bad(b) and (a > 0 or b < 0):
+            base = r.get("win_base")
+            other = r.get("win_other")
+            out.append(f"<b>{esc(lo)}, {r['n_players']} players:</b> {esc(r['bot'])}'s win rate "
+                       f"{'rises' if r['d_win'] > 0 else 'falls'} {spct(r['d_win'])} "
+                       f"({pct(base)} → {pct(other)}, 95% CI {ci(a, b, spct)}).")
+    return out
+
+
 def comparison_section(runs: list[Run], stats: list[RunStats], labels: list[str],
                        colors: dict[str, str]) -> str:
     base, lb = runs[0], labels[0]
-    parts = ['<section class="block" id="comparison"><h2>Comparison</h2>',
-             f"<p>Baseline: <b>{esc(lb)}</b> (the first run given). Every difference is "
-             "<i>other run − baseline</i>.</p>",
-             "<h3>What changed</h3>", _what_changed(runs, labels), "<h3>Differences against the baseline</h3>"]
+    blocks, findings = [], []
     for run, st, lab in zip(runs[1:], stats[1:], labels[1:]):
         ok, reason = pairing(base, run)
         if ok:
-            parts.append(_paired_block(base, run, lb, lab, colors, reason))
+            df = paired_compare(base, run)
+            blocks.append(_paired_block(df, lb, lab, colors, reason))
         else:
-            parts.append(_unpaired_block(stats[0], st, lb, lab, colors, reason))
-    parts.append("</section>")
+            df = unpaired_compare(stats[0], st)
+            blocks.append(_unpaired_block(df, lb, lab, colors, reason))
+        wn = _win_notes(df, lab) if df.height else []
+        findings += wn or [f"<b>{esc(lab)}:</b> no bot's win rate changes significantly against {esc(lb)} "
+                           f"({'paired' if ok else 'unpaired'} comparison)."]
+        cat_html, cat_notes = _category_shift(base, stats[0], run, st, lb, lab)
+        findings += cat_notes
+        if cat_html:
+            blocks.append(f"<h4>{esc(lab)} vs {esc(lb)}: where the points come from</h4>{cat_html}")
+    parts = ['<section class="block" id="comparison"><h2>Comparison</h2>',
+             f"<p>Baseline: <b>{esc(lb)}</b> (the first run given). Every difference is "
+             "<i>other run − baseline</i>.</p>",
+             "<h3>What changed</h3>", _what_changed(runs, labels),
+             "<div class='findings'><h4>Key changes</h4><ul>" + "".join(f"<li>{f}</li>" for f in findings)
+             + "</ul></div>",
+             "<h3>Differences against the baseline</h3>", *blocks, "</section>"]
     return "\n".join(parts)
 
 

@@ -413,6 +413,8 @@ def test_paired_and_sweep_report(runs, tmp_path):
     assert "<title>Bonus what-if</title>" in doc
     assert "Comparison" in doc and "paired</span>" in doc and "common random numbers" in doc
     assert "Sweep over <code>bonus</code>" in doc
+    assert "Key changes" in doc and "where the points come from" in doc
+    assert re.search(r"points shift in bonus \(\+\d", doc)  # the bonus category carries the change
     assert not _external_refs(doc)
 
 
