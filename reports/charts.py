@@ -278,6 +278,11 @@ def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, boo
         ax.set_xlabel(xlabel)
         ax.grid(axis="y", visible=False)
         ax.margins(x=0.12)
+        ax.ticklabel_format(axis="x", useOffset=False, style="plain")
+        vals = [abs(r[c]) * k for r in rows for c in (value, lo, hi)
+                if r[c] is not None and np.isfinite(r[c])]
+        if not vals or max(vals) < 1e-9:  # nothing moved: a readable symmetric axis around zero
+            ax.set_xlim(-1.0, 1.0)
     axes[0][0].set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
     if not axes[0][0].yaxis_inverted():
         axes[0][0].invert_yaxis()

@@ -47,6 +47,8 @@ def spct(x: Any, d: int = 1) -> str:
     if _bad(x):
         return "–"
     v = 100 * x
+    if abs(v) < 1e-9:  # floating-point noise of an unchanged value
+        v = 0.0
     while v != 0 and abs(v) < 0.5 * 10 ** -d and d < 3:
         d += 1
     return f"{v:+.{d}f} pp"
@@ -61,7 +63,9 @@ def num(x: Any, d: int = 2) -> str:
 
 
 def snum(x: Any, d: int = 2) -> str:
-    return "–" if _bad(x) else f"{x:+,.{d}f}"
+    if _bad(x):
+        return "–"
+    return f"{(0.0 if abs(x) < 1e-12 else x):+,.{d}f}"
 
 
 def ci(lo: Any, hi: Any, f=pct) -> str:
