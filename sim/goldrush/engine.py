@@ -339,7 +339,27 @@ def eval_place(nd, gi, pl, board, pos, inst, rot, me, P, seg, nseg, edge_seg, ha
     row[12] = stack_best
     row[13] = 0.0
     row[14] = 0.0
-    row[15] = 0.0
+    for q in range(15, row.shape[0]):
+        row[q] = 0.0
+
+
+@njit(cache=True)
+def margin(nd, r, me, P):
+    """(my cowboys - most cowboys of an opponent, most cowboys of an opponent) on feature ``r``."""
+    best = 0
+    for p in range(P):
+        if p != me and nd[r, F_COW + p] > best:
+            best = nd[r, F_COW + p]
+    return nd[r, F_COW + me] - best, best
+
+
+@njit(cache=True)
+def other_tents(nd, r, me, P, pi):
+    n = 0
+    for p in range(P):
+        if p != me and pi[p, PI_TENT] >= 0 and find(nd, pi[p, PI_TENT]) == r:
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -460,6 +480,10 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
             feats[n, 12] = 1.0 if mine_root >= 0 else 0.0
             feats[n, 14] = nd[r, F_STACK]
             feats[n, 15] = nd[r, F_NUG]
+            mg, ob = margin(nd, r, me, P)
+            feats[n, 16] = mg
+            feats[n, 17] = ob
+            feats[n, 18] = other_tents(nd, r, me, P, pi)
             n += 1
         if mine_root >= 0 and nd[mine_root, F_STACK] > 0:
             for q in range(feats.shape[1]):
@@ -476,6 +500,10 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
             feats[n, 11] = edge_odds(rem_e, K_MTN, nd[mine_root, F_OPEN])
             feats[n, 14] = nd[mine_root, F_STACK]
             feats[n, 15] = nd[mine_root, F_NUG]
+            mg, ob = margin(nd, mine_root, me, P)
+            feats[n, 16] = mg
+            feats[n, 17] = ob
+            feats[n, 18] = other_tents(nd, mine_root, me, P, pi)
             n += 1
     if pr[P_HOUSE_REMOVE] > 0.5:
         for k in range(MAXC):
