@@ -52,7 +52,7 @@ def test_collect_line_skips_gaps_and_stops_before_any_farmer():
     w[0, 1:3] = [sp(0, 0), E]
     w[1, 1:3] = [sp(3, 0), E]
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.collect_phase(view, c.pi, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
+    turns = engine.collect_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
                                  counts, log, nlog, True)
     assert turns == 2
     assert hand(view, 0) == [0, 0, 0, 0, 1, 1, 0]  # pig + cow, not the sheep under P2's farmer
@@ -76,7 +76,7 @@ def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
     w[1, 1:5] = [sp(0, 2), E, sp(2, 2), E]
     w[0, 1:3] = [sp(4, 2), W]
     moves, feats, tmp, counts, log, nlog = scratch()
-    engine.collect_phase(view, c.pi, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp, counts,
+    engine.collect_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp, counts,
                          log, nlog, True)
     first = log[0]
     assert first[1] == 1 and first[2] == sp(0, 2)
@@ -282,7 +282,7 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
             w[e, 1 + 2 * j] = a
             w[e, 2 + 2 * j] = b
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, c.pi, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
+    turns = engine.placement_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
                                    feats, tmp, counts, tiles_left, facedown, log, nlog, True)
     assert turns == 25
     farmers = view[V_FARMER:V_FARMER + 25]
@@ -307,7 +307,7 @@ def test_placement_turns_remaining_tiles_up_after_last_farmer():
     steps = [x for s in range(25) for x in ((s, -1), (1, -1))]
     w = script_weights(steps)
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, c.pi, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
+    turns = engine.placement_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
                                    tmp, counts, tiles_left, np.uint64((1 << 25) - 1), log, nlog, True)
     assert turns == 6
     # P2 started (first = 1), so P2 placed its third farmer first and holds order tile 1

@@ -29,6 +29,7 @@ class Context:
         pi[engine.P_FEEDPER] = values["feed_per_animal"]
         pi[engine.P_VALUES:engine.P_VALUES + 6] = values["animal_values"]
         self.pi = pi
+        self.ptab = engine.potential_table(values["animal_values"], values["quartet_size"], values["mixed_size"])
         self.rays, self.cells, self.dir_names = build(values["board"])
         self.nd = len(self.dir_names)
 
@@ -42,7 +43,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     tiebreak = np.zeros((n_games, n_players))
     brk = np.zeros((n_games, n_players, engine.NC))
     length = np.zeros(n_games, dtype=np.int64)
-    engine.play_batch(ctx.pi, ctx.rays, ctx.nd, lineup.fns, lineup.weights, n_players, lineup.rotate,
+    engine.play_batch(ctx.pi, ctx.ptab, ctx.rays, ctx.nd, lineup.fns, lineup.weights, n_players, lineup.rotate,
                       seed, start, n_games, score, tiebreak, brk, length)
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
 
@@ -50,7 +51,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
-    n, turns, score, brk = engine.play_logged(ctx.pi, ctx.rays, ctx.nd, lineup.fns, lineup.weights,
+    n, turns, score, brk = engine.play_logged(ctx.pi, ctx.ptab, ctx.rays, ctx.nd, lineup.fns, lineup.weights,
                                               n_players, lineup.rotate, index, seed, log)
     return log[:n], turns, score, brk
 

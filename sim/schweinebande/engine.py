@@ -47,7 +47,7 @@ NC = 4
 MAX_MOVES = 64
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _log(log, nlog, on, code, seat, a, b, c, d):
     if on and nlog[0] < log.shape[0]:
         i = nlog[0]
@@ -74,30 +74,43 @@ def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
 # ---------------------------------------------------------------------------------------------
 # value estimates used as bot features
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def potential(h, pi):
-    """Rough worth of a hand (counts of the 6 animals): closable groups now plus progress."""
-    q = pi[P_QUART]
+@njit(cache=True, inline="always")
+def potential(h, pi, ptab):
+    """Rough worth of a hand (counts of the 6 animals): closable groups now plus progress.
+
+    ``ptab[k, c]`` holds kind k's part for c animals and ``ptab[NK, d]`` the part for d distinct
+    kinds (see ``potential_table``), so no division runs in the hot loop."""
     pot = 0.0
-    for k in range(NK):
-        v = pi[P_VALUES + k]
-        pot += v * (h[k] // q) + 0.5 * v * (h[k] % q) / q
     distinct = 0
+    top = ptab.shape[1] - 1
     for k in range(NK):
-        if h[k] > 0:
+        c = h[k]
+        if c > 0:
             distinct += 1
-    pot += 0.25 * pi[P_VALUES + NK - 1] * min(distinct, pi[P_MIXED]) / pi[P_MIXED]
-    return pot
+        pot += ptab[k, c if c < top else top]
+    return pot + ptab[NK, distinct]
 
 
-@njit(cache=True)
-def hand_potential(view, seat, pi, tmp):
+def potential_table(pi_values, quartet, mixed, size=128):
+    """The lookup table behind :func:`potential` (built once per run in Python)."""
+    tab = np.zeros((NK + 1, size))
+    c = np.arange(size)
+    for k in range(NK):
+        v = pi_values[k]
+        tab[k] = v * (c // quartet) + 0.5 * v * (c % quartet) / quartet
+    d = np.arange(size)
+    tab[NK] = 0.25 * pi_values[NK - 1] * np.minimum(d, mixed) / mixed
+    return tab
+
+
+@njit(cache=True, inline="always")
+def hand_potential(view, seat, pi, ptab, tmp):
     for k in range(NK):
         tmp[k] = view[V_HAND + seat * NT + k]
-    return potential(tmp, pi)
+    return potential(tmp, pi, ptab)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def line_counts(view, rays, space, d, counts):
     """Tiles a farmer on ``space`` collects looking in direction ``d`` (face-down ones in counts[7])."""
     for k in range(NT + 1):
@@ -123,26 +136,26 @@ def line_counts(view, rays, space, d, counts):
             counts[t] += 1
 
 
-@njit(cache=True)
-def gain_of(view, seat, pi, counts, base, tmp, unknown_gain):
+@njit(cache=True, inline="always")
+def gain_of(view, seat, pi, ptab, counts, base, tmp, unknown_gain):
     """Potential gain of adding ``counts`` (7 kinds + face-down count) to the seat's hand."""
     for k in range(NK):
         tmp[k] = view[V_HAND + seat * NT + k] + counts[k]
-    g = potential(tmp, pi) - base
+    g = potential(tmp, pi, ptab) - base
     g += counts[SACK] * 1.0 + counts[NT] * unknown_gain
     return g
 
 
-@njit(cache=True)
-def marginal_gains(view, seat, pi, tmp, mg, tiles_left):
+@njit(cache=True, inline="always")
+def marginal_gains(view, seat, pi, ptab, tmp, mg, tiles_left):
     """mg[k] = potential gain of one more tile of kind k (a sack counts 1); returns the expected
     gain of one unseen tile, weighted by the kinds still face down."""
     for j in range(NK):
         tmp[j] = view[V_HAND + seat * NT + j]
-    base = potential(tmp, pi)
+    base = potential(tmp, pi, ptab)
     for k in range(NK):
         tmp[k] += 1
-        mg[k] = potential(tmp, pi) - base
+        mg[k] = potential(tmp, pi, ptab) - base
         tmp[k] -= 1
     mg[SACK] = 1.0
     tot = 0
@@ -155,7 +168,7 @@ def marginal_gains(view, seat, pi, tmp, mg, tiles_left):
     return e / tot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_line(view, rays, space, mg, unknown_gain, nd, out):
     """Best direction from ``space`` by the linear gain estimate: out = (gain, known, unknown)."""
     best = -1e9
@@ -189,7 +202,7 @@ def best_line(view, rays, space, mg, unknown_gain, nd, out):
 # ---------------------------------------------------------------------------------------------
 # phases
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _popcount(x):
     c = 0
     while x:
@@ -199,7 +212,7 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+def placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
                     moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on):
     """Phase B. Returns (face-down mask left, turns taken)."""
     one = np.uint64(1)
@@ -227,7 +240,7 @@ def placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, ro
         view[V_SEAT] = cur
         view[V_REVEALED] = -1
         # -- reveal: which face-down tile
-        ug = marginal_gains(view, cur, pi, tmp, mg, tiles_left)
+        ug = marginal_gains(view, cur, pi, ptab, tmp, mg, tiles_left)
         n = 0
         for s in range(ns):
             if facedown & (one << np.uint64(s)):
@@ -250,7 +263,7 @@ def placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, ro
         _log(log, nlog, log_on, E_REVEAL, cur, space, t, 0, 0)
         # -- place a farmer on it?
         view[V_REVEALED] = space
-        ug = marginal_gains(view, cur, pi, tmp, mg, tiles_left)
+        ug = marginal_gains(view, cur, pi, ptab, tmp, mg, tiles_left)
         forced = active == 1 and facedown == 0
         if forced:
             place = True
@@ -315,13 +328,13 @@ def placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, ro
 
 # Face-down tiles are stored as FACE_DOWN in the view and their true kind in a hidden slot:
 # the hidden kinds live beyond V_LEN in the same array (bots must not read past V_LEN).
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hidden_tile(view, space):
     return view[V_LEN + space]
 
 
 @njit(cache=True)
-def collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
+def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
                   log, nlog, log_on):
     """Phase C. Returns the number of collect turns."""
     # order of play by order tile
@@ -338,7 +351,7 @@ def collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, mov
         for oi in range(no):
             seat = order[oi]
             n = 0
-            base = hand_potential(view, seat, pi, tmp)
+            base = hand_potential(view, seat, pi, ptab, tmp)
             for s in range(ns):
                 if view[V_FARMER + s] != seat:
                     continue
@@ -348,7 +361,7 @@ def collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, mov
                     moves[n, 1] = d
                     for f in range(NF):
                         feats[n, f] = 0.0
-                    feats[n, 0] = gain_of(view, seat, pi, counts, base, tmp, 0.0)
+                    feats[n, 0] = gain_of(view, seat, pi, ptab, counts, base, tmp, 0.0)
                     val = 0.0
                     nan = 0
                     for k in range(NK):
@@ -404,7 +417,7 @@ def collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, mov
     return turns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mixed_farm_kind(mask, pi):
     """Most valuable kind in a mixed group (ties: the higher kind index)."""
     best = -1
@@ -640,12 +653,13 @@ def final_groups(view, pi, seat, brk, log, nlog, log_on):
 
 
 @njit(cache=True)
-def play_game(pi_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, seed, score, tiebreak, brk_out,
+def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, seed, score, tiebreak, brk_out,
               log, log_on):
     """Play game ``g`` with ``np_`` players; fills score/tiebreak/brk_out; returns the number of turns."""
     # Game-local copies of the shared read-only inputs: numba reference-counts every array view it
     # makes, and views of arrays shared by all threads would make the cores fight over one counter.
     pi = pi_shared.copy()
+    ptab = ptab_shared.copy()
     rays = rays_shared.copy()
     weights = weights_shared.copy()
     brk = np.zeros((np_, NC), dtype=np.float64)
@@ -705,10 +719,10 @@ def play_game(pi_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, s
             for s in range(np_):
                 if view[V_ORDER + s] == 1:
                     first = s
-        turns += placement_phase(view, pi, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+        turns += placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
                                  moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on)
         # C. collecting
-        turns += collect_phase(view, pi, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
+        turns += collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
                                counts, log, nlog, log_on)
         last = rnd == rounds - 1
         # D. farm, then E. feeding, player by player in order-tile order (independent decisions)
@@ -744,20 +758,20 @@ def play_game(pi_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, s
 
 
 @njit(cache=True, parallel=True)
-def play_batch(pi, rays, nd, fns, weights, np_, rotate, seed, start, n_games, score, tiebreak, brk, length):
+def play_batch(pi, ptab, rays, nd, fns, weights, np_, rotate, seed, start, n_games, score, tiebreak, brk, length):
     dummy = np.zeros((0, LOGW), dtype=np.int64)
     for i in prange(n_games):
-        length[i] = play_game(pi, rays, nd, fns, weights, np_, rotate, start + i, seed,
+        length[i] = play_game(pi, ptab, rays, nd, fns, weights, np_, rotate, start + i, seed,
                               score[i], tiebreak[i], brk[i], dummy, False)
 
 
 @njit(cache=True)
-def play_logged(pi, rays, nd, fns, weights, np_, rotate, g, seed, log):
+def play_logged(pi, ptab, rays, nd, fns, weights, np_, rotate, g, seed, log):
     """The same game as the batch, with its event log (returns (n events, turns, score, brk))."""
     score = np.zeros(np_)
     tiebreak = np.zeros(np_)
     brk = np.zeros((np_, NC))
-    turns = play_game(pi, rays, nd, fns, weights, np_, rotate, g, seed, score, tiebreak, brk, log, True)
+    turns = play_game(pi, ptab, rays, nd, fns, weights, np_, rotate, g, seed, score, tiebreak, brk, log, True)
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:
