@@ -11,7 +11,7 @@ from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
 from .farm import (MAXC, SCRATCH, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   EDGE_OF, U0, bit, building_mask, flood_prep, grow, containers, house, new_farm, pastures_mask, popcount,
+                   EDGE_OF, U0, bit, building_mask, flood_prep, grow, has_building, containers, house, new_farm, pastures_mask, popcount,
                    score_parts)
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
@@ -63,7 +63,10 @@ W_KIND = 2 * MAXC
 W_ASSIGN = 3 * MAXC
 W_KEPT = 4 * MAXC
 W_SCR = 4 * MAXC + 4
-W_SIZE = W_SCR + SCRATCH
+W_PC = W_SCR + SCRATCH  # per-player cache of enclosure plans for the action estimates
+PC_ROW = 6
+PC_STRIDE = 8 + MAXM * PC_ROW
+W_SIZE = W_PC + 2 * PC_STRIDE
 
 
 @njit(cache=True)
@@ -109,6 +112,26 @@ def evaluate(ps, prm, prmf, wk, res):
     res[1] = cap
     res[2] = nk
     res[3] = pairs
+    res[4] = res[10]
+
+
+@njit(cache=True)
+def evalx(ps, prm, prmf, wk, res, cheap):
+    """evaluate(), or when ``cheap`` (estimating an action's value with default sub-choices) the farm
+    without re-housing: res[0] = buildings + expansions + storage, res[1] = capacity, res[2..3] = 0."""
+    if not cheap:
+        evaluate(ps, prm, prmf, wk, res)
+        return
+    caps = wk[W_CAPS:W_CAPS + MAXC]
+    K, past = containers(ps, prm, caps, wk[W_SM:W_SM + MAXC], wk[W_KIND:W_KIND + MAXC])
+    cap = 0
+    for k in range(K):
+        cap += caps[k]
+    score_parts(ps, prm, prmf, past, res[5:13])
+    res[0] = res[10] + res[11] + res[12]
+    res[1] = cap
+    res[2] = 0
+    res[3] = 0
     res[4] = res[10]
 
 
@@ -296,17 +319,79 @@ def can_border(ps, prm, walls, placed):
 
 
 @njit(cache=True)
+def bld_key(ps):
+    k = np.int64(0)
+    for s in range(18):
+        k |= np.int64(ps[P_BLD + s]) << np.int64(3 * s)
+    return k
+
+
+@njit(cache=True)
+def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
+    """The estimate's enclosure: the best plan (rectangles up to 4 spaces, closed at once) by
+    cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
+    until the farm or the borders in hand change."""
+    if not can_border(ps, prm, walls, 0):
+        return 0
+    b = W_PC + me * PC_STRIDE
+    key = bld_key(ps)
+    if not (wk[b + 5] == 1 and wk[b] == ps[P_E] and wk[b + 1] == ps[P_T] and wk[b + 2] == key
+            and wk[b + 3] == ps[P_NCOLS] and wk[b + 4] == ps[P_BORD]):
+        n = gen_plans(ps, prm, moves, MAXM - 1, min(prm[I_PLAN_MAX], 4), False)
+        evalx(ps, prm, prmf, wk, res0, True)
+        for i in range(n):
+            _copy(tps, ps)
+            tps[P_E] = tps[P_E] | moves[i, 0]
+            evalx(tps, prm, prmf, wk, res1, True)
+            r = b + 8 + i * PC_ROW
+            wk[r] = moves[i, 0]
+            wk[r + 1] = moves[i, 1]
+            wk[r + 2] = moves[i, 2]
+            wk[r + 3] = moves[i, 3]
+            wk[r + 4] = np.int64(round(2.0 * (res1[0] - res0[0])))
+            wk[r + 5] = np.int64(res1[1] - res0[1])
+        wk[b] = ps[P_E]
+        wk[b + 1] = ps[P_T]
+        wk[b + 2] = key
+        wk[b + 3] = ps[P_NCOLS]
+        wk[b + 4] = ps[P_BORD]
+        wk[b + 5] = 1
+        wk[b + 6] = n
+    n = wk[b + 6]
+    st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
+    best = -1e18
+    bi = -1
+    for i in range(n):
+        r = b + 8 + i * PC_ROW
+        w, s = border_cost(walls, wk[r + 1], 0, prm)
+        if w > ps[P_WOOD] or s > ps[P_STONE]:
+            continue
+        v = 0.5 * wk[r + 4] - st * (w + s) + 0.2 * wk[r + 5] - 0.05 * (w + s)
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    if bi < 0:
+        return 0
+    r = b + 8 + bi * PC_ROW
+    w, s = border_cost(walls, wk[r + 1], 0, prm)
+    ps[P_E] = ps[P_E] | wk[r]
+    ps[P_BORD] -= wk[r + 1]
+    ps[P_WOOD] -= w
+    ps[P_STONE] -= s
+    return wk[r + 1]
+
+
+@njit(cache=True)
 def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1,
                log, nlog, log_on):
     placed = 0
+    if default:
+        return default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1)
     while True:
         if not can_border(ps, prm, walls, placed):
             break
-        if default:
-            n = gen_plans(ps, prm, moves, MAXM - 1, min(prm[I_PLAN_MAX], 4), False)
-        else:
-            n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
-        evaluate(ps, prm, prmf, wk, res0)
+        n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
+        evalx(ps, prm, prmf, wk, res0, default)
         m = 0
         for i in range(n):
             k = moves[i, 1]
@@ -320,7 +405,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, defaul
             tps[P_BORD] -= k
             tps[P_WOOD] -= w
             tps[P_STONE] -= s
-            evaluate(tps, prm, prmf, wk, res1)
+            evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -346,7 +431,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, defaul
         ps[P_STONE] -= s
         placed += k
         _log(log, nlog, log_on, E_BORDERS, me, moves[i, 0], k, w, s, moves[i, 2], moves[i, 3], 0, 0)
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
     return placed
 
 
@@ -373,7 +458,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
         w = trough_cost(placed, prm)
         if ps[P_WOOD] < w:
             break
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
         T = np.uint64(ps[P_T])
         m = 0
         seen = np.uint64(0)
@@ -400,7 +485,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             _copy(tps, ps)
             tps[P_T] = np.int64(T | bit(s))
             tps[P_WOOD] -= w
-            evaluate(tps, prm, prmf, wk, res1)
+            evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -422,7 +507,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
         gs[GS_TROUGHS] -= 1
         placed += 1
         _log(log, nlog, log_on, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
     return placed
 
 
@@ -435,7 +520,7 @@ def can_stall(ps, gs, prm):
 
 @njit(cache=True)
 def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
     m = 0
     for s in range(3 * ps[P_NCOLS]):
         if ps[P_BLD + s] != 0:
@@ -448,7 +533,7 @@ def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, r
         tps[P_BLD + s] = B_STALL
         tps[P_STONE] -= prm[I_STALL_STONE]
         tps[P_REED] -= prm[I_STALL_REED]
-        evaluate(tps, prm, prmf, wk, res1)
+        evalx(tps, prm, prmf, wk, res1, default)
         feat_row(feats, m, res0, res1, ps, tps, 0)
         m += 1
     i = _ask(K_STALL, m, ctx, view, moves, feats, default)
@@ -458,7 +543,7 @@ def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, r
     ps[P_REED] -= prm[I_STALL_REED]
     gs[GS_STALLS] -= 1
     _log(log, nlog, log_on, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
 
 
 @njit(cache=True)
@@ -478,7 +563,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
     c = prm[I_STABLES_COST]
     placed = 0
     while can_stables(ps, prm):
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
         m = 0
         for s in range(3 * ps[P_NCOLS]):
             if ps[P_BLD + s] != B_STALL:
@@ -496,7 +581,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
                     tps[P_WOOD] -= c
                 else:
                     tps[P_STONE] -= c
-                evaluate(tps, prm, prmf, wk, res1)
+                evalx(tps, prm, prmf, wk, res1, default)
                 feat_row(feats, m, res0, res1, ps, tps, 0)
                 m += 1
         if placed > 0:
@@ -518,7 +603,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             ps[P_STONE] -= c
         placed += 1
         _log(log, nlog, log_on, E_STABLES, me, s, moves[i, 1], 0, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
     return placed
 
 
@@ -622,7 +707,7 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
 @njit(cache=True)
 def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
                log, nlog, log_on):
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
     m = gen_specials(ps, gs, prm, moves)
     if default:
         # the estimate needs one free space outside the pastures per building (pasture spaces all kept)
@@ -652,7 +737,7 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
         if code == B_SHELTER or code == B_OPEN:
             t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
             tps2[P_AN + t] += 1
-        evaluate(tps2, prm, prmf, wk, res1)
+        evalx(tps2, prm, prmf, wk, res1, default)
         feat_row(feats, i, res0, res1, ps, tps2, 0)
     i = _ask(K_SPECIAL, m, ctx, view, moves, feats, default)
     code = moves[i, 0]
@@ -660,7 +745,7 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
     pay = moves[i, 2]
     place_special(ps, gs, code, s, pay, prm)
     _log(log, nlog, log_on, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
     if code == B_SHELTER or code == B_OPEN:
         m = 0
         for t in range(4):
@@ -672,14 +757,14 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             moves[m, 3] = 0
             _copy(tps, ps)
             tps[P_AN + t] += 1
-            evaluate(tps, prm, prmf, wk, res1)
+            evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 1)
             m += 1
         kind = K_SHELTER if code == B_SHELTER else K_OPENST
         i = _ask(kind, m, ctx, view, moves, feats, default)
         t = moves[i, 0]
         ps[P_AN + t] += 1
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
         _log(log, nlog, log_on, E_ANIMAL, me, t, ps[P_AN + t], 0, 0, 0, 0, 0, 0)
 
 
@@ -705,7 +790,7 @@ def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, 
     gs[acc + G_BORD] = 0
     side = -1
     if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
-        evaluate(ps, prm, prmf, wk, res0)
+        evalx(ps, prm, prmf, wk, res0, default)
         for left in range(2):
             moves[left, 0] = 1 - left  # row 0 = left (1), row 1 = right (0)
             moves[left, 1] = 0
@@ -713,14 +798,14 @@ def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, 
             moves[left, 3] = 0
             _copy(tps, ps)
             add_column(tps, left == 0)
-            evaluate(tps, prm, prmf, wk, res1)
+            evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, left, res0, res1, ps, tps, 0)
         i = _ask(K_EXPAND, 2, ctx, view, moves, feats, default)
         side = moves[i, 0]
         add_column(ps, side == 1)
         gs[GS_EXPS] -= 1
     _log(log, nlog, log_on, E_EXPAND, me, side, got, 0, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, prmf, wk, res0)
+    evalx(ps, prm, prmf, wk, res0, default)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -925,7 +1010,16 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                 _copy(tgs, gs)
                 off = do_action(tps2, tgs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, True, tps, tps3,
                                 res1, res2, log, nlog, False)
-                evaluate(tps2, prm, prmf, wk, res1)
+                if slot <= S_BM:
+                    # goods only: the farm is unchanged, only the Storage Building's points move
+                    for j in range(13):
+                        res1[j] = res0[j]
+                    if res0[12] != 0.0 or has_building(tps2, B_STORAGE):
+                        dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - ps[me, P_WOOD] - ps[me, P_STONE] \
+                            - ps[me, P_REED]
+                        res1[0] += prmf[0] * dg
+                elif off == 0:
+                    evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, n, res0, res1, ps[me], tps2, off)
                 onsp = 0
                 for j in range(NG):

@@ -306,18 +306,51 @@ def house(caps, K, d, prm, assign, kept, scratch):
     gmax = 0
     for t in range(4):
         gmax += fval(prm, t, d[t]) * 1024 + d[t]
+    # start from a greedy assignment (largest container to the largest remaining need): often optimal
+    g0 = d[0]
+    g1 = d[1]
+    g2 = d[2]
+    g3 = d[3]
+    for j in range(n):
+        o = 4
+        mx = 0
+        if g0 > mx:
+            mx = g0
+            o = 0
+        if g1 > mx:
+            mx = g1
+            o = 1
+        if g2 > mx:
+            mx = g2
+            o = 2
+        if g3 > mx:
+            mx = g3
+            o = 3
+        bst[j] = o
+        if o == 0:
+            g0 -= c[j]
+        elif o == 1:
+            g1 -= c[j]
+        elif o == 2:
+            g2 -= c[j]
+        elif o == 3:
+            g3 -= c[j]
+    k0 = d[0] - max(g0, 0)
+    k1 = d[1] - max(g1, 0)
+    k2 = d[2] - max(g2, 0)
+    k3 = d[3] - max(g3, 0)
+    best = (fval(prm, 0, k0) + fval(prm, 1, k1) + fval(prm, 2, k2) + fval(prm, 3, k3)) * 1024 + k0 + k1 + k2 + k3
+    nb = n
     acc0 = 0
     acc1 = 0
     acc2 = 0
     acc3 = 0
-    best = -(1 << 60)
-    nb = 0
     bu0 = 0
     bu1 = 0
     bu2 = 0
     bu3 = 0
     W = UMAX + 1
-    i = 0
+    i = 0 if best < gmax else -1
     fresh = True
     while i >= 0:
         if fresh:
