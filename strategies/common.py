@@ -5,7 +5,7 @@ from numba import njit
 from sim.core.rng import rng_below, rng_float
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pick_uniform(n, rng):
     """A uniformly random index in [0, n)."""
     if n <= 1:
@@ -13,45 +13,55 @@ def pick_uniform(n, rng):
     return rng_below(rng, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _pick_tie(vals, col, n, best, rng):
+    """Uniform choice among the rows i whose vals[i, col] is within 1e-9 of ``best`` (one random draw)."""
+    ties = 0
+    first = 0
+    for i in range(n):
+        if vals[i, col] >= best - 1e-9:
+            if ties == 0:
+                first = i
+            ties += 1
+    if ties <= 1:
+        return first
+    k = rng_below(rng, ties)
+    for i in range(n):
+        if vals[i, col] >= best - 1e-9:
+            if k == 0:
+                return i
+            k -= 1
+    return first
+
+
+@njit(cache=True, inline="always")
 def argmax_column(feats, n, col, rng):
     """Index of the best ``feats[:, col]`` among the first n rows; ties broken uniformly at random."""
+    if n <= 1:
+        return 0
     best = -np.inf
-    count = 0
-    choice = 0
     for i in range(n):
-        v = feats[i, col]
-        if v > best + 1e-9:
-            best = v
-            count = 1
-            choice = i
-        elif v >= best - 1e-9:
-            count += 1
-            if rng_below(rng, count) == 0:
-                choice = i
-    return choice
+        if feats[i, col] > best:
+            best = feats[i, col]
+    return _pick_tie(feats, col, n, best, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def argmax_linear(feats, n, weights, rng):
     """Index maximising ``feats[i, :k] . weights[:k]`` (k = min of widths); random tie-break."""
+    if n <= 1:
+        return 0
     k = min(feats.shape[1], weights.shape[0])
+    vals = np.empty((n, 1))
     best = -np.inf
-    count = 0
-    choice = 0
     for i in range(n):
         v = 0.0
         for j in range(k):
             v += feats[i, j] * weights[j]
-        if v > best + 1e-9:
+        vals[i, 0] = v
+        if v > best:
             best = v
-            count = 1
-            choice = i
-        elif v >= best - 1e-9:
-            count += 1
-            if rng_below(rng, count) == 0:
-                choice = i
-    return choice
+    return _pick_tie(vals, 0, n, best, rng)
 
 
 @njit(cache=True)
@@ -80,27 +90,23 @@ def softmax_linear(feats, n, weights, temperature, rng):
     return n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def argmax_kind_linear(kind, feats, n, weights, nf, rng):
     """Linear scoring with one block of ``nf`` weights per decision kind: weights[kind*nf:(kind+1)*nf]."""
+    if n <= 1:
+        return 0
     off = kind * nf
-    best = -np.inf
-    count = 0
-    choice = 0
     k = min(nf, feats.shape[1])
+    vals = np.empty((n, 1))
+    best = -np.inf
     for i in range(n):
         v = 0.0
         for j in range(k):
             v += feats[i, j] * weights[off + j]
-        if v > best + 1e-9:
+        vals[i, 0] = v
+        if v > best:
             best = v
-            count = 1
-            choice = i
-        elif v >= best - 1e-9:
-            count += 1
-            if rng_below(rng, count) == 0:
-                choice = i
-    return choice
+    return _pick_tie(vals, 0, n, best, rng)
 
 
 def kind_weights(kinds, features, table):

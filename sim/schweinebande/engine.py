@@ -467,10 +467,12 @@ def farm_phase(view, pi, seat, last_round, entry, fns, weights, rng, moves, feat
                 n += 1
         # mixed groups: every set of m different kinds all present
         present = 0
+        npresent = 0
         for k in range(NK):
             if view[h0 + k] > 0:
                 present |= 1 << k
-        for mask in range(1, 1 << NK):
+                npresent += 1
+        for mask in range(1, (1 << NK) if npresent >= m else 1):
             if (mask & present) != mask:
                 continue
             c = 0
