@@ -180,3 +180,28 @@ def test_interrupted_run_keeps_its_chunks(tmp_path):
     df = pl.read_parquet(out / "chunks" / "*.parquet")
     assert df.height == done * 3
     assert sorted(set(df["game_index"].to_list())) == list(range(done))
+
+
+def test_compare_and_sweep_write_paired_reports(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, _, err = run_cli(["compare", "schweinebande", "--quiet", "--set", "pig_bonus_farm=3", "--games", "300",
+                            "--players", "3", "--bots", "heuristic,greedy", "--out", str(out)], capsys)
+    assert code == 0, err
+    base = pl.read_parquet(out / "baseline" / "results.parquet").sort("game_index", "seat")
+    var = pl.read_parquet(out / "variant" / "results.parquet").sort("game_index", "seat")
+    # common random numbers: same deals, so rounds 1-3 (no pig bonus yet) are identical game by game
+    assert base["quartets"].equals(var["quartets"])
+    assert (var["pig_bonus"] >= base["pig_bonus"]).mean() > 0.95
+    html = (out / "report.html").read_text()
+    assert "paired" in html and "pig_bonus_farm" in html
+    code, _, err = run_cli(["compare", "schweinebande", "--quiet", "--games", "10", "--out", str(tmp_path / "c2")],
+                           capsys)
+    assert code == 2 and "needs a variant" in err
+    sw = tmp_path / "sw"
+    code, _, err = run_cli(["sweep", "schweinebande", "--quiet", "--param", "feed_per_animal", "--values", "0;2",
+                            "--games", "200", "--players", "2", "--out", str(sw)], capsys)
+    assert code == 0, err
+    assert (sw / "feed_per_animal=0" / "results.parquet").exists() and (sw / "report.html").exists()
+    code, _, err = run_cli(["sweep", "schweinebande", "--quiet", "--param", "nope", "--values", "0;2",
+                            "--out", str(sw)], capsys)
+    assert code == 2 and "unknown parameter" in err

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 import os
 import shutil
 import signal
@@ -25,7 +24,6 @@ import pyarrow.parquet as pq
 from .bots import available, make_lineup
 from .errors import MeeplabError
 from .game import Batch, GameSpec, rank_and_win
-from .bots import entry_of_seat  # noqa: F401  (re-exported for engines/tests)
 from .registry import check_players
 
 DEFAULT_CHUNK = 50_000
