@@ -74,273 +74,278 @@ def gfind(grp, s):
 
 
 @njit(cache=True)
-def eval_place(nd, gi, pl, board, pos, inst, rot, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
-               pi, rem_e, row, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
-    """Features of placing ``inst`` at ``pos`` turned ``rot`` for player ``me`` (read-only look-ahead)."""
-    B = gi[G_B]
-    ns = nseg[inst]
-    farmers = pr[P_FARMERS] > 0.5
-    np_ = 0
-    for s in range(ns):
-        grp[s] = s
-    for d in range(4):
-        nt = board[pos + delta(d, B)]
-        if nt < 0:
-            continue
-        ninst = pl[nt, 0]
-        nrot = pl[nt, 1]
-        od = (d + 2) % 4
-        s = edge_seg[inst, rot, d]
-        if s >= 0:
-            sc_s[np_] = s
-            sc_r[np_] = find(nd, nt * SLOTS + edge_seg[ninst, nrot, od])
-            sc_e[np_] = 1
-            np_ += 1
-        for j in range(2):
-            s = half_seg[inst, rot, 2 * d + j]
+def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
+               pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
+    """Features of each placement ``moves[i] = (cell, rotation)`` of ``inst`` for player ``me`` (read-only
+    look-ahead: the merged features are computed without touching the union-find)."""
+    for i in range(n):
+        pos = moves[i, 0]
+        rot = moves[i, 1]
+        row = feats[i]
+        B = gi[G_B]
+        ns = nseg[inst]
+        farmers = pr[P_FARMERS] > 0.5
+        np_ = 0
+        for s in range(ns):
+            grp[s] = s
+        for d in range(4):
+            nt = board[pos + delta(d, B)]
+            if nt < 0:
+                continue
+            ninst = pl[nt, 0]
+            nrot = pl[nt, 1]
+            od = (d + 2) % 4
+            s = edge_seg[inst, rot, d]
             if s >= 0:
                 sc_s[np_] = s
-                sc_r[np_] = find(nd, nt * SLOTS + half_seg[ninst, nrot, 2 * od + 1 - j])
-                sc_e[np_] = 0
+                sc_r[np_] = find(nd, nt * SLOTS + edge_seg[ninst, nrot, od])
+                sc_e[np_] = 1
                 np_ += 1
-    # new segments sharing a neighbour feature become one feature
-    for i in range(np_):
-        for j in range(i + 1, np_):
-            if sc_r[i] == sc_r[j]:
-                a = gfind(grp, sc_s[i])
-                b = gfind(grp, sc_s[j])
-                if a != b:
-                    grp[max(a, b)] = min(a, b)
-    # group stats: 0 open, 1 segs, 2 nug, 3 loco, 4 stack, 5 tipi, 6 horse, 7 kind, 8 new spurs, 9 my-before value,
-    # 10 my-before open
-    for s in range(ns):
-        for q in range(11):
-            gs[s, q] = 0
-        for p in range(P):
-            gcow[s, p] = 0
-    supply = gi[G_SUPPLY]
-    for s in range(ns):
-        g = gfind(grp, s)
-        grp[s] = g
-        gs[g, 0] += seg[inst, s, S_NEDGES]
-        gs[g, 1] += 1
-        nug = seg[inst, s, S_NUG]
-        gs[g, 2] += nug
-        if nug > 0 and supply > 0:
-            k = min(nug, supply)
-            gs[g, 4] += k
-            supply -= k
-        gs[g, 3] += seg[inst, s, S_LOCO]
-        gs[g, 5] += seg[inst, s, S_TIPI]
-        gs[g, 6] += seg[inst, s, S_HORSE]
-        gs[g, 7] = seg[inst, s, S_KIND]
-        if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1:
-            gs[g, 8] += 1
-    nr = 0
-    for i in range(np_):
-        g = grp[sc_s[i]]
-        if sc_e[i] == 1:
-            gs[g, 0] -= 2
-        r = sc_r[i]
-        seen = False
-        for q in range(nr):
-            if roots[q] == r:
-                seen = True
-        if seen:
-            continue
-        roots[nr] = r
-        rgrp[nr] = g
-        nr += 1
-        gs[g, 0] += nd[r, F_OPEN]
-        gs[g, 1] += nd[r, F_SEGS]
-        gs[g, 2] += nd[r, F_NUG]
-        gs[g, 3] += nd[r, F_LOCO]
-        gs[g, 4] += nd[r, F_STACK]
-        gs[g, 5] += nd[r, F_TIPI]
-        gs[g, 6] += nd[r, F_HORSE]
-        for p in range(P):
-            gcow[g, p] += nd[r, F_COW + p]
-        mr = majority(nd, r, P)
-        if mr > 0 and nd[r, F_COW + me] == mr:
-            gs[g, 9] += root_value(nd, r, pr, emean, farmers)
-            gs[g, 10] += nd[r, F_OPEN]
-    gain_me = 0.0
-    for p in range(MAXP):
-        gain_opp[p] = 0.0
-        grow_opp[p] = 0.0
-    follow = 0.0
-    open_best = 0.0
-    open_best_edges = 0.0
-    open_best_kind = 0.0
-    prairie_best = 0.0
-    grow_me = 0.0
-    my_open_delta = 0.0
-    tent_tokens = 0.0
-    stack_best = 0.0
-    has_supply = pi[me, PI_SUPPLY] > 0
-    my_tent_root = -1
-    if pi[me, PI_TENT] >= 0:
-        my_tent_root = find(nd, pi[me, PI_TENT])
-    city_s = cityseg[inst]
-    for s in range(ns):
-        if grp[s] != s:
-            continue
-        k = gs[s, 7]
-        if k == K_CITY:
-            continue
-        opn = gs[s, 0]
-        tiles = gs[s, 1] - (gs[s, 8] - 1 if gs[s, 8] > 1 else 0)
-        m = 0
-        for p in range(P):
-            if gcow[s, p] > m:
-                m = gcow[s, p]
-        complete = (k == K_RAIL or k == K_MTN) and opn == 0
-        val = feature_value(k, tiles, gs[s, 2], gs[s, 4], gs[s, 5], gs[s, 6], 0, pr, emean, farmers)
-        if complete and k == K_RAIL:
-            lc = gs[s, 3]
-            if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
-                val *= pr[P_LOCO_MULT]
-        if m > 0:
-            nwin = 0
-            for p in range(P):
-                if gcow[s, p] == m:
-                    nwin += 1
-            if complete:
-                share = val
-                if k == K_MTN:
-                    share = gs[s, 2] * pr[P_NUG_PTS] + gs[s, 4] * emean / nwin
-                for p in range(P):
-                    if gcow[s, p] == m:
-                        if p == me:
-                            gain_me += share
-                        else:
-                            gain_opp[p] += share
-            else:
-                for p in range(P):
-                    if gcow[s, p] == m:
-                        if p == me:
-                            grow_me += val - gs[s, 9]
-                            my_open_delta += opn - gs[s, 10]
-                        else:
-                            grow_opp[p] += val
-        else:
-            # free feature: value of a new cowboy here
-            if has_supply and (k != K_PRAIRIE or farmers):
-                if complete:
-                    if val > follow:
-                        follow = val
-                elif val * edge_odds(rem_e, k, opn) + 0.01 > open_best:
-                    open_best = val * edge_odds(rem_e, k, opn) + 0.01
-                    open_best_edges = opn
-                    open_best_kind = k + 1
-                if k == K_PRAIRIE and val > prairie_best:
-                    prairie_best = val
-        if k == K_MTN and not complete:
-            if my_tent_root >= 0:
-                for q in range(nr):
-                    if roots[q] == my_tent_root and rgrp[q] == s:
-                        tent_tokens += gs[s, 4] - nd[my_tent_root, F_STACK]
-            if m == 0 and gs[s, 4] * emean > stack_best:
-                stack_best = gs[s, 4] * emean
-    # the new tile's city: complete when every railroad leaving it is complete
-    if city_s >= 0 and has_supply:
-        complete = True
-        nsp = 0
-        nd_ = 0
+            for j in range(2):
+                s = half_seg[inst, rot, 2 * d + j]
+                if s >= 0:
+                    sc_s[np_] = s
+                    sc_r[np_] = find(nd, nt * SLOTS + half_seg[ninst, nrot, 2 * od + 1 - j])
+                    sc_e[np_] = 0
+                    np_ += 1
+        # new segments sharing a neighbour feature become one feature
+        for i in range(np_):
+            for j in range(i + 1, np_):
+                if sc_r[i] == sc_r[j]:
+                    a = gfind(grp, sc_s[i])
+                    b = gfind(grp, sc_s[j])
+                    if a != b:
+                        grp[max(a, b)] = min(a, b)
+        # group stats: 0 open, 1 segs, 2 nug, 3 loco, 4 stack, 5 tipi, 6 horse, 7 kind, 8 new spurs, 9 my-before value,
+        # 10 my-before open
         for s in range(ns):
-            if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_CITY] == city_s:
-                nsp += 1
-                g = grp[s]
-                if gs[g, 0] > 0:
-                    complete = False
+            for q in range(11):
+                gs[s, q] = 0
+            for p in range(P):
+                gcow[s, p] = 0
+        supply = gi[G_SUPPLY]
+        for s in range(ns):
+            g = gfind(grp, s)
+            grp[s] = g
+            gs[g, 0] += seg[inst, s, S_NEDGES]
+            gs[g, 1] += 1
+            nug = seg[inst, s, S_NUG]
+            gs[g, 2] += nug
+            if nug > 0 and supply > 0:
+                k = min(nug, supply)
+                gs[g, 4] += k
+                supply -= k
+            gs[g, 3] += seg[inst, s, S_LOCO]
+            gs[g, 5] += seg[inst, s, S_TIPI]
+            gs[g, 6] += seg[inst, s, S_HORSE]
+            gs[g, 7] = seg[inst, s, S_KIND]
+            if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1:
+                gs[g, 8] += 1
+        nr = 0
+        for i in range(np_):
+            g = grp[sc_s[i]]
+            if sc_e[i] == 1:
+                gs[g, 0] -= 2
+            r = sc_r[i]
+            seen = False
+            for q in range(nr):
+                if roots[q] == r:
+                    seen = True
+            if seen:
+                continue
+            roots[nr] = r
+            rgrp[nr] = g
+            nr += 1
+            gs[g, 0] += nd[r, F_OPEN]
+            gs[g, 1] += nd[r, F_SEGS]
+            gs[g, 2] += nd[r, F_NUG]
+            gs[g, 3] += nd[r, F_LOCO]
+            gs[g, 4] += nd[r, F_STACK]
+            gs[g, 5] += nd[r, F_TIPI]
+            gs[g, 6] += nd[r, F_HORSE]
+            for p in range(P):
+                gcow[g, p] += nd[r, F_COW + p]
+            mr = majority(nd, r, P)
+            if mr > 0 and nd[r, F_COW + me] == mr:
+                gs[g, 9] += root_value(nd, r, pr, emean, farmers)
+                gs[g, 10] += nd[r, F_OPEN]
+        gain_me = 0.0
+        for p in range(MAXP):
+            gain_opp[p] = 0.0
+            grow_opp[p] = 0.0
+        follow = 0.0
+        open_best = 0.0
+        open_best_edges = 0.0
+        open_best_kind = 0.0
+        prairie_best = 0.0
+        grow_me = 0.0
+        my_open_delta = 0.0
+        tent_tokens = 0.0
+        stack_best = 0.0
+        has_supply = pi[me, PI_SUPPLY] > 0
+        my_tent_root = -1
+        if pi[me, PI_TENT] >= 0:
+            my_tent_root = find(nd, pi[me, PI_TENT])
+        city_s = cityseg[inst]
+        for s in range(ns):
+            if grp[s] != s:
+                continue
+            k = gs[s, 7]
+            if k == K_CITY:
+                continue
+            opn = gs[s, 0]
+            tiles = gs[s, 1] - (gs[s, 8] - 1 if gs[s, 8] > 1 else 0)
+            m = 0
+            for p in range(P):
+                if gcow[s, p] > m:
+                    m = gcow[s, p]
+            complete = (k == K_RAIL or k == K_MTN) and opn == 0
+            val = feature_value(k, tiles, gs[s, 2], gs[s, 4], gs[s, 5], gs[s, 6], 0, pr, emean, farmers)
+            if complete and k == K_RAIL:
+                lc = gs[s, 3]
+                if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
+                    val *= pr[P_LOCO_MULT]
+            if m > 0:
+                nwin = 0
+                for p in range(P):
+                    if gcow[s, p] == m:
+                        nwin += 1
+                if complete:
+                    share = val
+                    if k == K_MTN:
+                        share = gs[s, 2] * pr[P_NUG_PTS] + gs[s, 4] * emean / nwin
+                    for p in range(P):
+                        if gcow[s, p] == m:
+                            if p == me:
+                                gain_me += share
+                            else:
+                                gain_opp[p] += share
                 else:
-                    dup = False
-                    for s2 in range(s):
-                        if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == city_s and grp[s2] == g:
-                            dup = True
-                    if not dup:
-                        nd_ += 1
-        if complete:
-            v = nd_ * pr[P_CITY_PTS]
-            if v > follow:
-                follow = v
-        else:
-            v = nsp * pr[P_CITY_PTS] * 0.5
-            if v > open_best:
-                open_best = v
-                open_best_edges = nsp
-                open_best_kind = K_CITY + 1
-    # existing cities with a merchant completed by this placement
-    for q in range(nr):
-        r = roots[q]
-        if nd[r, F_KIND] != K_RAIL:
-            continue
-        g = rgrp[q]
-        if gs[g, 0] != 0:
-            continue
-        for e in range(2):
-            te = nd[r, F_END0 + e]
-            if te < 0:
+                    for p in range(P):
+                        if gcow[s, p] == m:
+                            if p == me:
+                                grow_me += val - gs[s, 9]
+                                my_open_delta += opn - gs[s, 10]
+                            else:
+                                grow_opp[p] += val
+            else:
+                # free feature: value of a new cowboy here
+                if has_supply and (k != K_PRAIRIE or farmers):
+                    if complete:
+                        if val > follow:
+                            follow = val
+                    elif val * edge_odds(rem_e, k, opn) + 0.01 > open_best:
+                        open_best = val * edge_odds(rem_e, k, opn) + 0.01
+                        open_best_edges = opn
+                        open_best_kind = k + 1
+                    if k == K_PRAIRIE and val > prairie_best:
+                        prairie_best = val
+            if k == K_MTN and not complete:
+                if my_tent_root >= 0:
+                    for q in range(nr):
+                        if roots[q] == my_tent_root and rgrp[q] == s:
+                            tent_tokens += gs[s, 4] - nd[my_tent_root, F_STACK]
+                if m == 0 and gs[s, 4] * emean > stack_best:
+                    stack_best = gs[s, 4] * emean
+        # the new tile's city: complete when every railroad leaving it is complete
+        if city_s >= 0 and has_supply:
+            complete = True
+            nsp = 0
+            nd_ = 0
+            for s in range(ns):
+                if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_CITY] == city_s:
+                    nsp += 1
+                    g = grp[s]
+                    if gs[g, 0] > 0:
+                        complete = False
+                    else:
+                        dup = False
+                        for s2 in range(s):
+                            if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == city_s and grp[s2] == g:
+                                dup = True
+                        if not dup:
+                            nd_ += 1
+            if complete:
+                v = nd_ * pr[P_CITY_PTS]
+                if v > follow:
+                    follow = v
+            else:
+                v = nsp * pr[P_CITY_PTS] * 0.5
+                if v > open_best:
+                    open_best = v
+                    open_best_edges = nsp
+                    open_best_kind = K_CITY + 1
+        # existing cities with a merchant completed by this placement
+        for q in range(nr):
+            r = roots[q]
+            if nd[r, F_KIND] != K_RAIL:
                 continue
-            cinst = pl[te, 0]
-            cs = cityseg[cinst]
-            if cs < 0:
+            g = rgrp[q]
+            if gs[g, 0] != 0:
                 continue
-            c = te * SLOTS + cs
-            if nd[c, F_DONE] != 0 or nd[c, F_OCC] < 0:
-                continue
-            owner = nd[c, F_OCC]
-            # all spurs complete (now or because they join group g)?
-            ok = True
-            ndist = 0
-            counted_g = False
-            for s2 in range(nseg[cinst]):
-                if seg[cinst, s2, S_KIND] != K_RAIL or seg[cinst, s2, S_CITY] != cs:
+            for e in range(2):
+                te = nd[r, F_END0 + e]
+                if te < 0:
                     continue
-                rr = find(nd, te * SLOTS + s2)
-                ing = False
-                for q2 in range(nr):
-                    if roots[q2] == rr and rgrp[q2] == g:
-                        ing = True
-                if ing:
-                    if not counted_g:
-                        counted_g = True
-                        ndist += 1
-                elif nd[rr, F_OPEN] == 0:
-                    ndist += 1  # (loops through the same city counted per spur here: a rough look-ahead)
-                else:
-                    ok = False
-            if ok:
-                v = ndist * pr[P_CITY_PTS] * (0.5 if e == 1 and nd[r, F_END0] == te else 1.0)
-                if owner == me:
-                    gain_me += v
-                elif owner < MAXP:
-                    gain_opp[owner] += v
-    best_opp = 0.0
-    best_grow_opp = 0.0
-    for p in range(P):
-        if p != me:
-            if gain_opp[p] > best_opp:
-                best_opp = gain_opp[p]
-            if grow_opp[p] > best_grow_opp:
-                best_grow_opp = grow_opp[p]
-    row[0] = gain_me
-    row[1] = best_opp
-    row[2] = follow
-    row[3] = grow_me
-    row[4] = best_grow_opp
-    row[5] = open_best
-    row[6] = open_best_edges
-    row[7] = my_open_delta
-    row[8] = tent_tokens * emean
-    row[9] = open_best_kind
-    row[10] = gi[G_NTILES] - gi[G_DRAW]
-    row[11] = prairie_best
-    row[12] = stack_best
-    row[13] = 0.0
-    row[14] = 0.0
-    for q in range(15, row.shape[0]):
-        row[q] = 0.0
+                cinst = pl[te, 0]
+                cs = cityseg[cinst]
+                if cs < 0:
+                    continue
+                c = te * SLOTS + cs
+                if nd[c, F_DONE] != 0 or nd[c, F_OCC] < 0:
+                    continue
+                owner = nd[c, F_OCC]
+                # all spurs complete (now or because they join group g)?
+                ok = True
+                ndist = 0
+                counted_g = False
+                for s2 in range(nseg[cinst]):
+                    if seg[cinst, s2, S_KIND] != K_RAIL or seg[cinst, s2, S_CITY] != cs:
+                        continue
+                    rr = find(nd, te * SLOTS + s2)
+                    ing = False
+                    for q2 in range(nr):
+                        if roots[q2] == rr and rgrp[q2] == g:
+                            ing = True
+                    if ing:
+                        if not counted_g:
+                            counted_g = True
+                            ndist += 1
+                    elif nd[rr, F_OPEN] == 0:
+                        ndist += 1  # (loops through the same city counted per spur here: a rough look-ahead)
+                    else:
+                        ok = False
+                if ok:
+                    v = ndist * pr[P_CITY_PTS] * (0.5 if e == 1 and nd[r, F_END0] == te else 1.0)
+                    if owner == me:
+                        gain_me += v
+                    elif owner < MAXP:
+                        gain_opp[owner] += v
+        best_opp = 0.0
+        best_grow_opp = 0.0
+        for p in range(P):
+            if p != me:
+                if gain_opp[p] > best_opp:
+                    best_opp = gain_opp[p]
+                if grow_opp[p] > best_grow_opp:
+                    best_grow_opp = grow_opp[p]
+        row[0] = gain_me
+        row[1] = best_opp
+        row[2] = follow
+        row[3] = grow_me
+        row[4] = best_grow_opp
+        row[5] = open_best
+        row[6] = open_best_edges
+        row[7] = my_open_delta
+        row[8] = tent_tokens * emean
+        row[9] = open_best_kind
+        row[10] = gi[G_NTILES] - gi[G_DRAW]
+        row[11] = prairie_best
+        row[12] = stack_best
+        row[13] = 0.0
+        row[14] = 0.0
+        for q in range(15, row.shape[0]):
+            row[q] = 0.0
 
 
 @njit(cache=True)
@@ -626,14 +631,14 @@ def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tok
 def new_state(ntiles, P, pr):
     """Fresh per-game arrays: nodes, game ints, placements, board, frontier, mountain list, players, cowboys."""
     B = 2 * ntiles + 3
-    nd = np.zeros((ntiles * SLOTS, NF), np.int64)
+    nd = np.empty((ntiles * SLOTS, NF), np.int64)  # every node is initialised when its tile is placed
     gi = np.zeros(NG, np.int64)
     gi[G_B] = B
     gi[G_NTILES] = ntiles
     pl = np.zeros((ntiles, 3), np.int64)
-    board = -np.ones(B * B, np.int64)
-    fidx = -np.ones(B * B, np.int64)
-    cons = np.zeros(B * B, np.int64)
+    board = np.full(B * B, -1, np.int32)
+    fidx = np.full(B * B, -1, np.int32)
+    cons = np.zeros(B * B, np.int32)
     front = np.zeros(4 * ntiles + 8, np.int64)
     mtn_nodes = np.zeros(ntiles * 4 + 1, np.int64)
     pi = np.zeros((P, 4), np.int64)
@@ -678,8 +683,8 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
                     break
     # scratch
     maxmv = max(4 * (4 * ntiles + 8), 16 + ntiles * 4 + MAXC)
-    moves = np.zeros((maxmv, 3), np.int64)
-    feats = np.zeros((maxmv, NFEAT), np.float64)
+    moves = np.empty((maxmv, 3), np.int64)
+    feats = np.empty((maxmv, NFEAT), np.float64)
     view = np.zeros(NV, np.int64)
     sc_s = np.zeros(16, np.int64)
     sc_r = np.zeros(16, np.int64)
@@ -719,10 +724,9 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
         gi[G_TURN] = turns
         ent = entry_of_seat(cur, g, P, rotate)
         emean = token_mean(gi, tokvals)
+        eval_placements(nd, gi, pl, board, moves, n, inst, cur, P, seg, nseg, edge_seg, half_seg, cityseg, pr,
+                        emean, pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp)
         for i in range(n):
-            eval_place(nd, gi, pl, board, moves[i, 0], inst, moves[i, 1], cur, P, seg, nseg, edge_seg, half_seg,
-                       cityseg, pr, emean, pi, rem_e, feats[i], sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp,
-                       gain_opp, grow_opp)
             moves[i, 2] = inst
         fill_view(view, gi, cur, P, pi, nd, bd)
         ch = fns[ent](KIND_PLACE, view, moves, n, feats, weights[ent], rng)
