@@ -116,7 +116,7 @@ def run_special(ps, gs, only):
     for j in range(4):
         if E.SPECIAL_CODES[j] != only:
             gs[E.GS_SPEC + j] = 0
-    wk = np.zeros(E.W_SIZE, np.int64)
+    wk = E.new_wk()
     z = np.zeros(E.P_SIZE, np.int64)
     moves = np.zeros((E.MAXM, E.MW), np.int64)
     feats = np.zeros((E.MAXM, E.NF))

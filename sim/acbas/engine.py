@@ -10,9 +10,9 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
-from .farm import (MAXC, SCRATCH, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   EDGE_OF, U0, bit, building_mask, flood_prep, grow, has_building, containers, house, new_farm, pastures_mask, popcount,
-                   score_parts)
+from .farm import (MAXC, SCRATCH, WCOLS, WROWS, containers_w, house_w, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
+                   EDGE_OF, U0, bit, fval, building_mask, flood_prep, grow, has_building, containers, house, new_farm, pastures_mask, popcount,
+                   score_parts, score_parts_o)
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
                      I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
@@ -56,17 +56,16 @@ LOGW = 10
 E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SPECIAL, E_EXPAND, E_ANIMAL, \
     E_BREED, E_FARM, E_SCORE = range(1, 15)
 
-# workspace layout (int64)
-W_CAPS = 0
-W_SM = MAXC
-W_KIND = 2 * MAXC
-W_ASSIGN = 3 * MAXC
-W_KEPT = 4 * MAXC
-W_SCR = 4 * MAXC + 4
-W_PC = W_SCR + SCRATCH  # per-player cache of enclosure plans for the action estimates
+# workspace (int64, 2-D): rows 0..WROWS-1 for containers_w / house_w, then per player PCR rows holding the
+# cache of enclosure plans (flat index f -> row WROWS + p*PCR + f // WCOLS, column f % WCOLS)
 PC_ROW = 6
 PC_STRIDE = 8 + MAXM * PC_ROW
-W_SIZE = W_PC + 2 * PC_STRIDE
+PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
+W_ROWS_ALL = WROWS + 2 * PCR
+
+
+def new_wk():
+    return np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -93,22 +92,19 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
 def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
-    caps = wk[W_CAPS:W_CAPS + MAXC]
-    K, past = containers(ps, prm, caps, wk[W_SM:W_SM + MAXC], wk[W_KIND:W_KIND + MAXC])
-    d = ps[P_AN:P_AN + 4]
-    kept = wk[W_KEPT:W_KEPT + 4]
-    house(caps, K, d, prm, wk[W_ASSIGN:W_ASSIGN + MAXC], kept, wk[W_SCR:W_SCR + SCRATCH])
+    K, past = containers_w(ps, prm, wk)
+    house_w(wk, K, ps[P_AN:P_AN + 4], prm)
     cap = 0
     for k in range(K):
-        cap += caps[k]
+        cap += wk[0, k]
     nk = 0
     pairs = 0
     for t in range(4):
-        ps[P_AN + t] = kept[t]
-        nk += kept[t]
-        if kept[t] >= prm[I_BREED_MIN]:
+        ps[P_AN + t] = wk[4, t]
+        nk += wk[4, t]
+        if wk[4, t] >= prm[I_BREED_MIN]:
             pairs += 1
-    res[0] = score_parts(ps, prm, prmf, past, res[5:13])
+    res[0] = score_parts_o(ps, prm, prmf, past, res, 5)
     res[1] = cap
     res[2] = nk
     res[3] = pairs
@@ -122,12 +118,11 @@ def evalx(ps, prm, prmf, wk, res, cheap):
     if not cheap:
         evaluate(ps, prm, prmf, wk, res)
         return
-    caps = wk[W_CAPS:W_CAPS + MAXC]
-    K, past = containers(ps, prm, caps, wk[W_SM:W_SM + MAXC], wk[W_KIND:W_KIND + MAXC])
+    K, past = containers_w(ps, prm, wk)
     cap = 0
     for k in range(K):
-        cap += caps[k]
-    score_parts(ps, prm, prmf, past, res[5:13])
+        cap += wk[0, k]
+    score_parts_o(ps, prm, prmf, past, res, 5)
     res[0] = res[10] + res[11] + res[12]
     res[1] = cap
     res[2] = 0
@@ -326,6 +321,16 @@ def bld_key(ps):
     return k
 
 
+@njit(cache=True, inline="always")
+def _pcg(wk, p, f):
+    return wk[WROWS + p * PCR + f // WCOLS, f % WCOLS]
+
+
+@njit(cache=True, inline="always")
+def _pcs(wk, p, f, v):
+    wk[WROWS + p * PCR + f // WCOLS, f % WCOLS] = v
+
+
 @njit(cache=True)
 def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     """The estimate's enclosure: the best plan (rectangles up to 4 spaces, closed at once) by
@@ -333,52 +338,52 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     until the farm or the borders in hand change."""
     if not can_border(ps, prm, walls, 0):
         return 0
-    b = W_PC + me * PC_STRIDE
+    b = 0
     key = bld_key(ps)
-    if not (wk[b + 5] == 1 and wk[b] == ps[P_E] and wk[b + 1] == ps[P_T] and wk[b + 2] == key
-            and wk[b + 3] == ps[P_NCOLS] and wk[b + 4] == ps[P_BORD]):
+    if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
+            and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
         n = gen_plans(ps, prm, moves, MAXM - 1, min(prm[I_PLAN_MAX], 4), False)
         evalx(ps, prm, prmf, wk, res0, True)
         for i in range(n):
             _copy(tps, ps)
             tps[P_E] = tps[P_E] | moves[i, 0]
             evalx(tps, prm, prmf, wk, res1, True)
-            r = b + 8 + i * PC_ROW
-            wk[r] = moves[i, 0]
-            wk[r + 1] = moves[i, 1]
-            wk[r + 2] = moves[i, 2]
-            wk[r + 3] = moves[i, 3]
-            wk[r + 4] = np.int64(round(2.0 * (res1[0] - res0[0])))
-            wk[r + 5] = np.int64(res1[1] - res0[1])
-        wk[b] = ps[P_E]
-        wk[b + 1] = ps[P_T]
-        wk[b + 2] = key
-        wk[b + 3] = ps[P_NCOLS]
-        wk[b + 4] = ps[P_BORD]
-        wk[b + 5] = 1
-        wk[b + 6] = n
-    n = wk[b + 6]
+            r = 8 + i * PC_ROW
+            _pcs(wk, me, r, moves[i, 0])
+            _pcs(wk, me, r + 1, moves[i, 1])
+            _pcs(wk, me, r + 2, moves[i, 2])
+            _pcs(wk, me, r + 3, moves[i, 3])
+            _pcs(wk, me, r + 4, np.int64(round(2.0 * (res1[0] - res0[0]))))
+            _pcs(wk, me, r + 5, np.int64(res1[1] - res0[1]))
+        _pcs(wk, me, b, ps[P_E])
+        _pcs(wk, me, b + 1, ps[P_T])
+        _pcs(wk, me, b + 2, key)
+        _pcs(wk, me, b + 3, ps[P_NCOLS])
+        _pcs(wk, me, b + 4, ps[P_BORD])
+        _pcs(wk, me, b + 5, 1)
+        _pcs(wk, me, b + 6, n)
+    n = _pcg(wk, me, b + 6)
     st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
     best = -1e18
     bi = -1
     for i in range(n):
-        r = b + 8 + i * PC_ROW
-        w, s = border_cost(walls, wk[r + 1], 0, prm)
+        r = 8 + i * PC_ROW
+        w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
         if w > ps[P_WOOD] or s > ps[P_STONE]:
             continue
-        v = 0.5 * wk[r + 4] - st * (w + s) + 0.2 * wk[r + 5] - 0.05 * (w + s)
+        v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
         if v > best + 1e-9:
             best = v
             bi = i
     if bi < 0:
         return 0
-    r = b + 8 + bi * PC_ROW
-    w, s = border_cost(walls, wk[r + 1], 0, prm)
-    ps[P_E] = ps[P_E] | wk[r]
-    ps[P_BORD] -= wk[r + 1]
+    r = 8 + bi * PC_ROW
+    w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
+    ps[P_E] = ps[P_E] | _pcg(wk, me, r)
+    ps[P_BORD] -= _pcg(wk, me, r + 1)
     ps[P_WOOD] -= w
     ps[P_STONE] -= s
-    return wk[r + 1]
+    return _pcg(wk, me, r + 1)
 
 
 @njit(cache=True)
@@ -688,6 +693,22 @@ def place_special(ps, gs, code, s, pay, prm):
 
 
 @njit(cache=True)
+def quick_free_animal(ps, code, prm):
+    """The estimate's free animal: the type whose next animal adds the most points (housing ignored)."""
+    best = -1 << 30
+    bt = 0
+    for t in range(4):
+        if code == B_OPEN and t < 2:
+            continue
+        n = ps[P_AN + t]
+        v = fval(prm, t, n + 1) - fval(prm, t, n)
+        if v > best:
+            best = v
+            bt = t
+    return bt
+
+
+@njit(cache=True)
 def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
     """Default choice of the free animal (Shelter: any type, Open Stables: cow or horse)."""
     best = -1e18
@@ -735,7 +756,10 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
         tps2[P_REED] -= r
         tps2[P_BLD + moves[i, 1]] = code
         if code == B_SHELTER or code == B_OPEN:
-            t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
+            if default:
+                t = quick_free_animal(tps2, code, prm)
+            else:
+                t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
             tps2[P_AN + t] += 1
         evalx(tps2, prm, prmf, wk, res1, default)
         feat_row(feats, i, res0, res1, ps, tps2, 0)
@@ -948,7 +972,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
     nlog = np.zeros(1, dtype=np.int64)
     ps = np.zeros((2, P_SIZE), dtype=np.int64)
     gs = np.zeros(GS_SIZE, dtype=np.int64)
-    wk = np.zeros(W_SIZE, dtype=np.int64)
+    wk = np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
     tps = np.zeros(P_SIZE, dtype=np.int64)
     tps2 = np.zeros(P_SIZE, dtype=np.int64)
     tps3 = np.zeros(P_SIZE, dtype=np.int64)
@@ -996,6 +1020,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             e = entry_of_seat(me, g, 2, rotate)
             ctx = (fns, weights, e, rng)
             fill_view(view, gs, ps[me], ps[opp], me, -1, left[me], left[opp], prm)
+            _copy(tgs, gs)
             evaluate(ps[me], prm, prmf, wk, res0)
             n = 0
             for slot in range(NSLOT):
@@ -1007,7 +1032,11 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                 moves0[n, 3] = 0
                 # the action's value: carried out on copies with the default sub-choices
                 _copy(tps2, ps[me])
-                _copy(tgs, gs)
+                # do_action touches only the counters before GS_OCC and this slot's goods: restore those
+                for j in range(GS_OCC):
+                    tgs[j] = gs[j]
+                for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
+                    tgs[j] = gs[j]
                 off = do_action(tps2, tgs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, True, tps, tps3,
                                 res1, res2, log, nlog, False)
                 if slot <= S_BM:

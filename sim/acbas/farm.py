@@ -145,8 +145,8 @@ def pastures_mask(ps):
 
 
 @njit(cache=True)
-def containers(ps, prm, caps, smask, kind):
-    """Fill the farm's animal containers: caps[k], smask[k] (spaces), kind[k] (0 pasture, 1 building,
+def containers_w(ps, prm, wk):
+    """Fill the farm's animal containers: wk[0, k] capacity, wk[1, k] spaces, wk[2, k] kind (0 pasture, 1 building,
     2 lone trough). Returns (K, closed-pasture space mask). Containers of capacity 0 are left out."""
     ncols = ps[P_NCOLS]
     B = building_mask(ps)
@@ -168,18 +168,18 @@ def containers(ps, prm, caps, smask, kind):
             for _ in range(popcount(comp & T)):
                 cap *= tm
             if cap > 0:
-                caps[K] = cap
-                smask[K] = np.int64(comp)
-                kind[K] = 0
+                wk[0, K] = cap
+                wk[1, K] = np.int64(comp)
+                wk[2, K] = 0
                 K += 1
         else:
             lone = comp & T
             while lone != U0 and prm[I_LONE] > 0:
                 b = lone & (~lone + U1)
                 lone &= ~b
-                caps[K] = prm[I_LONE]
-                smask[K] = np.int64(b)
-                kind[K] = 2
+                wk[0, K] = prm[I_LONE]
+                wk[1, K] = np.int64(b)
+                wk[2, K] = 2
                 K += 1
     for s in range(3 * ncols):
         code = ps[P_BLD + s]
@@ -188,10 +188,23 @@ def containers(ps, prm, caps, smask, kind):
             if T & bit(s) != U0:
                 cap *= tm
             if cap > 0:
-                caps[K] = cap
-                smask[K] = np.int64(bit(s))
-                kind[K] = 1
+                wk[0, K] = cap
+                wk[1, K] = np.int64(bit(s))
+                wk[2, K] = 1
                 K += 1
+    return K, past
+
+
+@njit(cache=True)
+def containers(ps, prm, caps, smask, kind):
+    """containers_w on plain 1-D arrays: caps[k], smask[k] (spaces), kind[k] (0 pasture, 1 building,
+    2 lone trough). Returns (K, closed-pasture space mask)."""
+    wk = np.zeros((WROWS, WCOLS), dtype=np.int64)
+    K, past = containers_w(ps, prm, wk)
+    for k in range(K):
+        caps[k] = wk[0, k]
+        smask[k] = wk[1, k]
+        kind[k] = wk[2, k]
     return K, past
 
 
@@ -212,12 +225,14 @@ def fval(prm, t, n):
 
 UMAX = 128  # unit budget of the relaxation DP (needs beyond this are capped: only a bound gets weaker)
 SCRATCH = 5 * MAXC + 1 + 8 * (UMAX + 1)
+WROWS = 18  # rows of the 2-D workspace of containers_w / house_w
+WCOLS = UMAX + 1
 
 
 @njit(cache=True)
-def unit_dp(a0, a1, a2, a3, d, U, prm, tab, choice):
+def unit_dp(a0, a1, a2, a3, d, U, prm, wk):
     """Best (points*1024 + animals) when U units of capacity may be split freely among the types on top of
-    acc = (a0..a3). tab/choice: int64[4*(UMAX+1)]. Exact for unit containers; an upper bound otherwise."""
+    acc = (a0..a3). Tables in wk rows 10..17. Exact for unit containers; an upper bound otherwise."""
     tot_need = 0
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
@@ -228,7 +243,6 @@ def unit_dp(a0, a1, a2, a3, d, U, prm, tab, choice):
         U = tot_need
     if U > UMAX:
         U = UMAX
-    W = UMAX + 1
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
         ka = min(a, d[t])
@@ -240,20 +254,21 @@ def unit_dp(a0, a1, a2, a3, d, U, prm, tab, choice):
             for x in range(top + 1):
                 v = fval(prm, t, ka + x) * 1024 + ka + x
                 if t > 0:
-                    v += tab[(t - 1) * W + u - x]
+                    v += wk[9 + t, u - x]
                 if v > bv:
                     bv = v
                     bx = x
-            tab[t * W + u] = bv
-            choice[t * W + u] = bx
-    return tab[3 * W + U], U
+            wk[10 + t, u] = bv
+            wk[14 + t, u] = bx
+    return wk[13, U], U
 
 
 @njit(cache=True)
-def house(caps, K, d, prm, assign, kept, scratch):
+def house_w(wk, K, d, prm):
     """Exact housing: choose one type (or none) per container to maximise (points, animals) of the kept
-    animals, kept[t] = min(d[t], capacity given to t). Writes assign[k] (type or -1) and kept[0..3];
-    returns the objective points*1024 + animals. scratch: int64[>= SCRATCH].
+    animals, wk[4, t] = min(d[t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3];
+    returns the objective points*1024 + animals. wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
+    assignment, row 4 kept (out), rows 5..17 scratch.
 
     Depth-first over containers by falling capacity, identical capacities in non-decreasing option order,
     pruned by the relaxation "remaining capacity split freely" (unit_dp), which is exact once only
@@ -268,41 +283,34 @@ def house(caps, K, d, prm, assign, kept, scratch):
     if nty <= 1:
         tot = 0
         for k in range(K):
-            assign[k] = -1
-            if caps[k] > 0 and nty == 1 and tot < d[ty]:
-                assign[k] = ty
-                tot += caps[k]
+            wk[3, k] = -1
+            if wk[0, k] > 0 and nty == 1 and tot < d[ty]:
+                wk[3, k] = ty
+                tot += wk[0, k]
         v = 0
         for t in range(4):
-            kept[t] = 0
+            wk[4, t] = 0
         if nty == 1:
-            kept[ty] = min(tot, d[ty])
+            wk[4, ty] = min(tot, d[ty])
         for t in range(4):
-            v += fval(prm, t, kept[t]) * 1024 + kept[t]
+            v += fval(prm, t, wk[4, t]) * 1024 + wk[4, t]
         return v
     n = 0
-    c = scratch[0:MAXC]
-    idx = scratch[MAXC:2 * MAXC]
-    opt = scratch[2 * MAXC:3 * MAXC]
-    bst = scratch[3 * MAXC:4 * MAXC]
-    suf = scratch[4 * MAXC:5 * MAXC + 1]
-    tab = scratch[5 * MAXC + 1:5 * MAXC + 1 + 4 * (UMAX + 1)]
-    chs = scratch[5 * MAXC + 1 + 4 * (UMAX + 1):5 * MAXC + 1 + 8 * (UMAX + 1)]
     for k in range(K):
-        assign[k] = -1
-        if caps[k] <= 0:
+        wk[3, k] = -1
+        if wk[0, k] <= 0:
             continue
         j = n
-        while j > 0 and c[j - 1] < caps[k]:
-            c[j] = c[j - 1]
-            idx[j] = idx[j - 1]
+        while j > 0 and wk[5, j - 1] < wk[0, k]:
+            wk[5, j] = wk[5, j - 1]
+            wk[6, j] = wk[6, j - 1]
             j -= 1
-        c[j] = caps[k]
-        idx[j] = k
+        wk[5, j] = wk[0, k]
+        wk[6, j] = k
         n += 1
-    suf[n] = 0
+    wk[9, n] = 0
     for i in range(n - 1, -1, -1):
-        suf[i] = suf[i + 1] + c[i]
+        wk[9, i] = wk[9, i + 1] + wk[5, i]
     gmax = 0
     for t in range(4):
         gmax += fval(prm, t, d[t]) * 1024 + d[t]
@@ -326,15 +334,15 @@ def house(caps, K, d, prm, assign, kept, scratch):
         if g3 > mx:
             mx = g3
             o = 3
-        bst[j] = o
+        wk[8, j] = o
         if o == 0:
-            g0 -= c[j]
+            g0 -= wk[5, j]
         elif o == 1:
-            g1 -= c[j]
+            g1 -= wk[5, j]
         elif o == 2:
-            g2 -= c[j]
+            g2 -= wk[5, j]
         elif o == 3:
-            g3 -= c[j]
+            g3 -= wk[5, j]
     k0 = d[0] - max(g0, 0)
     k1 = d[1] - max(g1, 0)
     k2 = d[2] - max(g2, 0)
@@ -349,7 +357,6 @@ def house(caps, K, d, prm, assign, kept, scratch):
     bu1 = 0
     bu2 = 0
     bu3 = 0
-    W = UMAX + 1
     i = 0 if best < gmax else -1
     fresh = True
     while i >= 0:
@@ -370,13 +377,13 @@ def house(caps, K, d, prm, assign, kept, scratch):
                     bu2 = 0
                     bu3 = 0
                     for j in range(i):
-                        bst[j] = opt[j]
+                        wk[8, j] = wk[7, j]
                 if best >= gmax:
                     break
                 i -= 1
                 fresh = False
                 continue
-            r = suf[i]
+            r = wk[9, i]
             u0 = min(d[0], acc0 + r)
             u1 = min(d[1], acc1 + r)
             u2 = min(d[2], acc2 + r)
@@ -387,25 +394,25 @@ def house(caps, K, d, prm, assign, kept, scratch):
                 i -= 1
                 fresh = False
                 continue
-            ub, U = unit_dp(acc0, acc1, acc2, acc3, d, r, prm, tab, chs)
+            ub, U = unit_dp(acc0, acc1, acc2, acc3, d, r, prm, wk)
             if ub <= best:
                 i -= 1
                 fresh = False
                 continue
-            if c[i] == 1 and r <= UMAX:
+            if wk[5, i] == 1 and r <= UMAX:
                 # only unit containers left: the split is exact
                 best = ub
                 nb = i
                 for j in range(i):
-                    bst[j] = opt[j]
+                    wk[8, j] = wk[7, j]
                 u = U
-                xs3 = chs[3 * W + u]
+                xs3 = wk[17, u]
                 u -= xs3
-                xs2 = chs[2 * W + u]
+                xs2 = wk[16, u]
                 u -= xs2
-                xs1 = chs[1 * W + u]
+                xs1 = wk[15, u]
                 u -= xs1
-                xs0 = chs[u]
+                xs0 = wk[14, u]
                 bu0 = xs0
                 bu1 = xs1
                 bu2 = xs2
@@ -415,21 +422,21 @@ def house(caps, K, d, prm, assign, kept, scratch):
                 i -= 1
                 fresh = False
                 continue
-            if i > 0 and c[i] == c[i - 1]:
-                opt[i] = opt[i - 1] - 1
+            if i > 0 and wk[5, i] == wk[5, i - 1]:
+                wk[7, i] = wk[7, i - 1] - 1
             else:
-                opt[i] = -1
+                wk[7, i] = -1
         else:
-            o = opt[i]
+            o = wk[7, i]
             if o == 0:
-                acc0 -= c[i]
+                acc0 -= wk[5, i]
             elif o == 1:
-                acc1 -= c[i]
+                acc1 -= wk[5, i]
             elif o == 2:
-                acc2 -= c[i]
+                acc2 -= wk[5, i]
             elif o == 3:
-                acc3 -= c[i]
-        o = opt[i] + 1
+                acc3 -= wk[5, i]
+        o = wk[7, i] + 1
         while o < 4:
             if o == 0 and acc0 < d[0]:
                 break
@@ -444,21 +451,21 @@ def house(caps, K, d, prm, assign, kept, scratch):
             i -= 1
             fresh = False
             continue
-        opt[i] = o
+        wk[7, i] = o
         if o == 0:
-            acc0 += c[i]
+            acc0 += wk[5, i]
         elif o == 1:
-            acc1 += c[i]
+            acc1 += wk[5, i]
         elif o == 2:
-            acc2 += c[i]
+            acc2 += wk[5, i]
         elif o == 3:
-            acc3 += c[i]
+            acc3 += wk[5, i]
         i += 1
         fresh = True
     for t in range(4):
-        kept[t] = 0
+        wk[4, t] = 0
     for j in range(n):
-        o = bst[j] if j < nb else 4
+        o = wk[8, j] if j < nb else 4
         if j >= nb:
             # unit tail: hand the units out as the exact split said
             if bu0 > 0:
@@ -474,12 +481,26 @@ def house(caps, K, d, prm, assign, kept, scratch):
                 o = 3
                 bu3 -= 1
         if o < 4:
-            assign[idx[j]] = o
-            kept[o] += c[j]
+            wk[3, wk[6, j]] = o
+            wk[4, o] += wk[5, j]
     for t in range(4):
-        if kept[t] > d[t]:
-            kept[t] = d[t]
+        if wk[4, t] > d[t]:
+            wk[4, t] = d[t]
     return best
+
+
+@njit(cache=True)
+def house(caps, K, d, prm, assign, kept, scratch):
+    """house_w on plain 1-D arrays (tests, replay): caps in; assign, kept out; scratch unused."""
+    wk = np.zeros((WROWS, WCOLS), dtype=np.int64)
+    for k in range(K):
+        wk[0, k] = caps[k]
+    v = house_w(wk, K, d, prm)
+    for k in range(K):
+        assign[k] = wk[3, k]
+    for t in range(4):
+        kept[t] = wk[4, t]
+    return v
 
 
 @njit(cache=True)
@@ -515,23 +536,28 @@ def full_expansions(ps, past):
 
 
 @njit(cache=True)
-def score_parts(ps, prm, prmf, past, out):
+def score_parts_o(ps, prm, prmf, past, out, off):
     """Score breakdown of a housed farm: animals, bonus x4, buildings, expansions, storage; returns total."""
     tot = 0.0
     na = 0
     for t in range(4):
         n = ps[P_AN + t]
         na += n
-        out[1 + t] = fval(prm, t, n) - n
+        out[off + 1 + t] = fval(prm, t, n) - n
         tot += fval(prm, t, n)
-    out[0] = na
-    out[5] = building_points(ps, prm)
-    out[6] = full_expansions(ps, past) * prm[I_EXP_POINTS]
+    out[off + 0] = na
+    out[off + 5] = building_points(ps, prm)
+    out[off + 6] = full_expansions(ps, past) * prm[I_EXP_POINTS]
     st = 0.0
     if has_building(ps, 7):
         st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
-    out[7] = st
-    return tot + out[5] + out[6] + st
+    out[off + 7] = st
+    return tot + out[off + 5] + out[off + 6] + st
+
+
+@njit(cache=True)
+def score_parts(ps, prm, prmf, past, out):
+    return score_parts_o(ps, prm, prmf, past, out, 0)
 
 
 @njit(cache=True)
