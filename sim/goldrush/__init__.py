@@ -30,7 +30,8 @@ PLACE feats: 0 my immediate points (completions; tokens at their expected value)
 ACTION feats: 0 immediate points, 1 feature value (tent/mine: stack x token mean), 2 open edges,
   3-6 kind one-hot (rail, mountain, city, prairie), 7 tent, 8 mine, 9 fraction of tiles left,
   10 my cowboys in supply, 11 completion odds, 12 tent already placed, 13 remove, 14 locos / stack /
-  completed city railroads, 15 nuggets of the mountain."""
+  completed city railroads, 15 nuggets of the mountain, 16 (tent/mine) my miners minus the best opponent's,
+  17 the best opponent's miners there, 18 other tents there."""
 
 
 @dataclass
@@ -84,7 +85,7 @@ def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
     score = np.zeros(n_players)
     tiebreak = np.zeros(n_players)
     bd = np.zeros((n_players, len(CATEGORIES)))
-    log = np.zeros((4000, LOGW), np.int64)
+    log = np.zeros((20000, LOGW), np.int64)
     turns = play_game(np.int64(index), np.int64(seed), np.int64(n_players), bool(lineup.rotate), lineup.fns,
                       lineup.weights, *_args(ctx), score, tiebreak, bd, log, True)
     # G_NLOG lives inside the game; count rows by the END event

@@ -139,8 +139,7 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index) -> s
             out.append(f"      {P[a]} takes back the cowboy on the {lay.seg_text(b)} (house rule)")
         elif ev == EV_SCORE:
             when = "" if e else " (end of game)"
-            out.append(f"      score{when}: {P[c]} +{d} for the {CATEGORIES[a].rstrip('s').replace('_', ' ')} "
-                       f"{lay.seg_text(b)}")
+            out.append(f"      score{when}: {P[c]} +{d} for the {lay.seg_text(b)}")
         elif ev == EV_TAKE:
             out.append(f"      {P[a]} takes a token from the {lay.seg_text(b)} (worth {c})")
         elif ev == EV_RETURN:

@@ -1,0 +1,1 @@
+"""Gold Rush data files (deck.csv, tokens.csv), shipped as package data."""
