@@ -102,3 +102,29 @@ def test_bot_strength_order(a, b, n_players, n, margin):
     share, fair, half = _share(a, b, n_players, n, 77)
     # the lower end of the 95% interval must clear the fair share by the margin
     assert share - half > fair + margin, f"{a} vs {b} {n_players}p: win share {share:.3f} (fair {fair:.2f})"
+
+
+def test_replacement_files_play(tmp_path):
+    """A smaller deck and a token mix with fewer tokens than nuggets (stacks get what is left)."""
+    src = open(CTX.deck.path).read()
+    rows = [ln for ln in src.splitlines() if ln and not ln.startswith("#")]
+    small = [rows[0]]
+    for ln in rows[1:]:
+        cells = ln.split(",")
+        if cells[0] in ("10", "14", "15", "9", "18", "16"):
+            small.append(ln)
+    d = tmp_path / "deck.csv"
+    d.write_text("\n".join(small) + "\n")
+    t = tmp_path / "tokens.csv"
+    t.write_text("value,count\n1,5\n4,3\n")
+    values = GAME.params.resolve({"deck": str(d), "tokens": str(t)})
+    ctx = GAME.prepare(values)
+    assert ctx.deck.n == 4 + 8 + 9 + 5 + 4 + 4
+    lu = make_lineup("goldrush", ["greedy", "random"], 3, True)
+    bt = GAME.play(ctx, lu, 1, 0, 50, 3)
+    assert (bt.length <= ctx.deck.n - 1).all() and (bt.length > 10).all()
+    assert bt.breakdown[:, :, 4].sum(axis=1).max() <= 5 + 12
+    log, score, bd, turns = play_logged(ctx, lu, 1, 3, 3)
+    assert np.array_equal(score, bt.score[3])
+    n = GAME.notes(values)
+    assert not any("reconstructed deck" in x for x in n) and any(str(d) in x for x in n)
