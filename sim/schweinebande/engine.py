@@ -11,6 +11,7 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
+from .scoring import C_FINAL, C_MIXED, C_PIGBONUS, C_QUARTETS, NC, _log, farm_score, final_groups  # noqa: F401
 from .layout import (
     E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
     E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, FACE_DOWN, K_COLLECT,
@@ -37,27 +38,8 @@ P_FEEDPER = 14
 P_VALUES = 15  # 6 entries
 P_LEN = 21
 
-# score breakdown columns
-C_QUARTETS = 0
-C_MIXED = 1
-C_PIGBONUS = 2
-C_FINAL = 3
-NC = 4
 
 MAX_MOVES = 64
-
-
-@njit(cache=True, inline="always")
-def _log(log, nlog, on, code, seat, a, b, c, d):
-    if on and nlog[0] < log.shape[0]:
-        i = nlog[0]
-        log[i, 0] = code
-        log[i, 1] = seat
-        log[i, 2] = a
-        log[i, 3] = b
-        log[i, 4] = c
-        log[i, 5] = d
-        nlog[0] = i + 1
 
 
 @njit(cache=True)
@@ -608,53 +590,6 @@ def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog
 
 
 @njit(cache=True)
-def final_groups(view, pi, seat, brk, log, nlog, log_on):
-    """End of game: mixed groups of ``final_group`` tiles, lowest-valued to the farm.
-
-    Grouping the remaining animals sorted by value, best first, in consecutive runs maximises the sum
-    of the groups' minimum values, so no bot decision is needed: every player takes this best grouping.
-    Feed sacks do not count as animals.
-    """
-    size = pi[P_FINAL]
-    h0 = V_HAND + seat * NT
-    if size <= 0:
-        return
-    # kinds sorted by value, descending (stable)
-    order = np.empty(NK, dtype=np.int64)
-    for k in range(NK):
-        order[k] = k
-    for a in range(NK):
-        for b in range(a + 1, NK):
-            if pi[P_VALUES + order[b]] > pi[P_VALUES + order[a]]:
-                tmp = order[a]
-                order[a] = order[b]
-                order[b] = tmp
-    cnt = np.zeros(NK, dtype=np.int64)
-    for k in range(NK):
-        cnt[k] = view[h0 + k]
-    in_group = 0
-    packed = 0
-    for oi in range(NK):
-        k = order[oi]
-        while cnt[k] > 0:
-            total = 0
-            for j in range(NK):
-                total += cnt[j]
-            if in_group == 0 and total < size:
-                break
-            cnt[k] -= 1
-            view[h0 + k] -= 1
-            in_group += 1
-            packed += 1 << (4 * k)
-            if in_group == size:
-                view[V_FARM + seat * NK + k] += 1
-                brk[C_FINAL] += pi[P_VALUES + k]
-                _log(log, nlog, log_on, E_FINAL, seat, k, packed, 0, 0)
-                in_group = 0
-                packed = 0
-
-
-@njit(cache=True)
 def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, seed, score, tiebreak, brk_out,
               log, log_on):
     """Play game ``g`` with ``np_`` players; fills score/tiebreak/brk_out; returns the number of turns."""
@@ -746,12 +681,9 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
             left += view[V_HAND + s * NT + k]
         _log(log, nlog, log_on, E_DISCARD, s, left, 0, 0, 0)
     for s in range(np_):
-        tot = 0.0
-        for k in range(NK):
-            tot += view[V_FARM + s * NK + k] * pi[P_VALUES + k]
-        score[s] = tot
+        score[s] = farm_score(view, pi, s)
         tiebreak[s] = view[V_FARM + s * NK + PIG]
-        _log(log, nlog, log_on, E_SCORE, s, np.int64(tot), view[V_FARM + s * NK + PIG], 0, 0)
+        _log(log, nlog, log_on, E_SCORE, s, np.int64(score[s]), view[V_FARM + s * NK + PIG], 0, 0)
     view[V_TURNS] = turns
     for s in range(np_):
         for c in range(NC):

@@ -1,0 +1,87 @@
+"""Schweinebande scoring: the score breakdown columns, end-of-game groups and the farm total."""
+import numpy as np
+from numba import njit
+
+from .layout import E_FINAL, NK, V_FARM, V_HAND, NT
+
+# packed-parameter slots used here (see engine.P_*)
+P_FINAL = 11
+P_VALUES = 15
+
+# score breakdown columns (GAME.categories order)
+C_QUARTETS = 0
+C_MIXED = 1
+C_PIGBONUS = 2
+C_FINAL = 3
+NC = 4
+
+
+@njit(cache=True, inline="always")
+def _log(log, nlog, on, code, seat, a, b, c, d):
+    if on and nlog[0] < log.shape[0]:
+        i = nlog[0]
+        log[i, 0] = code
+        log[i, 1] = seat
+        log[i, 2] = a
+        log[i, 3] = b
+        log[i, 4] = c
+        log[i, 5] = d
+        nlog[0] = i + 1
+
+
+@njit(cache=True)
+def farm_score(view, pi, seat):
+    """Points on a player's farm: the sum of the animals' values."""
+    tot = 0.0
+    for k in range(NK):
+        tot += view[V_FARM + seat * NK + k] * pi[P_VALUES + k]
+    return tot
+
+
+@njit(cache=True)
+def final_groups(view, pi, seat, brk, log, nlog, log_on):
+    """End of game: mixed groups of ``final_group`` tiles, lowest-valued to the farm.
+
+    Grouping the remaining animals sorted by value, best first, in consecutive runs maximises the sum
+    of the groups' minimum values, so no bot decision is needed: every player takes this best grouping.
+    Feed sacks do not count as animals.
+    """
+    size = pi[P_FINAL]
+    h0 = V_HAND + seat * NT
+    if size <= 0:
+        return
+    # kinds sorted by value, descending (stable)
+    order = np.empty(NK, dtype=np.int64)
+    for k in range(NK):
+        order[k] = k
+    for a in range(NK):
+        for b in range(a + 1, NK):
+            if pi[P_VALUES + order[b]] > pi[P_VALUES + order[a]]:
+                tmp = order[a]
+                order[a] = order[b]
+                order[b] = tmp
+    cnt = np.zeros(NK, dtype=np.int64)
+    for k in range(NK):
+        cnt[k] = view[h0 + k]
+    in_group = 0
+    packed = 0
+    for oi in range(NK):
+        k = order[oi]
+        while cnt[k] > 0:
+            total = 0
+            for j in range(NK):
+                total += cnt[j]
+            if in_group == 0 and total < size:
+                break
+            cnt[k] -= 1
+            view[h0 + k] -= 1
+            in_group += 1
+            packed += 1 << (4 * k)
+            if in_group == size:
+                view[V_FARM + seat * NK + k] += 1
+                brk[C_FINAL] += pi[P_VALUES + k]
+                _log(log, nlog, log_on, E_FINAL, seat, k, packed, 0, 0)
+                in_group = 0
+                packed = 0
+
+
