@@ -10,9 +10,9 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
-from .farm import (MAXC, SCRATCH, WCOLS, WROWS, containers_w, house_w, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   EDGE_OF, U0, bit, fval, building_mask, flood_prep, grow, has_building, containers, house, new_farm, pastures_mask, popcount,
-                   score_parts, score_parts_o)
+from .farm import (EDGE_OF, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
+                   U0, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
+                   house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
                      I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,

@@ -16,8 +16,8 @@ def _validate(v):
         b = v[f"bonus_{t}"]
         if list(b) != sorted(b):
             raise MeeplabError(f"bonus_{t} must be non-decreasing band starts, got {b}")
-    if v["expand_refill"] * v["rounds"] > v["expand_pool"] and v["expand_pool"] < 0:
-        raise MeeplabError("expand_pool must be >= 0")
+    if v["stall_cost"][0] < 0 or v["stables_cost"] < 0:
+        raise MeeplabError("costs must be >= 0")
 
 
 PARAMS = ParamSet(
