@@ -109,3 +109,35 @@ def flood(seed, allowed, nbmask, out, fr, tmp):
                 grew = True
         if not grew:
             return size
+
+
+# row versions on a 2-D mask table (no array views in hot loops: a view costs a reference-count round trip)
+@njit(cache=True, inline="always")
+def tb(M, r, i):
+    return (M[r, i >> 6] >> np.uint64(i & 63)) & ONE != ZERO
+
+
+@njit(cache=True, inline="always")
+def sb(M, r, i):
+    M[r, i >> 6] |= ONE << np.uint64(i & 63)
+
+
+@njit(cache=True, inline="always")
+def cb(M, r, i):
+    M[r, i >> 6] &= ~(ONE << np.uint64(i & 63))
+
+
+@njit(cache=True)
+def countrow(M, r):
+    c = 0
+    for w in range(M.shape[1]):
+        c += np.int64(popcnt(M[r, w]))
+    return c
+
+
+@njit(cache=True)
+def anyrow(M, r):
+    for w in range(M.shape[1]):
+        if M[r, w] != ZERO:
+            return True
+    return False

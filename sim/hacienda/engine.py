@@ -13,7 +13,7 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
-from .bits import ONE, ZERO, anyset, clrbit, count, ctz, dilate, flood, lowest, setbit, testbit
+from .bits import ONE, ZERO, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
 from .scoring import (
     MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_DISPLAY, P_HAC_PRICE,
     P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
@@ -97,7 +97,9 @@ S_A2 = 9
 S_STACK2_IN = 10
 S_WS = 12  # 4 water supply by shape
 S_HH = 16  # 20 flags: p has a hacienda on a herd of animal a
-S_LEN = 40
+S_PVER = 40  # 5: player p's own version (bumped by p's placements and haciendas)
+S_WVER = 45  # water version (bumped by every water tile)
+S_LEN = 48
 
 # log events (LOGW = 6 columns: code, seat, a, b, c, d)
 LOGW = 6
@@ -205,24 +207,25 @@ def _relabel(S, MS, SP, LB, row, h, nbmask):
 
 @njit(cache=True)
 def _occupy(MS, kind, h):
-    setbit(MS[R_OCC], h)
+    sb(MS, R_OCC, h)
     k = kind[h]
     if k == K_PAMPA:
-        clrbit(MS[R_FPAM], h)
+        cb(MS, R_FPAM, h)
     elif k < 5:
-        clrbit(MS[R_FTERR + k], h)
+        cb(MS, R_FTERR + k, h)
 
 
 @njit(cache=True)
 def place_land(S, MS, SP, LB, p, h, kind, nbmask, view):
     W = MS.shape[1]
-    setbit(MS[R_LAND + p], h)
+    sb(MS, R_LAND + p, h)
     _occupy(MS, kind, h)
     for w in range(W):
         MS[R_NBL + p, w] |= nbmask[h, w]
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = W_LAND
     view[V_SPACE + h] = W_LAND + 8 * p
+    S[S_PVER + p] += 1
     return _relabel(S, MS, SP, LB, R_LAND + p, h, nbmask)
 
 
@@ -231,7 +234,7 @@ def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
     """Place p's animal a on h; returns (herd size, market pesos earned)."""
     W = MS.shape[1]
     row = R_HERD + 4 * p + a
-    setbit(MS[row], h)
+    sb(MS, row, h)
     _occupy(MS, kind, h)
     for w in range(W):
         MS[R_NBH + 4 * p + a, w] |= nbmask[h, w]
@@ -239,6 +242,7 @@ def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = 1 + a
     view[V_SPACE + h] = 1 + a + 8 * p
+    S[S_PVER + p] += 1
     size = _relabel(S, MS, SP, LB, row, h, nbmask)
     income = 0
     if mkcnt[h] > 0:
@@ -302,12 +306,13 @@ def place_water(S, MS, SP, cells, k, nbmask, kind, view):
     W = MS.shape[1]
     pc = S[S_NPC]
     S[S_NPC] = pc + 1
+    S[S_WVER] += 1
     for w in range(W):
         MS[R_WP + pc, w] = ZERO
     for c in range(k):
         h = cells[c]
-        setbit(MS[R_WP + pc], h)
-        setbit(MS[R_WATER], h)
+        sb(MS, R_WP + pc, h)
+        sb(MS, R_WATER, h)
         _occupy(MS, kind, h)
         for w in range(W):
             MS[R_NBW, w] |= nbmask[h, w]
@@ -355,7 +360,7 @@ def _near_market_dist(h, mdist, unr, nunr):
 
 
 @njit(cache=True)
-def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row):
+def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, full=True):
     sc = _stamp(S)
     size = 1
     merged = 0
@@ -381,22 +386,23 @@ def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row):
                     hold += s * pi[P_HAC_PTS]
         elif o >= 0 and o != p:
             opp += 1
-        elif testbit(MS[R_FPAM], j):
+        elif tb(MS, R_FPAM, j):
             free += 1
     hnew = size * pi[P_HAC_PTS] if anyhac else 0
     wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
     row[0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
-    row[1] = 0.0
     row[2] = size
-    row[3] = 0.0
-    row[4] = wat
-    row[5] = merged
-    row[6] = free
-    row[7] = _near_market_dist(h, mdist, unr, nunr)
+    if full:
+        row[1] = 0.0
+        row[3] = 0.0
+        row[4] = wat
+        row[5] = merged
+        row[6] = free
+        row[7] = _near_market_dist(h, mdist, unr, nunr)
 
 
 @njit(cache=True)
-def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row):
+def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, full=True):
     W = MS.shape[1]
     sc = _stamp(S)
     size = 1
@@ -420,9 +426,9 @@ def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached
                     anyhac = True
                     hold += s * pi[P_HAC_PTS]
         elif o == -1:
-            if testbit(MS[R_FPAM], j):
+            if tb(MS, R_FPAM, j):
                 free += 1
-            elif testbit(MS[R_MARKET], j) and not testbit(MS[R_REACH + p], j):
+            elif tb(MS, R_MARKET, j) and not tb(MS, R_REACH + p, j):
                 newm += 1
     hnew = size * pi[P_HAC_PTS] if anyhac else 0
     wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
@@ -455,13 +461,14 @@ def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached
         income = mkcnt[h] * (size + tot)
     dm = market_points(pi, reached + newm) - market_points(pi, reached)
     row[0] = dm + (hnew - hold) + wat + income / pi[P_MPP]
-    row[1] = income
     row[2] = size
-    row[3] = newm
-    row[4] = wat
-    row[5] = merged
-    row[6] = free
-    row[7] = _near_market_dist(h, mdist, unr, nunr)
+    if full:
+        row[1] = income
+        row[3] = newm
+        row[4] = wat
+        row[5] = merged
+        row[6] = free
+        row[7] = _near_market_dist(h, mdist, unr, nunr)
 
 
 @njit(cache=True)
@@ -469,7 +476,7 @@ def legal_mask(MS, p, t, out):
     """Where card type t may go for p (into out); returns 1 if a land card is played as pampa."""
     W = MS.shape[1]
     if t < T_PAMPA:
-        if anyset(MS[R_FTERR + t]):
+        if anyrow(MS, R_FTERR + t):
             for w in range(W):
                 out[w] = MS[R_FTERR + t, w]
             return 0
@@ -490,7 +497,7 @@ def legal_mask(MS, p, t, out):
 def _unreached(MS, p, mkspace, unr):
     n = 0
     for m in range(mkspace.shape[0]):
-        if not testbit(MS[R_REACH + p], mkspace[m]):
+        if not tb(MS, R_REACH + p, mkspace[m]):
             unr[n] = m
             n += 1
     return n
@@ -506,6 +513,7 @@ def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, 
     legal_mask(MS, p, t, leg)
     nl = count(leg)
     out[2] = nl
+    out[3] = -1
     if nl == 0:
         out[0] = 0.0
         out[1] = 0.0
@@ -528,23 +536,31 @@ def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, 
                 plain = True
     bv = -1e9
     bs = 0.0
+    bh = -1
     if plain:
         bv = 0.0
         bs = 1.0
+        for w in range(W):
+            x = leg[w] & ~cand[w]
+            if x != ZERO:
+                bh = w * 64 + np.int64(ctz(x))
+                break
     for w in range(W):
         x = cand[w]
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             if t < T_ANIMAL:
-                eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row)
+                eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, False)
             else:
-                eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached, row)
+                eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached, row, False)
             if row[0] > bv + 1e-9 or (row[0] > bv - 1e-9 and row[2] > bs):
                 bv = row[0]
                 bs = row[2]
+                bh = h
     out[0] = bv
     out[1] = bs
+    out[3] = bh
 
 
 @njit(cache=True)
@@ -583,7 +599,7 @@ def eval_water(SP, nb, p, cells, k, seen, row):
 @njit(cache=True)
 def _water_fits(MS, cells, k):
     for c in range(k):
-        if not testbit(MS[R_FPAM], cells[c]):
+        if not tb(MS, R_FPAM, cells[c]):
             return False
     return True
 
@@ -753,7 +769,7 @@ def _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, ac
         for t in range(NT):
             hs += hand[q, t]
         view[V_HANDSIZE + q] = hs
-        view[V_MARKETS + q] = count(MS[R_REACH + q])
+        view[V_MARKETS + q] = countrow(MS, R_REACH + q)
     for t in range(NT):
         view[V_HAND + t] = hand[p, t]
     for s in range(4):
@@ -801,7 +817,18 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     moves = np.zeros((maxm, MW), dtype=np.int64)
     feats = np.zeros((maxm, NF), dtype=np.float64)
     row = np.zeros(NF, dtype=np.float64)
-    bout = np.zeros(3, dtype=np.float64)
+    bout = np.zeros(4, dtype=np.float64)
+    # per player: best value, size and space of each card type, valid while the player's own version and the
+    # water version are unchanged and the best space is still free (other players' tiles only remove spaces)
+    cbv = np.zeros((MAXP, NT), dtype=np.float64)
+    cbs = np.zeros((MAXP, NT), dtype=np.float64)
+    cbh = np.full((MAXP, NT), -2, dtype=np.int64)
+    ckey = np.full((MAXP, 2), -1, dtype=np.int64)
+    # the same for the best water tile: key, value, size, shape, anchor, orientation (-1: recompute)
+    cwk = np.full((MAXP, 2), -1, dtype=np.int64)
+    cwv = np.zeros(MAXP, dtype=np.float64)
+    cws = np.zeros(MAXP, dtype=np.float64)
+    cwm = np.full((MAXP, 3), -1, dtype=np.int64)
     bv = np.zeros(NT, dtype=np.float64)
     bsz = np.zeros(NT, dtype=np.float64)
     bn = np.zeros(NT, dtype=np.float64)
@@ -896,6 +923,10 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
         view[V_DISP_LAND + s] = dland[s]
         view[V_DISP_ANIMAL + s] = danim[s]
     mid_done = False
+    nunr = 0
+    wv = 0.0
+    wsz = 0.0
+    wn = 0
     turns = 0
     rnd = 0
     price_up = pi[P_PRICE_UP]
@@ -922,14 +953,26 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 harv_left = pi[P_HARV_TURN] - harv_n
                 _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, pi[P_ACTIONS] - acts, MS, pi)
                 view[V_CARD] = -1
-                nunr = _unreached(MS, p, mkspace, unr)
-                reached = count(MS[R_REACH + p])
-                # best immediate value of every card type (plays and buys)
+                # best immediate value of every card type (plays and buys), cached (see cbh)
+                if ckey[p, 0] != S[S_PVER + p] or ckey[p, 1] != S[S_WVER]:
+                    for t in range(NT):
+                        cbh[p, t] = -2
+                    ckey[p, 0] = S[S_PVER + p]
+                    ckey[p, 1] = S[S_WVER]
+                reached = -1
                 for t in range(NT):
-                    best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout)
-                    bv[t] = bout[0]
-                    bsz[t] = bout[1]
-                    bn[t] = bout[2]
+                    h = cbh[p, t]
+                    if h == -2 or (h >= 0 and tb(MS, R_OCC, h)):
+                        if reached < 0:
+                            nunr = _unreached(MS, p, mkspace, unr)
+                            reached = countrow(MS, R_REACH + p)
+                        best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout)
+                        cbv[p, t] = bout[0]
+                        cbs[p, t] = bout[1]
+                        cbh[p, t] = np.int64(bout[3])
+                    bv[t] = cbv[p, t]
+                    bsz[t] = cbs[p, t]
+                    bn[t] = 1.0 if cbh[p, t] >= 0 else 0.0
                 handsize = 0
                 for t in range(NT):
                     handsize += hand[p, t]
@@ -995,19 +1038,41 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # water
                 if water_left > 0 and money[p] >= pi[P_WATER_PRICE]:
-                    nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], maxm - m - 4, True, cells, seen)
-                    v = -1e9
-                    sz = 0.0
-                    for i in range(nw):
-                        if feats[m + i, 0] > v:
-                            v = feats[m + i, 0]
-                            sz = feats[m + i, 2]
-                    if nw == 0:
-                        # no anchor next to own tiles: is there any free spot at all?
-                        nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], 1, False, cells, seen)
-                        v = -pi[P_WATER_PRICE] / mpp
-                    if nw > 0:
-                        _act_row(moves, feats, m, A_WATER, -1, -1, v, -pi[P_WATER_PRICE], sz, 0, handsize, money[p], acts)
+                    ok = cwk[p, 0] == S[S_PVER + p] and cwk[p, 1] == S[S_WVER] and cwm[p, 0] >= 0
+                    if ok:
+                        k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
+                        ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
+                    if ok:
+                        wv = cwv[p]
+                        wsz = cws[p]
+                        wn = 1
+                    else:
+                        nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], maxm - m - 4, True, cells, seen)
+                        wv = -1e9
+                        wsz = 0.0
+                        bi = 0
+                        for i in range(nw):
+                            if feats[m + i, 0] > wv:
+                                wv = feats[m + i, 0]
+                                wsz = feats[m + i, 2]
+                                bi = i
+                        cwm[p, 0] = -1
+                        if nw > 0:
+                            cwk[p, 0] = S[S_PVER + p]
+                            cwk[p, 1] = S[S_WVER]
+                            cwv[p] = wv
+                            cws[p] = wsz
+                            cwm[p, 0] = moves[m + bi, 0]
+                            cwm[p, 1] = moves[m + bi, 1]
+                            cwm[p, 2] = moves[m + bi, 2]
+                        else:
+                            # no anchor next to own tiles: is there any free spot at all?
+                            nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], 1, False, cells, seen)
+                            wv = -pi[P_WATER_PRICE] / mpp
+                        wn = nw
+                    if wn > 0:
+                        _act_row(moves, feats, m, A_WATER, -1, -1, wv, -pi[P_WATER_PRICE], wsz, 0, handsize, money[p],
+                                 acts)
                         m += 1
                 # harvest
                 if harv_left > 0:
@@ -1072,7 +1137,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     leg = MS[R_X]
                     as_p = legal_mask(MS, p, t, leg)
                     nunr = _unreached(MS, p, mkspace, unr)
-                    reached = count(MS[R_REACH + p])
+                    reached = countrow(MS, R_REACH + p)
                     nm = 0
                     for w in range(W):
                         x = leg[w]
@@ -1111,8 +1176,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     money[p] -= pi[P_HAC_PRICE]
                     S[S_HACS] -= 1
                     hac_n += 1
-                    setbit(MS[R_HAC], h)
+                    sb(MS, R_HAC, h)
                     LB[LB_HAC, SP[SP_LAB, h]] += 1
+                    S[S_PVER + p] += 1
                     view[V_SPACE + h] += 128
                     if r > 0:
                         S[S_HH + 4 * p + r - 1] = 1
@@ -1134,13 +1200,13 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     src = moves[j, 1]
                     victim = 0
                     if src >= 0:
-                        clrbit(MS[R_CHIPS], src)
+                        cb(MS, R_CHIPS, src)
                         LB[LB_CHIP, SP[SP_LAB, src]] -= 1
                         view[V_SPACE + src] -= 64
                         victim = (SP[SP_OWNER, src] + 1) * 100000 + src + 1
                     else:
                         S[S_CHIPS] -= 1
-                    setbit(MS[R_CHIPS], h)
+                    sb(MS, R_CHIPS, h)
                     LB[LB_CHIP, SP[SP_LAB, h]] += 1
                     view[V_SPACE + h] += 64
                     pes = moves[j, 2] * pi[P_HARV_RATE]
