@@ -130,7 +130,7 @@ def evalx(ps, prm, prmf, wk, res, cheap):
     res[4] = res[10]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_SCORE] = after[0] - before[0]
     feats[i, F_WOOD] = ps1[P_WOOD] - ps0[P_WOOD]
@@ -168,7 +168,7 @@ def _ask(kind, n, ctx, view, moves, feats, default):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _copy(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
@@ -290,7 +290,7 @@ def gen_plans(ps, prm, moves, maxm, maxsize, partial):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def border_cost(walls, k, placed, prm):
     """(wood, stone) for k more borders after ``placed`` in this action."""
     if not walls:
@@ -451,7 +451,7 @@ def _pasture_of(ps, past, s):
     return grow(bit(s), O, DN, RT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
@@ -612,7 +612,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
     return placed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_cost(code, pay, prm):
     """(wood, stone, reed) of a special building (pay: 0 wood / 1 stone for the Open Stables)."""
     if code == B_HTH:
@@ -967,6 +967,10 @@ def log_farm(ps, me, log, nlog, log_on):
 @njit(cache=True)
 def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, log_on):
     """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played."""
+    # private copies of the parameters: threads of a batch then never touch the same reference counts
+    prm = prm.copy()
+    prmf = prmf.copy()
+    weights = weights.copy()
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
@@ -1092,8 +1096,8 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
 
 @njit(cache=True, parallel=True)
 def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
-    dummy = np.zeros((0, LOGW), dtype=np.int64)
     for i in prange(n_games):
+        dummy = np.zeros((0, LOGW), dtype=np.int64)  # per game: threads share no reference counts
         final = np.zeros((2, P_SIZE), dtype=np.int64)
         length[i] = play_game(prm, prmf, fns, weights, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
                               final, dummy, False)

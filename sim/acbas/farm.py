@@ -61,12 +61,12 @@ def lowbit_index(x):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def active_mask(ncols):
     return (np.uint64(1) << np.uint64(3 * ncols)) - np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def building_mask(ps):
     b = np.uint64(0)
     for s in range(3 * ps[P_NCOLS]):
@@ -208,7 +208,7 @@ def containers(ps, prm, caps, smask, kind):
     return K, past
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fval(prm, t, n):
     """Points for n animals of type t: 1 each plus the bonus-table entry."""
     b = I_BONUS + 4 * t
@@ -225,7 +225,7 @@ def fval(prm, t, n):
 
 UMAX = 128  # unit budget of the relaxation DP (needs beyond this are capped: only a bound gets weaker)
 SCRATCH = 5 * MAXC + 1 + 8 * (UMAX + 1)
-WROWS = 18  # rows of the 2-D workspace of containers_w / house_w
+WROWS = 22  # rows of the 2-D workspace of containers_w / house_w
 WCOLS = UMAX + 1
 
 
@@ -252,7 +252,7 @@ def unit_dp(a0, a1, a2, a3, d, U, prm, wk):
             bx = 0
             top = min(u, nd)
             for x in range(top + 1):
-                v = fval(prm, t, ka + x) * 1024 + ka + x
+                v = wk[18 + t, ka + x]
                 if t > 0:
                     v += wk[9 + t, u - x]
                 if v > bv:
@@ -268,7 +268,7 @@ def house_w(wk, K, d, prm):
     """Exact housing: choose one type (or none) per container to maximise (points, animals) of the kept
     animals, wk[4, t] = min(d[t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3];
     returns the objective points*1024 + animals. wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
-    assignment, row 4 kept (out), rows 5..17 scratch.
+    assignment, row 4 kept (out), rows 5..21 scratch.
 
     Depth-first over containers by falling capacity, identical capacities in non-decreasing option order,
     pruned by the relaxation "remaining capacity split freely" (unit_dp), which is exact once only
@@ -311,9 +311,14 @@ def house_w(wk, K, d, prm):
     wk[9, n] = 0
     for i in range(n - 1, -1, -1):
         wk[9, i] = wk[9, i + 1] + wk[5, i]
+    # value table: wk[18 + t, k] = points*1024 + k for k kept animals of type t
     gmax = 0
     for t in range(4):
-        gmax += fval(prm, t, d[t]) * 1024 + d[t]
+        if d[t] > WCOLS - 1:
+            d[t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
+        for k in range(d[t] + 1):
+            wk[18 + t, k] = fval(prm, t, k) * 1024 + k
+        gmax += wk[18 + t, d[t]]
     # start from a greedy assignment (largest container to the largest remaining need): often optimal
     g0 = d[0]
     g1 = d[1]
@@ -347,7 +352,7 @@ def house_w(wk, K, d, prm):
     k1 = d[1] - max(g1, 0)
     k2 = d[2] - max(g2, 0)
     k3 = d[3] - max(g3, 0)
-    best = (fval(prm, 0, k0) + fval(prm, 1, k1) + fval(prm, 2, k2) + fval(prm, 3, k3)) * 1024 + k0 + k1 + k2 + k3
+    best = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
     nb = n
     acc0 = 0
     acc1 = 0
@@ -367,8 +372,7 @@ def house_w(wk, K, d, prm):
             k3 = min(d[3], acc3)
             done = k0 == d[0] and k1 == d[1] and k2 == d[2] and k3 == d[3]
             if i == n or done:
-                v = (fval(prm, 0, k0) + fval(prm, 1, k1) + fval(prm, 2, k2) + fval(prm, 3, k3)) * 1024 \
-                    + k0 + k1 + k2 + k3
+                v = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
                 if v > best:
                     best = v
                     nb = i
@@ -388,8 +392,7 @@ def house_w(wk, K, d, prm):
             u1 = min(d[1], acc1 + r)
             u2 = min(d[2], acc2 + r)
             u3 = min(d[3], acc3 + r)
-            ub = (fval(prm, 0, u0) + fval(prm, 1, u1) + fval(prm, 2, u2) + fval(prm, 3, u3)) * 1024 \
-                + u0 + u1 + u2 + u3
+            ub = wk[18, u0] + wk[19, u1] + wk[20, u2] + wk[21, u3]
             if ub <= best:
                 i -= 1
                 fresh = False
@@ -503,7 +506,7 @@ def house(caps, K, d, prm, assign, kept, scratch):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def building_points(ps, prm):
     tot = 0
     for s in range(3 * ps[P_NCOLS]):
@@ -513,7 +516,7 @@ def building_points(ps, prm):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_building(ps, code):
     for s in range(3 * ps[P_NCOLS]):
         if ps[P_BLD + s] == code:
