@@ -153,6 +153,7 @@ SP_OWNER = 0
 SP_WHAT = 1
 SP_LAB = 2
 SP_WPIECE = 3
+SP_WCNT = 4  # different water tiles next to the space
 LB_SIZE = 0
 LB_HAC = 1
 LB_CHIP = 2
@@ -320,6 +321,18 @@ def place_water(S, MS, SP, cells, k, nbmask, kind, view):
         SP[SP_OWNER, h] = -2
         SP[SP_WPIECE, h] = pc
         view[V_SPACE + h] = W_WATER
+    # the spaces next to this water tile have one more water tile next to them
+    for w in range(W):
+        MS[R_TMP, w] = ZERO
+    for c in range(k):
+        for w in range(W):
+            MS[R_TMP, w] |= nbmask[cells[c], w]
+    for w in range(W):
+        x = MS[R_TMP, w] & ~MS[R_WP + pc, w]
+        while x != ZERO:
+            j = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            SP[SP_WCNT, j] += 1
     return pc
 
 
@@ -389,7 +402,7 @@ def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, full=True):
         elif tb(MS, R_FPAM, j):
             free += 1
     hnew = size * pi[P_HAC_PTS] if anyhac else 0
-    wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
+    wat = SP[SP_WCNT, h] * pi[P_WATER_PTS]
     row[0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
     row[2] = size
     if full:
@@ -431,7 +444,7 @@ def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached
             elif tb(MS, R_MARKET, j) and not tb(MS, R_REACH + p, j):
                 newm += 1
     hnew = size * pi[P_HAC_PTS] if anyhac else 0
-    wat = _water_near(SP, nb, h, -1) * pi[P_WATER_PTS]
+    wat = SP[SP_WCNT, h] * pi[P_WATER_PTS]
     income = 0
     if mkcnt[h] > 0:
         # land chains next to the new herd: h's neighbours and the merged herds' neighbours
@@ -810,7 +823,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     for r in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
-    SP = np.full((4, n), -1, dtype=np.int64)
+    SP = np.full((5, n), -1, dtype=np.int64)
+    SP[SP_WCNT, :] = 0
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = 9 * n + 64
