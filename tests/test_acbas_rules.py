@@ -226,3 +226,18 @@ def test_reference_scorer_agrees_on_random_end_states():
             if len(farm.containers()) <= 14:
                 pts, ani = R.brute_house(farm.containers(), animals)
                 assert ani == sum(animals)
+
+
+def test_every_building_action_is_carried_out():
+    """A space may only be taken when its action can be carried out: each building placement is followed by
+    at least one border / trough / stall / stables / special building of that player."""
+    follow = {E.S_FENCES: E.E_BORDERS, E.S_WALLS: E.E_BORDERS, E.S_TROUGHS: E.E_TROUGH, E.S_STALL: E.E_STALL,
+              E.S_STABLES: E.E_STABLES, E.S_SPEC1: E.E_SPECIAL, E.S_SPEC2: E.E_SPECIAL}
+    seen = 0
+    for g in range(40):
+        log, *_ = logged(["random", "heuristic"], g)
+        for i, rec in enumerate(log):
+            if rec[0] == E.E_PLACE and rec[2] in follow:
+                assert log[i + 1][0] == follow[rec[2]] and log[i + 1][1] == rec[1]
+                seen += 1
+    assert seen > 100

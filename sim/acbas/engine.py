@@ -60,7 +60,7 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
 # cache of enclosure plans (flat index f -> row WROWS + p*PCR + f // WCOLS, column f % WCOLS)
 PC_ROW = 6
 PC_STRIDE = 8 + MAXM * PC_ROW
-PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
+PCR = (PC_STRIDE + 8 + WCOLS - 1) // WCOLS  # + 8 spare entries: the min_plan_borders cache
 W_ROWS_ALL = WROWS + 2 * PCR
 
 
@@ -384,6 +384,30 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     ps[P_WOOD] -= w
     ps[P_STONE] -= s
     return _pcg(wk, me, r + 1)
+
+
+@njit(cache=True)
+def min_plan_borders(ps, me, prm, wk, moves):
+    """Fewest borders of any enclosure plan the player could choose now (0 = none); both border actions
+    cost more with more borders, so this decides whether Fences / Walls can be carried out. Cached per
+    player in the spare entries after the plan cache, keyed by the farm and the borders in hand."""
+    b = PC_STRIDE
+    key = bld_key(ps)
+    if _pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 2) == key \
+            and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]:
+        return _pcg(wk, me, b + 6)
+    n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
+    kmin = 0
+    for i in range(n):
+        if kmin == 0 or moves[i, 1] < kmin:
+            kmin = moves[i, 1]
+    _pcs(wk, me, b, ps[P_E])
+    _pcs(wk, me, b + 2, key)
+    _pcs(wk, me, b + 3, ps[P_NCOLS])
+    _pcs(wk, me, b + 4, ps[P_BORD])
+    _pcs(wk, me, b + 5, 1)
+    _pcs(wk, me, b + 6, kmin)
+    return kmin
 
 
 @njit(cache=True)
@@ -836,15 +860,20 @@ def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, 
 # action spaces
 
 @njit(cache=True)
-def slot_legal(ps, gs, slot, prm):
+def slot_legal(ps, gs, slot, prm, me, wk, moves):
     if gs[GS_OCC + slot] >= 0:
         return False
     if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
         return False  # the two special-building slots are the same action: offer the first free one
-    if slot == S_FENCES:
-        return can_border(ps, prm, False, 0)
-    if slot == S_WALLS:
-        return can_border(ps, prm, True, 0)
+    if slot == S_FENCES or slot == S_WALLS:
+        # the action must be carried out: at least one enclosure plan has to be affordable
+        if not can_border(ps, prm, slot == S_WALLS, 0):
+            return False
+        k = min_plan_borders(ps, me, prm, wk, moves)
+        if k <= 0:
+            return False
+        w, st = border_cost(slot == S_WALLS, k, 0, prm)
+        return ps[P_WOOD] >= w and ps[P_STONE] >= st
     if slot == S_TROUGHS:
         return gs[GS_TROUGHS] > 0 and ps[P_WOOD] >= trough_cost(0, prm) and np.uint64(ps[P_T]) != \
             ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
@@ -1028,7 +1057,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             evaluate(ps[me], prm, prmf, wk, res0)
             n = 0
             for slot in range(NSLOT):
-                if not slot_legal(ps[me], gs, slot, prm):
+                if not slot_legal(ps[me], gs, slot, prm, me, wk, moves1):
                     continue
                 moves0[n, 0] = slot
                 moves0[n, 1] = 0
