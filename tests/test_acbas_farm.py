@@ -4,7 +4,7 @@ import pytest
 
 from sim.acbas import farm as F
 from sim.acbas.params import PARAMS, pack
-from tests.acbas_ref import Farm, brute_house, edge_bit
+from tests.test_acbas_ref import Farm, brute_house, edge_bit
 
 PRM, PRMF = pack(PARAMS.defaults())
 
@@ -156,7 +156,7 @@ def test_housing_solver_matches_brute_force():
             if a >= 0:
                 tot[a] += cap
         assert all(kept[t] <= min(tot[t], d[t]) for t in range(4))
-        from tests.acbas_ref import points
+        from tests.test_acbas_ref import points
         assert (points(list(kept)), int(sum(kept))) == (pts, ani)
 
 

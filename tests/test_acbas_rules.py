@@ -7,7 +7,7 @@ from sim.acbas import engine as E
 from sim.acbas import farm as F
 from sim.acbas.params import PARAMS, pack
 from sim.core.bots import make_lineup
-from tests import acbas_ref as R
+from tests import test_acbas_ref as R
 from tests.test_acbas_farm import H, V, make
 
 PRM, PRMF = pack(PARAMS.defaults())
