@@ -811,7 +811,7 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
 
 @njit(cache=True)
 def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
-              score, tiebreak, brk, log, log_on, snap, snap_on):
+              score, tiebreak, brk, log, log_on, snap, snap_on, moves, feats):
     """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns turns."""
     n = kind.shape[0]
     W = nbmask.shape[1]
@@ -827,9 +827,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     SP[SP_WCNT, :] = 0
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
-    maxm = 9 * n + 64
-    moves = np.zeros((maxm, MW), dtype=np.int64)
-    feats = np.zeros((maxm, NF), dtype=np.float64)
+    maxm = moves.shape[0]
     row = np.zeros(NF, dtype=np.float64)
     bout = np.zeros(4, dtype=np.float64)
     # per player: best value, size and space of each card type, valid while the player's own version and the
@@ -1266,14 +1264,27 @@ def _act_row(moves, feats, m, code, arg, t, value, pesos, size, inhand, handsize
     f[7] = t
 
 
+@njit(cache=True)
+def move_rows(n):
+    """Rows of the move/feature buffers: enough for every water placement (9 per free pampa space)."""
+    return 9 * n + 64
+
+
 @njit(cache=True, parallel=True)
 def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, seed, start,
                n_games, score, tiebreak, brk, length):
     dlog = np.zeros((0, LOGW), dtype=np.int64)
     dsnap = np.zeros((2, 1), dtype=np.uint64)
-    for i in prange(n_games):
-        length[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate,
-                              start + i, seed, score[i], tiebreak[i], brk[i], dlog, False, dsnap, False)
+    maxm = move_rows(kind.shape[0])
+    nch = min(n_games, 64)
+    for c in prange(nch):
+        # scratch move/feature buffers once per chunk of games (games stay independent)
+        moves = np.zeros((maxm, MW), dtype=np.int64)
+        feats = np.zeros((maxm, NF), dtype=np.float64)
+        for i in range(c, n_games, nch):
+            length[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate,
+                                  start + i, seed, score[i], tiebreak[i], brk[i], dlog, False, dsnap, False, moves,
+                                  feats)
 
 
 @njit(cache=True)
@@ -1283,8 +1294,11 @@ def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weight
     score = np.zeros(np_)
     tiebreak = np.zeros(np_)
     brk = np.zeros((np_, 2 * NCAT))
+    maxm = move_rows(kind.shape[0])
+    moves = np.zeros((maxm, MW), dtype=np.int64)
+    feats = np.zeros((maxm, NF), dtype=np.float64)
     turns = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
-                      score, tiebreak, brk, log, True, snap, snap_on)
+                      score, tiebreak, brk, log, True, snap, snap_on, moves, feats)
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:
