@@ -121,8 +121,8 @@ def run_special(ps, gs, only):
     moves = np.zeros((E.MAXM, E.MW), np.int64)
     feats = np.zeros((E.MAXM, E.NF))
     lu = ctx_for(["greedy"])
-    ctx = (lu.fns, lu.weights, 0, np.ones(4, np.uint64))
-    E.do_special(ps, gs, 0, PRM, PRMF, wk, ctx, np.zeros(E.V_LEN, np.int64), moves, feats, True, z.copy(),
+    E.do_special(ps, gs, 0, PRM, PRMF, wk, lu.fns, lu.weights, 0, np.ones(4, np.uint64),
+                 np.zeros(E.V_LEN, np.int64), moves, feats, True, z.copy(),
                  z.copy(), np.zeros(13), np.zeros(13), np.zeros((0, E.LOGW), np.int64), np.zeros(1, np.int64),
                  False)
 

@@ -93,7 +93,7 @@ def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
     K, past = containers_w(ps, prm, wk)
-    house_w(wk, K, ps[P_AN:P_AN + 4], prm)
+    house_w(wk, K, ps, P_AN, prm)
     cap = 0
     for k in range(K):
         cap += wk[0, k]
@@ -130,7 +130,7 @@ def evalx(ps, prm, prmf, wk, res, cheap):
     res[4] = res[10]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_SCORE] = after[0] - before[0]
     feats[i, F_WOOD] = ps1[P_WOOD] - ps0[P_WOOD]
@@ -146,8 +146,8 @@ def feat_row(feats, i, before, after, ps0, ps1, offered):
 
 
 @njit(cache=True)
-def _ask(kind, n, ctx, view, moves, feats, default):
-    """ctx = (fns, weights, entry, rng). Default mode (used to estimate an action's value) picks the
+def _ask(kind, n, fns, weights, entry, rng, view, moves, feats, default):
+    """Default mode (used to estimate an action's value) picks the
     candidate with the best immediate value plus a little capacity, the first on ties."""
     if n <= 1:
         return 0
@@ -161,14 +161,13 @@ def _ask(kind, n, ctx, view, moves, feats, default):
                 best = v
                 bi = i
         return bi
-    fns, weights, entry, rng = ctx
     i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
     if i < 0 or i >= n:
         return 0
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _copy(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
@@ -290,7 +289,7 @@ def gen_plans(ps, prm, moves, maxm, maxsize, partial):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def border_cost(walls, k, placed, prm):
     """(wood, stone) for k more borders after ``placed`` in this action."""
     if not walls:
@@ -321,12 +320,12 @@ def bld_key(ps):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pcg(wk, p, f):
     return wk[WROWS + p * PCR + f // WCOLS, f % WCOLS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pcs(wk, p, f, v):
     wk[WROWS + p * PCR + f // WCOLS, f % WCOLS] = v
 
@@ -411,7 +410,7 @@ def min_plan_borders(ps, me, prm, wk, moves):
 
 
 @njit(cache=True)
-def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1,
+def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1,
                log, nlog, log_on):
     placed = 0
     if default:
@@ -449,7 +448,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, ctx, view, moves, feats, defaul
             m += 1
         if default and placed > 0:
             break
-        i = _ask(K_PLAN, m, ctx, view, moves, feats, default)
+        i = _ask(K_PLAN, m, fns, weights, entry, rng, view, moves, feats, default)
         k = moves[i, 1]
         if k == 0:
             break
@@ -475,13 +474,13 @@ def _pasture_of(ps, past, s):
     return grow(bit(s), O, DN, RT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
 
 @njit(cache=True)
-def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     placed = 0
     while gs[GS_TROUGHS] > 0:
         w = trough_cost(placed, prm)
@@ -527,7 +526,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             m += 1
         if default and placed > 0:
             break
-        i = _ask(K_TROUGH, m, ctx, view, moves, feats, default)
+        i = _ask(K_TROUGH, m, fns, weights, entry, rng, view, moves, feats, default)
         s = moves[i, 0]
         if s < 0:
             break
@@ -548,7 +547,7 @@ def can_stall(ps, gs, prm):
 
 
 @njit(cache=True)
-def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     evalx(ps, prm, prmf, wk, res0, default)
     m = 0
     for s in range(3 * ps[P_NCOLS]):
@@ -565,7 +564,7 @@ def do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, r
         evalx(tps, prm, prmf, wk, res1, default)
         feat_row(feats, m, res0, res1, ps, tps, 0)
         m += 1
-    i = _ask(K_STALL, m, ctx, view, moves, feats, default)
+    i = _ask(K_STALL, m, fns, weights, entry, rng, view, moves, feats, default)
     s = moves[i, 0]
     ps[P_BLD + s] = B_STALL
     ps[P_STONE] -= prm[I_STALL_STONE]
@@ -587,7 +586,7 @@ def can_stables(ps, prm):
 
 
 @njit(cache=True)
-def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog,
+def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog,
                log_on):
     c = prm[I_STABLES_COST]
     placed = 0
@@ -621,7 +620,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             m += 1
         if default and placed > 0:
             break
-        i = _ask(K_STABLES, m, ctx, view, moves, feats, default)
+        i = _ask(K_STABLES, m, fns, weights, entry, rng, view, moves, feats, default)
         s = moves[i, 0]
         if s < 0:
             break
@@ -636,7 +635,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
     return placed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def special_cost(code, pay, prm):
     """(wood, stone, reed) of a special building (pay: 0 wood / 1 stone for the Open Stables)."""
     if code == B_HTH:
@@ -750,7 +749,7 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
 
 
 @njit(cache=True)
-def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, tps2, res0, res1,
                log, nlog, log_on):
     evalx(ps, prm, prmf, wk, res0, default)
     m = gen_specials(ps, gs, prm, moves)
@@ -787,7 +786,7 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             tps2[P_AN + t] += 1
         evalx(tps2, prm, prmf, wk, res1, default)
         feat_row(feats, i, res0, res1, ps, tps2, 0)
-    i = _ask(K_SPECIAL, m, ctx, view, moves, feats, default)
+    i = _ask(K_SPECIAL, m, fns, weights, entry, rng, view, moves, feats, default)
     code = moves[i, 0]
     s = moves[i, 1]
     pay = moves[i, 2]
@@ -809,7 +808,7 @@ def do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps,
             feat_row(feats, m, res0, res1, ps, tps, 1)
             m += 1
         kind = K_SHELTER if code == B_SHELTER else K_OPENST
-        i = _ask(kind, m, ctx, view, moves, feats, default)
+        i = _ask(kind, m, fns, weights, entry, rng, view, moves, feats, default)
         t = moves[i, 0]
         ps[P_AN + t] += 1
         evalx(ps, prm, prmf, wk, res0, default)
@@ -831,7 +830,7 @@ def add_column(ps, left):
 
 
 @njit(cache=True)
-def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     acc = GS_ACC + NSLOT * 0 + S_EXPAND * NG
     got = gs[acc + G_BORD]
     ps[P_BORD] += got
@@ -848,7 +847,7 @@ def do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, 
             add_column(tps, left == 0)
             evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, left, res0, res1, ps, tps, 0)
-        i = _ask(K_EXPAND, 2, ctx, view, moves, feats, default)
+        i = _ask(K_EXPAND, 2, fns, weights, entry, rng, view, moves, feats, default)
         side = moves[i, 0]
         add_column(ps, side == 1)
         gs[GS_EXPS] -= 1
@@ -887,7 +886,7 @@ def slot_legal(ps, gs, slot, prm, me, wk, moves):
 
 
 @njit(cache=True)
-def do_action(ps, gs, me, slot, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+def do_action(ps, gs, me, slot, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, tps2, res0, res1,
               log, nlog, log_on):
     """Carry out ``slot`` for player ``me`` (ps = that player's farm). Returns the animals offered."""
     acc = GS_ACC + slot * NG
@@ -918,19 +917,19 @@ def do_action(ps, gs, me, slot, prm, prmf, wk, ctx, view, moves, feats, default,
             _log(log, nlog, log_on, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3],
                  before + offered - (ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]), 0, 0, 0)
     elif slot == S_FENCES or slot == S_WALLS:
-        do_borders(ps, gs, me, slot == S_WALLS, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1,
+        do_borders(ps, gs, me, slot == S_WALLS, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1,
                    log, nlog, log_on)
     elif slot == S_EXPAND:
-        do_expand(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+        do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
     elif slot == S_TROUGHS:
-        do_troughs(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+        do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
     elif slot == S_STALL:
-        do_stall(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
+        do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on)
     elif slot == S_STABLES:
-        do_stables(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, res0, res1, log, nlog,
+        do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog,
                    log_on)
     else:
-        do_special(ps, gs, me, prm, prmf, wk, ctx, view, moves, feats, default, tps, tps2, res0, res1,
+        do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, tps2, res0, res1,
                    log, nlog, log_on)
     return offered
 
@@ -1051,50 +1050,50 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             me = cur
             opp = 1 - me
             e = entry_of_seat(me, g, 2, rotate)
-            ctx = (fns, weights, e, rng)
-            fill_view(view, gs, ps[me], ps[opp], me, -1, left[me], left[opp], prm)
+            pme = ps[me]
+            fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
             _copy(tgs, gs)
-            evaluate(ps[me], prm, prmf, wk, res0)
+            evaluate(pme, prm, prmf, wk, res0)
             n = 0
             for slot in range(NSLOT):
-                if not slot_legal(ps[me], gs, slot, prm, me, wk, moves1):
+                if not slot_legal(pme, gs, slot, prm, me, wk, moves1):
                     continue
                 moves0[n, 0] = slot
                 moves0[n, 1] = 0
                 moves0[n, 2] = 0
                 moves0[n, 3] = 0
                 # the action's value: carried out on copies with the default sub-choices
-                _copy(tps2, ps[me])
+                _copy(tps2, pme)
                 # do_action touches only the counters before GS_OCC and this slot's goods: restore those
                 for j in range(GS_OCC):
                     tgs[j] = gs[j]
                 for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
                     tgs[j] = gs[j]
-                off = do_action(tps2, tgs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, True, tps, tps3,
+                off = do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, True, tps, tps3,
                                 res1, res2, log, nlog, False)
                 if slot <= S_BM:
                     # goods only: the farm is unchanged, only the Storage Building's points move
                     for j in range(13):
                         res1[j] = res0[j]
                     if res0[12] != 0.0 or has_building(tps2, B_STORAGE):
-                        dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - ps[me, P_WOOD] - ps[me, P_STONE] \
-                            - ps[me, P_REED]
+                        dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - pme[P_WOOD] - pme[P_STONE] \
+                            - pme[P_REED]
                         res1[0] += prmf[0] * dg
                 elif off == 0:
                     evaluate(tps2, prm, prmf, wk, res1)
-                feat_row(feats0, n, res0, res1, ps[me], tps2, off)
+                feat_row(feats0, n, res0, res1, pme, tps2, off)
                 onsp = 0
                 for j in range(NG):
                     onsp += gs[GS_ACC + slot * NG + j]
                 feats0[n, F_ONSPACE] = onsp
                 n += 1
-            i = _ask(K_ACTION, n, ctx, view, moves0, feats0, False)
+            i = _ask(K_ACTION, n, fns, weights, e, rng, view, moves0, feats0, False)
             slot = moves0[i, 0]
             gs[GS_OCC + slot] = me
             left[me] -= 1
             _log(log, nlog, log_on, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
             view[V_SLOT] = slot
-            do_action(ps[me], gs, me, slot, prm, prmf, wk, ctx, view, moves1, feats1, False, tps, tps2, res1, res2,
+            do_action(pme, gs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, False, tps, tps2, res1, res2,
                       log, nlog, log_on)
             cur = opp
         # breeding

@@ -61,12 +61,12 @@ def lowbit_index(x):
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def active_mask(ncols):
     return (np.uint64(1) << np.uint64(3 * ncols)) - np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def building_mask(ps):
     b = np.uint64(0)
     for s in range(3 * ps[P_NCOLS]):
@@ -149,7 +149,10 @@ def containers_w(ps, prm, wk):
     """Fill the farm's animal containers: wk[0, k] capacity, wk[1, k] spaces, wk[2, k] kind (0 pasture, 1 building,
     2 lone trough). Returns (K, closed-pasture space mask). Containers of capacity 0 are left out."""
     ncols = ps[P_NCOLS]
-    B = building_mask(ps)
+    B = np.uint64(0)
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[P_BLD + s] != 0:
+            B |= np.uint64(1) << np.uint64(s)
     O = active_mask(ncols) & ~B
     E = np.uint64(ps[P_E])
     T = np.uint64(ps[P_T])
@@ -208,7 +211,7 @@ def containers(ps, prm, caps, smask, kind):
     return K, past
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fval(prm, t, n):
     """Points for n animals of type t: 1 each plus the bonus-table entry."""
     b = I_BONUS + 4 * t
@@ -230,13 +233,13 @@ WCOLS = UMAX + 1
 
 
 @njit(cache=True)
-def unit_dp(a0, a1, a2, a3, d, U, prm, wk):
+def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
     """Best (points*1024 + animals) when U units of capacity may be split freely among the types on top of
     acc = (a0..a3). Tables in wk rows 10..17. Exact for unit containers; an upper bound otherwise."""
     tot_need = 0
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
-        nd = d[t] - a
+        nd = dd[doff + t] - a
         if nd > 0:
             tot_need += nd
     if U > tot_need:
@@ -245,8 +248,8 @@ def unit_dp(a0, a1, a2, a3, d, U, prm, wk):
         U = UMAX
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
-        ka = min(a, d[t])
-        nd = d[t] - ka
+        ka = min(a, dd[doff + t])
+        nd = dd[doff + t] - ka
         for u in range(U + 1):
             bv = -(1 << 60)
             bx = 0
@@ -264,9 +267,9 @@ def unit_dp(a0, a1, a2, a3, d, U, prm, wk):
 
 
 @njit(cache=True)
-def house_w(wk, K, d, prm):
+def house_w(wk, K, dd, doff, prm):
     """Exact housing: choose one type (or none) per container to maximise (points, animals) of the kept
-    animals, wk[4, t] = min(d[t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3];
+    animals, wk[4, t] = min(dd[doff + t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3];
     returns the objective points*1024 + animals. wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
     assignment, row 4 kept (out), rows 5..21 scratch.
 
@@ -277,21 +280,21 @@ def house_w(wk, K, d, prm):
     nty = 0
     ty = 0
     for t in range(4):
-        if d[t] > 0:
+        if dd[doff + t] > 0:
             nty += 1
             ty = t
     if nty <= 1:
         tot = 0
         for k in range(K):
             wk[3, k] = -1
-            if wk[0, k] > 0 and nty == 1 and tot < d[ty]:
+            if wk[0, k] > 0 and nty == 1 and tot < dd[doff + ty]:
                 wk[3, k] = ty
                 tot += wk[0, k]
         v = 0
         for t in range(4):
             wk[4, t] = 0
         if nty == 1:
-            wk[4, ty] = min(tot, d[ty])
+            wk[4, ty] = min(tot, dd[doff + ty])
         for t in range(4):
             v += fval(prm, t, wk[4, t]) * 1024 + wk[4, t]
         return v
@@ -314,16 +317,16 @@ def house_w(wk, K, d, prm):
     # value table: wk[18 + t, k] = points*1024 + k for k kept animals of type t
     gmax = 0
     for t in range(4):
-        if d[t] > WCOLS - 1:
-            d[t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
-        for k in range(d[t] + 1):
+        if dd[doff + t] > WCOLS - 1:
+            dd[doff + t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
+        for k in range(dd[doff + t] + 1):
             wk[18 + t, k] = fval(prm, t, k) * 1024 + k
-        gmax += wk[18 + t, d[t]]
+        gmax += wk[18 + t, dd[doff + t]]
     # start from a greedy assignment (largest container to the largest remaining need): often optimal
-    g0 = d[0]
-    g1 = d[1]
-    g2 = d[2]
-    g3 = d[3]
+    g0 = dd[doff + 0]
+    g1 = dd[doff + 1]
+    g2 = dd[doff + 2]
+    g3 = dd[doff + 3]
     for j in range(n):
         o = 4
         mx = 0
@@ -348,10 +351,10 @@ def house_w(wk, K, d, prm):
             g2 -= wk[5, j]
         elif o == 3:
             g3 -= wk[5, j]
-    k0 = d[0] - max(g0, 0)
-    k1 = d[1] - max(g1, 0)
-    k2 = d[2] - max(g2, 0)
-    k3 = d[3] - max(g3, 0)
+    k0 = dd[doff + 0] - max(g0, 0)
+    k1 = dd[doff + 1] - max(g1, 0)
+    k2 = dd[doff + 2] - max(g2, 0)
+    k3 = dd[doff + 3] - max(g3, 0)
     best = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
     nb = n
     acc0 = 0
@@ -366,11 +369,11 @@ def house_w(wk, K, d, prm):
     fresh = True
     while i >= 0:
         if fresh:
-            k0 = min(d[0], acc0)
-            k1 = min(d[1], acc1)
-            k2 = min(d[2], acc2)
-            k3 = min(d[3], acc3)
-            done = k0 == d[0] and k1 == d[1] and k2 == d[2] and k3 == d[3]
+            k0 = min(dd[doff + 0], acc0)
+            k1 = min(dd[doff + 1], acc1)
+            k2 = min(dd[doff + 2], acc2)
+            k3 = min(dd[doff + 3], acc3)
+            done = k0 == dd[doff + 0] and k1 == dd[doff + 1] and k2 == dd[doff + 2] and k3 == dd[doff + 3]
             if i == n or done:
                 v = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
                 if v > best:
@@ -388,16 +391,16 @@ def house_w(wk, K, d, prm):
                 fresh = False
                 continue
             r = wk[9, i]
-            u0 = min(d[0], acc0 + r)
-            u1 = min(d[1], acc1 + r)
-            u2 = min(d[2], acc2 + r)
-            u3 = min(d[3], acc3 + r)
+            u0 = min(dd[doff + 0], acc0 + r)
+            u1 = min(dd[doff + 1], acc1 + r)
+            u2 = min(dd[doff + 2], acc2 + r)
+            u3 = min(dd[doff + 3], acc3 + r)
             ub = wk[18, u0] + wk[19, u1] + wk[20, u2] + wk[21, u3]
             if ub <= best:
                 i -= 1
                 fresh = False
                 continue
-            ub, U = unit_dp(acc0, acc1, acc2, acc3, d, r, prm, wk)
+            ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
             if ub <= best:
                 i -= 1
                 fresh = False
@@ -441,13 +444,13 @@ def house_w(wk, K, d, prm):
                 acc3 -= wk[5, i]
         o = wk[7, i] + 1
         while o < 4:
-            if o == 0 and acc0 < d[0]:
+            if o == 0 and acc0 < dd[doff + 0]:
                 break
-            if o == 1 and acc1 < d[1]:
+            if o == 1 and acc1 < dd[doff + 1]:
                 break
-            if o == 2 and acc2 < d[2]:
+            if o == 2 and acc2 < dd[doff + 2]:
                 break
-            if o == 3 and acc3 < d[3]:
+            if o == 3 and acc3 < dd[doff + 3]:
                 break
             o += 1
         if o > 4:
@@ -487,8 +490,8 @@ def house_w(wk, K, d, prm):
             wk[3, wk[6, j]] = o
             wk[4, o] += wk[5, j]
     for t in range(4):
-        if wk[4, t] > d[t]:
-            wk[4, t] = d[t]
+        if wk[4, t] > dd[doff + t]:
+            wk[4, t] = dd[doff + t]
     return best
 
 
@@ -498,7 +501,7 @@ def house(caps, K, d, prm, assign, kept, scratch):
     wk = np.zeros((WROWS, WCOLS), dtype=np.int64)
     for k in range(K):
         wk[0, k] = caps[k]
-    v = house_w(wk, K, d, prm)
+    v = house_w(wk, K, d, 0, prm)
     for k in range(K):
         assign[k] = wk[3, k]
     for t in range(4):
@@ -506,7 +509,7 @@ def house(caps, K, d, prm, assign, kept, scratch):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def building_points(ps, prm):
     tot = 0
     for s in range(3 * ps[P_NCOLS]):
@@ -516,7 +519,7 @@ def building_points(ps, prm):
     return tot
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has_building(ps, code):
     for s in range(3 * ps[P_NCOLS]):
         if ps[P_BLD + s] == code:
@@ -540,19 +543,51 @@ def full_expansions(ps, past):
 
 @njit(cache=True)
 def score_parts_o(ps, prm, prmf, past, out, off):
-    """Score breakdown of a housed farm: animals, bonus x4, buildings, expansions, storage; returns total."""
+    """Score breakdown of a housed farm: animals, bonus x4, buildings, expansions, storage; returns total.
+    (Helpers written out inline: every njit call with array arguments costs reference-count updates.)"""
     tot = 0.0
     na = 0
     for t in range(4):
         n = ps[P_AN + t]
         na += n
-        out[off + 1 + t] = fval(prm, t, n) - n
-        tot += fval(prm, t, n)
+        b = I_BONUS + 4 * t
+        if n < prm[b]:
+            v = n + prm[I_BONUS_LOW]
+        elif n < prm[b + 1]:
+            v = n
+        elif n < prm[b + 2]:
+            v = n + 1
+        elif n < prm[b + 3]:
+            v = n + 2
+        else:
+            v = n + 3 + (n - prm[b + 3])
+        out[off + 1 + t] = v - n
+        tot += v
     out[off + 0] = na
-    out[off + 5] = building_points(ps, prm)
-    out[off + 6] = full_expansions(ps, past) * prm[I_EXP_POINTS]
+    ncols = ps[P_NCOLS]
+    pts = 0
+    bm = np.uint64(0)
+    storage = False
+    for s in range(3 * ncols):
+        code = ps[P_BLD + s]
+        if code != 0:
+            pts += prm[I_PTSB + code]
+            bm |= np.uint64(1) << np.uint64(s)
+            if code == 7:
+                storage = True
+    out[off + 5] = pts
+    used = bm | np.uint64(ps[P_T]) | past
+    nexp = 0
+    home = ps[P_HOME]
+    for c in range(ncols):
+        if c == home or c == home + 1:
+            continue
+        col = np.uint64(7) << np.uint64(3 * c)
+        if col & ~used == U0:
+            nexp += 1
+    out[off + 6] = nexp * prm[I_EXP_POINTS]
     st = 0.0
-    if has_building(ps, 7):
+    if storage:
         st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
     out[off + 7] = st
     return tot + out[off + 5] + out[off + 6] + st
