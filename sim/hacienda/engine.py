@@ -99,7 +99,8 @@ S_WS = 12  # 4 water supply by shape
 S_HH = 16  # 20 flags: p has a hacienda on a herd of animal a
 S_PVER = 40  # 5: player p's own version (bumped by p's placements and haciendas)
 S_WVER = 45  # water version (bumped by every water tile)
-S_LEN = 48
+S_LVER = 46  # 5: player p's land version (p's land tiles and haciendas on land chains): land values depend only on it
+S_LEN = 52
 
 # log events (LOGW = 6 columns: code, seat, a, b, c, d)
 LOGW = 6
@@ -227,6 +228,7 @@ def place_land(S, MS, SP, LB, p, h, kind, nbmask, view):
     SP[SP_WHAT, h] = W_LAND
     view[V_SPACE + h] = W_LAND + 8 * p
     S[S_PVER + p] += 1
+    S[S_LVER + p] += 1
     return _relabel(S, MS, SP, LB, R_LAND + p, h, nbmask)
 
 
@@ -835,7 +837,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     cbv = np.zeros((MAXP, NT), dtype=np.float64)
     cbs = np.zeros((MAXP, NT), dtype=np.float64)
     cbh = np.full((MAXP, NT), -2, dtype=np.int64)
-    ckey = np.full((MAXP, 2), -1, dtype=np.int64)
+    ckey = np.full((MAXP, 4), -1, dtype=np.int64)
     # the same for the best water tile: key, value, size, shape, anchor, orientation (-1: recompute)
     cwk = np.full((MAXP, 2), -1, dtype=np.int64)
     cwv = np.zeros(MAXP, dtype=np.float64)
@@ -966,11 +968,17 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, pi[P_ACTIONS] - acts, MS, pi)
                 view[V_CARD] = -1
                 # best immediate value of every card type (plays and buys), cached (see cbh)
+                # land values depend on p's land chains and water only; animal values on everything of p's
                 if ckey[p, 0] != S[S_PVER + p] or ckey[p, 1] != S[S_WVER]:
-                    for t in range(NT):
+                    for t in range(T_ANIMAL, NT):
                         cbh[p, t] = -2
                     ckey[p, 0] = S[S_PVER + p]
                     ckey[p, 1] = S[S_WVER]
+                if ckey[p, 2] != S[S_LVER + p] or ckey[p, 3] != S[S_WVER]:
+                    for t in range(T_ANIMAL):
+                        cbh[p, t] = -2
+                    ckey[p, 2] = S[S_LVER + p]
+                    ckey[p, 3] = S[S_WVER]
                 reached = -1
                 for t in range(NT):
                     h = cbh[p, t]
@@ -1191,6 +1199,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     sb(MS, R_HAC, h)
                     LB[LB_HAC, SP[SP_LAB, h]] += 1
                     S[S_PVER + p] += 1
+                    if r == 0:
+                        S[S_LVER + p] += 1
                     view[V_SPACE + h] += 128
                     if r > 0:
                         S[S_HH + 4 * p + r - 1] = 1
