@@ -52,7 +52,7 @@ class Pos:
         self.MS[R_FPAM] = self.MS[R_PAMPA]
         self.MS[R_FTERR:R_FTERR + 5] = self.MS[R_TERR:R_TERR + 5]
         self.MS[R_OCC] = self.MS[R_MARKET] | self.MS[R_SRC]
-        self.SP = np.full((5, n), -1, dtype=np.int64)
+        self.SP = np.full((6, n), -1, dtype=np.int64)
         self.SP[E.SP_WCNT, :] = 0
         self.LB = np.zeros((4, n + 2), dtype=np.int64)
         self.view = np.full(E.V_HDR + n, -1, dtype=np.int64)

@@ -155,6 +155,7 @@ SP_WHAT = 1
 SP_LAB = 2
 SP_WPIECE = 3
 SP_WCNT = 4  # different water tiles next to the space
+SP_STAMP = 5  # scratch: space-stamp sets
 LB_SIZE = 0
 LB_HAC = 1
 LB_CHIP = 2
@@ -579,9 +580,9 @@ def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, 
 
 
 @njit(cache=True)
-def eval_water(SP, nb, p, cells, k, seen, row):
+def eval_water(S, SP, nb, p, cells, k, row):
     """Own / other tiles next to a water tile on cells[:k]."""
-    ns = 0
+    sc = _stamp(S)
     own = 0
     opp = 0
     for c in range(k):
@@ -591,17 +592,9 @@ def eval_water(SP, nb, p, cells, k, seen, row):
             if j < 0:
                 continue
             o = SP[SP_OWNER, j]
-            if o < 0:
+            if o < 0 or SP[SP_STAMP, j] == sc:
                 continue
-            dup = False
-            for q in range(ns):
-                if seen[q] == j:
-                    dup = True
-                    break
-            if dup:
-                continue
-            seen[ns] = j
-            ns += 1
+            SP[SP_STAMP, j] = sc
             if o == p:
                 own += 1
             else:
@@ -657,7 +650,7 @@ def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen):
                     moves[n, 2] = o
                     moves[n, 3] = cells[0] + 1024 * (cells[1] if k > 1 else 1023) + 1048576 * (cells[2] if k > 2 else 1023)
                     row = feats[n]
-                    eval_water(SP, nb, p, cells, k, seen, row)
+                    eval_water(S, SP, nb, p, cells, k, row)
                     row[0] = row[2] * wp - price
                     row[1] = -pi[P_WATER_PRICE]
                     row[5] = S[S_WS + s]
@@ -825,7 +818,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     for r in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
-    SP = np.full((5, n), -1, dtype=np.int64)
+    SP = np.full((6, n), -1, dtype=np.int64)
     SP[SP_WCNT, :] = 0
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
