@@ -8,7 +8,7 @@ from sim.acbas import farm as F
 from sim.acbas.params import PARAMS, pack
 from sim.core.bots import make_lineup
 from tests import test_acbas_ref as R
-from tests.test_acbas_farm import H, V, make
+from tests.test_acbas_farm import H, V, conts, make
 
 PRM, PRMF = pack(PARAMS.defaults())
 
@@ -71,10 +71,21 @@ def test_border_costs():
     assert E.trough_cost(0, PRM) == 0 and E.trough_cost(1, PRM) == 3
 
 
-def plans(ps):
+def plan_rows(ps, kmax=None, partial=6):
     moves = np.zeros((E.MAXM, E.MW), np.int64)
-    n = E.gen_plans(ps, PRM, moves, E.MAXM, 6, True)
-    return {(int(moves[i, 2]), int(moves[i, 3])): int(moves[i, 1]) for i in range(n)}
+    wk = E.new_wk()
+    k = int(ps[F.P_BORD]) if kmax is None else kmax
+    n = E.gen_plans(ps, PRM, moves, E.MAXM, k, F.NSPACE, partial, True, wk)
+    return [tuple(int(x) for x in moves[i]) for i in range(n)]
+
+
+def plans(ps):
+    """(region, open space) -> borders, for the region plans (singles have region 0)."""
+    return {(r, x): k for e, k, r, x in plan_rows(ps) if r != 0}
+
+
+def by_edges(ps, **kw):
+    return {e: k for e, k, r, x in plan_rows(ps, **kw)}
 
 
 def test_plan_four_borders_instead_of_five():
@@ -95,9 +106,103 @@ def test_plans_split_existing_pasture_and_respect_borders_in_hand():
     from tests.test_acbas_farm import box
     ps = make(borders=box(cells))
     ps[F.P_BORD] = 1
-    p = plans(ps)
-    assert p[((1 << 3), -1)] == 1  # one border between B1 and B2 splits off B1
+    p = by_edges(ps)
+    assert p[H(1, 1)] == 1  # one border between B1 and B2 splits off B1
     assert all(k <= 1 for k in p.values())
+
+
+def closed(ps):
+    caps, sm, kd, past = conts(ps)
+    return sorted((int(c), int(m)) for c, m, k in zip(caps, sm, kd) if k == 0)
+
+
+def test_plan_l_pasture_around_the_cottage():
+    """The usual L of the 5 home spaces around the cottage: 8 borders, holds 10 (not two rectangles)."""
+    ps = make()
+    ps[F.P_BORD] = 9
+    L = (1 << 0) | (1 << 1) | (1 << 3) | (1 << 4) | (1 << 5)
+    p = by_edges(ps)
+    need = [e for e, k, r, x in plan_rows(ps) if r == L and x == -1]
+    assert len(need) == 1 and p[need[0]] == 8
+    ps[F.P_E] = need[0]
+    assert closed(ps) == [(10, L)]
+
+
+def test_plan_pastures_larger_than_six_and_any_shape():
+    """4 columns without buildings but the cottage: 11 free spaces in one pasture (14 borders), and every
+    connected region of free spaces is offered closed once borders allow."""
+    ps = make(ncols=4)
+    ps[F.P_BORD] = 20
+    rows = plan_rows(ps)
+    regions = {r for e, k, r, x in rows if x == -1 and r != 0}
+    full = ((1 << 12) - 1) & ~(1 << 2)
+    assert full in regions
+    e = [e for e, k, r, x in rows if r == full and x == -1][0]
+    ps2 = ps.copy()
+    ps2[F.P_E] = e
+    assert closed(ps2) == [(22, full)]
+    # every polyomino of the 4-column farm avoiding the cottage is a closure plan (or has the same borders
+    # as a listed one)
+    edges = {e for e, k, r, x in rows}
+    n_reg = 0
+    for i in range(int(F.REG_END[4])):
+        R = int(F.REG[i])
+        if R & (1 << 2):
+            continue
+        need = int(F.RBND[i]) & ~int(F.SPACE_EDGES[2])
+        assert need in edges
+        n_reg += 1
+    assert n_reg > 500
+
+
+def test_plan_bit_by_bit_over_several_actions():
+    """An unfinished enclosure can be left and completed later: every useful border alone is a plan, and
+    after 3 of the L's 8 borders the remaining 5 close it as one plan."""
+    ps = make()
+    ps[F.P_BORD] = 3
+    L = (1 << 0) | (1 << 1) | (1 << 3) | (1 << 4) | (1 << 5)
+    ps9 = make()
+    ps9[F.P_BORD] = 9
+    need = [e for e, k, r, x in plan_rows(ps9) if r == L and x == -1][0]
+    singles = {e for e, k, r, x in plan_rows(ps) if k == 1}
+    bits = [1 << b for b in range(64) if need >> b & 1]
+    assert all(b in singles for b in bits)
+    assert all(k <= 3 for e, k, r, x in plan_rows(ps))
+    ps[F.P_E] = bits[0] | bits[1] | bits[2]
+    ps[F.P_BORD] = 5
+    rest = by_edges(ps)
+    assert rest[need & ~ps[F.P_E]] == 5
+    # a split of the closed L into 2 + 3 spaces needs exactly the 2 inner borders
+    ps[F.P_E] = need
+    ps[F.P_BORD] = 2
+    assert by_edges(ps)[V(1, 0) | V(1, 1)] == 2
+
+
+def test_border_spaces_legal_only_when_a_border_can_be_placed():
+    gs = np.zeros(E.GS_SIZE, np.int64)
+    for j in range(E.NSLOT):
+        gs[E.GS_OCC + j] = -1
+    wk = E.new_wk()
+    moves = np.zeros((E.MAXM, E.MW), np.int64)
+    ps = make()
+    ps[F.P_BORD] = 3
+    ps[F.P_WOOD] = 0
+    ps[F.P_STONE] = 0
+    assert not E.slot_legal(ps, gs, E.S_FENCES, PRM, 0, wk, moves)  # no wood
+    assert E.slot_legal(ps, gs, E.S_WALLS, PRM, 0, wk, moves)  # first 2 walls free
+    ps[F.P_WOOD] = 1
+    assert E.slot_legal(ps, gs, E.S_FENCES, PRM, 0, wk, moves)
+    # every useful position bordered already: nothing can be carried out
+    ps[F.P_E] = int(E.useful_edges(ps))
+    assert E.useful_edges(ps) == 0
+    assert not E.slot_legal(ps, gs, E.S_FENCES, PRM, 0, wk, moves)
+    assert not E.slot_legal(ps, gs, E.S_WALLS, PRM, 0, wk, moves)
+    # a farm whose free spaces all lie beside buildings still has free sides: legal and carried out
+    ps = make(buildings={(0, 2): 1, (0, 1): 3, (1, 2): 3, (0, 0): 3})
+    ps[F.P_BORD] = 1
+    ps[F.P_WOOD] = 1
+    assert E.slot_legal(ps, gs, E.S_FENCES, PRM, 0, wk, moves)
+    assert len(plan_rows(ps, kmax=1)) >= 1
 
 
 def special_state():
@@ -241,3 +346,25 @@ def test_every_building_action_is_carried_out():
                 assert log[i + 1][0] == follow[rec[2]] and log[i + 1][1] == rec[1]
                 seen += 1
     assert seen > 100
+
+
+def test_random_bot_builds_non_rectangular_and_large_pastures():
+    """Random play reaches pastures the old rectangle-only plans could not: non-rectangular or > 6 spaces."""
+    lu = ctx_for(["random"])
+    n = 300
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    brk = np.zeros((n, 2, 8))
+    E.end_states(PRM, PRMF, lu.fns, lu.weights, lu.rotate, 7, 0, n, farms, brk)
+    odd = 0
+    for g in range(n):
+        for p in range(2):
+            caps, sm, kd, past = conts(farms[g, p])
+            for m, k in zip(sm, kd):
+                if k != 0:
+                    continue
+                m = int(m)
+                cols = [c for c in range(6) if m >> (3 * c) & 7]
+                rows = [r for r in range(3) if any(m >> (3 * c + r) & 1 for c in range(6))]
+                if bin(m).count("1") != len(cols) * len(rows) or bin(m).count("1") > 6:
+                    odd += 1
+    assert odd >= 5

@@ -10,7 +10,7 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
-from .farm import (EDGE_OF, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
+from .farm import (NSPACE, U1, EDGE_OF, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD, P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
                    U0, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
@@ -41,7 +41,8 @@ SPECIAL_CODES = np.array([B_HTH, B_STORAGE, B_SHELTER, B_OPEN], dtype=np.int64)
 K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST = range(9)
 NF = 11  # feature columns
 F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE = range(11)
-MAXM = 512
+MAXM = 1024
+DEFAULT_PLAN_SPACES = 5  # largest region the action estimate considers as its default enclosure
 MW = 4  # move row width
 
 # view layout
@@ -60,8 +61,14 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
 # cache of enclosure plans (flat index f -> row WROWS + p*PCR + f // WCOLS, column f % WCOLS)
 PC_ROW = 6
 PC_STRIDE = 8 + MAXM * PC_ROW
-PCR = (PC_STRIDE + 8 + WCOLS - 1) // WCOLS  # + 8 spare entries: the min_plan_borders cache
-W_ROWS_ALL = WROWS + 2 * PCR
+PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
+# then the hash set that dedupes enclosure plans: keys at flat 0..HS-1, stamps at HS..2HS-1, call counter
+HS_BITS = 12
+HS = 1 << HS_BITS
+H_ROW = WROWS + 2 * PCR
+W_ROWS_ALL = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS
+ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
+ROW2 = np.uint64(sum(1 << (3 * c + 2) for c in range(6)))
 
 
 def new_wk():
@@ -185,108 +192,168 @@ def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
 # ---------------------------------------------------------------------------------------------
 # enclosure plans (Fences / Walls)
 
+@njit(cache=True, inline="always")
+def _hg(wk, f):
+    return wk[H_ROW + f // WCOLS, f % WCOLS]
+
+
+@njit(cache=True, inline="always")
+def _hs(wk, f, v):
+    wk[H_ROW + f // WCOLS, f % WCOLS] = v
+
+
+@njit(cache=True, inline="always")
+def _plan_add(moves, n, maxm, wk, stamp, need, k, R, x):
+    """Append plan row [need, k, R, x] unless its border set is already listed (hash set in wk)."""
+    if n >= maxm:
+        return n
+    h = np.int64((need * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - HS_BITS))
+    nv = np.int64(need)
+    while True:
+        if _hg(wk, HS + h) != stamp:
+            _hs(wk, HS + h, stamp)
+            _hs(wk, h, nv)
+            break
+        if _hg(wk, h) == nv:
+            return n
+        h = (h + 1) & (HS - 1)
+    moves[n, 0] = nv
+    moves[n, 1] = k
+    moves[n, 2] = np.int64(R)
+    moves[n, 3] = x
+    return n + 1
+
+
 @njit(cache=True)
-def region_edges(ps, R):
-    """Border positions needed to close region R: its sides towards non-building spaces outside R and
-    towards the farm edge (building sides count as borders)."""
+def useful_edges(ps):
+    """Border positions that can still matter: free sides of building-free spaces (a side towards a
+    building or between buildings is a border already)."""
     ncols = ps[P_NCOLS]
-    B = building_mask(ps)
-    need = np.uint64(0)
+    EB = U0
+    U = U0
     for s in range(3 * ncols):
-        if R & bit(s) == U0:
-            continue
-        c = s // 3
-        r = s - 3 * c
-        # top, bottom, left, right neighbours
-        for d in range(4):
-            nc = c
-            nr = r
-            if d == 0:
-                nr = r - 1
-            elif d == 1:
-                nr = r + 1
-            elif d == 2:
-                nc = c - 1
-            else:
-                nc = c + 1
-            inside = 0 <= nr < 3 and 0 <= nc < ncols
-            if inside:
-                ns = 3 * nc + nr
-                if R & bit(ns) != U0 or B & bit(ns) != U0:
-                    continue
-            need |= bit(EDGE_OF[s, d])
-    return need
+        if ps[P_BLD + s] != 0:
+            EB |= np.uint64(SPACE_EDGES[s])
+        else:
+            U |= np.uint64(SPACE_EDGES[s])
+    return U & ~EB & ~np.uint64(ps[P_E])
 
 
 @njit(cache=True)
-def gen_plans(ps, prm, moves, maxm, maxsize, partial):
-    """Enclosure plans: every rectangle of building-free spaces (up to plan_max_spaces) closed by the
-    missing borders, and for rectangles up to 3 spaces the same minus the sides towards one free
-    neighbour space (to be closed later by a building). Rows: [edge mask, borders, region, open space].
-    Plans needing more borders than the player holds are dropped; duplicates are dropped."""
+def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
+    """Enclosure plans, rows [edge mask, borders, region space mask, open space or -1], at most ``maxm``,
+    each with 1..kmax borders, each border set once:
+    * singles (when ``singles``): every useful border position alone (region 0), so that any border set
+      the rules allow can be built border by border, over several actions too;
+    * closures: for every connected region R of building-free spaces (every polyomino on the farm, up
+      to ``maxsize`` spaces) the borders still missing around it (sides towards buildings need none).
+      A region inside a pasture gives a split, a region around an unfinished enclosure its completion,
+      a region containing an existing pasture an extension;
+    * partial closures (regions up to ``partial_max`` spaces): the same minus the sides towards one free
+      neighbour space (the open space), to be closed later by a building or more borders."""
     ncols = ps[P_NCOLS]
-    B = building_mask(ps)
+    B = U0
+    EB = U0
+    for s in range(3 * ncols):
+        if ps[P_BLD + s] != 0:
+            B |= bit(s)
+            EB |= np.uint64(SPACE_EDGES[s])
     E = np.uint64(ps[P_E])
-    have = ps[P_BORD]
+    free = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    stamp = _hg(wk, 2 * HS) + 1
+    _hs(wk, 2 * HS, stamp)
     n = 0
-    for c0 in range(ncols):
-        for c1 in range(c0, ncols):
-            for r0 in range(3):
-                for r1 in range(r0, 3):
-                    size = (c1 - c0 + 1) * (r1 - r0 + 1)
-                    if size > maxsize:
-                        continue
-                    R = np.uint64(0)
-                    for c in range(c0, c1 + 1):
-                        for r in range(r0, r1 + 1):
-                            R |= bit(3 * c + r)
-                    if R & B != U0:
-                        continue
-                    need = region_edges(ps, R) & ~E
-                    k = popcount(need)
-                    if k == 0 or k > have:
-                        pass
-                    elif n < maxm:
-                        dup = False
-                        for j in range(n):
-                            if moves[j, 0] == np.int64(need):
-                                dup = True
-                                break
-                        if not dup:
-                            moves[n, 0] = np.int64(need)
-                            moves[n, 1] = k
-                            moves[n, 2] = np.int64(R)
-                            moves[n, 3] = -1
-                            n += 1
-                    if size > 3 or not partial:
-                        continue
-                    # partial plans: leave the sides towards one free neighbour X open
-                    for x in range(3 * ncols):
-                        bx = bit(x)
-                        if bx & (R | B) != U0:
-                            continue
-                        xe = np.uint64(0)
-                        for d in range(4):
-                            xe |= bit(EDGE_OF[x, d])
-                        shared = need & xe
-                        if shared == U0:
-                            continue
-                        part = need & ~shared
-                        kp = popcount(part)
-                        if kp == 0 or kp > have or n >= maxm:
-                            continue
-                        dup = False
-                        for j in range(n):
-                            if moves[j, 0] == np.int64(part):
-                                dup = True
-                                break
-                        if not dup:
-                            moves[n, 0] = np.int64(part)
-                            moves[n, 1] = kp
-                            moves[n, 2] = np.int64(R)
-                            moves[n, 3] = x
-                            n += 1
+    if kmax < 1:
+        return 0
+    if singles:
+        U = U0
+        for s in range(3 * ncols):
+            if free & bit(s) != U0:
+                U |= np.uint64(SPACE_EDGES[s])
+        U &= ~EB & ~E
+        while U != U0:
+            b = U & (~U + U1)
+            U &= ~b
+            n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
+    # closures first, then (while room is left) the partial closures
+    for i in range(REG_END[ncols]):
+        if n >= maxm:
+            break
+        if RSIZE[i] > maxsize:
+            continue
+        R = np.uint64(REG[i])
+        if R & B != U0:
+            continue
+        need = np.uint64(RBND[i]) & ~EB & ~E
+        k = popcount(need)
+        if k >= 1 and k <= kmax:
+            n = _plan_add(moves, n, maxm, wk, stamp, need, k, R, -1)
+    for i in range(REG_END[ncols]):
+        if n >= maxm:
+            break
+        if RSIZE[i] > partial_max:
+            continue
+        R = np.uint64(REG[i])
+        if R & B != U0:
+            continue
+        need = np.uint64(RBND[i]) & ~EB & ~E
+        k = popcount(need)
+        if k < 2:
+            continue
+        nbm = ((R << U1) & ~ROW0) | ((R >> U1) & ~ROW2) | (R << np.uint64(3)) | (R >> np.uint64(3))
+        nbm &= free & ~R
+        while nbm != U0:
+            bx = nbm & (~nbm + U1)
+            nbm &= ~bx
+            x = lowbit_index(bx)
+            shared = need & np.uint64(SPACE_EDGES[x])
+            if shared == U0:
+                continue
+            part = need & ~shared
+            kp = popcount(part)
+            if kp >= 1 and kp <= kmax:
+                n = _plan_add(moves, n, maxm, wk, stamp, part, kp, R, x)
     return n
+
+
+@njit(cache=True)
+def max_borders(ps, prm, walls, placed):
+    """Most borders the player can place now (in hand and paid) after ``placed`` in this action."""
+    have = ps[P_BORD]
+    if not walls:
+        if prm[I_FENCE_WOOD] > 0:
+            return min(have, ps[P_WOOD] // prm[I_FENCE_WOOD])
+        return have
+    free = prm[I_WALLS_FREE] - placed
+    if free < 0:
+        free = 0
+    if prm[I_WALL_STONE] > 0:
+        return min(have, free + ps[P_STONE] // prm[I_WALL_STONE])
+    return have
+
+
+@njit(cache=True)
+def closed_sig(ps, E):
+    """(closed-pasture space mask, number of closed pastures) of ps's farm with border mask E. Adding
+    borders only refines pastures, so an equal signature means identical pastures (and containers)."""
+    ncols = ps[P_NCOLS]
+    B = U0
+    for s in range(3 * ncols):
+        if ps[P_BLD + s] != 0:
+            B |= bit(s)
+    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    DN, RT, LEAK = flood_prep(ncols, O, E)
+    rest = O
+    past = U0
+    nc = 0
+    while rest != U0:
+        seed = rest & (~rest + U1)
+        comp = grow(seed, O, DN, RT)
+        rest &= ~comp
+        if comp & LEAK == U0:
+            past |= comp
+            nc += 1
+    return past, nc
 
 
 @njit(cache=True)
@@ -305,11 +372,14 @@ def border_cost(walls, k, placed, prm):
 
 @njit(cache=True)
 def can_border(ps, prm, walls, placed):
-    """Is there at least one border position that still helps (a plan of one affordable border or more)?"""
+    """Can one more border be placed and paid, at a position that still helps (then the single-border plan
+    at least is offered)?"""
     if ps[P_BORD] <= 0:
         return False
     w, s = border_cost(walls, 1, placed, prm)
-    return ps[P_WOOD] >= w and ps[P_STONE] >= s
+    if ps[P_WOOD] < w or ps[P_STONE] < s:
+        return False
+    return useful_edges(ps) != U0
 
 
 @njit(cache=True)
@@ -332,7 +402,7 @@ def _pcs(wk, p, f, v):
 
 @njit(cache=True)
 def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
-    """The estimate's enclosure: the best plan (rectangles up to 4 spaces, closed at once) by
+    """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
     until the farm or the borders in hand change."""
     if not can_border(ps, prm, walls, 0):
@@ -341,7 +411,7 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     key = bld_key(ps)
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
             and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
-        n = gen_plans(ps, prm, moves, MAXM - 1, min(prm[I_PLAN_MAX], 4), False)
+        n = gen_plans(ps, prm, moves, MAXM - 1, ps[P_BORD], DEFAULT_PLAN_SPACES, 0, False, wk)
         evalx(ps, prm, prmf, wk, res0, True)
         for i in range(n):
             _copy(tps, ps)
@@ -386,40 +456,19 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
 
 
 @njit(cache=True)
-def min_plan_borders(ps, me, prm, wk, moves):
-    """Fewest borders of any enclosure plan the player could choose now (0 = none); both border actions
-    cost more with more borders, so this decides whether Fences / Walls can be carried out. Cached per
-    player in the spare entries after the plan cache, keyed by the farm and the borders in hand."""
-    b = PC_STRIDE
-    key = bld_key(ps)
-    if _pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 2) == key \
-            and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]:
-        return _pcg(wk, me, b + 6)
-    n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
-    kmin = 0
-    for i in range(n):
-        if kmin == 0 or moves[i, 1] < kmin:
-            kmin = moves[i, 1]
-    _pcs(wk, me, b, ps[P_E])
-    _pcs(wk, me, b + 2, key)
-    _pcs(wk, me, b + 3, ps[P_NCOLS])
-    _pcs(wk, me, b + 4, ps[P_BORD])
-    _pcs(wk, me, b + 5, 1)
-    _pcs(wk, me, b + 6, kmin)
-    return kmin
-
-
-@njit(cache=True)
 def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1,
                log, nlog, log_on):
     placed = 0
     if default:
         return default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1)
+    st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
     while True:
         if not can_border(ps, prm, walls, placed):
             break
-        n = gen_plans(ps, prm, moves, MAXM - 1, prm[I_PLAN_MAX], True)
+        kmax = max_borders(ps, prm, walls, placed)
+        n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk)
         evalx(ps, prm, prmf, wk, res0, default)
+        past0, nc0 = closed_sig(ps, np.uint64(ps[P_E]))
         m = 0
         for i in range(n):
             k = moves[i, 1]
@@ -433,7 +482,15 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             tps[P_BORD] -= k
             tps[P_WOOD] -= w
             tps[P_STONE] -= s
-            evalx(tps, prm, prmf, wk, res1, default)
+            past1, nc1 = closed_sig(ps, np.uint64(tps[P_E]))
+            if past1 == past0 and nc1 == nc0:
+                # same pastures: same containers and housing; only the goods (Storage points) change
+                for j in range(13):
+                    res1[j] = res0[j]
+                res1[0] -= st * (w + s)
+                res1[12] -= st * (w + s)
+            else:
+                evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -865,14 +922,9 @@ def slot_legal(ps, gs, slot, prm, me, wk, moves):
     if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
         return False  # the two special-building slots are the same action: offer the first free one
     if slot == S_FENCES or slot == S_WALLS:
-        # the action must be carried out: at least one enclosure plan has to be affordable
-        if not can_border(ps, prm, slot == S_WALLS, 0):
-            return False
-        k = min_plan_borders(ps, me, prm, wk, moves)
-        if k <= 0:
-            return False
-        w, st = border_cost(slot == S_WALLS, k, 0, prm)
-        return ps[P_WOOD] >= w and ps[P_STONE] >= st
+        # the action must be carried out: at least one enclosure plan (a single border at least) has to be
+        # affordable at a position that helps
+        return can_border(ps, prm, slot == S_WALLS, 0)
     if slot == S_TROUGHS:
         return gs[GS_TROUGHS] > 0 and ps[P_WOOD] >= trough_cost(0, prm) and np.uint64(ps[P_T]) != \
             ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))

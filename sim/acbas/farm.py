@@ -38,6 +38,66 @@ def _edges():
 
 
 EDGE_OF = _edges()
+# the 4 edges of each space as one mask
+SPACE_EDGES = np.array([sum(1 << int(EDGE_OF[s, d]) for d in range(4)) for s in range(NSPACE)], dtype=np.int64)
+
+
+def _regions():
+    """Every connected set of spaces of the 6 x 3 frame (a polyomino placed on the farm), enumerated once
+    (ESU: each set from its lowest space, extended by exclusive neighbours only). Sorted by the last column
+    used, then size, so the regions of a farm of c columns are the prefix REG[:REG_END[c]].
+    Returns (REG space masks, RBND border positions around the region = XOR of its spaces' edges, RSIZE,
+    REG_END)."""
+    nb = []
+    for s in range(NSPACE):
+        c, r = divmod(s, 3)
+        m = 0
+        for cc, rr in ((c, r - 1), (c, r + 1), (c - 1, r), (c + 1, r)):
+            if 0 <= rr < 3 and 0 <= cc < NCOLS_MAX:
+                m |= 1 << (3 * cc + rr)
+        nb.append(m)
+    out = []
+
+    def nbrs(S):
+        m = 0
+        while S:
+            b = S & -S
+            S ^= b
+            m |= nb[b.bit_length() - 1]
+        return m
+
+    def ext(S, Ext, v):
+        out.append(S)
+        NS = nbrs(S) | S
+        while Ext:
+            w = Ext & -Ext
+            Ext ^= w
+            wi = w.bit_length() - 1
+            excl = nb[wi] & ~NS & ~((1 << (v + 1)) - 1)
+            ext(S | w, Ext | excl, v)
+
+    for v in range(NSPACE):
+        ext(1 << v, nb[v] & ~((1 << (v + 1)) - 1), v)
+    out.sort(key=lambda R: (R.bit_length() - 1) // 3 * 100 + bin(R).count("1"))
+    reg = np.array(out, dtype=np.int64)
+    bnd = np.zeros(len(out), dtype=np.int64)
+    size = np.zeros(len(out), dtype=np.int64)
+    for i, R in enumerate(out):
+        e = 0
+        S = R
+        while S:
+            b = S & -S
+            S ^= b
+            e ^= int(SPACE_EDGES[b.bit_length() - 1])
+        bnd[i] = e
+        size[i] = bin(R).count("1")
+    end = np.zeros(NCOLS_MAX + 1, dtype=np.int64)
+    for c in range(NCOLS_MAX + 1):
+        end[c] = sum(1 for R in out if R < (1 << (3 * c)))
+    return reg, bnd, size, end
+
+
+REG, RBND, RSIZE, REG_END = _regions()
 
 
 @njit(cache=True, inline="always")

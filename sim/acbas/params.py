@@ -79,8 +79,10 @@ PARAMS = ParamSet(
         Param("storage_per_good", 0.5, "float", "Storage Building points per wood, stone and reed left", lo=0,
               hi=10),
         Param("breed_min", 2, "int", "Animals of a type needed for one newborn", lo=1, hi=20),
-        Param("plan_max_spaces", 6, "int",
-              "Bot aid, not a rule: largest rectangle offered as one enclosure plan", lo=1, hi=18, group="engine"),
+        Param("partial_plan_max_spaces", 3, "int",
+              "Bot aid, not a rule: largest region also offered as a partial enclosure plan (open towards one "
+              "free neighbour space); every border position alone and every region closed are always offered",
+              lo=0, hi=18, group="engine"),
     ],
     validate=_validate,
 )
@@ -137,7 +139,7 @@ def pack(values):
     p[I_EXPANSIONS] = v["expansions_total"]
     p[I_EXP_POINTS] = v["expansion_points"]
     p[I_BREED_MIN] = v["breed_min"]
-    p[I_PLAN_MAX] = v["plan_max_spaces"]
+    p[I_PLAN_MAX] = v["partial_plan_max_spaces"]
     for i in range(7):
         p[I_CAPB + 1 + i] = v["building_capacity"][i]
         p[I_PTSB + 1 + i] = v["building_points"][i]
