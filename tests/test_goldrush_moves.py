@@ -143,8 +143,9 @@ def test_action_counts_match_brute_force():
             assert bad == -1
             me = int(last[1])
             t = gi[G_NPL] - 1
-            n = action_features(nd, gi, pl, np.int64(t), np.int64(me), np.int64(P), D.seg, D.nseg, CTX.pr, 1.5, pi,
-                                cow, rem, mtn, moves, feats)
+            n = action_features(nd, gi, pl, np.int64(t), np.int64(me), np.int64(P), D.seg, D.nseg, CTX.through,
+                                CTX.pr, 1.5, pi,
+                                cow, rem, mtn, moves, feats, np.zeros(5, np.int64))
             got = sorted((int(moves[i, 0]), int(moves[i, 1])) for i in range(n))
             # brute force with the reference game (flood fill) replaying the same decisions
             ref = _ref_state(log, rows, last, P)
@@ -189,8 +190,8 @@ def _brute_actions(g, me, P):
             if sg["kind"] != MTN or (tt, s) in g.occ or (tt, s) in tents:
                 continue
             f, o = g.feature(tt, s)
-            if o == 0 or (tt, s) in mine_feat:
-                continue
+            if o == 0:
+                continue  # another area of the mountain under my own tent is a legal move
             out.append((A_TENT, tt * SLOTS + s))
     if mine_feat and sum(g.stack.get(n, 0) for n in mine_feat) > 0:
         tt, s = g.tent[me]

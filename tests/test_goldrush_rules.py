@@ -7,12 +7,12 @@ import pytest
 from sim.core.errors import MeeplabError
 from sim.goldrush import GAME, notes
 from sim.goldrush.const import (
-    A_COWBOY, A_MINE, A_PASS, A_TENT, C_CITY, C_MTN, C_PRAIRIE, C_RAIL, C_TOKENS, F_STACK, LOGW, PI_SUPPLY,
-    PI_TENT, PI_TOKSUM,
+    A_COWBOY, A_MINE, A_PASS, A_TENT, C_CITY, C_MTN, C_PRAIRIE, C_RAIL, C_TOKENS, F_STACK, G_NPL, LOGW, NFEAT,
+    PI_SUPPLY, PI_TENT, PI_TOKSUM,
 )
 from sim.goldrush.board import find
 from sim.goldrush.deck import load_deck, load_tokens
-from sim.goldrush.engine import run_script
+from sim.goldrush.engine import action_features, run_script, token_mean
 
 CTX = GAME.prepare(GAME.params.resolve({}))
 D = CTX.deck
@@ -279,3 +279,46 @@ def test_end_scoring_switches():
     rows = [("place", (14, 1), 0, 0, 1, 0), ("cowboy", 0, 0), ("place", (14, 4), 1, 0, 1, 1), ("pass", 1)]
     bd, nd, pi = play(rows, final=True, values={"end_railroads": False})
     assert bd[0, C_RAIL] == 0
+
+
+# -- hidden tokens: what a bot may know ---------------------------------------------------------------------
+
+def _mined_position(tokvals):
+    """Player 1 pitches a tent on a 6-token mountain and mines its top token (tokvals[0]); player 0 decides."""
+    rows = [("place", (2, 1), 0, 0, 0, 0), ("pass", 0),
+            ("place", (9, 1), 0, -1, 2, 1), ("tent", 1, 0, 1),
+            ("place", (9, 2), 1, 0, 3, 1), ("mine", 1)]  # the west edge stays open
+    script = [(0, inst(*r[1]), r[2], r[3], r[4], r[5]) if r[0] == "place" else
+              (1, {"pass": A_PASS, "tent": A_TENT, "mine": A_MINE}[r[0]], r[2] if len(r) > 2 else 0,
+               r[3] if len(r) > 3 else 0, 0, r[1]) for r in rows]
+    tok = np.array(tokvals, np.int64)
+    out = run_script(np.array(script, np.int64), np.int64(2), D.seg, D.nseg, D.edges, D.edge_seg, D.half_seg,
+                     CTX.through, CTX.cityseg, tok, CTX.pr, np.zeros((2, 5)), np.zeros((1, LOGW), np.int64), False)
+    nd, gi, pl, board, fidx, cons, front, mtn, pi, cow, bad = out
+    assert bad == -1
+    return nd, gi, pl, mtn, pi, cow, float(tok.sum()), len(tok)
+
+
+def _bot_facing(nd, gi, pl, mtn, pi, cow, tot, n, me):
+    emean = token_mean(tot, np.int64(n), pi, np.int64(me))
+    moves = np.zeros((400, 3), np.int64)
+    feats = np.zeros((400, NFEAT))
+    t = gi[G_NPL] - 1
+    k = action_features(nd, gi, pl, np.int64(t), np.int64(me), np.int64(2), D.seg, D.nseg, CTX.through, CTX.pr,
+                        emean, pi, cow, np.full(4, 10, np.int64), mtn, moves, feats,
+                        np.zeros(5, np.int64))
+    return emean, moves[:k].copy(), feats[:k].copy()
+
+
+def test_opponents_tokens_stay_hidden():
+    high = (5, 0, 1, 1, 1, 2, 2, 3)  # same printed mix, player 1 draws the 5 ...
+    low = (0, 5, 1, 1, 1, 2, 2, 3)   # ... or the 0
+    a = _mined_position(high)
+    b = _mined_position(low)
+    assert a[4][1, PI_TOKSUM] == 5 and b[4][1, PI_TOKSUM] == 0  # the scoring knows the faces
+    ea, ma, fa = _bot_facing(*a, me=0)
+    eb, mb, fb = _bot_facing(*b, me=0)
+    assert ea == eb == pytest.approx(15 / 8)  # player 0 knows the mix and that one token is gone, not which
+    assert np.array_equal(ma, mb) and np.array_equal(fa, fb) and (ma[:, 0] == A_TENT).any()
+    # player 1 saw their own token: their estimate moves
+    assert _bot_facing(*a, me=1)[0] == pytest.approx(10 / 7) and _bot_facing(*b, me=1)[0] == pytest.approx(15 / 7)

@@ -15,8 +15,8 @@ E_M, E_R, E_P = 1, 2, 3  # edge codes
 NF = F_COW + MAXP
 
 # per-game integers (gi[:])
-G_NPL, G_SUPPLY, G_TOKPTR, G_NFRONT, G_B, G_CUR, G_DRAW, G_NLOG, G_TURN, G_REVSUM, G_NTILES = range(11)
-NG = 11
+G_NPL, G_SUPPLY, G_TOKPTR, G_NFRONT, G_B, G_CUR, G_DRAW, G_NLOG, G_TURN, G_NTILES = range(10)
+NG = 10
 
 # player integers (pi[p, :])
 PI_SUPPLY, PI_TENT, PI_TOKSUM, PI_TOKN = range(4)
@@ -46,4 +46,4 @@ LOGW = 7
 (V_SEAT, V_NPLAYERS, V_TILES_LEFT, V_TILES_TOTAL, V_TURN, V_SUPPLY, V_TENT, V_TENT_STACK, V_SCORE0) = range(9)
 NV = V_SCORE0 + MAXP
 
-NFEAT = 20
+NFEAT = 22

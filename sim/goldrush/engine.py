@@ -11,13 +11,13 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_below, rng_init, shuffle
 
-from .board import city_status, delta, emit, find, fits, place_tile
+from .board import city_status, delta, emit, find, fits, new_game_board, place_tile, rail_tiles
 from .const import (
     A_COWBOY, A_MINE, A_PASS, A_REMOVE, A_TENT, E_M, E_P, E_R, EV_COWBOY, EV_DISCARD, EV_DRAW, EV_END, EV_MINE,
     EV_PASS, EV_PLACE, EV_REMOVE, EV_START, EV_TENT, F_CITY, F_COW, F_DONE, F_END0, F_HORSE, F_KIND, F_LOCO,
     F_NUG, F_OCC, F_OPEN, F_SEGS, F_STACK, F_TILE, F_TIPI, G_B, G_CUR, G_DRAW, G_NFRONT, G_NLOG, G_NPL,
-    G_NTILES, G_REVSUM, G_SUPPLY, G_TOKPTR, G_TURN, K_CITY, K_MTN, K_PRAIRIE, K_RAIL, KIND_ACTION, KIND_PLACE,
-    MAXC, MAXP, NF, NFEAT, NG, NPI, NV, P_CITY_PTS, P_COWBOYS, P_FARMERS, P_HORSE_PTS, P_HOUSE_REMOVE,
+    G_NTILES, G_SUPPLY, G_TOKPTR, G_TURN, K_CITY, K_MTN, K_PRAIRIE, K_RAIL, KIND_ACTION, KIND_PLACE,
+    MAXC, MAXP, NF, NFEAT, NG, NPI, NV, P_CITY_PTS, P_COWBOYS, P_END_CITY, P_END_MTN, P_END_PRAIRIE, P_END_RAIL, P_FARMERS, P_HORSE_PTS, P_HOUSE_REMOVE,
     P_LOCO_EXACT, P_LOCO_MULT, P_NUG_PTS, P_RAIL_PTS, P_TENTS, P_TIPI_PTS, PI_SUPPLY, PI_TENT,
     PI_TOKN, PI_TOKSUM, S_CITY, S_HORSE, S_KIND, S_LOCO, S_NEDGES, S_NUG, S_SPUR, S_TIPI, SLOTS, V_NPLAYERS,
     V_SCORE0, V_SEAT, V_SUPPLY, V_TENT, V_TENT_STACK, V_TILES_LEFT, V_TILES_TOTAL, V_TURN,
@@ -26,14 +26,14 @@ from .scoring import final_scoring, majority, score_complete, take_token
 
 
 @njit(cache=True)
-def token_mean(gi, tokvals):
-    left = tokvals.shape[0] - gi[G_TOKPTR]
-    if left <= 0:
+def token_mean(tok_tot, tok_n, pi, me):
+    """Expected value of a face-down token as seat ``me`` knows it: the printed mix (``tok_tot`` points on
+    ``tok_n`` tokens) minus my own taken tokens. Tokens other players took stay unknown to me, so they are
+    exchangeable with the ones still face down and carry the same mean (their values never enter)."""
+    unknown = tok_n - pi[me, PI_TOKN]
+    if unknown <= 0:
         return 0.0
-    tot = 0.0
-    for i in range(tokvals.shape[0]):
-        tot += tokvals[i]
-    return (tot - gi[G_REVSUM]) / left
+    return (tok_tot - pi[me, PI_TOKSUM]) / unknown
 
 
 @njit(cache=True)
@@ -359,10 +359,11 @@ def margin(nd, r, me, P):
 
 
 @njit(cache=True)
-def other_tents(nd, r, me, P, pi):
+def other_tents(troot, r, me, P):
+    """Other players' tents on mountain ``r`` (``troot[p]``: root under player p's tent, -1 = none)."""
     n = 0
     for p in range(P):
-        if p != me and pi[p, PI_TENT] >= 0 and find(nd, pi[p, PI_TENT]) == r:
+        if p != me and troot[p] == r:
             n += 1
     return n
 
@@ -384,8 +385,10 @@ def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
 
 
 @njit(cache=True)
-def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats):
-    """Legal actions after placing tile ``t`` and their features; returns their count."""
+def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats,
+                    troot):
+    """Legal actions after placing tile ``t`` and their features; returns their count (``troot``: scratch
+    int64[MAXP])."""
     inst = pl[t, 0]
     n = 0
     left = gi[G_NTILES] - gi[G_DRAW]
@@ -415,17 +418,19 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
             moves[n, 2] = k
             opn = nd[r, F_OPEN]
             if k == K_RAIL:
-                from_tiles = nd[r, F_SEGS]
-                val = from_tiles * pr[P_RAIL_PTS]
+                val = rail_tiles(nd, r, pl, through) * pr[P_RAIL_PTS]
+                full = val
+                lc = nd[r, F_LOCO]
+                if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
+                    full = val * pr[P_LOCO_MULT]
                 if opn == 0:
-                    from_tiles = 0
-                    lc = nd[r, F_LOCO]
-                    if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
-                        val *= pr[P_LOCO_MULT]
+                    val = full
                     feats[n, 0] = val
                 feats[n, 1] = val
                 feats[n, 11] = edge_odds(rem_e, k, opn)
-                feats[n, 14] = nd[r, F_LOCO]
+                feats[n, 14] = lc
+                feats[n, 19] = full
+                feats[n, 20] = val * pr[P_END_RAIL]
             elif k == K_MTN:
                 val = nd[r, F_NUG] * pr[P_NUG_PTS] + nd[r, F_STACK] * emean
                 if opn == 0:
@@ -434,6 +439,8 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
                 feats[n, 11] = edge_odds(rem_e, k, opn)
                 feats[n, 14] = nd[r, F_STACK]
                 feats[n, 15] = nd[r, F_NUG]
+                feats[n, 19] = val
+                feats[n, 20] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
             elif k == K_CITY:
                 complete, ndist = city_status(nd, x, pl, seg, nseg)
                 nsp = 0
@@ -446,37 +453,49 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
                 if complete:
                     feats[n, 0] = ndist * pr[P_CITY_PTS]
                     feats[n, 1] = ndist * pr[P_CITY_PTS]
+                    feats[n, 19] = ndist * pr[P_CITY_PTS]
                 else:
                     feats[n, 1] = nsp * pr[P_CITY_PTS]
+                    feats[n, 19] = nsp * pr[P_CITY_PTS]
                 feats[n, 11] = edge_odds(rem_e, k, oe)
                 feats[n, 14] = ndist
+                feats[n, 20] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
             else:
                 feats[n, 1] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
                 feats[n, 11] = 1.0
+                feats[n, 19] = feats[n, 1]
+                feats[n, 20] = feats[n, 1] * pr[P_END_PRAIRIE]
             feats[n, 2] = opn
             feats[n, 3 + k] = 1.0
             feats[n, 9] = frac
             feats[n, 10] = pi[me, PI_SUPPLY]
             n += 1
     if pr[P_TENTS] > 0.5:
-        mine_root = -1
-        if pi[me, PI_TENT] >= 0:
-            mine_root = find(nd, pi[me, PI_TENT])
-        for i in range(mtn_nodes[0]):
+        for p in range(P):
+            troot[p] = find(nd, pi[p, PI_TENT]) if pi[p, PI_TENT] >= 0 else -1
+        mine_root = troot[me]
+        i = 0
+        while i < mtn_nodes[0]:
             x = mtn_nodes[i + 1]
-            if nd[x, F_OCC] >= 0:
-                continue
             r = find(nd, x)
             if nd[r, F_OPEN] == 0:
+                # a completed mountain never reopens: drop its nodes from the list for good
+                last = mtn_nodes[0]
+                mtn_nodes[i + 1] = mtn_nodes[last]
+                mtn_nodes[0] = last - 1
                 continue
-            if r == mine_root:
-                continue  # moving within the same mountain changes nothing
+            i += 1
+            if nd[x, F_OCC] >= 0:
+                continue
             for q in range(feats.shape[1]):
                 feats[n, q] = 0.0
             moves[n, 0] = A_TENT
             moves[n, 1] = x
             moves[n, 2] = K_MTN
-            feats[n, 1] = nd[r, F_STACK] * emean
+            if r == mine_root:
+                feats[n, 21] = 1.0  # another area of the mountain under my tent: the same stack, nothing gained
+            else:
+                feats[n, 1] = nd[r, F_STACK] * emean
             feats[n, 2] = nd[r, F_OPEN]
             feats[n, 7] = 1.0
             feats[n, 9] = frac
@@ -488,7 +507,7 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
             mg, ob = margin(nd, r, me, P)
             feats[n, 16] = mg
             feats[n, 17] = ob
-            feats[n, 18] = other_tents(nd, r, me, P, pi)
+            feats[n, 18] = other_tents(troot, r, me, P)
             n += 1
         if mine_root >= 0 and nd[mine_root, F_STACK] > 0:
             for q in range(feats.shape[1]):
@@ -508,7 +527,7 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, pr, emean, pi, cow, rem_e, 
             mg, ob = margin(nd, mine_root, me, P)
             feats[n, 16] = mg
             feats[n, 17] = ob
-            feats[n, 18] = other_tents(nd, mine_root, me, P, pi)
+            feats[n, 18] = other_tents(troot, mine_root, me, P)
             n += 1
     if pr[P_HOUSE_REMOVE] > 0.5:
         for k in range(MAXC):
@@ -651,37 +670,8 @@ def new_state(ntiles, P, pr):
 
 
 @njit(cache=True)
-def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
-              cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging):
-    """Play game ``g``; fill score[P], tiebreak[P], bd[P, C]; return the number of turns (tiles placed).
-
-    ``log`` (int64[L, LOGW]) receives event records when ``logging`` (the batch passes logging off and
-    otherwise runs exactly this code).
-    """
-    rng = np.zeros(4, np.uint64)
-    rng_init(rng, seed, g)
-    ntiles = nseg.shape[0]
-    nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow = new_state(ntiles, P, pr)
-    tokvals = tokvals_src.copy()
-    shuffle(tokvals, tokvals.shape[0], rng)
-    gi[G_SUPPLY] = tokvals.shape[0]
-    B = gi[G_B]
-    order = np.zeros(ntiles, np.int64)
-    k = 0
-    for i in range(ntiles):
-        if i != start:
-            order[k] = i
-            k += 1
-    shuffle(order, ntiles - 1, rng)
-    rem_e = np.zeros(4, np.int64)
-    for i in range(ntiles - 1):
-        c = edges[order[i], 0]
-        for e in range(1, 4):
-            for d in range(4):
-                if ((c >> (2 * d)) & 3) == e:
-                    rem_e[e] += 1
-                    break
-    # scratch
+def new_scratch(ntiles, ntok):
+    """Per-game scratch buffers (allocated once per game, or once per batch chunk and reused)."""
     maxmv = max(4 * (4 * ntiles + 8), 16 + ntiles * 4 + MAXC)
     moves = np.empty((maxmv, 3), np.int64)
     feats = np.empty((maxmv, NFEAT), np.float64)
@@ -697,6 +687,86 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
     done = np.zeros(3 * SLOTS, np.int64)
     gain_opp = np.zeros(MAXP)
     grow_opp = np.zeros(MAXP)
+    troot = np.zeros(MAXP, np.int64)
+    order = np.zeros(ntiles, np.int64)
+    rem_e = np.zeros(4, np.int64)
+    tokvals = np.zeros(ntok, np.int64)
+    rng = np.zeros(4, np.uint64)
+    return (moves, feats, view, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, done, gain_opp, grow_opp,
+            troot, order, rem_e, tokvals, rng)
+
+
+@njit(cache=True)
+def reset_state(st, P, pr):
+    """Clear what a previous game left in the state arrays ``st`` (from ``new_state``)."""
+    nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow = st
+    new_game_board(nd, gi, pl, board, front, fidx, cons, mtn_nodes)
+    B = gi[G_B]
+    ntiles = gi[G_NTILES]
+    for k in range(gi.shape[0]):
+        gi[k] = 0
+    gi[G_B] = B
+    gi[G_NTILES] = ntiles
+    ncow = int(pr[P_COWBOYS])
+    for p in range(P):
+        pi[p, PI_SUPPLY] = ncow
+        pi[p, PI_TENT] = -1
+        pi[p, PI_TOKSUM] = 0
+        pi[p, PI_TOKN] = 0
+        for k in range(MAXC):
+            cow[p, k] = -1
+
+
+@njit(cache=True)
+def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
+              cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging):
+    """Play game ``g``; fill score[P], tiebreak[P], bd[P, C]; return the number of turns (tiles placed).
+
+    ``log`` (int64[L, LOGW]) receives event records when ``logging`` (the batch passes logging off and
+    otherwise runs exactly the same ``_play``).
+    """
+    ntiles = nseg.shape[0]
+    st = new_state(ntiles, P, pr)
+    sc = new_scratch(ntiles, tokvals_src.shape[0])
+    return _play(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
+                 cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging, st, sc)
+
+
+@njit(cache=True)
+def _play(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
+          cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging, st, sc):
+    nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow = st
+    (moves, feats, view, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, done, gain_opp, grow_opp,
+     troot, order, rem_e, tokvals, rng) = sc
+    reset_state(st, P, pr)
+    for p in range(P):
+        for c in range(bd.shape[1]):
+            bd[p, c] = 0.0
+    rng_init(rng, seed, g)
+    ntiles = nseg.shape[0]
+    tok_n = tokvals_src.shape[0]
+    tok_tot = 0.0
+    for i in range(tok_n):
+        tokvals[i] = tokvals_src[i]
+        tok_tot += tokvals[i]
+    shuffle(tokvals, tok_n, rng)
+    gi[G_SUPPLY] = tok_n
+    B = gi[G_B]
+    k = 0
+    for i in range(ntiles):
+        if i != start:
+            order[k] = i
+            k += 1
+    shuffle(order, ntiles - 1, rng)
+    for e in range(4):
+        rem_e[e] = 0
+    for i in range(ntiles - 1):
+        c = edges[order[i], 0]
+        for e in range(1, 4):
+            for d in range(4):
+                if ((c >> (2 * d)) & 3) == e:
+                    rem_e[e] += 1
+                    break
     # start tile
     gi[G_DRAW] = 1
     cpos = (B // 2) * B + B // 2
@@ -723,7 +793,7 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
         gi[G_CUR] = cur
         gi[G_TURN] = turns
         ent = entry_of_seat(cur, g, P, rotate)
-        emean = token_mean(gi, tokvals)
+        emean = token_mean(tok_tot, tok_n, pi, cur)
         eval_placements(nd, gi, pl, board, moves, n, inst, cur, P, seg, nseg, edge_seg, half_seg, cityseg, pr,
                         emean, pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp)
         for i in range(n):
@@ -738,8 +808,9 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
         t = place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg,
                        half_seg, log, logging)
         # action
-        emean = token_mean(gi, tokvals)
-        n = action_features(nd, gi, pl, t, cur, P, seg, nseg, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats)
+        emean = token_mean(tok_tot, tok_n, pi, cur)
+        n = action_features(nd, gi, pl, t, cur, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves,
+                            feats, troot)
         ch = 0
         if n > 1:
             fill_view(view, gi, cur, P, pi, nd, bd)
@@ -765,11 +836,41 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
 @njit(cache=True, parallel=True)
 def play_batch(seed, start_game, n_games, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots,
                nrots, through, cityseg, start, tokvals, pr, score, tiebreak, bd, length):
-    log = np.zeros((1, 7), np.int64)
-    for i in prange(n_games):
-        length[i] = play_game(start_game + i, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg,
-                              rots, nrots, through, cityseg, start, tokvals, pr, score[i], tiebreak[i], bd[i], log,
-                              False)
+    """Games ``start_game ..`` in chunks (a few per thread): each chunk copies the shared read-only arrays and
+    allocates its state once (64 chunks at most; no reference-count traffic on arrays shared between threads, no per-game
+    allocation); every game still depends on (seed, game index) alone."""
+    nchunk = min(n_games, 64)
+    ntiles = nseg.shape[0]
+    for c in prange(nchunk):
+        lo = c * n_games // nchunk
+        hi = (c + 1) * n_games // nchunk
+        log = np.zeros((1, 7), np.int64)
+        w = weights.copy()
+        seg_c = seg.copy()
+        nseg_c = nseg.copy()
+        edges_c = edges.copy()
+        edge_seg_c = edge_seg.copy()
+        half_seg_c = half_seg.copy()
+        rots_c = rots.copy()
+        nrots_c = nrots.copy()
+        through_c = through.copy()
+        cityseg_c = cityseg.copy()
+        tok_c = tokvals.copy()
+        pr_c = pr.copy()
+        st = new_state(ntiles, P, pr_c)
+        sc = new_scratch(ntiles, tok_c.shape[0])
+        sc_ = np.zeros(P)
+        tb_ = np.zeros(P)
+        bd_ = np.zeros((P, bd.shape[2]))
+        for i in range(lo, hi):
+            length[i] = _play(start_game + i, seed, P, rotate, fns, w, seg_c, nseg_c, edges_c, edge_seg_c,
+                              half_seg_c, rots_c, nrots_c, through_c, cityseg_c, start, tok_c, pr_c, sc_, tb_, bd_,
+                              log, False, st, sc)
+            for p in range(P):
+                score[i, p] = sc_[p]
+                tiebreak[i, p] = tb_[p]
+                for q in range(bd.shape[2]):
+                    bd[i, p, q] = bd_[p, q]
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ from numba import njit
 from .board import city_status, emit, find, rail_tiles
 from .const import (
     C_CITY, C_MTN, C_PRAIRIE, C_RAIL, C_TOKENS, EV_FINAL, EV_LOST, EV_RETURN, EV_SCORE, EV_TAKE, EV_TENT_HOME,
-    F_COW, F_DONE, F_HORSE, F_KIND, F_LOCO, F_NUG, F_OCC, F_OPEN, F_PAR, F_STACK, F_TIPI, G_NPL, G_REVSUM,
+    F_COW, F_DONE, F_HORSE, F_KIND, F_LOCO, F_NUG, F_OCC, F_OPEN, F_PAR, F_STACK, F_TIPI, G_NPL,
     G_TOKPTR, K_CITY, K_MTN, K_PRAIRIE, K_RAIL, MAXC, P_CITY_PTS, P_END_CITY, P_END_MTN, P_END_PRAIRIE,
     P_END_RAIL, P_HORSE_PTS, P_LOCO_EXACT, P_LOCO_MULT, P_NUG_PTS, P_RAIL_PTS, P_TIPI_PTS, PI_SUPPLY, PI_TENT,
     PI_TOKN, PI_TOKSUM, SLOTS,
@@ -66,7 +66,6 @@ def take_token(gi, pi, p, tokvals):
     """The top token of a stack: its face is the next unrevealed token (tokens are exchangeable face down)."""
     v = tokvals[gi[G_TOKPTR]]
     gi[G_TOKPTR] += 1
-    gi[G_REVSUM] += v
     pi[p, PI_TOKSUM] += v
     pi[p, PI_TOKN] += 1
     return v

@@ -8,14 +8,14 @@ from sim.core.rng import rng_below
 DESCRIPTION = "best immediate score change + a simple value of open features"
 
 
-@njit(cache=True)
-def _score(kind, f):
+@njit(cache=True, inline="always")
+def _score(kind, F, i):
     if kind == 0:
         # placement: my completions, minus the best opponent's, the best follow-up completion,
         # growth of my open features, and a small value for a free feature to claim
-        return f[0] - 0.5 * f[1] + f[2] + 0.3 * f[3] - 0.2 * f[4] + 0.2 * f[5]
+        return F[i, 0] - 0.5 * F[i, 1] + F[i, 2] + 0.3 * F[i, 3] - 0.2 * F[i, 4] + 0.2 * F[i, 5]
     # action: immediate points, then a third of an open feature's value (tent: its stack)
-    return f[0] + 0.3 * f[1]
+    return F[i, 0] + 0.3 * F[i, 1]
 
 
 @njit(BOT_SIG, cache=True)
@@ -24,7 +24,7 @@ def choose(kind, view, moves, n, feats, weights, rng):
     count = 0
     choice = 0
     for i in range(n):
-        v = _score(kind, feats[i])
+        v = _score(kind, feats, i)
         if v > best + 1e-9:
             best = v
             count = 1

@@ -14,53 +14,52 @@ WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
  W_FARM, W_FARM_LATE, W_COW_COST, W_MINE, W_TENT, W_TENT_MOVE, W_RETURN, W_MINE_KEEP, W_MINE_URGENT) = range(19)
 
 
-@njit(cache=True)
-def _place(f, w):
-    return (f[0] - w[W_OPP] * f[1] + w[W_FOLLOW] * f[2] + w[W_GROW] * f[3] - w[W_GROW_OPP] * f[4]
-            + w[W_OPEN_CLAIM] * f[5] - w[W_EDGES] * f[7] + w[W_TENT_TOK] * f[8] + w[W_STACK] * f[12])
+@njit(cache=True, inline="always")
+def _place(F, i, w):
+    return (F[i, 0] - w[W_OPP] * F[i, 1] + w[W_FOLLOW] * F[i, 2] + w[W_GROW] * F[i, 3] - w[W_GROW_OPP] * F[i, 4]
+            + w[W_OPEN_CLAIM] * F[i, 5] - w[W_EDGES] * F[i, 7] + w[W_TENT_TOK] * F[i, 8] + w[W_STACK] * F[i, 12])
 
 
-@njit(cache=True)
-def _action(f, view, w):
-    left = f[9]  # fraction of tiles left
-    supply = f[10]
-    if f[8] > 0.5:  # mine
-        v = w[W_MINE] * f[0]
-        if f[16] > 0:  # my miners lead there: the tokens come to me at completion anyway
-            v *= 1.0 - w[W_MINE_KEEP] * f[11]
-        elif f[17] > 0:  # an opponent's miners would take them: mine first
+@njit(cache=True, inline="always")
+def _action(F, i, view, w):
+    left = F[i, 9]  # fraction of tiles left
+    supply = F[i, 10]
+    if F[i, 8] > 0.5:  # mine
+        v = w[W_MINE] * F[i, 0]
+        if F[i, 16] > 0:  # my miners lead there: the tokens come to me at completion anyway
+            v *= 1.0 - w[W_MINE_KEEP] * F[i, 11]
+        elif F[i, 17] > 0:  # an opponent's miners would take them: mine first
             v *= 1.0 + w[W_MINE_URGENT]
         return v
-    if f[7] > 0.5:  # tent: the extra tokens I can mine there (versus the stack under my tent now)
+    if F[i, 7] > 0.5:  # tent: the extra tokens I can mine there (versus the stack under my tent now)
+        if F[i, 21] > 0.5:
+            return -0.01  # another area of the same mountain: nothing gained
         turns = view[2] / max(1, view[1])
-        emean = f[1] / max(1.0, f[14])
-        gain = min(f[14], turns) - min(view[7], turns)
+        emean = F[i, 1] / max(1.0, F[i, 14])
+        gain = min(F[i, 14], turns) - min(view[7], turns)
         v = w[W_TENT] * emean * gain
-        if f[16] > 0:
-            v *= 1.0 - w[W_MINE_KEEP] * f[11]
-        if f[12] > 0.5:
+        if F[i, 16] > 0:
+            v *= 1.0 - w[W_MINE_KEEP] * F[i, 11]
+        if F[i, 12] > 0.5:
             v -= w[W_TENT_MOVE] * emean
         return v
-    if f[13] > 0.5:  # house rule: take a cowboy back
+    if F[i, 13] > 0.5:  # house rule: take a cowboy back
         return -1.0 + (0.5 * left if supply == 0 else 0.0)
-    if f[3] + f[4] + f[5] + f[6] < 0.5:
+    if F[i, 3] + F[i, 4] + F[i, 5] + F[i, 6] < 0.5:
         return 0.0  # pass
-    if f[0] > 0:
-        return f[0] + w[W_RETURN]  # completes now: scores and the cowboy comes back
+    if F[i, 0] > 0:
+        return F[i, 0] + w[W_RETURN]  # completes now: scores and the cowboy comes back
     cost = w[W_COW_COST] * left / (supply + 0.5)
     late = 1.0 - left
     ramp = late ** w[W_FARM_LATE]  # 0 early .. 1 at the end: values left open are realised at the end
-    if f[6] > 0.5:  # farmer: the prairie value counts at the end
+    if F[i, 6] > 0.5:  # farmer: the prairie value counts at the end
         share = w[W_FARM] + (1.0 - w[W_FARM]) * ramp
-        return f[1] * share - cost
-    odds = f[11]
-    full = f[1]
-    if f[3] > 0.5 and f[14] == 1:
-        full = 2.0 * f[1]  # exactly one locomotive: a completed railroad counts double
+        return F[i, 20] * share - cost
+    odds = F[i, 11]
     end_share = w[W_OPEN_END] + (1.0 - w[W_OPEN_END]) * ramp
-    v = full * w[W_OPEN_VAL] * odds + f[1] * end_share * (1 - odds)
-    if f[5] > 0.5:  # city: completed railroads count even if the city stays open
-        v = w[W_OPEN_VAL] * f[1] * odds + end_share * 3.0 * f[14] * (1 - odds)
+    # f19: its value when completed (the active locomotive rule applied), f20: its value if it stays open
+    # (end-of-game rules; a city counts its completed railroads, a mountain loses its tokens)
+    v = w[W_OPEN_VAL] * F[i, 19] * odds + end_share * F[i, 20] * (1 - odds)
     return v - cost
 
 
@@ -71,9 +70,9 @@ def choose(kind, view, moves, n, feats, weights, rng):
     choice = 0
     for i in range(n):
         if kind == 0:
-            v = _place(feats[i], weights)
+            v = _place(feats, i, weights)
         else:
-            v = _action(feats[i], view, weights)
+            v = _action(feats, i, view, weights)
         if v > best + 1e-9:
             best = v
             count = 1
