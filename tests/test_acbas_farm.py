@@ -148,8 +148,8 @@ def test_housing_solver_matches_brute_force():
         n += 1
         d = [int(x) for x in rng.integers(0, 12, size=4)]
         v, assign, kept = solve(caps, d)
-        pts, ani = brute_house(caps, d)
-        assert v == pts * 1024 + ani
+        pts, ani, pairs = brute_house(caps, d)
+        assert v == pts * 8192 + ani * 8 + pairs
         # the assignment really houses the kept animals
         tot = [0, 0, 0, 0]
         for cap, a in zip(caps, assign):
@@ -157,7 +157,7 @@ def test_housing_solver_matches_brute_force():
                 tot[a] += cap
         assert all(kept[t] <= min(tot[t], d[t]) for t in range(4))
         from tests.test_acbas_ref import points
-        assert (points(list(kept)), int(sum(kept))) == (pts, ani)
+        assert (points(list(kept)), int(sum(kept)), sum(1 for x in kept if x >= 2)) == (pts, ani, pairs)
 
 
 @pytest.mark.parametrize("caps,d", [([10, 6, 4, 3, 2, 2, 1, 1, 1, 1], [9, 8, 7, 6]),
@@ -166,5 +166,18 @@ def test_housing_solver_matches_brute_force():
                                     ([1] * 9 + [4], [3, 4, 2, 1])])
 def test_housing_solver_bigger_cases(caps, d):
     v, _, kept = solve(caps, d)
-    pts, ani = brute_house(caps, d)
-    assert v == pts * 1024 + ani
+    pts, ani, pairs = brute_house(caps, d)
+    assert v == pts * 8192 + ani * 8 + pairs
+
+
+def test_housing_prefers_breeding_pairs_on_equal_points_and_animals():
+    """Three 1-capacity containers, 2 sheep + 1 pig + 1 cow: {sheep, pig, cow} and {2 sheep, pig} and {2 sheep,
+    cow} all score the same points (every type below 4: -3 each) with 3 animals; the kept set holds a pair."""
+    v, assign, kept = solve([1, 1, 1], [2, 1, 1, 0])
+    assert sum(kept) == 3 and kept[0] == 2
+    v, assign, kept = solve([1, 1, 1], [1, 1, 0, 2])
+    assert sum(kept) == 3 and kept[3] == 2
+    # a 2-container and two 1-containers, 1 sheep, 1 pig, 2 cows, 2 horses: 4 animals in many ways; the kept
+    # set has two pairs (2 cows in the 2, a horse in each 1)
+    v, assign, kept = solve([2, 1, 1], [1, 1, 2, 2])
+    assert sum(kept) == 4 and sum(1 for x in kept if x >= 2) == 2

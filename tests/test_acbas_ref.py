@@ -108,7 +108,7 @@ def points(kept):
 
 
 def brute_house(caps, d):
-    """Best (points, animals) over every assignment of a type (or none) to each container.
+    """Best (points, animals, types kept at least twice) over every assignment of a type (or none) to each container.
 
     Exhaustive: every container is tried with every option; reachable capped totals are kept as a set
     (two assignments with the same capped totals keep the same animals)."""
@@ -122,7 +122,7 @@ def brute_house(caps, d):
                 s2[t] = min(d[t], s2[t] + cap)
                 nxt.add(tuple(s2))
         states = nxt
-    return max((points(list(st)), sum(st)) for st in states)
+    return max((points(list(st)), sum(st), sum(1 for x in st if x >= 2)) for st in states)
 
 
 def score(farm, animals, goods):

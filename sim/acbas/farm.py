@@ -9,7 +9,7 @@ Geometry (column-major, frame of 6 columns x 3 rows):
 import numpy as np
 from numba import njit
 
-from .params import (B_COTTAGE, I_BONUS, I_BONUS_LOW, I_CAPB, I_EXP_POINTS, I_LONE, I_PASTURE, I_PTSB, I_TMULT)
+from .params import (B_COTTAGE, I_BREED_MIN, I_BONUS, I_BONUS_LOW, I_CAPB, I_EXP_POINTS, I_LONE, I_PASTURE, I_PTSB, I_TMULT)
 
 NCOLS_MAX = 6
 NSPACE = 18
@@ -294,7 +294,7 @@ WCOLS = UMAX + 1
 
 @njit(cache=True)
 def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
-    """Best (points*1024 + animals) when U units of capacity may be split freely among the types on top of
+    """Best objective (points*8192 + animals*8 + pairs, see house_w) when U units of capacity may be split freely among the types on top of
     acc = (a0..a3). Tables in wk rows 10..17. Exact for unit containers; an upper bound otherwise."""
     tot_need = 0
     for t in range(4):
@@ -329,8 +329,9 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
 @njit(cache=True)
 def house_w(wk, K, dd, doff, prm):
     """Exact housing: choose one type (or none) per container to maximise (points, animals) of the kept
-    animals, wk[4, t] = min(dd[doff + t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3];
-    returns the objective points*1024 + animals. wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
+    animals, then the number of types kept at least ``breed_min`` times (breeding pairs), wk[4, t] =
+    min(dd[doff + t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3]; returns the objective
+    points*8192 + animals*8 + pairs (pairs <= 4 < 8, animals*8 <= 4*128*8 + 4 < 8192). wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
     assignment, row 4 kept (out), rows 5..21 scratch.
 
     Depth-first over containers by falling capacity, identical capacities in non-decreasing option order,
@@ -356,7 +357,7 @@ def house_w(wk, K, dd, doff, prm):
         if nty == 1:
             wk[4, ty] = min(tot, dd[doff + ty])
         for t in range(4):
-            v += fval(prm, t, wk[4, t]) * 1024 + wk[4, t]
+            v += fval(prm, t, wk[4, t]) * 8192 + wk[4, t] * 8 + (1 if wk[4, t] >= prm[I_BREED_MIN] else 0)
         return v
     n = 0
     for k in range(K):
@@ -374,13 +375,13 @@ def house_w(wk, K, dd, doff, prm):
     wk[9, n] = 0
     for i in range(n - 1, -1, -1):
         wk[9, i] = wk[9, i + 1] + wk[5, i]
-    # value table: wk[18 + t, k] = points*1024 + k for k kept animals of type t
+    # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
     gmax = 0
     for t in range(4):
         if dd[doff + t] > WCOLS - 1:
             dd[doff + t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
         for k in range(dd[doff + t] + 1):
-            wk[18 + t, k] = fval(prm, t, k) * 1024 + k
+            wk[18 + t, k] = fval(prm, t, k) * 8192 + 8 * k + (1 if k >= prm[I_BREED_MIN] else 0)
         gmax += wk[18 + t, dd[doff + t]]
     # start from a greedy assignment (largest container to the largest remaining need): often optimal
     g0 = dd[doff + 0]
