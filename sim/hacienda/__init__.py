@@ -12,10 +12,10 @@ from . import engine
 from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
 from .params import PARAMS
 from .scoring import (
-    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_DISPLAY, P_HAC_PRICE,
-    P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN, P_MAX_ROUNDS, P_MP,
-    P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS,
-    P_WATER_TURN, P_WTILES,
+    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_COMPULSORY, P_DISPLAY,
+    P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN,
+    P_MAX_ROUNDS, P_MP, P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY,
+    P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN, P_WTILES,
 )
 
 CATEGORIES = [
@@ -52,9 +52,10 @@ def pack_params(values) -> np.ndarray:
     pi[P_HACS:P_HACS + 4] = values["haciendas"]
     pi[P_WTILES:P_WTILES + 4] = values["water_tiles"]
     pi[P_MAX_ROUNDS] = values["max_rounds"]
+    pi[P_COMPULSORY] = 1 if values["compulsory_actions"] else 0
     mp = values["market_points"]
-    if len(mp) > P_LEN - P_MP:
-        raise MeeplabError(f"parameter 'market_points' has {len(mp)} entries, at most {P_LEN - P_MP}")
+    if len(mp) > P_COMPULSORY - P_MP:
+        raise MeeplabError(f"parameter 'market_points' has {len(mp)} entries, at most {P_COMPULSORY - P_MP}")
     pi[P_NMP] = len(mp)
     pi[P_MP:P_MP + len(mp)] = mp
     return pi
@@ -124,14 +125,20 @@ def prepare(values):
     return Context(values)
 
 
-def play(ctx, lineup, seed, start, n_games, n_players):
+def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
+    """The batch plus how each game ended: 0 by the rules, 1 ``max_rounds`` cap, 2 dead end (safety nets)."""
     score = np.zeros((n_games, n_players))
     tiebreak = np.zeros((n_games, n_players))
     brk = np.zeros((n_games, n_players, len(CATEGORIES)))
     length = np.zeros(n_games, dtype=np.int64)
+    ending = np.zeros(n_games, dtype=np.int64)
     engine.play_batch(*ctx.args(), lineup.fns, lineup.weights, n_players, lineup.rotate, seed, start, n_games,
-                      score, tiebreak, brk, length)
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
+                      score, tiebreak, brk, length, ending)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length), ending
+
+
+def play(ctx, lineup, seed, start, n_games, n_players):
+    return play_with_endings(ctx, lineup, seed, start, n_games, n_players)[0]
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):

@@ -15,8 +15,8 @@ from sim.core.rng import rng_init, shuffle
 
 from .bits import ONE, ZERO, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
 from .scoring import (
-    MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_DISPLAY, P_HAC_PRICE,
-    P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
+    MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_COMPULSORY, P_DISPLAY,
+    P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
     P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN,
     P_WTILES, R_CHIPS, R_FPAM, R_FR, R_FTERR, R_G, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW,
     R_OCC, R_OWN, R_PAMPA, R_REACH, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
@@ -807,7 +807,8 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
 @njit(cache=True)
 def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
               score, tiebreak, brk, log, log_on, snap, snap_on, moves, feats):
-    """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns turns."""
+    """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns
+    (turns, how the game ended: 0 by the rules, 1 max_rounds cap, 2 dead end)."""
     n = kind.shape[0]
     W = nbmask.shape[1]
     rng = np.zeros(4, dtype=np.uint64)
@@ -938,6 +939,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     rnd = 0
     price_up = pi[P_PRICE_UP]
     price_bl = pi[P_PRICE_BLIND]
+    compulsory = pi[P_COMPULSORY] != 0
+    how = 0  # 0 the book's end, 1 max_rounds cap, 2 dead end
     land_w = 0.0
     for t in range(5):
         land_w += pi[P_LAND_PER]
@@ -1100,11 +1103,14 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         sz = feats[m + bi, 2]
                         _act_row(moves, feats, m, A_HARVEST, -1, -1, v, pes, sz, 0, handsize, money[p], acts)
                         m += 1
-                # an unused action is worth a little less than a blind buy of a card without value
-                _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p], acts)
-                m += 1
-                if m > 1:
+                if m > 0:
                     stuck = False
+                # "end turn": always when nothing else is legal; otherwise only without compulsory actions.
+                # An unused action is worth a little less than a blind buy of a card without value.
+                if m == 0 or not compulsory:
+                    _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p],
+                             acts)
+                    m += 1
                 i = _ask(fns, weights, e, K_ACTION, view, moves, m, feats, rng)
                 code = moves[i, 0]
                 arg = moves[i, 1]
@@ -1232,6 +1238,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
         rnd += 1
         cap = rnd >= pi[P_MAX_ROUNDS] or stuck
         if cap:
+            how = 2 if stuck else 1
             _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
         if not mid_done and (S[S_STACK2_IN] == 1 or cap):
             do_scoring(S, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
@@ -1247,7 +1254,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
             tot += brk[q, c]
         score[q] = tot
         tiebreak[q] = money[q]
-    return turns
+    return turns, how
 
 
 @njit(cache=True)
@@ -1275,7 +1282,7 @@ def move_rows(n):
 
 @njit(cache=True, parallel=True)
 def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, seed, start,
-               n_games, score, tiebreak, brk, length):
+               n_games, score, tiebreak, brk, length, ending):
     dlog = np.zeros((0, LOGW), dtype=np.int64)
     dsnap = np.zeros((2, 1), dtype=np.uint64)
     maxm = move_rows(kind.shape[0])
@@ -1285,9 +1292,9 @@ def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights
         moves = np.zeros((maxm, MW), dtype=np.int64)
         feats = np.zeros((maxm, NF), dtype=np.float64)
         for i in range(c, n_games, nch):
-            length[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate,
-                                  start + i, seed, score[i], tiebreak[i], brk[i], dlog, False, dsnap, False, moves,
-                                  feats)
+            length[i], ending[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_,
+                                             rotate, start + i, seed, score[i], tiebreak[i], brk[i], dlog, False,
+                                             dsnap, False, moves, feats)
 
 
 @njit(cache=True)
@@ -1300,8 +1307,8 @@ def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weight
     maxm = move_rows(kind.shape[0])
     moves = np.zeros((maxm, MW), dtype=np.int64)
     feats = np.zeros((maxm, NF), dtype=np.float64)
-    turns = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
-                      score, tiebreak, brk, log, True, snap, snap_on, moves, feats)
+    turns, how = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
+                           score, tiebreak, brk, log, True, snap, snap_on, moves, feats)
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:

@@ -43,7 +43,10 @@ PARAMS = ParamSet(
         Param("harvest_rate", 3, "int", "Pesos per tile of the harvested land chain", lo=0, hi=100),
         Param("harvests_per_turn", 1, "int", "Harvests a player may do per turn", lo=0, hi=3),
         Param("harvest_chips", 8, "int", "Harvest chips in the game", lo=0, hi=100),
-        Param("actions", 3, "int", "Actions per turn (a player may stop earlier)", lo=1, hi=10),
+        Param("actions", 3, "int", "Actions per turn", lo=1, hi=10),
+        Param("compulsory_actions", True, "bool",
+              "The player must use all actions while any legal action exists (the book); false: may end the turn "
+              "early at any time"),
         Param("market_points", (1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66), "ints",
               "Points for 1, 2, ... markets reached (beyond the table: n(n+1)/2)", lo=0, hi=10000, min_length=1),
         Param("chain_min", 3, "int", "Shortest land chain that scores", lo=1, hi=50),

@@ -39,7 +39,8 @@ P_HACS = 26  # 4 entries
 P_WTILES = 30  # 4 entries
 P_MAX_ROUNDS = 34
 P_NMP = 35  # length of the market table
-P_MP = 36  # market table, up to 64 entries
+P_MP = 36  # market table, up to 63 entries
+P_COMPULSORY = 99  # 1: no early end of the turn while a legal action exists
 P_LEN = 100
 
 
