@@ -15,7 +15,7 @@ from .const import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def delta(d, B):
     if d == 0:
         return -B
@@ -26,7 +26,7 @@ def delta(d, B):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def emit(log, gi, on, a, b, c, d, e, f, g):
     if not on:
         return
@@ -43,7 +43,7 @@ def emit(log, gi, on, a, b, c, d, e, f, g):
     gi[G_NLOG] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def find(nd, x):
     while nd[x, F_PAR] != x:
         p = nd[x, F_PAR]
@@ -53,7 +53,7 @@ def find(nd, x):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def union(nd, a, b):
     ra = find(nd, a)
     rb = find(nd, b)
@@ -86,18 +86,18 @@ def union(nd, a, b):
     return ra
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def constraint_mask(c):
     x = (c | (c >> 1)) & 0x55
     return x * 3
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fits(code, cons):
     return ((code ^ cons) & constraint_mask(cons)) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg,
                half_seg, log, logging):
     """Put tile ``inst`` at ``pos`` turned ``rot``; merge features; put mining tokens; update the frontier.
@@ -190,7 +190,7 @@ def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, 
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rail_tiles(nd, r, pl, through):
     """Tiles of railroad feature ``r`` (segments minus tiles counted twice)."""
     n = nd[r, F_SEGS]
@@ -208,7 +208,7 @@ def rail_tiles(nd, r, pl, through):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def city_status(nd, c, pl, seg, nseg):
     """(complete?, distinct completed railroads) of the city node ``c``."""
     t = nd[c, F_TILE]
@@ -232,7 +232,7 @@ def city_status(nd, c, pl, seg, nseg):
     return complete, ndist
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def new_game_board(nd, gi, pl, board, front, fidx, cons, mtn_nodes):
     """Reset the arrays touched by a previous game."""
     for t in range(gi[G_NPL]):

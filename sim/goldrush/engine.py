@@ -25,7 +25,7 @@ from .const import (
 from .scoring import final_scoring, majority, score_complete, take_token
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def token_mean(tok_tot, tok_n, pi, me):
     """Expected value of a face-down token as seat ``me`` knows it: the printed mix (``tok_tot`` points on
     ``tok_n`` tokens) minus my own taken tokens. Tokens other players took stay unknown to me, so they are
@@ -36,7 +36,7 @@ def token_mean(tok_tot, tok_n, pi, me):
     return (tok_tot - pi[me, PI_TOKSUM]) / unknown
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def edge_odds(rem_e, kind, open_edges):
     """Rough chance to close ``open_edges`` edges of a feature with the tiles left (per edge rem/(rem+3))."""
     if open_edges <= 0:
@@ -46,7 +46,7 @@ def edge_odds(rem_e, kind, open_edges):
     return q ** open_edges
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def feature_value(k, tiles, nug, stack, tipi, horse, nspurs, pr, emean, farmers):
     if k == K_RAIL:
         return tiles * pr[P_RAIL_PTS]
@@ -59,21 +59,21 @@ def feature_value(k, tiles, nug, stack, tipi, horse, nspurs, pr, emean, farmers)
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def root_value(nd, r, pr, emean, farmers):
     k = nd[r, F_KIND]
     return feature_value(k, nd[r, F_SEGS], nd[r, F_NUG], nd[r, F_STACK], nd[r, F_TIPI], nd[r, F_HORSE], 0,
                          pr, emean, farmers)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gfind(grp, s):
     while grp[s] != s:
         s = grp[s]
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
                pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
     """Features of each placement ``moves[i] = (cell, rotation)`` of ``inst`` for player ``me`` (read-only
@@ -348,7 +348,7 @@ def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_se
             row[q] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def margin(nd, r, me, P):
     """(my cowboys - most cowboys of an opponent, most cowboys of an opponent) on feature ``r``."""
     best = 0
@@ -358,7 +358,7 @@ def margin(nd, r, me, P):
     return nd[r, F_COW + me] - best, best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def other_tents(troot, r, me, P):
     """Other players' tents on mountain ``r`` (``troot[p]``: root under player p's tent, -1 = none)."""
     n = 0
@@ -368,7 +368,7 @@ def other_tents(troot, r, me, P):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
     n = 0
     for i in range(gi[G_NFRONT]):
@@ -384,7 +384,7 @@ def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats,
                     troot):
     """Legal actions after placing tile ``t`` and their features; returns their count (``troot``: scratch
@@ -550,7 +550,7 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fill_view(view, gi, me, P, pi, nd, bd):
     view[V_SEAT] = me
     view[V_NPLAYERS] = P
@@ -570,7 +570,7 @@ def fill_view(view, gi, me, P, pi, nd, bd):
             view[V_SCORE0 + p] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def do_action(nd, gi, cur, a, x, arg, tokvals, pi, cow, log, logging):
     """Apply one follower action of player ``cur`` (A_PASS, A_COWBOY, A_TENT, A_MINE, A_REMOVE)."""
     if a == A_COWBOY:
@@ -606,7 +606,7 @@ def do_action(nd, gi, cur, a, x, arg, tokvals, pi, cow, log, logging):
         emit(log, gi, logging, EV_PASS, cur, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tokvals, cow, pi, bd, done, log,
                logging):
     """Score what placing tile ``t`` completed: railroads, mountains, then cities."""
@@ -646,7 +646,7 @@ def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tok
                                logging)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def new_state(ntiles, P, pr):
     """Fresh per-game arrays: nodes, game ints, placements, board, frontier, mountain list, players, cowboys."""
     B = 2 * ntiles + 3
@@ -669,7 +669,7 @@ def new_state(ntiles, P, pr):
     return nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def new_scratch(ntiles, ntok):
     """Per-game scratch buffers (allocated once per game, or once per batch chunk and reused)."""
     maxmv = max(4 * (4 * ntiles + 8), 16 + ntiles * 4 + MAXC)
@@ -696,7 +696,7 @@ def new_scratch(ntiles, ntok):
             troot, order, rem_e, tokvals, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reset_state(st, P, pr):
     """Clear what a previous game left in the state arrays ``st`` (from ``new_state``)."""
     nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow = st
@@ -717,7 +717,7 @@ def reset_state(st, P, pr):
             cow[p, k] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
               cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging):
     """Play game ``g``; fill score[P], tiebreak[P], bd[P, C]; return the number of turns (tiles placed).
@@ -732,7 +732,7 @@ def play_game(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half
                  cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging, st, sc)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _play(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots, nrots, through,
           cityseg, start, tokvals_src, pr, score, tiebreak, bd, log, logging, st, sc):
     nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow = st
@@ -833,7 +833,7 @@ def _play(g, seed, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg
     return turns
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def play_batch(seed, start_game, n_games, P, rotate, fns, weights, seg, nseg, edges, edge_seg, half_seg, rots,
                nrots, through, cityseg, start, tokvals, pr, score, tiebreak, bd, length):
     """Games ``start_game ..`` in chunks (a few per thread): each chunk copies the shared read-only arrays and
@@ -873,7 +873,7 @@ def play_batch(seed, start_game, n_games, P, rotate, fns, weights, seg, nseg, ed
                     bd[i, p, q] = bd_[p, q]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run_script(script, P, seg, nseg, edges, edge_seg, half_seg, through, cityseg, tokvals, pr, bd, log, logging):
     """Build a position through the engine's own functions (tests, hand-built layouts).
 

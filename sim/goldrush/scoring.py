@@ -15,7 +15,7 @@ from .const import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def majority(nd, r, P):
     """Highest cowboy count on feature ``r`` (0 = nobody)."""
     m = 0
@@ -26,7 +26,7 @@ def majority(nd, r, P):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def rail_points(nd, r, pl, through, pr, complete):
     tiles = rail_tiles(nd, r, pl, through)
     pts = tiles * pr[P_RAIL_PTS]
@@ -37,7 +37,7 @@ def rail_points(nd, r, pl, through, pr, complete):
     return pts
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def return_cowboys(nd, r, P, cow, pi, log, gi, logging):
     """Cowboys standing on feature ``r`` go home."""
     for p in range(P):
@@ -51,7 +51,7 @@ def return_cowboys(nd, r, P, cow, pi, log, gi, logging):
         nd[r, F_COW + p] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tents_home(nd, r, P, pi, log, gi, logging):
     for p in range(P):
         x = pi[p, PI_TENT]
@@ -61,7 +61,7 @@ def tents_home(nd, r, P, pi, log, gi, logging):
             emit(log, gi, logging, EV_TENT_HOME, p, x, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def take_token(gi, pi, p, tokvals):
     """The top token of a stack: its face is the next unrevealed token (tokens are exchangeable face down)."""
     v = tokvals[gi[G_TOKPTR]]
@@ -71,7 +71,7 @@ def take_token(gi, pi, p, tokvals):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, cow, pi, bd, gi, log, logging):
     """Score the completed feature ``r`` (railroad, mountain or city), return cowboys (and tents)."""
     k = nd[r, F_KIND]
@@ -113,7 +113,7 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, cow, pi, 
     return_cowboys(nd, r, P, cow, pi, log, gi, logging)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, logging):
     """End of game: incomplete railroads, mountains (tents and tokens removed first), cities; prairies; tokens."""
     n = gi[G_NPL]

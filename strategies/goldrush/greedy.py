@@ -8,7 +8,7 @@ from sim.core.rng import rng_below
 DESCRIPTION = "best immediate score change + a simple value of open features"
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _score(kind, F, i):
     if kind == 0:
         # placement: my completions, minus the best opponent's, the best follow-up completion,
@@ -18,7 +18,7 @@ def _score(kind, F, i):
     return F[i, 0] + 0.3 * F[i, 1]
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, error_model="numpy")
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -np.inf
     count = 0

@@ -14,13 +14,13 @@ WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
  W_FARM, W_FARM_LATE, W_COW_COST, W_MINE, W_TENT, W_TENT_MOVE, W_RETURN, W_MINE_KEEP, W_MINE_URGENT) = range(19)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _place(F, i, w):
     return (F[i, 0] - w[W_OPP] * F[i, 1] + w[W_FOLLOW] * F[i, 2] + w[W_GROW] * F[i, 3] - w[W_GROW_OPP] * F[i, 4]
             + w[W_OPEN_CLAIM] * F[i, 5] - w[W_EDGES] * F[i, 7] + w[W_TENT_TOK] * F[i, 8] + w[W_STACK] * F[i, 12])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _action(F, i, view, w):
     left = F[i, 9]  # fraction of tiles left
     supply = F[i, 10]
@@ -63,7 +63,7 @@ def _action(F, i, view, w):
     return v - cost
 
 
-@njit(BOT_SIG, cache=True)
+@njit(BOT_SIG, cache=True, error_model="numpy")
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -np.inf
     count = 0
