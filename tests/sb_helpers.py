@@ -47,7 +47,7 @@ def ctx(**over):
 
 
 def blank_view(c, n_players=3):
-    view = np.zeros(V_LEN + MAXS, dtype=np.int64)
+    view = np.zeros(V_LEN, dtype=np.int64)
     view[V_TILE:V_TILE + MAXS] = -1
     view[V_FARMER:V_FARMER + MAXS] = -1
     view[V_NP] = n_players

@@ -269,7 +269,6 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
     c = ctx()
     view = blank_view(c, 2)
     hidden = np.arange(25) % 6
-    view[V_LEN:V_LEN + 25] = hidden
     view[V_TILE:V_TILE + 25] = FACE_DOWN
     facedown = np.uint64((1 << 25) - 1)
     tiles_left = np.bincount(hidden, minlength=NT).astype(np.int64)
@@ -282,7 +281,7 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
             w[e, 1 + 2 * j] = a
             w[e, 2 + 2 * j] = b
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
+    turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
                                    feats, tmp, counts, tiles_left, facedown, log, nlog, True)
     assert turns == 25
     farmers = view[V_FARMER:V_FARMER + 25]
@@ -300,14 +299,13 @@ def test_placement_turns_remaining_tiles_up_after_last_farmer():
     c = ctx()
     view = blank_view(c, 2)
     hidden = (np.arange(25) * 5) % 7
-    view[V_LEN:V_LEN + 25] = hidden
     view[V_TILE:V_TILE + 25] = FACE_DOWN
     tiles_left = np.bincount(hidden, minlength=NT).astype(np.int64)
     # both place on every reveal: 6 farmers on spaces 0..5, then everything else is turned up
     steps = [x for s in range(25) for x in ((s, -1), (1, -1))]
     w = script_weights(steps)
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
+    turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
                                    tmp, counts, tiles_left, np.uint64((1 << 25) - 1), log, nlog, True)
     assert turns == 6
     # P2 started (first = 1), so P2 placed its third farmer first and holds order tile 1

@@ -46,8 +46,8 @@ MAX_MOVES = 64
 def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
     if n == 1:
         return 0
-    # bots see the public state only: the hidden face-down kinds live beyond V_LEN
-    i = fns[entry](kind, view[:V_LEN], moves, n, feats, weights[entry], rng)
+    # bots see the public state only: the face-down kinds live in a separate array
+    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
     if i < 0 or i >= n:
         return 0
     return i
@@ -194,7 +194,7 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
                     moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on):
     """Phase B. Returns (face-down mask left, turns taken)."""
     one = np.uint64(1)
@@ -238,7 +238,7 @@ def placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights,
         i = _ask(fns, weights, entry, K_REVEAL, view, moves, n, feats, rng)
         space = moves[i, 0]
         facedown &= ~(one << np.uint64(space))
-        t = _hidden_tile(view, space)
+        t = hidden[space]
         view[V_TILE + space] = t
         tiles_left[t] -= 1
         view[V_FACEDOWN] = _popcount(facedown)
@@ -300,19 +300,12 @@ def placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights,
     # remaining face-down tiles are turned up
     for s in range(ns):
         if facedown & (one << np.uint64(s)):
-            t = _hidden_tile(view, s)
+            t = hidden[s]
             view[V_TILE + s] = t
             tiles_left[t] -= 1
             _log(log, nlog, log_on, E_TURNUP, -1, s, t, 0, 0)
     view[V_FACEDOWN] = 0
     return turns
-
-
-# Face-down tiles are stored as FACE_DOWN in the view and their true kind in a hidden slot:
-# the hidden kinds live beyond V_LEN in the same array (bots must not read past V_LEN).
-@njit(cache=True, inline="always")
-def _hidden_tile(view, space):
-    return view[V_LEN + space]
 
 
 @njit(cache=True)
@@ -604,7 +597,8 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
-    view = np.zeros(V_LEN + MAXS, dtype=np.int64)
+    view = np.zeros(V_LEN, dtype=np.int64)
+    hidden = np.zeros(MAXS, dtype=np.int64)  # true kinds of face-down tiles (not in the bots' view)
     moves = np.zeros((MAX_MOVES, 2), dtype=np.int64)
     feats = np.zeros((MAX_MOVES, NF), dtype=np.float64)
     tmp = np.zeros(NK, dtype=np.int64)
@@ -645,7 +639,7 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
         for k in range(NT):
             tiles_left[k] = 0
         for s in range(ns):
-            view[V_LEN + s] = bag[drawn]
+            hidden[s] = bag[drawn]
             tiles_left[bag[drawn]] += 1
             drawn += 1
             view[V_TILE + s] = FACE_DOWN
@@ -656,7 +650,7 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
             for s in range(np_):
                 if view[V_ORDER + s] == 1:
                     first = s
-        turns += placement_phase(view, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
+        turns += placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
                                  moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on)
         # C. collecting
         turns += collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
