@@ -75,7 +75,7 @@ def new_wk():
     return np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     if on and nlog[0] < log.shape[0]:
         i = nlog[0]
@@ -119,12 +119,9 @@ def evaluate(ps, prm, prmf, wk, res):
 
 
 @njit(cache=True)
-def evalx(ps, prm, prmf, wk, res, cheap):
-    """evaluate(), or when ``cheap`` (estimating an action's value with default sub-choices) the farm
-    without re-housing: res[0] = buildings + expansions + storage, res[1] = capacity, res[2..3] = 0."""
-    if not cheap:
-        evaluate(ps, prm, prmf, wk, res)
-        return
+def eval_cheap(ps, prm, prmf, wk, res):
+    """The farm without re-housing: res[0] = buildings + expansions + storage, res[1] = capacity,
+    res[2..3] = 0 (estimating an action's value with default sub-choices)."""
     K, past = containers_w(ps, prm, wk)
     cap = 0
     for k in range(K):
@@ -137,7 +134,16 @@ def evalx(ps, prm, prmf, wk, res, cheap):
     res[4] = res[10]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def evalx(ps, prm, prmf, wk, res, cheap):
+    """evaluate(), or when ``cheap`` eval_cheap()."""
+    if cheap:
+        eval_cheap(ps, prm, prmf, wk, res)
+    else:
+        evaluate(ps, prm, prmf, wk, res)
+
+
+@njit(cache=True, inline="always")
 def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_SCORE] = after[0] - before[0]
     feats[i, F_WOOD] = ps1[P_WOOD] - ps0[P_WOOD]
@@ -174,13 +180,13 @@ def _ask(kind, n, fns, weights, entry, rng, view, moves, feats, default):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _copy(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
     ps[P_AN] += a0
     ps[P_AN + 1] += a1
@@ -224,7 +230,7 @@ def _plan_add(moves, n, maxm, wk, stamp, need, k, R, x):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def useful_edges(ps):
     """Border positions that can still matter: free sides of building-free spaces (a side towards a
     building or between buildings is a border already)."""
@@ -316,7 +322,7 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def max_borders(ps, prm, walls, placed):
     """Most borders the player can place now (in hand and paid) after ``placed`` in this action."""
     have = ps[P_BORD]
@@ -332,7 +338,7 @@ def max_borders(ps, prm, walls, placed):
     return have
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def closed_sig(ps, E):
     """(closed-pasture space mask, number of closed pastures) of ps's farm with border mask E. Adding
     borders only refines pastures, so an equal signature means identical pastures (and containers)."""
@@ -356,7 +362,7 @@ def closed_sig(ps, E):
     return past, nc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def border_cost(walls, k, placed, prm):
     """(wood, stone) for k more borders after ``placed`` in this action."""
     if not walls:
@@ -370,7 +376,7 @@ def border_cost(walls, k, placed, prm):
     return 0, paid * prm[I_WALL_STONE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_border(ps, prm, walls, placed):
     """Can one more border be placed and paid, at a position that still helps (then the single-border plan
     at least is offered)?"""
@@ -382,7 +388,7 @@ def can_border(ps, prm, walls, placed):
     return useful_edges(ps) != U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bld_key(ps):
     k = np.int64(0)
     for s in range(18):
@@ -390,12 +396,12 @@ def bld_key(ps):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pcg(wk, p, f):
     return wk[WROWS + p * PCR + f // WCOLS, f % WCOLS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pcs(wk, p, f, v):
     wk[WROWS + p * PCR + f // WCOLS, f % WCOLS] = v
 
@@ -523,7 +529,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
 # ---------------------------------------------------------------------------------------------
 # troughs, stall, stables, special buildings, expansion
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pasture_of(ps, past, s):
     ncols = ps[P_NCOLS]
     O = past
@@ -531,7 +537,7 @@ def _pasture_of(ps, past, s):
     return grow(bit(s), O, DN, RT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
@@ -596,7 +602,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
     return placed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_stall(ps, gs, prm):
     if gs[GS_STALLS] <= 0 or ps[P_STONE] < prm[I_STALL_STONE] or ps[P_REED] < prm[I_STALL_REED]:
         return False
@@ -631,7 +637,7 @@ def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, f
     evalx(ps, prm, prmf, wk, res0, default)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_stables(ps, prm):
     c = prm[I_STABLES_COST]
     if ps[P_WOOD] < c and ps[P_STONE] < c:
@@ -692,7 +698,7 @@ def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
     return placed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def special_cost(code, pay, prm):
     """(wood, stone, reed) of a special building (pay: 0 wood / 1 stone for the Open Stables)."""
     if code == B_HTH:
@@ -738,7 +744,7 @@ def gen_specials(ps, gs, prm, moves):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_special(ps, gs, prm):
     for j in range(4):
         if gs[GS_SPEC + j] == 0:
@@ -758,7 +764,7 @@ def can_special(ps, gs, prm):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_special(ps, gs, code, s, pay, prm):
     w, st, r = special_cost(code, pay, prm)
     ps[P_WOOD] -= w
@@ -772,7 +778,7 @@ def place_special(ps, gs, code, s, pay, prm):
             gs[GS_SPEC + j] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def quick_free_animal(ps, code, prm):
     """The estimate's free animal: the type whose next animal adds the most points (housing ignored)."""
     best = -1 << 30
@@ -872,7 +878,7 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         _log(log, nlog, log_on, E_ANIMAL, me, t, ps[P_AN + t], 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_column(ps, left):
     if left:
         ps[P_E] = np.int64(np.uint64(ps[P_E]) << np.uint64(7))
@@ -915,7 +921,7 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
 # ---------------------------------------------------------------------------------------------
 # action spaces
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot_legal(ps, gs, slot, prm, me, wk, moves):
     if gs[GS_OCC + slot] >= 0:
         return False
@@ -937,7 +943,7 @@ def slot_legal(ps, gs, slot, prm, me, wk, moves):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def do_action(ps, gs, me, slot, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, tps2, res0, res1,
               log, nlog, log_on):
     """Carry out ``slot`` for player ``me`` (ps = that player's farm). Returns the animals offered."""
@@ -1002,7 +1008,7 @@ def refill(gs, prm):
     _xy(gs, S_HORSESHEEP, G_HORSE, prm[I_HS_X], G_SHEEP, prm[I_HS_Y])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _xy(gs, slot, gx, x, gy, y):
     """'X (Y)': X if the space is empty, else add Y."""
     a = GS_ACC + slot * NG
@@ -1116,22 +1122,40 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                 moves0[n, 3] = 0
                 # the action's value: carried out on copies with the default sub-choices
                 _copy(tps2, pme)
-                # do_action touches only the counters before GS_OCC and this slot's goods: restore those
-                for j in range(GS_OCC):
-                    tgs[j] = gs[j]
-                for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
-                    tgs[j] = gs[j]
-                off = do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, True, tps, tps3,
-                                res1, res2, log, nlog, False)
-                if slot <= S_BM:
-                    # goods only: the farm is unchanged, only the Storage Building's points move
-                    for j in range(13):
-                        res1[j] = res0[j]
-                    if res0[12] != 0.0 or has_building(tps2, B_STORAGE):
-                        dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - pme[P_WOOD] - pme[P_STONE] \
-                            - pme[P_REED]
-                        res1[0] += prmf[0] * dg
-                elif off == 0:
+                off = 0
+                if slot <= S_BM or slot >= S_MILL:
+                    # goods and animal spaces, written out here (no call with array arguments)
+                    acc = GS_ACC + slot * NG
+                    if slot == S_BM:
+                        tps2[P_WOOD] += prm[I_BM_WOOD]
+                        tps2[P_STONE] += prm[I_BM_STONE]
+                        tps2[P_REED] += prm[I_BM_REED]
+                    else:
+                        tps2[P_WOOD] += gs[acc + G_WOOD]
+                        tps2[P_STONE] += gs[acc + G_STONE]
+                        tps2[P_REED] += gs[acc + G_REED]
+                        for t in range(4):
+                            tps2[P_AN + t] += gs[acc + G_SHEEP + t]
+                            off += gs[acc + G_SHEEP + t]
+                    if off > 0:
+                        evaluate(tps2, prm, prmf, wk, res1)
+                    else:
+                        # goods only: the farm is unchanged, only the Storage Building's points move
+                        for j in range(13):
+                            res1[j] = res0[j]
+                        if res0[12] != 0.0 or has_building(tps2, B_STORAGE):
+                            dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - pme[P_WOOD] - pme[P_STONE] \
+                                - pme[P_REED]
+                            res1[0] += prmf[0] * dg
+                            res1[12] += prmf[0] * dg
+                else:
+                    # do_action touches only the counters before GS_OCC and this slot's goods: restore those
+                    for j in range(GS_OCC):
+                        tgs[j] = gs[j]
+                    for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
+                        tgs[j] = gs[j]
+                    do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, True,
+                              tps, tps3, res1, res2, log, nlog, False)
                     evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, n, res0, res1, pme, tps2, off)
                 onsp = 0
@@ -1175,36 +1199,44 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
 
 
 @njit(cache=True, parallel=True)
-def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
+def play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, farms, log,
+               log_on):
+    """Games start .. start + n_games - 1 in parallel; final farm rows in farms[i] when farms has n_games rows,
+    the event log of the (single) game when log_on. The one compiled entry point of the engine: every
+    further entry point would optimise the whole game again at compile time."""
+    keep = farms.shape[0] == n_games
     for i in prange(n_games):
-        dummy = np.zeros((0, LOGW), dtype=np.int64)  # per game: threads share no reference counts
         final = np.zeros((2, P_SIZE), dtype=np.int64)
         length[i] = play_game(prm, prmf, fns, weights, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
-                              final, dummy, False)
+                              final, log, log_on)
+        if keep:
+            for p in range(2):
+                for j in range(P_SIZE):
+                    farms[i, p, j] = final[p, j]
 
 
-@njit(cache=True)
+def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
+    play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length,
+               np.zeros((0, 2, P_SIZE), dtype=np.int64), np.zeros((0, LOGW), dtype=np.int64), False)
+
+
 def play_logged(prm, prmf, fns, weights, rotate, g, seed, log):
     """The same game as the batch, with its event log: (n events, score, tiebreak, breakdown)."""
-    score = np.zeros(2)
-    tiebreak = np.zeros(2)
-    brk = np.zeros((2, 8))
-    final = np.zeros((2, P_SIZE), dtype=np.int64)
-    play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, True)
-    n = 0
-    for i in range(log.shape[0]):
-        if log[i, 0] == 0:
-            break
-        n += 1
-    return n, score, tiebreak, brk
+    score = np.zeros((1, 2))
+    tiebreak = np.zeros((1, 2))
+    brk = np.zeros((1, 2, 8))
+    length = np.zeros(1, dtype=np.int64)
+    log[:] = 0
+    play_range(prm, prmf, fns, weights, rotate, seed, g, 1, score, tiebreak, brk, length,
+               np.zeros((0, 2, P_SIZE), dtype=np.int64), log, True)
+    n = int(np.count_nonzero(log[:, 0]))
+    return n, score[0], tiebreak[0], brk[0]
 
 
-@njit(cache=True)
 def end_states(prm, prmf, fns, weights, rotate, seed, start, n_games, farms, brk):
     """For the reference-scorer test: final farm rows farms[g, p, :] and the engine's breakdown brk[g, p, :]."""
-    dummy = np.zeros((0, LOGW), dtype=np.int64)
-    score = np.zeros(2)
-    tiebreak = np.zeros(2)
-    for i in range(n_games):
-        play_game(prm, prmf, fns, weights, rotate, start + i, seed, score, tiebreak, brk[i], farms[i], dummy,
-                  False)
+    score = np.zeros((n_games, 2))
+    tiebreak = np.zeros((n_games, 2))
+    length = np.zeros(n_games, dtype=np.int64)
+    play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, farms,
+               np.zeros((0, LOGW), dtype=np.int64), False)

@@ -121,12 +121,12 @@ def lowbit_index(x):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def active_mask(ncols):
     return (np.uint64(1) << np.uint64(3 * ncols)) - np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def building_mask(ps):
     b = np.uint64(0)
     for s in range(3 * ps[P_NCOLS]):
@@ -144,7 +144,7 @@ def active_edges(ncols):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flood_prep(ncols, O, E):
     """Masks for the flood fill over open spaces O with borders E: DN (s joins s+1), RT (s joins s+3),
     LEAK (s has an unbordered farm-edge side)."""
@@ -204,7 +204,7 @@ def pastures_mask(ps):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def containers_w(ps, prm, wk):
     """Fill the farm's animal containers: wk[0, k] capacity, wk[1, k] spaces, wk[2, k] kind (0 pasture, 1 building,
     2 lone trough). Returns (K, closed-pasture space mask). Containers of capacity 0 are left out."""
@@ -271,7 +271,7 @@ def containers(ps, prm, caps, smask, kind):
     return K, past
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fval(prm, t, n):
     """Points for n animals of type t: 1 each plus the bonus-table entry."""
     b = I_BONUS + 4 * t
@@ -292,7 +292,7 @@ WROWS = 22  # rows of the 2-D workspace of containers_w / house_w
 WCOLS = UMAX + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
     """Best objective (points*8192 + animals*8 + pairs, see house_w) when U units of capacity may be split freely among the types on top of
     acc = (a0..a3). Tables in wk rows 10..17. Exact for unit containers; an upper bound otherwise."""
@@ -580,7 +580,7 @@ def building_points(ps, prm):
     return tot
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_building(ps, code):
     for s in range(3 * ps[P_NCOLS]):
         if ps[P_BLD + s] == code:
@@ -602,7 +602,7 @@ def full_expansions(ps, past):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_parts_o(ps, prm, prmf, past, out, off):
     """Score breakdown of a housed farm: animals, bonus x4, buildings, expansions, storage; returns total.
     (Helpers written out inline: every njit call with array arguments costs reference-count updates.)"""
