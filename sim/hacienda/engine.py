@@ -19,7 +19,7 @@ from .scoring import (
     P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
     P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN,
     P_WTILES, R_CHIPS, R_FPAM, R_FR, R_FTERR, R_G, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW,
-    R_OCC, R_OWN, R_PAMPA, R_REACH, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
+    R_OCC, R_OWN, R_PAMPA, R_REACH, R_REM, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
     score_player,
 )
 
@@ -268,7 +268,7 @@ def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
     return size, income
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def water_cells(h, s, o, nb, cells):
     """Spaces of water shape s (0 single, 1 pair, 2 triangle, 3 line) anchored at h, orientation o; 0 if off board."""
     cells[0] = h
@@ -365,7 +365,7 @@ def _water_near(SP, nb, h, skip):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _near_market_dist(h, mdist, unr, nunr):
     best = 99
     for m in range(nunr):
@@ -375,8 +375,8 @@ def _near_market_dist(h, mdist, unr, nunr):
     return best
 
 
-@njit(cache=True)
-def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, full=True):
+@njit(cache=True, inline="always")
+def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats, fi, full):
     sc = _stamp(S)
     size = 1
     merged = 0
@@ -406,19 +406,19 @@ def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, full=True):
             free += 1
     hnew = size * pi[P_HAC_PTS] if anyhac else 0
     wat = SP[SP_WCNT, h] * pi[P_WATER_PTS]
-    row[0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
-    row[2] = size
+    feats[fi, 0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
+    feats[fi, 2] = size
     if full:
-        row[1] = 0.0
-        row[3] = 0.0
-        row[4] = wat
-        row[5] = merged
-        row[6] = free
-        row[7] = _near_market_dist(h, mdist, unr, nunr)
+        feats[fi, 1] = 0.0
+        feats[fi, 3] = 0.0
+        feats[fi, 4] = wat
+        feats[fi, 5] = merged
+        feats[fi, 6] = free
+        feats[fi, 7] = _near_market_dist(h, mdist, unr, nunr)
 
 
-@njit(cache=True)
-def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, full=True):
+@njit(cache=True, inline="always")
+def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, feats, fi, full):
     W = MS.shape[1]
     sc = _stamp(S)
     size = 1
@@ -460,9 +460,8 @@ def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached
                 if _first(LB, L, sc2):
                     tot += LB[LB_SIZE, L]
         if merged > 0:
-            herd = MS[R_HERD + 4 * p + a]
             for w in range(W):
-                x = herd[w]
+                x = MS[R_HERD + 4 * p + a, w]
                 while x != ZERO:
                     i = w * 64 + np.int64(ctz(x))
                     x &= x - ONE
@@ -476,15 +475,15 @@ def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached
                                 tot += LB[LB_SIZE, L]
         income = mkcnt[h] * (size + tot)
     dm = market_points(pi, reached + newm) - market_points(pi, reached)
-    row[0] = dm + (hnew - hold) + wat + income / pi[P_MPP]
-    row[2] = size
+    feats[fi, 0] = dm + (hnew - hold) + wat + income / pi[P_MPP]
+    feats[fi, 2] = size
     if full:
-        row[1] = income
-        row[3] = newm
-        row[4] = wat
-        row[5] = merged
-        row[6] = free
-        row[7] = _near_market_dist(h, mdist, unr, nunr)
+        feats[fi, 1] = income
+        feats[fi, 3] = newm
+        feats[fi, 4] = wat
+        feats[fi, 5] = merged
+        feats[fi, 6] = free
+        feats[fi, 7] = _near_market_dist(h, mdist, unr, nunr)
 
 
 @njit(cache=True)
@@ -509,6 +508,28 @@ def legal_mask(MS, p, t, out):
     return 0
 
 
+@njit(cache=True, inline="always")
+def legal_row(MS, p, t, r):
+    """legal_mask into mask row r."""
+    W = MS.shape[1]
+    if t < T_PAMPA:
+        if anyrow(MS, R_FTERR + t):
+            for w in range(W):
+                MS[r, w] = MS[R_FTERR + t, w]
+            return 0
+        for w in range(W):
+            MS[r, w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 1
+    if t == T_PAMPA:
+        for w in range(W):
+            MS[r, w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 0
+    a = t - T_ANIMAL
+    for w in range(W):
+        MS[r, w] = MS[R_FPAM, w] & (MS[R_NBL + p, w] | MS[R_NBH + 4 * p + a, w])
+    return 0
+
+
 @njit(cache=True)
 def _unreached(MS, p, mkspace, unr):
     n = 0
@@ -520,14 +541,15 @@ def _unreached(MS, p, mkspace, unr):
 
 
 @njit(cache=True)
-def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, out):
-    """Best immediate value of playing card type t now: out = (value, group size, n legal); restricted to
-    the spaces where the value can differ from the plain one (next to own groups, water, markets)."""
+def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, out, VV, VS, VALID):
+    """Best immediate value of playing card type t now: out = (value, group size, n legal, best space), the
+    lexicographic maximum of (value, size) over the legal spaces. Only the spaces where the value can differ
+    from the plain one (next to own groups, water, markets) are evaluated, and those through the per-space
+    value cache VV/VS (row 5 p for p's land tiles, whatever the terrain; 5 p + 1 + a for animal a), valid where
+    VALID is set (the engine clears it where a placement, hacienda or water tile changes values)."""
     W = MS.shape[1]
-    leg = MS[R_X]
-    cand = MS[R_Y]
-    legal_mask(MS, p, t, leg)
-    nl = count(leg)
+    legal_row(MS, p, t, R_X)
+    nl = countrow(MS, R_X)
     out[2] = nl
     out[3] = -1
     if nl == 0:
@@ -536,52 +558,64 @@ def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, 
         return
     plain = False
     if t < T_ANIMAL:
+        vr = 5 * p
+        pv = np.float64(chain_points(pi, 1))
         for w in range(W):
-            cand[w] = leg[w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
-            if leg[w] & ~cand[w] != ZERO:
+            MS[R_Y, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+            if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
                 plain = True
     else:
         a = t - T_ANIMAL
+        vr = 5 * p + 1 + a
+        pv = 0.0
         hh = S[S_HH + 4 * p + a] > 0
         for w in range(W):
             c = MS[R_NBMK, w] | MS[R_NBW, w]
             if hh:
                 c |= MS[R_NBH + 4 * p + a, w]
-            cand[w] = leg[w] & c
-            if leg[w] & ~cand[w] != ZERO:
+            MS[R_Y, w] = MS[R_X, w] & c
+            if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
                 plain = True
     bv = -1e9
     bs = 0.0
     bh = -1
     if plain:
-        bv = 0.0
+        bv = pv
         bs = 1.0
         for w in range(W):
-            x = leg[w] & ~cand[w]
+            x = MS[R_X, w] & ~MS[R_Y, w]
             if x != ZERO:
                 bh = w * 64 + np.int64(ctz(x))
                 break
     for w in range(W):
-        x = cand[w]
+        x = MS[R_Y, w]
+        todo = x & ~VALID[vr, w]
+        VALID[vr, w] |= x
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
-            x &= x - ONE
-            if t < T_ANIMAL:
-                eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, False)
-            else:
-                eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached, row, False)
-            if row[0] > bv + 1e-9 or (row[0] > bv - 1e-9 and row[2] > bs):
-                bv = row[0]
-                bs = row[2]
+            b = x & (ZERO - x)
+            x ^= b
+            if todo & b != ZERO:
+                if t < T_ANIMAL:
+                    eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, 0, False)
+                else:
+                    eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, 0, False)
+                VV[vr, h] = row[0, 0]
+                VS[vr, h] = row[0, 2]
+            v = VV[vr, h]
+            sz = VS[vr, h]
+            if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+                bv = v
+                bs = sz
                 bh = h
     out[0] = bv
     out[1] = bs
     out[3] = bh
 
 
-@njit(cache=True)
-def eval_water(S, SP, nb, p, cells, k, row):
-    """Own / other tiles next to a water tile on cells[:k]."""
+@njit(cache=True, inline="always")
+def eval_water(S, SP, nb, p, cells, k, feats, i):
+    """Own / other tiles next to a water tile on cells[:k] (into feats[i, 2:5])."""
     sc = _stamp(S)
     own = 0
     opp = 0
@@ -599,12 +633,12 @@ def eval_water(S, SP, nb, p, cells, k, row):
                 own += 1
             else:
                 opp += 1
-    row[2] = own
-    row[3] = opp
-    row[4] = k
+    feats[i, 2] = own
+    feats[i, 3] = opp
+    feats[i, 4] = k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _water_fits(MS, cells, k):
     for c in range(k):
         if not tb(MS, R_FPAM, cells[c]):
@@ -613,26 +647,27 @@ def _water_fits(MS, cells, k):
 
 
 @njit(cache=True)
-def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen):
+def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen, WD, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
-    to p's tiles (for the action-level estimate). Returns the number of rows."""
+    to p's tiles (for the action-level estimate), and with only_near == 2 only those in WD[p] too.
+    Rows from off on; returns their number."""
     W = MS.shape[1]
-    anc = MS[R_X]
     if only_near:
-        own = MS[R_OWN]
         for w in range(W):
-            own[w] = MS[R_NBL + p, w]
+            own = MS[R_NBL + p, w]
             for a in range(4):
-                own[w] |= MS[R_NBH + 4 * p + a, w]
-            anc[w] = own[w] & MS[R_FPAM, w]
+                own |= MS[R_NBH + 4 * p + a, w]
+            MS[R_X, w] = own & MS[R_FPAM, w]
+            if only_near == 2:
+                MS[R_X, w] &= WD[p, w]
     else:
         for w in range(W):
-            anc[w] = MS[R_FPAM, w]
+            MS[R_X, w] = MS[R_FPAM, w]
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
     n = 0
     for w in range(W):
-        x = anc[w]
+        x = MS[R_X, w]
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
@@ -645,23 +680,23 @@ def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen):
                         continue
                     if n >= maxm:
                         return n
-                    moves[n, 0] = s
-                    moves[n, 1] = h
-                    moves[n, 2] = o
-                    moves[n, 3] = cells[0] + 1024 * (cells[1] if k > 1 else 1023) + 1048576 * (cells[2] if k > 2 else 1023)
-                    row = feats[n]
-                    eval_water(S, SP, nb, p, cells, k, row)
-                    row[0] = row[2] * wp - price
-                    row[1] = -pi[P_WATER_PRICE]
-                    row[5] = S[S_WS + s]
-                    row[6] = 0.0
-                    row[7] = 0.0
+                    i = off + n
+                    moves[i, 0] = s
+                    moves[i, 1] = h
+                    moves[i, 2] = o
+                    moves[i, 3] = cells[0] + 1024 * (cells[1] if k > 1 else 1023) + 1048576 * (cells[2] if k > 2 else 1023)
+                    eval_water(S, SP, nb, p, cells, k, feats, i)
+                    feats[i, 0] = feats[i, 2] * wp - price
+                    feats[i, 1] = -pi[P_WATER_PRICE]
+                    feats[i, 5] = S[S_WS + s]
+                    feats[i, 6] = 0.0
+                    feats[i, 7] = 0.0
                     n += 1
     return n
 
 
 @njit(cache=True)
-def gen_groups(S, MS, SP, LB, pi, p, moves, feats):
+def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
     """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
     W = MS.shape[1]
     sc = _stamp(S)
@@ -678,25 +713,25 @@ def gen_groups(S, MS, SP, LB, pi, p, moves, feats):
                 if not _first(LB, L, sc) or LB[LB_HAC, L] > 0:
                     continue
                 s = LB[LB_SIZE, L]
-                moves[n, 0] = i
-                moves[n, 1] = r
-                moves[n, 2] = s
-                moves[n, 3] = 0
-                f = feats[n]
-                f[0] = s * pi[P_HAC_PTS] - price
-                f[1] = -pi[P_HAC_PRICE]
-                f[2] = s
-                f[3] = r
-                f[4] = LB[LB_CHIP, L] if r == 0 else 0
-                f[5] = 0.0
-                f[6] = 0.0
-                f[7] = 0.0
+                k = off + n
+                moves[k, 0] = i
+                moves[k, 1] = r
+                moves[k, 2] = s
+                moves[k, 3] = 0
+                feats[k, 0] = s * pi[P_HAC_PTS] - price
+                feats[k, 1] = -pi[P_HAC_PRICE]
+                feats[k, 2] = s
+                feats[k, 3] = r
+                feats[k, 4] = LB[LB_CHIP, L] if r == 0 else 0
+                feats[k, 5] = 0.0
+                feats[k, 6] = 0.0
+                feats[k, 7] = 0.0
                 n += 1
     return n
 
 
 @njit(cache=True)
-def gen_harvest(S, MS, SP, LB, pi, p, moves, feats):
+def gen_harvest(S, MS, SP, LB, pi, p, moves, feats, off=0):
     """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
     W = MS.shape[1]
     sc = _stamp(S)
@@ -712,7 +747,7 @@ def gen_harvest(S, MS, SP, LB, pi, p, moves, feats):
                 continue
             s = LB[LB_SIZE, L]
             if S[S_CHIPS] > 0:
-                _harvest_row(moves, feats, n, i, -1, s, 0, pi)
+                _harvest_row(moves, feats, off + n, i, -1, s, 0, pi)
                 n += 1
             else:
                 for v in range(W):
@@ -722,34 +757,33 @@ def gen_harvest(S, MS, SP, LB, pi, p, moves, feats):
                         y &= y - ONE
                         if SP[SP_OWNER, j] == p:
                             continue
-                        _harvest_row(moves, feats, n, i, j, s, LB[LB_SIZE, SP[SP_LAB, j]], pi)
+                        _harvest_row(moves, feats, off + n, i, j, s, LB[LB_SIZE, SP[SP_LAB, j]], pi)
                         n += 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _harvest_row(moves, feats, n, i, j, s, vs, pi):
     moves[n, 0] = i
     moves[n, 1] = j
     moves[n, 2] = s
     moves[n, 3] = 0
-    f = feats[n]
     pes = s * pi[P_HARV_RATE]
-    f[0] = pes / pi[P_MPP]
-    f[1] = pes
-    f[2] = s
-    f[3] = vs
-    f[4] = 0.0
-    f[5] = 0.0
-    f[6] = 0.0
-    f[7] = 0.0
+    feats[n, 0] = pes / pi[P_MPP]
+    feats[n, 1] = pes
+    feats[n, 2] = s
+    feats[n, 3] = vs
+    feats[n, 4] = 0.0
+    feats[n, 5] = 0.0
+    feats[n, 6] = 0.0
+    feats[n, 7] = 0.0
 
 
 # ---------------------------------------------------------------------------------------------
 # the game
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_animal(S, adeck):
     """Top card of the current animal stack, or -1; notes when stack 1 runs out."""
     if S[S_APTR] >= S[S_A2]:
@@ -805,6 +839,76 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
 
 
 @njit(cache=True)
+def _dirty_group(MS, D, VALID, dr, nbmask):
+    """D[dr] |= the spaces next to the group in MS[R_G] (the group just re-labelled); their values are stale."""
+    W = MS.shape[1]
+    for w in range(W):
+        x = MS[R_G, w]
+        while x != ZERO:
+            i = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            for v in range(W):
+                D[dr, v] |= nbmask[i, v]
+    for w in range(W):
+        VALID[dr, w] &= ~D[dr, w]
+
+
+@njit(cache=True)
+def _ball3(MS, WD, p, h, nbmask):
+    """WD[p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h)."""
+    W = MS.shape[1]
+    for w in range(W):
+        MS[R_FR, w] = nbmask[h, w]
+    sb(MS, R_FR, h)
+    for step in range(2):
+        for w in range(W):
+            MS[R_TMP, w] = MS[R_FR, w]
+        for w in range(W):
+            x = MS[R_TMP, w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                for v in range(W):
+                    MS[R_FR, v] |= nbmask[i, v]
+    for w in range(W):
+        WD[p, w] |= MS[R_FR, w]
+
+
+@njit(cache=True)
+def _dirty_land(MS, D, VALID, p, h, nbmask):
+    """After p's land tile on h (chain in MS[R_G]): land values change next to the chain; animal values change
+    where the tile makes new legal spaces (next to h) and where market income counts the chain (spaces next to
+    a market and next to the chain, or every market space if the chain touches a herd of that animal)."""
+    W = MS.shape[1]
+    for w in range(W):
+        MS[R_REM, w] = ZERO
+    for w in range(W):
+        x = MS[R_G, w]
+        while x != ZERO:
+            i = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            for v in range(W):
+                MS[R_REM, v] |= nbmask[i, v]
+    r = 5 * p
+    for w in range(W):
+        D[r, w] |= MS[R_REM, w]
+    for a in range(4):
+        touch = False
+        for w in range(W):
+            if MS[R_REM, w] & MS[R_HERD + 4 * p + a, w] != ZERO:
+                touch = True
+                break
+        for w in range(W):
+            if touch:
+                D[r + 1 + a, w] |= MS[R_NBMK, w] | nbmask[h, w]
+            else:
+                D[r + 1 + a, w] |= (MS[R_NBMK, w] & MS[R_REM, w]) | nbmask[h, w]
+    for k in range(r, r + 5):
+        for w in range(W):
+            VALID[k, w] &= ~D[k, w]
+
+
+@njit(cache=True)
 def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
               score, tiebreak, brk, log, log_on, snap, snap_on, moves, feats):
     """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns
@@ -824,7 +928,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = moves.shape[0]
-    row = np.zeros(NF, dtype=np.float64)
+    row = np.zeros((1, NF), dtype=np.float64)
     bout = np.zeros(4, dtype=np.float64)
     # per player: best value, size and space of each card type, valid while the player's own version and the
     # water version are unchanged and the best space is still free (other players' tiles only remove spaces)
@@ -832,6 +936,14 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     cbs = np.zeros((MAXP, NT), dtype=np.float64)
     cbh = np.full((MAXP, NT), -2, dtype=np.int64)
     ckey = np.full((MAXP, 4), -1, dtype=np.int64)
+    # dirty masks: spaces where p's values may have changed since p's last decision (row 5 p land, 5 p + 1 + a)
+    D = np.zeros((5 * MAXP, W), dtype=np.uint64)
+    # per-space values and sizes of p's land (row 5 p) and animal a (5 p + 1 + a) tiles, valid where VALID is set
+    VV = np.zeros((5 * MAXP, n), dtype=np.float64)
+    VS = np.zeros((5 * MAXP, n), dtype=np.float64)
+    VALID = np.zeros((5 * MAXP, W), dtype=np.uint64)
+    # spaces within 3 steps of p's placements since p's water estimate was cached (its values may have risen)
+    WD = np.zeros((MAXP, W), dtype=np.uint64)
     # the same for the best water tile: key, value, size, shape, anchor, orientation (-1: recompute)
     cwk = np.full((MAXP, 2), -1, dtype=np.int64)
     cwv = np.zeros(MAXP, dtype=np.float64)
@@ -963,32 +1075,38 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 harv_left = pi[P_HARV_TURN] - harv_n
                 _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, pi[P_ACTIONS] - acts, MS, pi)
                 view[V_CARD] = -1
-                # best immediate value of every card type (plays and buys), cached (see cbh)
-                # land values depend on p's land chains and water only; animal values on everything of p's
-                if ckey[p, 0] != S[S_PVER + p] or ckey[p, 1] != S[S_WVER]:
-                    for t in range(T_ANIMAL, NT):
+                # best immediate value of every card type (plays and buys), cached per player (see cbh): after
+                # p's own placements only the spaces in the dirty masks D[5 p + 0 land / 1 + a animal a] are
+                # re-evaluated; a water tile (any player) or a hacienda of p's recomputes in full (cbh = -2)
+                if ckey[p, 1] != S[S_WVER]:
+                    for t in range(NT):
                         cbh[p, t] = -2
-                    ckey[p, 0] = S[S_PVER + p]
                     ckey[p, 1] = S[S_WVER]
-                if ckey[p, 2] != S[S_LVER + p] or ckey[p, 3] != S[S_WVER]:
-                    for t in range(T_ANIMAL):
-                        cbh[p, t] = -2
-                    ckey[p, 2] = S[S_LVER + p]
-                    ckey[p, 3] = S[S_WVER]
                 reached = -1
                 for t in range(NT):
                     h = cbh[p, t]
-                    if h == -2 or (h >= 0 and tb(MS, R_OCC, h)):
+                    dr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
+                    redo = h == -2 or (h >= 0 and tb(MS, R_OCC, h))
+                    if not redo:
+                        for w in range(W):
+                            if D[dr, w] != ZERO:
+                                redo = True
+                                break
+                    if redo:
                         if reached < 0:
                             nunr = _unreached(MS, p, mkspace, unr)
                             reached = countrow(MS, R_REACH + p)
-                        best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout)
+                        best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout, VV, VS,
+                                     VALID)
                         cbv[p, t] = bout[0]
                         cbs[p, t] = bout[1]
                         cbh[p, t] = np.int64(bout[3])
                     bv[t] = cbv[p, t]
                     bsz[t] = cbs[p, t]
                     bn[t] = 1.0 if cbh[p, t] >= 0 else 0.0
+                for r in range(5 * p, 5 * p + 5):
+                    for w in range(W):
+                        D[r, w] = ZERO
                 handsize = 0
                 for t in range(NT):
                     handsize += hand[p, t]
@@ -1042,7 +1160,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # hacienda
                 if hac_left > 0 and S[S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
-                    ng = gen_groups(S, MS, SP, LB, pi, p, moves[m:], feats[m:])
+                    ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats, m)
                     if ng > 0:
                         bi = 0
                         for i in range(1, ng):
@@ -1054,16 +1172,32 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # water
                 if water_left > 0 and money[p] >= pi[P_WATER_PRICE]:
-                    ok = cwk[p, 0] == S[S_PVER + p] and cwk[p, 1] == S[S_WVER] and cwm[p, 0] >= 0
+                    # best water tile next to own tiles, cached: valid while no water tile came and the best spot
+                    # is free; p's own placements since only change (raise) the values of spots near them (WD[p])
+                    ok = cwk[p, 1] == S[S_WVER] and cwm[p, 0] >= 0
                     if ok:
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
                         ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
+                    if ok and cwk[p, 0] != S[S_PVER + p]:
+                        nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm - m - 4, 2, cells, seen, WD, m)
+                        for i in range(nw):
+                            if feats[m + i, 0] > cwv[p]:
+                                cwv[p] = feats[m + i, 0]
+                                cws[p] = feats[m + i, 2]
+                                cwm[p, 0] = moves[m + i, 0]
+                                cwm[p, 1] = moves[m + i, 1]
+                                cwm[p, 2] = moves[m + i, 2]
+                        cwk[p, 0] = S[S_PVER + p]
+                        for w in range(W):
+                            WD[p, w] = ZERO
                     if ok:
                         wv = cwv[p]
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], maxm - m - 4, True, cells, seen)
+                        nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm - m - 4, 1, cells, seen, WD, m)
+                        for w in range(W):
+                            WD[p, w] = ZERO
                         wv = -1e9
                         wsz = 0.0
                         bi = 0
@@ -1083,7 +1217,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             cwm[p, 2] = moves[m + bi, 2]
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(S, MS, SP, pi, p, nb, moves[m:], feats[m:], 1, False, cells, seen)
+                            nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, 1, 0, cells, seen, WD, m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1092,7 +1226,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # harvest
                 if harv_left > 0:
-                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves[m:], feats[m:])
+                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats, m)
                     if nh > 0:
                         bi = 0
                         for i in range(1, nh):
@@ -1153,13 +1287,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         _log(log, nlog, log_on, E_STACK2, -1, rnd, 0, 0, 0)
                 elif code == A_PLAY:
                     t = arg
-                    leg = MS[R_X]
-                    as_p = legal_mask(MS, p, t, leg)
+                    as_p = legal_row(MS, p, t, R_X)
                     nunr = _unreached(MS, p, mkspace, unr)
                     reached = countrow(MS, R_REACH + p)
                     nm = 0
                     for w in range(W):
-                        x = leg[w]
+                        x = MS[R_X, w]
                         while x != ZERO:
                             h = w * 64 + np.int64(ctz(x))
                             x &= x - ONE
@@ -1172,21 +1305,33 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     for j in range(nm):
                         h = moves[j, 0]
                         if t < T_ANIMAL:
-                            eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats[j])
+                            eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats, j, True)
                         else:
                             eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached,
-                                        feats[j])
+                                        feats, j, True)
                     view[V_CARD] = t
                     j = _ask(fns, weights, e, K_LAND if t < T_ANIMAL else K_ANIMAL, view, moves, nm, feats, rng)
                     h = moves[j, 0]
                     hand[p, t] -= 1
                     if t < T_ANIMAL:
                         sz = place_land(S, MS, SP, LB, p, h, kind, nbmask, view)
+                        _dirty_land(MS, D, VALID, p, h, nbmask)
+                        _ball3(MS, WD, p, h, nbmask)
                         _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
                     else:
-                        sz, inc = place_animal(S, MS, SP, LB, p, t - T_ANIMAL, h, kind, nb, nbmask, mkcnt, view)
+                        a = t - T_ANIMAL
+                        r0 = countrow(MS, R_REACH + p) if mkcnt[h] > 0 else 0
+                        sz, inc = place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view)
                         money[p] += inc
-                        _log(log, nlog, log_on, E_ANIMAL, p, t - T_ANIMAL, h, sz, inc)
+                        if mkcnt[h] > 0 and countrow(MS, R_REACH + p) != r0:
+                            # markets reached changed: the market term of every animal type
+                            for t2 in range(T_ANIMAL, NT):
+                                cbh[p, t2] = -2
+                                for w in range(W):
+                                    VALID[5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
+                        _dirty_group(MS, D, VALID, 5 * p + 1 + a, nbmask)
+                        _ball3(MS, WD, p, h, nbmask)
+                        _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
                     ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats)
                     j = _ask(fns, weights, e, K_HACIENDA, view, moves, ng, feats, rng)
@@ -1198,14 +1343,23 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     sb(MS, R_HAC, h)
                     LB[LB_HAC, SP[SP_LAB, h]] += 1
                     S[S_PVER + p] += 1
+                    # the hacienda term of the spaces next to the group: recompute that card type (or the land types)
                     if r == 0:
                         S[S_LVER + p] += 1
+                        for t2 in range(T_ANIMAL):
+                            cbh[p, t2] = -2
+                        for w in range(W):
+                            VALID[5 * p, w] = ZERO
+                    else:
+                        cbh[p, T_ANIMAL + r - 1] = -2
+                        for w in range(W):
+                            VALID[5 * p + r, w] = ZERO
                     view[V_SPACE + h] += 128
                     if r > 0:
                         S[S_HH + 4 * p + r - 1] = 1
                     _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, False, cells, seen)
+                    nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, 0, cells, seen, WD, 0)
                     j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
@@ -1213,6 +1367,13 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     S[S_WS + s] -= 1
                     water_n += 1
                     place_water(S, MS, SP, cells, k, nbmask, kind, view)
+                    # water counts change next to the tile: those values are stale for everybody
+                    for w in range(W):
+                        x = ZERO
+                        for c in range(k):
+                            x |= nbmask[cells[c], w]
+                        for r in range(5 * np_):
+                            VALID[r, w] &= ~x
                     _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
                     nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats)
@@ -1257,21 +1418,20 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     return turns, how
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _act_row(moves, feats, m, code, arg, t, value, pesos, size, inhand, handsize, money, acts):
     moves[m, 0] = code
     moves[m, 1] = arg
     moves[m, 2] = t
     moves[m, 3] = 0
-    f = feats[m]
-    f[0] = value
-    f[1] = pesos
-    f[2] = size
-    f[3] = inhand
-    f[4] = handsize
-    f[5] = money
-    f[6] = acts
-    f[7] = t
+    feats[m, 0] = value
+    feats[m, 1] = pesos
+    feats[m, 2] = size
+    feats[m, 3] = inhand
+    feats[m, 4] = handsize
+    feats[m, 5] = money
+    feats[m, 6] = acts
+    feats[m, 7] = t
 
 
 @njit(cache=True)
