@@ -541,76 +541,96 @@ def _unreached(MS, p, mkspace, unr):
 
 
 @njit(cache=True)
-def best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, out, VV, VS, VALID):
-    """Best immediate value of playing card type t now: out = (value, group size, n legal, best space), the
-    lexicographic maximum of (value, size) over the legal spaces. Only the spaces where the value can differ
-    from the plain one (next to own groups, water, markets) are evaluated, and those through the per-space
-    value cache VV/VS (row 5 p for p's land tiles, whatever the terrain; 5 p + 1 + a for animal a), valid where
-    VALID is set (the engine clears it where a placement, hacienda or water tile changes values)."""
+def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, VS, VALID, D, cbv, cbs, cbh):
+    """Best immediate value of playing each card type t now into cbv/cbs/cbh[p, t] (value, group size, best
+    space; -1 none legal), the lexicographic maximum of (value, size) over the legal spaces. A type is redone
+    when its best space was taken, its values were reset (cbh -2) or p placed a tile since (dirty mask D[5 p]
+    for land, D[5 p + 1 + a] for animal a). Only the spaces where the value can differ from the plain one (next
+    to own groups, water, markets) are evaluated, and those through the per-space value cache VV/VS (row 5 p
+    for p's land tiles, whatever the terrain; 5 p + 1 + a for animal a), valid where VALID is set (the engine
+    clears it where a placement, hacienda or water tile changes values)."""
     W = MS.shape[1]
-    legal_row(MS, p, t, R_X)
-    nl = countrow(MS, R_X)
-    out[2] = nl
-    out[3] = -1
-    if nl == 0:
-        out[0] = 0.0
-        out[1] = 0.0
-        return
-    plain = False
-    if t < T_ANIMAL:
-        vr = 5 * p
-        pv = np.float64(chain_points(pi, 1))
+    reached = -1
+    nunr = 0
+    a = 0
+    for t in range(NT):
+        h0 = cbh[p, t]
+        dr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
+        redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
+        if not redo:
+            for w in range(W):
+                if D[dr, w] != ZERO:
+                    redo = True
+                    break
+        if not redo:
+            continue
+        if reached < 0:
+            nunr = _unreached(MS, p, mkspace, unr)
+            reached = countrow(MS, R_REACH + p)
+        legal_row(MS, p, t, R_X)
+        if not anyrow(MS, R_X):
+            cbv[p, t] = 0.0
+            cbs[p, t] = 0.0
+            cbh[p, t] = -1
+            continue
+        plain = False
+        if t < T_ANIMAL:
+            vr = 5 * p
+            pv = np.float64(chain_points(pi, 1))
+            for w in range(W):
+                MS[R_Y, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+                if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
+                    plain = True
+        else:
+            a = t - T_ANIMAL
+            vr = 5 * p + 1 + a
+            pv = 0.0
+            hh = S[S_HH + 4 * p + a] > 0
+            for w in range(W):
+                c = MS[R_NBMK, w] | MS[R_NBW, w]
+                if hh:
+                    c |= MS[R_NBH + 4 * p + a, w]
+                MS[R_Y, w] = MS[R_X, w] & c
+                if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
+                    plain = True
+        bv = -1e9
+        bs = 0.0
+        bh = -1
+        if plain:
+            bv = pv
+            bs = 1.0
+            for w in range(W):
+                x = MS[R_X, w] & ~MS[R_Y, w]
+                if x != ZERO:
+                    bh = w * 64 + np.int64(ctz(x))
+                    break
         for w in range(W):
-            MS[R_Y, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
-            if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
-                plain = True
-    else:
-        a = t - T_ANIMAL
-        vr = 5 * p + 1 + a
-        pv = 0.0
-        hh = S[S_HH + 4 * p + a] > 0
+            x = MS[R_Y, w]
+            todo = x & ~VALID[vr, w]
+            VALID[vr, w] |= x
+            while x != ZERO:
+                h = w * 64 + np.int64(ctz(x))
+                b = x & (ZERO - x)
+                x ^= b
+                if todo & b != ZERO:
+                    if t < T_ANIMAL:
+                        eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, 0, False)
+                    else:
+                        eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, 0, False)
+                    VV[vr, h] = row[0, 0]
+                    VS[vr, h] = row[0, 2]
+                v = VV[vr, h]
+                sz = VS[vr, h]
+                if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+                    bv = v
+                    bs = sz
+                    bh = h
+        cbv[p, t] = bv
+        cbs[p, t] = bs
+        cbh[p, t] = bh
+    for r in range(5 * p, 5 * p + 5):
         for w in range(W):
-            c = MS[R_NBMK, w] | MS[R_NBW, w]
-            if hh:
-                c |= MS[R_NBH + 4 * p + a, w]
-            MS[R_Y, w] = MS[R_X, w] & c
-            if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
-                plain = True
-    bv = -1e9
-    bs = 0.0
-    bh = -1
-    if plain:
-        bv = pv
-        bs = 1.0
-        for w in range(W):
-            x = MS[R_X, w] & ~MS[R_Y, w]
-            if x != ZERO:
-                bh = w * 64 + np.int64(ctz(x))
-                break
-    for w in range(W):
-        x = MS[R_Y, w]
-        todo = x & ~VALID[vr, w]
-        VALID[vr, w] |= x
-        while x != ZERO:
-            h = w * 64 + np.int64(ctz(x))
-            b = x & (ZERO - x)
-            x ^= b
-            if todo & b != ZERO:
-                if t < T_ANIMAL:
-                    eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, 0, False)
-                else:
-                    eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, 0, False)
-                VV[vr, h] = row[0, 0]
-                VS[vr, h] = row[0, 2]
-            v = VV[vr, h]
-            sz = VS[vr, h]
-            if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
-                bv = v
-                bs = sz
-                bh = h
-    out[0] = bv
-    out[1] = bs
-    out[3] = bh
+            D[r, w] = ZERO
 
 
 @njit(cache=True, inline="always")
@@ -825,8 +845,10 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
         score_player(q, MS, S[S_NPC], money[q], nbmask, pi, out)
         for c in range(NCAT):
             brk[q, off + c] = out[c]
-        _log(log, nlog, log_on, E_SCORE_A, q, phase, out[0], out[1], out[2])
-        _log(log, nlog, log_on, E_SCORE_B, q, phase, out[3], out[4], money[q])
+        if log_on:
+            _log(log, nlog, log_on, E_SCORE_A, q, phase, out[0], out[1], out[2])
+        if log_on:
+            _log(log, nlog, log_on, E_SCORE_B, q, phase, out[3], out[4], money[q])
     if snap_on:
         k = 0
         for r in range(MS.shape[0]):
@@ -1038,7 +1060,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
             lh = lh * 32 + hand[q, t]
         for a in range(4):
             ah = ah * 32 + hand[q, T_ANIMAL + a]
-        _log(log, nlog, log_on, E_SETUP, q, lh, ah, money[q], 0)
+        if log_on:
+            _log(log, nlog, log_on, E_SETUP, q, lh, ah, money[q], 0)
     for s in range(8):
         view[V_DISP_LAND + s] = dland[s]
         view[V_DISP_ANIMAL + s] = danim[s]
@@ -1063,7 +1086,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
         for p in range(np_):
             e = entry_of_seat(p, g, np_, rotate)
             view[V_TURN] = turns
-            _log(log, nlog, log_on, E_TURN, p, rnd, money[p], 0, 0)
+            if log_on:
+                _log(log, nlog, log_on, E_TURN, p, rnd, money[p], 0, 0)
             turns += 1
             acts = 0
             hac_n = 0
@@ -1082,31 +1106,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     for t in range(NT):
                         cbh[p, t] = -2
                     ckey[p, 1] = S[S_WVER]
-                reached = -1
+                best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, VS, VALID, D, cbv, cbs,
+                            cbh)
                 for t in range(NT):
-                    h = cbh[p, t]
-                    dr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
-                    redo = h == -2 or (h >= 0 and tb(MS, R_OCC, h))
-                    if not redo:
-                        for w in range(W):
-                            if D[dr, w] != ZERO:
-                                redo = True
-                                break
-                    if redo:
-                        if reached < 0:
-                            nunr = _unreached(MS, p, mkspace, unr)
-                            reached = countrow(MS, R_REACH + p)
-                        best_of_type(S, MS, SP, LB, pi, p, t, nb, mkcnt, mdist, unr, nunr, reached, row, bout, VV, VS,
-                                     VALID)
-                        cbv[p, t] = bout[0]
-                        cbs[p, t] = bout[1]
-                        cbh[p, t] = np.int64(bout[3])
                     bv[t] = cbv[p, t]
                     bsz[t] = cbs[p, t]
                     bn[t] = 1.0 if cbh[p, t] >= 0 else 0.0
-                for r in range(5 * p, 5 * p + 5):
-                    for w in range(W):
-                        D[r, w] = ZERO
                 handsize = 0
                 for t in range(NT):
                     handsize += hand[p, t]
@@ -1255,36 +1260,43 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     t = dland[arg]
                     money[p] -= price_up
                     hand[p, t] += 1
-                    _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
                     if S[S_LPTR] < S[S_LEND]:
                         dland[arg] = ldeck[S[S_LPTR]]
                         S[S_LPTR] += 1
                     else:
                         dland[arg] = -1
                     view[V_DISP_LAND + arg] = dland[arg]
-                    _log(log, nlog, log_on, E_REFILL, -1, 0, arg, dland[arg], 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_REFILL, -1, 0, arg, dland[arg], 0)
                 elif code == A_BUY_LAND_BLIND:
                     t = ldeck[S[S_LPTR]]
                     S[S_LPTR] += 1
                     money[p] -= price_bl
                     hand[p, t] += 1
-                    _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
                 elif code == A_BUY_ANIMAL_UP or code == A_BUY_ANIMAL_BLIND:
                     if code == A_BUY_ANIMAL_UP:
                         t = danim[arg]
                         money[p] -= price_up
-                        _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
+                        if log_on:
+                            _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
                         danim[arg] = _draw_animal(S, adeck)
                         view[V_DISP_ANIMAL + arg] = danim[arg]
-                        _log(log, nlog, log_on, E_REFILL, -1, 1, arg, danim[arg], 0)
+                        if log_on:
+                            _log(log, nlog, log_on, E_REFILL, -1, 1, arg, danim[arg], 0)
                     else:
                         t = _draw_animal(S, adeck)
                         money[p] -= price_bl
-                        _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
+                        if log_on:
+                            _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
                     hand[p, t] += 1
                     if S[S_STACK2_IN] == 0 and S[S_APTR] >= S[S_A1]:
                         S[S_STACK2_IN] = 1
-                        _log(log, nlog, log_on, E_STACK2, -1, rnd, 0, 0, 0)
+                        if log_on:
+                            _log(log, nlog, log_on, E_STACK2, -1, rnd, 0, 0, 0)
                 elif code == A_PLAY:
                     t = arg
                     as_p = legal_row(MS, p, t, R_X)
@@ -1317,7 +1329,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         sz = place_land(S, MS, SP, LB, p, h, kind, nbmask, view)
                         _dirty_land(MS, D, VALID, p, h, nbmask)
                         _ball3(MS, WD, p, h, nbmask)
-                        _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
+                        if log_on:
+                            _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
                     else:
                         a = t - T_ANIMAL
                         r0 = countrow(MS, R_REACH + p) if mkcnt[h] > 0 else 0
@@ -1331,7 +1344,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                                     VALID[5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
                         _dirty_group(MS, D, VALID, 5 * p + 1 + a, nbmask)
                         _ball3(MS, WD, p, h, nbmask)
-                        _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
+                        if log_on:
+                            _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
                     ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats)
                     j = _ask(fns, weights, e, K_HACIENDA, view, moves, ng, feats, rng)
@@ -1357,7 +1371,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     view[V_SPACE + h] += 128
                     if r > 0:
                         S[S_HH + 4 * p + r - 1] = 1
-                    _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
                     nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, 0, cells, seen, WD, 0)
                     j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
@@ -1374,7 +1389,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             x |= nbmask[cells[c], w]
                         for r in range(5 * np_):
                             VALID[r, w] &= ~x
-                    _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
                     nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats)
                     j = _ask(fns, weights, e, K_HARVEST, view, moves, nh, feats, rng)
@@ -1394,13 +1410,16 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     pes = moves[j, 2] * pi[P_HARV_RATE]
                     money[p] += pes
                     harv_n += 1
-                    _log(log, nlog, log_on, E_HARVEST, p, h, moves[j, 2], pes, victim)
-            _log(log, nlog, log_on, E_END, p, acts, money[p], 0, 0)
+                    if log_on:
+                        _log(log, nlog, log_on, E_HARVEST, p, h, moves[j, 2], pes, victim)
+            if log_on:
+                _log(log, nlog, log_on, E_END, p, acts, money[p], 0, 0)
         rnd += 1
         cap = rnd >= pi[P_MAX_ROUNDS] or stuck
         if cap:
             how = 2 if stuck else 1
-            _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
+            if log_on:
+                _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
         if not mid_done and (S[S_STACK2_IN] == 1 or cap):
             do_scoring(S, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
             mid_done = True
