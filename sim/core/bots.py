@@ -213,3 +213,15 @@ def make_lineup(
         weights[i, : len(s.weights)] = s.weights
         fns.append(s.choose)
     return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate)
+
+
+@njit(cache=True)
+def ask_bot(fns, weights, entry, kind, view, moves, n, feats, rng):
+    """Ask lineup entry ``entry`` to choose among ``n`` candidates; a lone candidate needs no bot,
+    and an out-of-range answer falls back to the first candidate."""
+    if n <= 1:
+        return 0
+    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
+    if i < 0 or i >= n:
+        return 0
+    return i

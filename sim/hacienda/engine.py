@@ -10,6 +10,9 @@ Every player decision goes to the seat's bot through the lineup of first-class f
 import numpy as np
 from numba import njit, prange
 
+from sim.core.bots import ask_bot as _ask
+from sim.core.events import log_event as _log
+
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
@@ -118,29 +121,6 @@ E_SCORE_A = 11  # seat, phase (1 mid, 2 final), markets, chains, haciendas
 E_SCORE_B = 12  # seat, phase, water, money points, pesos held
 E_CAP = 13  # -1, round, 1 dead end (nobody can act) / 0 max_rounds cap
 E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
-
-
-@njit(cache=True)
-def _log(log, nlog, on, code, seat, a, b, c, d):
-    if on and nlog[0] < log.shape[0]:
-        i = nlog[0]
-        log[i, 0] = code
-        log[i, 1] = seat
-        log[i, 2] = a
-        log[i, 3] = b
-        log[i, 4] = c
-        log[i, 5] = d
-        nlog[0] = i + 1
-
-
-@njit(cache=True)
-def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
-    if n <= 1:
-        return 0
-    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
-    if i < 0 or i >= n:
-        return 0
-    return i
 
 
 @njit(cache=True, inline="always")

@@ -8,10 +8,12 @@ lineup of first-class functions; the engine computes the candidates and their fe
 import numpy as np
 from numba import njit, prange
 
+from sim.core.bots import ask_bot as _ask
 from sim.core.bots import entry_of_seat
+from sim.core.events import log_event as _log
 from sim.core.rng import rng_init, shuffle
 
-from .scoring import C_FINAL, C_MIXED, C_PIGBONUS, C_QUARTETS, NC, _log, farm_score, final_groups  # noqa: F401
+from .scoring import C_FINAL, C_MIXED, C_PIGBONUS, C_QUARTETS, NC, farm_score, final_groups  # noqa: F401
 from .layout import (
     E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
     E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, FACE_DOWN, K_COLLECT,
@@ -40,17 +42,6 @@ P_LEN = 21
 
 
 MAX_MOVES = 64
-
-
-@njit(cache=True)
-def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
-    if n == 1:
-        return 0
-    # bots see the public state only: the face-down kinds live in a separate array
-    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
-    if i < 0 or i >= n:
-        return 0
-    return i
 
 
 # ---------------------------------------------------------------------------------------------

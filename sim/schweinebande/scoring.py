@@ -2,7 +2,9 @@
 import numpy as np
 from numba import njit
 
-from .layout import E_FINAL, NK, V_FARM, V_HAND, NT
+from sim.core.events import log_event as _log
+
+from .layout import E_FINAL, NK, NT, V_FARM, V_HAND
 
 # packed-parameter slots used here (see engine.P_*)
 P_FINAL = 11
@@ -14,19 +16,6 @@ C_MIXED = 1
 C_PIGBONUS = 2
 C_FINAL = 3
 NC = 4
-
-
-@njit(cache=True, inline="always")
-def _log(log, nlog, on, code, seat, a, b, c, d):
-    if on and nlog[0] < log.shape[0]:
-        i = nlog[0]
-        log[i, 0] = code
-        log[i, 1] = seat
-        log[i, 2] = a
-        log[i, 3] = b
-        log[i, 4] = c
-        log[i, 5] = d
-        nlog[0] = i + 1
 
 
 @njit(cache=True)
