@@ -14,6 +14,7 @@ from .farm import (NSPACE, U1, EDGE_OF, REG, REG_END, RBND, RSIZE, SPACE_EDGES, 
                    P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
                    U0, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
+from .borrow import borrow
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
                      I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
@@ -1054,28 +1055,59 @@ def log_farm(ps, me, log, nlog, log_on):
 @njit(cache=True)
 def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, log_on):
     """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played."""
-    # private copies of the parameters: threads of a batch then never touch the same reference counts
-    prm = prm.copy()
-    prmf = prmf.copy()
-    weights = weights.copy()
-    rng = np.zeros(4, dtype=np.uint64)
+    # private copies of the parameters and all buffers allocated once per game; the game then works on
+    # borrowed views (no owner: reference counting becomes a null check, see borrow.py); the owners are
+    # used again at the end, so they live until the game is over
+    prm_o = prm.copy()
+    prmf_o = prmf.copy()
+    weights_o = weights.copy()
+    rng_o = np.zeros(4, dtype=np.uint64)
+    nlog_o = np.zeros(1, dtype=np.int64)
+    ps_o = np.zeros((2, P_SIZE), dtype=np.int64)
+    gs_o = np.zeros(GS_SIZE, dtype=np.int64)
+    wk_o = np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
+    tps_o = np.zeros((4, P_SIZE), dtype=np.int64)
+    tgs_o = np.zeros(GS_SIZE, dtype=np.int64)
+    view_o = np.zeros(V_LEN, dtype=np.int64)
+    moves0_o = np.zeros((NSLOT, MW), dtype=np.int64)
+    feats0_o = np.zeros((NSLOT, NF), dtype=np.float64)
+    moves1_o = np.zeros((MAXM, MW), dtype=np.int64)
+    feats1_o = np.zeros((MAXM, NF), dtype=np.float64)
+    res_o = np.zeros((3, 13))
+    small_o = np.zeros(8, dtype=np.int64)
+    parts_o = np.zeros(8)
+    prm = borrow(prm_o)
+    prmf = borrow(prmf_o)
+    weights = borrow(weights_o)
+    rng = borrow(rng_o)
+    nlog = borrow(nlog_o)
+    ps = borrow(ps_o)
+    gs = borrow(gs_o)
+    wk = borrow(wk_o)
+    tpsa = borrow(tps_o)
+    tps = tpsa[0]
+    tps2 = tpsa[1]
+    tps3 = tpsa[2]
+    tgs = borrow(tgs_o)
+    view = borrow(view_o)
+    moves0 = borrow(moves0_o)
+    feats0 = borrow(feats0_o)
+    moves1 = borrow(moves1_o)
+    feats1 = borrow(feats1_o)
+    resa = borrow(res_o)
+    res0 = resa[0]
+    res1 = resa[1]
+    res2 = resa[2]
+    small = borrow(small_o)
+    left = small[0:2]
+    born = small[4:8]
+    parts = borrow(parts_o)
+    score = borrow(score)
+    tiebreak = borrow(tiebreak)
+    brk = borrow(brk)
+    final = borrow(final)
+    log = borrow(log)
     rng_init(rng, seed, g)
-    nlog = np.zeros(1, dtype=np.int64)
-    ps = np.zeros((2, P_SIZE), dtype=np.int64)
-    gs = np.zeros(GS_SIZE, dtype=np.int64)
-    wk = np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
-    tps = np.zeros(P_SIZE, dtype=np.int64)
-    tps2 = np.zeros(P_SIZE, dtype=np.int64)
-    tps3 = np.zeros(P_SIZE, dtype=np.int64)
-    tgs = np.zeros(GS_SIZE, dtype=np.int64)
-    view = np.zeros(V_LEN, dtype=np.int64)
-    moves0 = np.zeros((NSLOT, MW), dtype=np.int64)
-    feats0 = np.zeros((NSLOT, NF), dtype=np.float64)
-    moves1 = np.zeros((MAXM, MW), dtype=np.int64)
-    feats1 = np.zeros((MAXM, NF), dtype=np.float64)
-    res0 = np.zeros(13)
-    res1 = np.zeros(13)
-    res2 = np.zeros(13)
     for p in range(2):
         new_farm(ps[p], prm)
         ps[p, P_BORD] = prm[I_START_BORDERS]
@@ -1099,7 +1131,6 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             gs[GS_OCC + j] = -1
         refill(gs, prm)
         _log(log, nlog, log_on, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
-        left = np.zeros(2, dtype=np.int64)
         left[0] = nw
         left[1] = nw
         cur = gs[GS_START]
@@ -1175,8 +1206,8 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             cur = opp
         # breeding
         for p in range(2):
-            born = np.zeros(4, dtype=np.int64)
             for t in range(4):
+                born[t] = 0
                 if ps[p, P_AN + t] >= prm[I_BREED_MIN]:
                     born[t] = 1
             before = ps[p, P_AN] + ps[p, P_AN + 1] + ps[p, P_AN + 2] + ps[p, P_AN + 3]
@@ -1185,7 +1216,6 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             nb = born[0] + born[1] + born[2] + born[3]
             _log(log, nlog, log_on, E_BREED, p, born[0], born[1], born[2], born[3], before + nb - after, 0, 0, 0)
             log_farm(ps[p], p, log, nlog, log_on)
-    parts = np.zeros(8)
     for p in range(2):
         evaluate(ps[p], prm, prmf, wk, res0)
         past = pastures_mask(ps[p])
@@ -1196,6 +1226,12 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
         for j in range(P_SIZE):
             final[p, j] = ps[p, j]
         _log(log, nlog, log_on, E_SCORE, p, np.int64(score[p] * 2), 0, 0, 0, 0, 0, 0, 0)
+    # the owners' last use: they stay alive (and the borrowed views valid) until here
+    keep = (prm_o.size + prmf_o.size + weights_o.size + rng_o.size + nlog_o.size + ps_o.size + gs_o.size + wk_o.size
+            + tps_o.size + tgs_o.size + view_o.size + moves0_o.size + feats0_o.size + moves1_o.size + feats1_o.size
+            + res_o.size + small_o.size + parts_o.size)
+    if keep < 0:
+        return -1
     return rounds
 
 
