@@ -16,10 +16,10 @@ from sim.core.events import log_event as _log
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
-from .bits import ONE, ZERO, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
+from .bits import ONE, ZERO, popcnt, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
 from .scoring import (
     MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_COMPULSORY, P_DISPLAY,
-    P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
+    P_CHAIN_PTS, P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MP, P_MPP, P_NMP,
     P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN,
     P_WTILES, R_CHIPS, R_FPAM, R_FR, R_FTERR, R_G, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW,
     R_OCC, R_OWN, R_PAMPA, R_REACH, R_REM, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
@@ -355,115 +355,179 @@ def _near_market_dist(h, mdist, unr, nunr):
     return best
 
 
-@njit(cache=True, inline="always")
-def eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats, fi, full):
-    sc = _stamp(S)
-    size = 1
-    merged = 0
-    old = 0
-    hold = 0
-    anyhac = False
-    free = 0
-    opp = 0
-    for d in range(6):
-        j = nb[h, d]
-        if j < 0:
-            continue
-        o = SP[SP_OWNER, j]
-        if o == p and SP[SP_WHAT, j] == W_LAND:
-            L = SP[SP_LAB, j]
-            if _first(LB, L, sc):
-                s = LB[LB_SIZE, L]
-                merged += 1
-                size += s
-                old += chain_points(pi, s)
-                if LB[LB_HAC, L] > 0:
-                    anyhac = True
-                    hold += s * pi[P_HAC_PTS]
-        elif o >= 0 and o != p:
-            opp += 1
-        elif tb(MS, R_FPAM, j):
-            free += 1
-    hnew = size * pi[P_HAC_PTS] if anyhac else 0
-    wat = SP[SP_WCNT, h] * pi[P_WATER_PTS]
-    feats[fi, 0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
-    feats[fi, 2] = size
-    if full:
-        feats[fi, 1] = 0.0
-        feats[fi, 3] = 0.0
-        feats[fi, 4] = wat
-        feats[fi, 5] = merged
-        feats[fi, 6] = free
-        feats[fi, 7] = _near_market_dist(h, mdist, unr, nunr)
-
-
-@njit(cache=True, inline="always")
-def eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, feats, fi, full):
+@njit(cache=True)
+def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
+    """Features of p's land tile on every space of mask row r (ascending), into feats rows 0, 1, ...;
+    only columns 0 (value) and 2 (chain size) unless full. Written without array-taking helpers (each
+    would cost a reference-count round trip per space). Returns the number of rows."""
     W = MS.shape[1]
-    sc = _stamp(S)
-    size = 1
-    merged = 0
-    hold = 0
-    anyhac = False
-    free = 0
-    newm = 0
-    for d in range(6):
-        j = nb[h, d]
-        if j < 0:
-            continue
-        o = SP[SP_OWNER, j]
-        if o == p and SP[SP_WHAT, j] == 1 + a:
-            L = SP[SP_LAB, j]
-            if _first(LB, L, sc):
-                s = LB[LB_SIZE, L]
-                merged += 1
-                size += s
-                if LB[LB_HAC, L] > 0:
-                    anyhac = True
-                    hold += s * pi[P_HAC_PTS]
-        elif o == -1:
-            if tb(MS, R_FPAM, j):
-                free += 1
-            elif tb(MS, R_MARKET, j) and not tb(MS, R_REACH + p, j):
-                newm += 1
-    hnew = size * pi[P_HAC_PTS] if anyhac else 0
-    wat = SP[SP_WCNT, h] * pi[P_WATER_PTS]
-    income = 0
-    if mkcnt[h] > 0:
-        # land chains next to the new herd: h's neighbours and the merged herds' neighbours
-        sc2 = _stamp(S)
-        tot = 0
-        for d in range(6):
-            j = nb[h, d]
-            if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
-                L = SP[SP_LAB, j]
-                if _first(LB, L, sc2):
-                    tot += LB[LB_SIZE, L]
-        if merged > 0:
-            for w in range(W):
-                x = MS[R_HERD + 4 * p + a, w]
-                while x != ZERO:
-                    i = w * 64 + np.int64(ctz(x))
-                    x &= x - ONE
-                    if LB[LB_STAMP, SP[SP_LAB, i]] != sc:
-                        continue
-                    for d in range(6):
-                        j = nb[i, d]
-                        if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
-                            L = SP[SP_LAB, j]
-                            if _first(LB, L, sc2):
-                                tot += LB[LB_SIZE, L]
-        income = mkcnt[h] * (size + tot)
-    dm = market_points(pi, reached + newm) - market_points(pi, reached)
-    feats[fi, 0] = dm + (hnew - hold) + wat + income / pi[P_MPP]
-    feats[fi, 2] = size
-    if full:
-        feats[fi, 1] = income
-        feats[fi, 3] = newm
-        feats[fi, 4] = wat
-        feats[fi, 5] = merged
-        feats[fi, 6] = free
-        feats[fi, 7] = _near_market_dist(h, mdist, unr, nunr)
+    cmin = pi[P_CHAIN_MIN]
+    cpts = pi[P_CHAIN_PTS]
+    hpts = pi[P_HAC_PTS]
+    wpts = pi[P_WATER_PTS]
+    fi = 0
+    for w in range(W):
+        x = MS[r, w]
+        while x != ZERO:
+            h = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            S[S_STAMP] += 1
+            sc = S[S_STAMP]
+            size = 1
+            merged = 0
+            old = 0
+            hold = 0
+            anyhac = False
+            free = 0
+            for d in range(6):
+                j = nb[h, d]
+                if j < 0:
+                    continue
+                o = SP[SP_OWNER, j]
+                if o == p and SP[SP_WHAT, j] == W_LAND:
+                    L = SP[SP_LAB, j]
+                    if LB[LB_STAMP, L] != sc:
+                        LB[LB_STAMP, L] = sc
+                        s = LB[LB_SIZE, L]
+                        merged += 1
+                        size += s
+                        if s >= cmin:
+                            old += s * cpts
+                        if LB[LB_HAC, L] > 0:
+                            anyhac = True
+                            hold += s * hpts
+                elif o >= 0 and o != p:
+                    pass
+                elif (MS[R_FPAM, j >> 6] >> np.uint64(j & 63)) & ONE != ZERO:
+                    free += 1
+            hnew = size * hpts if anyhac else 0
+            wat = SP[SP_WCNT, h] * wpts
+            cp = size * cpts if size >= cmin else 0
+            feats[fi, 0] = (cp - old) + (hnew - hold) + wat
+            feats[fi, 2] = size
+            if full:
+                feats[fi, 1] = 0.0
+                feats[fi, 3] = 0.0
+                feats[fi, 4] = wat
+                feats[fi, 5] = merged
+                feats[fi, 6] = free
+                best = 99
+                for m in range(nunr):
+                    dd = mdist[h, unr[m]]
+                    if dd < best:
+                        best = dd
+                feats[fi, 7] = best
+            fi += 1
+    return fi
+
+
+@njit(cache=True)
+def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, reached, feats, full):
+    """Features of p's animal a on every space of mask row r (ascending), into feats rows 0, 1, ...;
+    only columns 0 and 2 unless full. Returns the number of rows."""
+    W = MS.shape[1]
+    hpts = pi[P_HAC_PTS]
+    wpts = pi[P_WATER_PTS]
+    mpp = pi[P_MPP]
+    nmp = pi[P_NMP]
+    if reached <= 0:
+        mp0 = 0
+    elif reached <= nmp:
+        mp0 = pi[P_MP + reached - 1]
+    else:
+        mp0 = reached * (reached + 1) // 2
+    hrow = R_HERD + 4 * p + a
+    fi = 0
+    for w0 in range(W):
+        x0 = MS[r, w0]
+        while x0 != ZERO:
+            h = w0 * 64 + np.int64(ctz(x0))
+            x0 &= x0 - ONE
+            S[S_STAMP] += 1
+            sc = S[S_STAMP]
+            size = 1
+            merged = 0
+            hold = 0
+            anyhac = False
+            free = 0
+            newm = 0
+            for d in range(6):
+                j = nb[h, d]
+                if j < 0:
+                    continue
+                o = SP[SP_OWNER, j]
+                if o == p and SP[SP_WHAT, j] == 1 + a:
+                    L = SP[SP_LAB, j]
+                    if LB[LB_STAMP, L] != sc:
+                        LB[LB_STAMP, L] = sc
+                        s = LB[LB_SIZE, L]
+                        merged += 1
+                        size += s
+                        if LB[LB_HAC, L] > 0:
+                            anyhac = True
+                            hold += s * hpts
+                elif o == -1:
+                    jw = j >> 6
+                    jb = np.uint64(j & 63)
+                    if (MS[R_FPAM, jw] >> jb) & ONE != ZERO:
+                        free += 1
+                    elif (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
+                        newm += 1
+            hnew = size * hpts if anyhac else 0
+            wat = SP[SP_WCNT, h] * wpts
+            income = 0
+            if mkcnt[h] > 0:
+                # land chains next to the new herd: h's neighbours and the merged herds' neighbours
+                S[S_STAMP] += 1
+                sc2 = S[S_STAMP]
+                tot = 0
+                for d in range(6):
+                    j = nb[h, d]
+                    if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                        L = SP[SP_LAB, j]
+                        if LB[LB_STAMP, L] != sc2:
+                            LB[LB_STAMP, L] = sc2
+                            tot += LB[LB_SIZE, L]
+                if merged > 0:
+                    for w in range(W):
+                        x = MS[hrow, w]
+                        while x != ZERO:
+                            i = w * 64 + np.int64(ctz(x))
+                            x &= x - ONE
+                            if LB[LB_STAMP, SP[SP_LAB, i]] != sc:
+                                continue
+                            for d in range(6):
+                                j = nb[i, d]
+                                if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                                    L = SP[SP_LAB, j]
+                                    if LB[LB_STAMP, L] != sc2:
+                                        LB[LB_STAMP, L] = sc2
+                                        tot += LB[LB_SIZE, L]
+                income = mkcnt[h] * (size + tot)
+            k = reached + newm
+            if k <= 0:
+                mp1 = 0
+            elif k <= nmp:
+                mp1 = pi[P_MP + k - 1]
+            else:
+                mp1 = k * (k + 1) // 2
+            dm = mp1 - mp0
+            feats[fi, 0] = dm + (hnew - hold) + wat + income / mpp
+            feats[fi, 2] = size
+            if full:
+                feats[fi, 1] = income
+                feats[fi, 3] = newm
+                feats[fi, 4] = wat
+                feats[fi, 5] = merged
+                feats[fi, 6] = free
+                best = 99
+                for m in range(nunr):
+                    dd = mdist[h, unr[m]]
+                    if dd < best:
+                        best = dd
+                feats[fi, 7] = best
+            fi += 1
+    return fi
 
 
 @njit(cache=True)
@@ -584,21 +648,32 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, V
                 if x != ZERO:
                     bh = w * 64 + np.int64(ctz(x))
                     break
+        # re-evaluate the candidate spaces whose cached value is stale (all at once: one call per type)
+        todo = False
+        for w in range(W):
+            MS[R_TMP, w] = MS[R_Y, w] & ~VALID[vr, w]
+            VALID[vr, w] |= MS[R_Y, w]
+            if MS[R_TMP, w] != ZERO:
+                todo = True
+        if todo:
+            if t < T_ANIMAL:
+                eval_land_set(S, MS, SP, LB, pi, p, R_TMP, nb, mdist, unr, nunr, row, False)
+            else:
+                eval_animal_set(S, MS, SP, LB, pi, p, a, R_TMP, nb, mkcnt, mdist, unr, nunr, reached, row, False)
+            k = 0
+            for w in range(W):
+                x = MS[R_TMP, w]
+                while x != ZERO:
+                    h = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    VV[vr, h] = row[k, 0]
+                    VS[vr, h] = row[k, 2]
+                    k += 1
         for w in range(W):
             x = MS[R_Y, w]
-            todo = x & ~VALID[vr, w]
-            VALID[vr, w] |= x
             while x != ZERO:
                 h = w * 64 + np.int64(ctz(x))
-                b = x & (ZERO - x)
-                x ^= b
-                if todo & b != ZERO:
-                    if t < T_ANIMAL:
-                        eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, row, 0, False)
-                    else:
-                        eval_animal(S, MS, SP, LB, pi, p, a, h, nb, mkcnt, mdist, unr, nunr, reached, row, 0, False)
-                    VV[vr, h] = row[0, 0]
-                    VS[vr, h] = row[0, 2]
+                x &= x - ONE
                 v = VV[vr, h]
                 sz = VS[vr, h]
                 if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
@@ -646,11 +721,43 @@ def _water_fits(MS, cells, k):
     return True
 
 
+@njit(cache=True, inline="always")
+def _wcells(h, s, o, nb):
+    """water_cells on scalars: (number of spaces or 0 if off board, second space, third space)."""
+    if s == 0:
+        return (1 if o == 0 else 0), -1, -1
+    if s == 1:
+        if o > 2:
+            return 0, -1, -1
+        j = nb[h, o + 1]
+        if j < 0:
+            return 0, -1, -1
+        return 2, j, -1
+    if s == 2:
+        if o > 1:
+            return 0, -1, -1
+        j = nb[h, o]
+        k = nb[h, o + 1]
+        if j < 0 or k < 0:
+            return 0, -1, -1
+        return 3, j, k
+    if o > 2:
+        return 0, -1, -1
+    j = nb[h, o + 1]
+    if j < 0:
+        return 0, -1, -1
+    k = nb[j, o + 1]
+    if k < 0:
+        return 0, -1, -1
+    return 3, j, k
+
+
 @njit(cache=True)
-def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen, WD, off):
+def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, WD, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in WD[p] too.
-    Rows from off on; returns their number."""
+    Rows from off on; returns their number. Own / other players' tiles next to a placement are counted on
+    masks: R_OWN = p's tiles, R_REM = the other players' tiles."""
     W = MS.shape[1]
     if only_near:
         for w in range(W):
@@ -663,8 +770,15 @@ def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen, 
     else:
         for w in range(W):
             MS[R_X, w] = MS[R_FPAM, w]
+    for w in range(W):
+        own = MS[R_LAND + p, w]
+        for a in range(4):
+            own |= MS[R_HERD + 4 * p + a, w]
+        MS[R_OWN, w] = own
+        MS[R_REM, w] = MS[R_OCC, w] & ~(MS[R_WATER, w] | MS[R_MARKET, w] | own)
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
+    fprice = -np.float64(pi[P_WATER_PRICE])
     n = 0
     for w in range(W):
         x = MS[R_X, w]
@@ -675,8 +789,12 @@ def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen, 
                 if S[S_WS + s] <= 0:
                     continue
                 for o in range(3):
-                    k = water_cells(h, s, o, nb, cells)
-                    if k == 0 or not _water_fits(MS, cells, k):
+                    k, c1, c2 = _wcells(h, s, o, nb)
+                    if k == 0:
+                        continue
+                    if k > 1 and not tb(MS, R_FPAM, c1):
+                        continue
+                    if k > 2 and not tb(MS, R_FPAM, c2):
                         continue
                     if n >= maxm:
                         return n
@@ -684,10 +802,22 @@ def gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, only_near, cells, seen, 
                     moves[i, 0] = s
                     moves[i, 1] = h
                     moves[i, 2] = o
-                    moves[i, 3] = cells[0] + 1024 * (cells[1] if k > 1 else 1023) + 1048576 * (cells[2] if k > 2 else 1023)
-                    eval_water(S, SP, nb, p, cells, k, feats, i)
+                    moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
+                    no = 0
+                    nq = 0
+                    for v in range(W):
+                        y = nbmask[h, v]
+                        if k > 1:
+                            y |= nbmask[c1, v]
+                        if k > 2:
+                            y |= nbmask[c2, v]
+                        no += np.int64(popcnt(y & MS[R_OWN, v]))
+                        nq += np.int64(popcnt(y & MS[R_REM, v]))
+                    feats[i, 2] = no
+                    feats[i, 3] = nq
+                    feats[i, 4] = k
                     feats[i, 0] = feats[i, 2] * wp - price
-                    feats[i, 1] = -pi[P_WATER_PRICE]
+                    feats[i, 1] = fprice
                     feats[i, 5] = S[S_WS + s]
                     feats[i, 6] = 0.0
                     feats[i, 7] = 0.0
@@ -930,7 +1060,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = moves.shape[0]
-    row = np.zeros((1, NF), dtype=np.float64)
+    row = np.zeros((n, NF), dtype=np.float64)
     bout = np.zeros(4, dtype=np.float64)
     # per player: best value, size and space of each card type, valid while the player's own version and the
     # water version are unchanged and the best space is still free (other players' tiles only remove spaces)
@@ -1164,7 +1294,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
                         ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
                     if ok and cwk[p, 0] != S[S_PVER + p]:
-                        nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm - m - 4, 2, cells, seen, WD, m)
+                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 2, WD, m)
                         for i in range(nw):
                             if feats[m + i, 0] > cwv[p]:
                                 cwv[p] = feats[m + i, 0]
@@ -1180,7 +1310,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm - m - 4, 1, cells, seen, WD, m)
+                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 1, WD, m)
                         for w in range(W):
                             WD[p, w] = ZERO
                         wv = -1e9
@@ -1202,7 +1332,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             cwm[p, 2] = moves[m + bi, 2]
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, 1, 0, cells, seen, WD, m)
+                            nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, WD, m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1293,14 +1423,11 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             moves[nm, 2] = as_p
                             moves[nm, 3] = 0
                             nm += 1
-                    # evaluate after listing (evaluation reuses the scratch masks)
-                    for j in range(nm):
-                        h = moves[j, 0]
-                        if t < T_ANIMAL:
-                            eval_land(S, MS, SP, LB, pi, p, h, nb, mdist, unr, nunr, feats, j, True)
-                        else:
-                            eval_animal(S, MS, SP, LB, pi, p, t - T_ANIMAL, h, nb, mkcnt, mdist, unr, nunr, reached,
-                                        feats, j, True)
+                    if t < T_ANIMAL:
+                        eval_land_set(S, MS, SP, LB, pi, p, R_X, nb, mdist, unr, nunr, feats, True)
+                    else:
+                        eval_animal_set(S, MS, SP, LB, pi, p, t - T_ANIMAL, R_X, nb, mkcnt, mdist, unr, nunr, reached,
+                                        feats, True)
                     view[V_CARD] = t
                     j = _ask(fns, weights, e, K_LAND if t < T_ANIMAL else K_ANIMAL, view, moves, nm, feats, rng)
                     h = moves[j, 0]
@@ -1354,7 +1481,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     if log_on:
                         _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(S, MS, SP, pi, p, nb, moves, feats, maxm, 0, cells, seen, WD, 0)
+                    nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, WD, 0)
                     j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
