@@ -282,7 +282,8 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
             w[e, 2 + 2 * j] = b
     moves, feats, tmp, counts, log, nlog = scratch()
     turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
-                                   feats, tmp, counts, tiles_left, facedown, log, nlog, True)
+                                   feats, tmp, tiles_left, facedown, *engine.line_scratch(c.rays, 25, 6), log, nlog,
+                                   True)
     assert turns == 25
     farmers = view[V_FARMER:V_FARMER + 25]
     assert [i for i in range(25) if farmers[i] == 0] == [0, 2, 4]
@@ -306,9 +307,51 @@ def test_placement_turns_remaining_tiles_up_after_last_farmer():
     w = script_weights(steps)
     moves, feats, tmp, counts, log, nlog = scratch()
     turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
-                                   tmp, counts, tiles_left, np.uint64((1 << 25) - 1), log, nlog, True)
+                                   tmp, tiles_left, np.uint64((1 << 25) - 1), *engine.line_scratch(c.rays, 25, 6), log,
+                                   nlog, True)
     assert turns == 6
     # P2 started (first = 1), so P2 placed its third farmer first and holds order tile 1
     assert view[V_ORDER + 1] == 1 and view[V_ORDER + 0] == 2
     assert (view[V_TILE:V_TILE + 25] == hidden).all()
     assert tiles_left.sum() == 0
+
+
+@pytest.mark.parametrize("board", ["rhombus", "hexagon", "square"])
+def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(board):
+    """Phase B keeps each line's counts and gains up to date incrementally; after any sequence of
+    reveals and farmers they must equal a walk along the ray from scratch."""
+    c = ctx(board=board)
+    ns, nd = c.rays.shape[0], c.rays.shape[1]
+    n_players = 3
+    mgs, raylen, lint, lgain, rev = engine.line_scratch(c.rays, ns, nd)
+    gen = np.random.default_rng(5)
+    mgs[:n_players] = gen.normal(size=(n_players, NT))
+    for _ in range(20):
+        view = blank_view(c, n_players)
+        view[V_TILE:V_TILE + ns] = FACE_DOWN
+        facedown = (1 << ns) - 1
+        engine.lines_reset(ns, nd, n_players, raylen, lint, lgain)
+        for space in gen.permutation(ns)[: gen.integers(1, ns)]:
+            space = int(space)
+            t = int(gen.integers(0, NT))
+            view[V_TILE + space] = t
+            facedown &= ~(1 << space)
+            engine.lines_revealed(lint, lgain, rev, space, t, np.uint64(facedown), n_players, mgs)
+            if gen.random() < 0.4:
+                view[V_FARMER + space] = 0
+                engine.lines_blocked(view, c.rays, lint, lgain, rev, space, np.uint64(facedown), n_players, mgs)
+            for s in range(ns):
+                if not facedown >> s & 1:
+                    continue
+                for d in range(nd):
+                    line = []
+                    for x in c.rays[s, d]:
+                        if x < 0 or view[V_FARMER + x] >= 0:
+                            break
+                        line.append(int(view[V_TILE + x]))
+                    known = [k for k in line if k != FACE_DOWN]
+                    assert lint[engine.L_REACH, s, d] == len(line)
+                    assert lint[engine.L_UNKNOWN, s, d] == 1 + len(line) - len(known)
+                    assert lint[engine.L_KNOWN, s, d] == len(known)
+                    for p in range(n_players):
+                        assert lgain[p, s, d] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)

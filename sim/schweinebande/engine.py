@@ -8,7 +8,6 @@ lineup of first-class functions; the engine computes the candidates and their fe
 import numpy as np
 from numba import njit, prange
 
-from sim.core.bots import ask_bot as _ask
 from sim.core.bots import entry_of_seat
 from sim.core.events import log_event as _log
 from sim.core.rng import rng_init, shuffle
@@ -42,6 +41,18 @@ P_LEN = 21
 
 
 MAX_MOVES = 64
+
+
+@njit(cache=True, inline="always")
+def _checked(i, n):
+    """A bot's answer, with an out-of-range index falling back to the first candidate.
+
+    The engine calls ``fns[entry](...)`` directly at each decision (skipping the call when only one
+    candidate exists) instead of through ``sim.core.bots.ask_bot``: a helper taking the five arrays
+    costs a reference-count round trip per array per decision, a fifth of the game's time here."""
+    if i < 0 or i >= n:
+        return 0
+    return i
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,29 +131,72 @@ def gain_of(view, seat, pi, ptab, counts, base, tmp, unknown_gain):
 
 
 @njit(cache=True, inline="always")
-def marginal_gains(view, seat, pi, ptab, tmp, mg, tiles_left):
-    """mg[k] = potential gain of one more tile of kind k (a sack counts 1); returns the expected
-    gain of one unseen tile, weighted by the kinds still face down."""
-    for j in range(NK):
-        tmp[j] = view[V_HAND + seat * NT + j]
-    base = potential(tmp, pi, ptab)
-    for k in range(NK):
-        tmp[k] += 1
-        mg[k] = potential(tmp, pi, ptab) - base
-        tmp[k] -= 1
-    mg[SACK] = 1.0
+def seat_marginals(view, np_, pi, ptab, tmp, mgs):
+    """mgs[p, k] = potential gain for seat p of one more tile of kind k (a sack counts 1).
+
+    A hand does not change while farmers are placed, so phase B computes this once per round."""
+    for p in range(np_):
+        for j in range(NK):
+            tmp[j] = view[V_HAND + p * NT + j]
+        base = potential(tmp, pi, ptab)
+        for k in range(NK):
+            tmp[k] += 1
+            mgs[p, k] = potential(tmp, pi, ptab) - base
+            tmp[k] -= 1
+        mgs[p, SACK] = 1.0
+
+
+@njit(cache=True, inline="always")
+def unknown_gain(mgs, seat, tiles_left):
+    """Expected gain for ``seat`` of one unseen tile, weighted by the kinds still face down."""
     tot = 0
     e = 0.0
     for k in range(NT):
         tot += tiles_left[k]
-        e += tiles_left[k] * mg[k]
+        e += tiles_left[k] * mgs[seat, k]
     if tot <= 0:
         return 0.0
     return e / tot
 
 
+# Two directions whose line estimates differ by less than this count as equal (the first one wins),
+# so float rounding in how a sum was accumulated never picks the direction.
+LINE_TIE = 1e-9
+
+# Phase B keeps, for every line (space s, direction d) = s and its ray up to the first farmer, the
+# ray length it reaches and its unknown/known tile counts in lint[L_*, s, d], and each seat's summed
+# marginal gain of its known tiles in lgain[p, s, d]; rev[x] lists the lines through space x
+# (rev[x, 0] = count, then s << 6 | d << 3 | position). A reveal or a farmer only touches the lines
+# through its space, so the reveal candidates' estimates cost one multiply-add per direction.
+L_REACH = 0
+L_UNKNOWN = 1
+L_KNOWN = 2
+MAXD = 8
+MAXREV = 1 + MAXD * 8
+
+
+
 @njit(cache=True, inline="always")
-def best_line(view, rays, space, mg, unknown_gain, nd, out):
+def lines_index(rays, ns, nd, raylen, rev):
+    """raylen[s, d] and the reverse index rev (see above) of a board's rays."""
+    for x in range(MAXS):
+        rev[x, 0] = 0
+    for s in range(ns):
+        for d in range(nd):
+            n = 0
+            for j in range(rays.shape[2]):
+                x = rays[s, d, j]
+                if x < 0:
+                    break
+                n += 1
+                c = rev[x, 0] + 1
+                rev[x, c] = (s << 6) | (d << 3) | j
+                rev[x, 0] = c
+            raylen[s, d] = n
+
+
+@njit(cache=True, inline="always")
+def best_line(view, rays, space, mgs, seat, ug, nd, out):
     """Best direction from ``space`` by the linear gain estimate: out = (gain, known, unknown)."""
     best = -1e9
     for d in range(nd):
@@ -155,21 +209,91 @@ def best_line(view, rays, space, mg, unknown_gain, nd, out):
             t = view[V_TILE + s]
             if t == FACE_DOWN:
                 unknown += 1
-                g += unknown_gain
+                g += ug
             elif t >= 0:
                 known += 1
-                g += mg[t]
+                g += mgs[seat, t]
             j += 1
             if j >= rays.shape[2]:
                 break
             s = rays[space, d, j]
             if s < 0 or view[V_FARMER + s] >= 0:
                 break
-        if g > best:
+        if g > best + LINE_TIE:
             best = g
             out[0] = g
             out[1] = known
             out[2] = unknown
+
+
+@njit(cache=True)
+def line_scratch(rays, ns, nd):
+    """Phase B's per-game scratch: (mgs, raylen, lint, lgain, rev) for a board's rays."""
+    mgs = np.zeros((MAXP, NT), dtype=np.float64)
+    raylen = np.zeros((MAXS, MAXD), dtype=np.int64)
+    rev = np.zeros((MAXS, MAXREV), dtype=np.int64)
+    lint = np.zeros((3, MAXS, MAXD), dtype=np.int64)
+    lgain = np.zeros((MAXP, MAXS, MAXD), dtype=np.float64)
+    lines_index(rays, ns, nd, raylen, rev)
+    return mgs, raylen, lint, lgain, rev
+
+
+@njit(cache=True, inline="always")
+def lines_reset(ns, nd, np_, raylen, lint, lgain):
+    """Phase B starts with every tile face down and no farmer: each line from a space holds the
+    space itself and its whole ray, all unknown."""
+    for s in range(ns):
+        for d in range(nd):
+            lint[L_REACH, s, d] = raylen[s, d]
+            lint[L_UNKNOWN, s, d] = 1 + raylen[s, d]
+            lint[L_KNOWN, s, d] = 0
+            for p in range(np_):
+                lgain[p, s, d] = 0.0
+
+
+@njit(cache=True, inline="always")
+def lines_revealed(lint, lgain, rev, space, t, facedown, np_, mgs):
+    """Tile ``t`` was turned up on ``space``: every line from a face-down space that reaches it
+    has one unknown tile less and one known more."""
+    one = np.uint64(1)
+    for e in range(1, rev[space, 0] + 1):
+        code = rev[space, e]
+        s = code >> 6
+        d = (code >> 3) & 7
+        pos = code & 7
+        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s, d]:
+            lint[L_UNKNOWN, s, d] -= 1
+            lint[L_KNOWN, s, d] += 1
+            for p in range(np_):
+                lgain[p, s, d] += mgs[p, t]
+
+
+@njit(cache=True, inline="always")
+def lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs):
+    """A farmer now stands on ``space``: lines from face-down spaces that reached it end before it
+    (recounted from the start of the ray)."""
+    one = np.uint64(1)
+    for e in range(1, rev[space, 0] + 1):
+        code = rev[space, e]
+        s = code >> 6
+        d = (code >> 3) & 7
+        pos = code & 7
+        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s, d]:
+            lint[L_REACH, s, d] = pos
+            unknown = 1
+            known = 0
+            for p in range(np_):
+                lgain[p, s, d] = 0.0
+            for j in range(pos):
+                t = view[V_TILE + rays[s, d, j]]
+                if t == FACE_DOWN:
+                    unknown += 1
+                elif t >= 0:
+                    known += 1
+                    for p in range(np_):
+                        lgain[p, s, d] += mgs[p, t]
+            lint[L_UNKNOWN, s, d] = unknown
+            lint[L_KNOWN, s, d] = known
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,8 +310,8 @@ def _popcount(x):
 
 @njit(cache=True)
 def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
-                    moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on):
-    """Phase B. Returns (face-down mask left, turns taken)."""
+                    moves, feats, tmp, tiles_left, facedown, mgs, raylen, lint, lgain, rev, log, nlog, log_on):
+    """Phase B. Returns the turns taken."""
     one = np.uint64(1)
     for s in range(np_):
         view[V_FLEFT + s] = pi[P_FARMERS + np_ - 2]
@@ -195,7 +319,8 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
     cur = first
     turns = 0
     clear_orders = rnd > 0
-    mg = np.zeros(NT, dtype=np.float64)
+    seat_marginals(view, np_, pi, ptab, tmp, mgs)
+    lines_reset(ns, nd, np_, raylen, lint, lgain)
     bl = np.zeros(3, dtype=np.float64)
     while True:
         # players who still have farmers
@@ -212,36 +337,45 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         entry = entry_of_seat(cur, g, np_, rotate)
         view[V_SEAT] = cur
         view[V_REVEALED] = -1
-        # -- reveal: which face-down tile
-        ug = marginal_gains(view, cur, pi, ptab, tmp, mg, tiles_left)
+        # -- reveal: which face-down tile (the best line from it, by the kept line estimates)
+        ug = unknown_gain(mgs, cur, tiles_left)
         n = 0
         for s in range(ns):
             if facedown & (one << np.uint64(s)):
                 moves[n, 0] = s
-                best_line(view, rays, s, mg, ug, nd, bl)
+                best = -1e9
+                known = 0
+                unknown = 0
+                for d in range(nd):
+                    gd = lgain[cur, s, d] + lint[L_UNKNOWN, s, d] * ug
+                    if gd > best + LINE_TIE:
+                        best = gd
+                        known = lint[L_KNOWN, s, d]
+                        unknown = lint[L_UNKNOWN, s, d]
                 for f in range(NF):
                     feats[n, f] = 0.0
-                feats[n, 0] = bl[0]
-                feats[n, 1] = bl[1]
-                feats[n, 2] = bl[2]
+                feats[n, 0] = best
+                feats[n, 1] = known
+                feats[n, 2] = unknown
                 feats[n, 7] = 1.0
                 n += 1
-        i = _ask(fns, weights, entry, K_REVEAL, view, moves, n, feats, rng)
+        i = _checked(fns[entry](K_REVEAL, view, moves, n, feats, weights[entry], rng), n) if n > 1 else 0
         space = moves[i, 0]
         facedown &= ~(one << np.uint64(space))
         t = hidden[space]
         view[V_TILE + space] = t
         tiles_left[t] -= 1
         view[V_FACEDOWN] = _popcount(facedown)
+        lines_revealed(lint, lgain, rev, space, t, facedown, np_, mgs)
         _log(log, nlog, log_on, E_REVEAL, cur, space, t, 0, 0)
         # -- place a farmer on it?
         view[V_REVEALED] = space
-        ug = marginal_gains(view, cur, pi, ptab, tmp, mg, tiles_left)
+        ug = unknown_gain(mgs, cur, tiles_left)
         forced = active == 1 and facedown == 0
         if forced:
             place = True
         else:
-            best_line(view, rays, space, mg, ug, nd, bl)
+            best_line(view, rays, space, mgs, cur, ug, nd, bl)
             moves[0, 0] = 0
             moves[1, 0] = 1
             for f in range(NF):
@@ -257,10 +391,11 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
             feats[1, 5] = view[V_FACEDOWN]
             feats[1, 6] = active
             feats[1, 7] = 1.0
-            place = _ask(fns, weights, entry, K_PLACE, view, moves, 2, feats, rng) == 1
+            place = _checked(fns[entry](K_PLACE, view, moves, 2, feats, weights[entry], rng), 2) == 1
         if place:
             view[V_FARMER + space] = cur
             view[V_FLEFT + cur] -= 1
+            lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs)
             _log(log, nlog, log_on, E_PLACE, cur, space, 0, 0, 0)
             if view[V_FLEFT + cur] == 0:
                 if clear_orders:
@@ -345,7 +480,8 @@ def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rn
             any_left = True
             turns += 1
             view[V_SEAT] = seat
-            i = _ask(fns, weights, entry_of_seat(seat, g, np_, rotate), K_COLLECT, view, moves, n, feats, rng)
+            e = entry_of_seat(seat, g, np_, rotate)
+            i = _checked(fns[e](K_COLLECT, view, moves, n, feats, weights[e], rng), n) if n > 1 else 0
             s0 = moves[i, 0]
             d = moves[i, 1]
             # take the tile under the farmer and the line
@@ -480,7 +616,7 @@ def farm_phase(view, pi, seat, last_round, entry, fns, weights, rng, moves, feat
             n += 1
         if n == 1:
             return
-        i = _ask(fns, weights, entry, K_FARM, view, moves, n, feats, rng)
+        i = _checked(fns[entry](K_FARM, view, moves, n, feats, weights[entry], rng), n)
         act = moves[i, 0]
         if act == 0:
             return
@@ -530,7 +666,7 @@ def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog
         feats[1, 2] = rounds_left
         feats[1, 7] = 1.0
         feats[0, 1] = view[V_FEED + seat]
-        if _ask(fns, weights, entry, K_SACK, view, moves, 2, feats, rng) == 1:
+        if _checked(fns[entry](K_SACK, view, moves, 2, feats, weights[entry], rng), 2) == 1:
             view[h0 + SACK] -= 1
             _log(log, nlog, log_on, E_SACKUSE, seat, animals, 0, 0, 0)
             return
@@ -555,7 +691,7 @@ def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog
             feats[n, 6] = 1.0 if c >= pi[P_QUART] else 0.0
             feats[n, 7] = 1.0
             n += 1
-        i = _ask(fns, weights, entry, K_SELL, view, moves, n, feats, rng)
+        i = _checked(fns[entry](K_SELL, view, moves, n, feats, weights[entry], rng), n) if n > 1 else 0
         k = moves[i, 0]
         v = pi[P_VALUES + k]
         got = v
@@ -595,6 +731,7 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
     tmp = np.zeros(NK, dtype=np.int64)
     counts = np.zeros(NT + 1, dtype=np.int64)
     tiles_left = np.zeros(NT, dtype=np.int64)
+    mgs, raylen, lint, lgain, rev = line_scratch(rays, ns, nd)
     for s in range(MAXS):
         view[V_TILE + s] = -1
         view[V_FARMER + s] = -1
@@ -642,7 +779,8 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
                 if view[V_ORDER + s] == 1:
                     first = s
         turns += placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
-                                 moves, feats, tmp, counts, tiles_left, facedown, log, nlog, log_on)
+                                 moves, feats, tmp, tiles_left, facedown, mgs, raylen, lint, lgain, rev,
+                                 log, nlog, log_on)
         # C. collecting
         turns += collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
                                counts, log, nlog, log_on)
