@@ -551,7 +551,8 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         w = trough_cost(placed, prm)
         if ps[P_WOOD] < w:
             break
-        evalx(ps, prm, prmf, wk, res0, default)
+        if not default:  # the estimate's caller put eval_cheap(ps) in res0
+            evalx(ps, prm, prmf, wk, res0, default)
         T = np.uint64(ps[P_T])
         m = 0
         seen = np.uint64(0)
@@ -600,6 +601,8 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         gs[GS_TROUGHS] -= 1
         placed += 1
         _log(log, nlog, log_on, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
+        if default:
+            break  # the estimate places one trough (its caller evaluates the farm)
         evalx(ps, prm, prmf, wk, res0, default)
     return placed
 
@@ -613,7 +616,8 @@ def can_stall(ps, gs, prm):
 
 @njit(cache=True)
 def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
-    evalx(ps, prm, prmf, wk, res0, default)
+    if not default:  # the estimate's caller put eval_cheap(ps) in res0
+        evalx(ps, prm, prmf, wk, res0, default)
     m = 0
     for s in range(3 * ps[P_NCOLS]):
         if ps[P_BLD + s] != 0:
@@ -636,7 +640,8 @@ def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, f
     ps[P_REED] -= prm[I_STALL_REED]
     gs[GS_STALLS] -= 1
     _log(log, nlog, log_on, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
-    evalx(ps, prm, prmf, wk, res0, default)
+    if not default:
+        evalx(ps, prm, prmf, wk, res0, default)
 
 
 @njit(cache=True, inline="always")
@@ -656,7 +661,8 @@ def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
     c = prm[I_STABLES_COST]
     placed = 0
     while can_stables(ps, prm):
-        evalx(ps, prm, prmf, wk, res0, default)
+        if not default:  # the estimate's caller put eval_cheap(ps) in res0
+            evalx(ps, prm, prmf, wk, res0, default)
         m = 0
         for s in range(3 * ps[P_NCOLS]):
             if ps[P_BLD + s] != B_STALL:
@@ -696,7 +702,10 @@ def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             ps[P_STONE] -= c
         placed += 1
         _log(log, nlog, log_on, E_STABLES, me, s, moves[i, 1], 0, 0, 0, 0, 0, 0)
-    evalx(ps, prm, prmf, wk, res0, default)
+        if default:
+            return placed  # the estimate builds one stables (its caller evaluates the farm)
+    if not default:
+        evalx(ps, prm, prmf, wk, res0, default)
     return placed
 
 
@@ -816,7 +825,8 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
 @njit(cache=True)
 def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, tps2, res0, res1,
                log, nlog, log_on):
-    evalx(ps, prm, prmf, wk, res0, default)
+    if not default:  # the estimate's caller put eval_cheap(ps) in res0
+        evalx(ps, prm, prmf, wk, res0, default)
     m = gen_specials(ps, gs, prm, moves)
     if default:
         # the estimate needs one free space outside the pastures per building (pasture spaces all kept)
@@ -857,6 +867,12 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
     pay = moves[i, 2]
     place_special(ps, gs, code, s, pay, prm)
     _log(log, nlog, log_on, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
+    if default:
+        # the estimate's free animal: eval_cheap does not see animals, so every type has the same (zero)
+        # features and the default choice is the first row (sheep; for the Open Stables a cow)
+        if code == B_SHELTER or code == B_OPEN:
+            ps[P_AN + (2 if code == B_OPEN else 0)] += 1
+        return
     evalx(ps, prm, prmf, wk, res0, default)
     if code == B_SHELTER or code == B_OPEN:
         m = 0
@@ -902,7 +918,8 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
     gs[acc + G_BORD] = 0
     side = -1
     if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
-        evalx(ps, prm, prmf, wk, res0, default)
+        if not default:  # the estimate's caller put eval_cheap(ps) in res0
+            evalx(ps, prm, prmf, wk, res0, default)
         for left in range(2):
             moves[left, 0] = 1 - left  # row 0 = left (1), row 1 = right (0)
             moves[left, 1] = 0
@@ -917,7 +934,8 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
         add_column(ps, side == 1)
         gs[GS_EXPS] -= 1
     _log(log, nlog, log_on, E_EXPAND, me, side, got, 0, 0, 0, 0, 0, 0)
-    evalx(ps, prm, prmf, wk, res0, default)
+    if not default:
+        evalx(ps, prm, prmf, wk, res0, default)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1073,7 +1091,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
     feats0_o = np.zeros((NSLOT, NF), dtype=np.float64)
     moves1_o = np.zeros((MAXM, MW), dtype=np.int64)
     feats1_o = np.zeros((MAXM, NF), dtype=np.float64)
-    res_o = np.zeros((3, 13))
+    res_o = np.zeros((4, 13))
     small_o = np.zeros(8, dtype=np.int64)
     parts_o = np.zeros(8)
     prm = borrow(prm_o)
@@ -1098,6 +1116,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
     res0 = resa[0]
     res1 = resa[1]
     res2 = resa[2]
+    res3 = resa[3]  # eval_cheap of the deciding player's farm (once per decision, for the estimates)
     small = borrow(small_o)
     left = small[0:2]
     born = small[4:8]
@@ -1144,6 +1163,7 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
             _copy(tgs, gs)
             evaluate(pme, prm, prmf, wk, res0)
+            cheap_done = False
             n = 0
             for slot in range(NSLOT):
                 if not slot_legal(pme, gs, slot, prm, me, wk, moves1):
@@ -1186,6 +1206,12 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                         tgs[j] = gs[j]
                     for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
                         tgs[j] = gs[j]
+                    # the default sub-choices start from eval_cheap of the farm: computed once per decision
+                    if not cheap_done:
+                        eval_cheap(pme, prm, prmf, wk, res3)
+                        cheap_done = True
+                    for j in range(13):
+                        res1[j] = res3[j]
                     do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, True,
                               tps, tps3, res1, res2, log, nlog, False)
                     evaluate(tps2, prm, prmf, wk, res1)
