@@ -15,7 +15,8 @@ from .farm import (NSPACE, U1, EDGE_OF, REG, REG_END, RBND, RSIZE, SPACE_EDGES, 
                    U0, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
 from .borrow import borrow
-from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED,
+from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED, I_EXP_POINTS,
+                     I_LONE, I_PASTURE, I_TMULT,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
                      I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
                      I_OPEN_COST, I_PLAN_MAX, I_PS_X, I_PS_Y, I_ROUNDS, I_SHE_R, I_SHE_S, I_SHE_W, I_SP_WOOD,
@@ -69,6 +70,11 @@ HS_BITS = 12
 HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
 W_ROWS_ALL = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS
+# the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
+_small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
+SREG = REG[_small].copy()
+SRBND = RBND[_small].copy()
+SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
 ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
 ROW2 = np.uint64(sum(1 << (3 * c + 2) for c in range(6)))
 
@@ -408,6 +414,70 @@ def _pcs(wk, p, f, v):
     wk[WROWS + p * PCR + f // WCOLS, f % WCOLS] = v
 
 
+@njit(cache=True, inline="always")
+def open_value(ps, prm, O, B, T, E):
+    """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
+    (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
+    ncols = ps[P_NCOLS]
+    DN, RT, LEAK = flood_prep(ncols, O, E)
+    tm = prm[I_TMULT]
+    cap = 0
+    past = U0
+    rest = O
+    while rest != U0:
+        seed = rest & (~rest + U1)
+        comp = grow(seed, O, DN, RT)
+        rest &= ~comp
+        if comp & LEAK == U0:
+            past |= comp
+            c = prm[I_PASTURE] * popcount(comp)
+            for _ in range(popcount(comp & T)):
+                c *= tm
+            if c > 0:
+                cap += c
+        elif prm[I_LONE] > 0:
+            cap += prm[I_LONE] * popcount(comp & T)
+    used = B | T | past
+    nexp = 0
+    home = ps[P_HOME]
+    for c in range(ncols):
+        if c == home or c == home + 1:
+            continue
+        if (np.uint64(7) << np.uint64(3 * c)) & ~used == U0:
+            nexp += 1
+    return cap, nexp
+
+
+@njit(cache=True)
+def default_plans(ps, moves, maxm, kmax, wk):
+    """gen_plans(ps, prm, moves, maxm, kmax, DEFAULT_PLAN_SPACES, 0, False, wk) over the short list of small
+    regions (SREG): the same rows in the same order."""
+    ncols = ps[P_NCOLS]
+    B = U0
+    EB = U0
+    for s in range(3 * ncols):
+        if ps[P_BLD + s] != 0:
+            B |= bit(s)
+            EB |= np.uint64(SPACE_EDGES[s])
+    E = np.uint64(ps[P_E])
+    stamp = _hg(wk, 2 * HS) + 1
+    _hs(wk, 2 * HS, stamp)
+    n = 0
+    if kmax < 1:
+        return 0
+    for j in range(SREG_END[ncols]):
+        if n >= maxm:
+            break
+        R = np.uint64(SREG[j])
+        if R & B != U0:
+            continue
+        need = np.uint64(SRBND[j]) & ~EB & ~E
+        k = popcount(need)
+        if k >= 1 and k <= kmax:
+            n = _plan_add(moves, n, maxm, wk, stamp, need, k, R, -1)
+    return n
+
+
 @njit(cache=True)
 def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
@@ -419,19 +489,25 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
     key = bld_key(ps)
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
             and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
-        n = gen_plans(ps, prm, moves, MAXM - 1, ps[P_BORD], DEFAULT_PLAN_SPACES, 0, False, wk)
-        evalx(ps, prm, prmf, wk, res0, True)
+        n = default_plans(ps, moves, MAXM - 1, ps[P_BORD], wk)
+        # a plan changes only the borders: of eval_cheap's value only the expansion points and the
+        # capacity of pastures and lone troughs can change (open_value)
+        ncols = ps[P_NCOLS]
+        B = building_mask(ps)
+        T = np.uint64(ps[P_T])
+        O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+        E0 = np.uint64(ps[P_E])
+        cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
+        ep = prm[I_EXP_POINTS]
         for i in range(n):
-            _copy(tps, ps)
-            tps[P_E] = tps[P_E] | moves[i, 0]
-            evalx(tps, prm, prmf, wk, res1, True)
+            cap1, nexp1 = open_value(ps, prm, O, B, T, E0 | np.uint64(moves[i, 0]))
             r = 8 + i * PC_ROW
             _pcs(wk, me, r, moves[i, 0])
             _pcs(wk, me, r + 1, moves[i, 1])
             _pcs(wk, me, r + 2, moves[i, 2])
             _pcs(wk, me, r + 3, moves[i, 3])
-            _pcs(wk, me, r + 4, np.int64(round(2.0 * (res1[0] - res0[0]))))
-            _pcs(wk, me, r + 5, np.int64(res1[1] - res0[1]))
+            _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * ep)
+            _pcs(wk, me, r + 5, cap1 - cap0)
         _pcs(wk, me, b, ps[P_E])
         _pcs(wk, me, b + 1, ps[P_T])
         _pcs(wk, me, b + 2, key)

@@ -144,34 +144,57 @@ def active_edges(ncols):
     return m
 
 
+def _flood_table():
+    """Per column: the 10 border bits around it (left edges V(c, 0..2), horizontal H(c, 0..3), right edges
+    V(c+1, 0..2)) -> DN (bits 0..2), RT (3..5) and LEAK (6..8) of its 3 spaces; 4 variants (first column,
+    last column)."""
+    t = np.zeros(4 * 1024, dtype=np.int64)
+    for v in range(4):
+        first = v & 1
+        last = v & 2
+        for blk in range(1024):
+            out = 0
+            for r in range(3):
+                if not blk >> (4 + r) & 1:
+                    if r < 2:
+                        out |= 1 << r
+                    else:
+                        out |= 1 << (6 + r)
+                if r == 0 and not blk >> 3 & 1:
+                    out |= 1 << (6 + r)
+                if first and not blk >> r & 1:
+                    out |= 1 << (6 + r)
+                if not blk >> (7 + r) & 1:
+                    if not last:
+                        out |= 1 << (3 + r)
+                    else:
+                        out |= 1 << (6 + r)
+            t[v * 1024 + blk] = out
+    return t
+
+
+FLOOD_TBL = _flood_table()
+
+
 @njit(cache=True, inline="always")
 def flood_prep(ncols, O, E):
     """Masks for the flood fill over open spaces O with borders E: DN (s joins s+1), RT (s joins s+3),
-    LEAK (s has an unbordered farm-edge side)."""
+    LEAK (s has an unbordered farm-edge side). One table look-up per column (FLOOD_TBL)."""
     DN = np.uint64(0)
     RT = np.uint64(0)
     LEAK = np.uint64(0)
-    for s in range(3 * ncols):
-        b = bit(s)
-        if O & b == U0:
-            continue
-        c = s // 3
-        r = s - 3 * c
-        if E & bit(EDGE_OF[s, 1]) == U0:
-            if r < 2:
-                DN |= b
-            else:
-                LEAK |= b
-        if r == 0 and E & bit(EDGE_OF[s, 0]) == U0:
-            LEAK |= b
-        if c == 0 and E & bit(EDGE_OF[s, 2]) == U0:
-            LEAK |= b
-        if E & bit(EDGE_OF[s, 3]) == U0:
-            if c < ncols - 1:
-                RT |= b
-            else:
-                LEAK |= b
-    return DN, RT, LEAK
+    for c in range(ncols):
+        v = 0
+        if c == 0:
+            v = 1
+        if c == ncols - 1:
+            v += 2
+        t = np.uint64(FLOOD_TBL[v * 1024 + np.int64((E >> np.uint64(7 * c)) & np.uint64(0x3FF))])
+        sh = np.uint64(3 * c)
+        DN |= (t & np.uint64(7)) << sh
+        RT |= ((t >> np.uint64(3)) & np.uint64(7)) << sh
+        LEAK |= ((t >> np.uint64(6)) & np.uint64(7)) << sh
+    return DN & O, RT & O, LEAK & O
 
 
 @njit(cache=True, inline="always")
