@@ -136,6 +136,17 @@ SP_LAB = 2
 SP_WPIECE = 3
 SP_WCNT = 4  # different water tiles next to the space
 SP_STAMP = 5  # scratch: space-stamp sets
+# engine-only rows after the scoring rows of MS (not in the snapshots)
+R_D = NROWS  # 5 MAXP dirty masks
+R_VALID = R_D + 5 * 5  # 5 MAXP value-cache valid masks
+R_WD = R_VALID + 5 * 5  # MAXP water dirty masks
+NROWS_ALL = R_WD + 5
+# rows of the float table FV
+F_VV = 0  # 5 MAXP: cached values per space
+F_VS = 25  # 5 MAXP: cached group sizes per space
+F_CBV = 50  # MAXP: best value per card type
+F_CBS = 55  # MAXP: group size at that best value
+F_ROWS = 60
 LB_SIZE = 0
 LB_HAC = 1
 LB_CHIP = 2
@@ -585,11 +596,11 @@ def _unreached(MS, p, mkspace, unr):
 
 
 @njit(cache=True)
-def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, VS, VALID, D, cbv, cbs, cbh):
+def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, cbh):
     """Best immediate value of playing each card type t now into cbv/cbs/cbh[p, t] (value, group size, best
     space; -1 none legal), the lexicographic maximum of (value, size) over the legal spaces. A type is redone
-    when its best space was taken, its values were reset (cbh -2) or p placed a tile since (dirty mask D[5 p]
-    for land, D[5 p + 1 + a] for animal a). Only the spaces where the value can differ from the plain one (next
+    when its best space was taken, its values were reset (cbh -2) or p placed a tile since (dirty mask MS[R_D + 5 p]
+    for land, MS[R_D + 5 p + 1 + a] for animal a). Only the spaces where the value can differ from the plain one (next
     to own groups, water, markets) are evaluated, and those through the per-space value cache VV/VS (row 5 p
     for p's land tiles, whatever the terrain; 5 p + 1 + a for animal a), valid where VALID is set (the engine
     clears it where a placement, hacienda or water tile changes values)."""
@@ -603,7 +614,7 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, V
         redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
         if not redo:
             for w in range(W):
-                if D[dr, w] != ZERO:
+                if MS[R_D + dr, w] != ZERO:
                     redo = True
                     break
         if not redo:
@@ -613,8 +624,8 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, V
             reached = countrow(MS, R_REACH + p)
         legal_row(MS, p, t, R_X)
         if not anyrow(MS, R_X):
-            cbv[p, t] = 0.0
-            cbs[p, t] = 0.0
+            FV[F_CBV + p, t] = 0.0
+            FV[F_CBS + p, t] = 0.0
             cbh[p, t] = -1
             continue
         plain = False
@@ -651,8 +662,8 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, V
         # re-evaluate the candidate spaces whose cached value is stale (all at once: one call per type)
         todo = False
         for w in range(W):
-            MS[R_TMP, w] = MS[R_Y, w] & ~VALID[vr, w]
-            VALID[vr, w] |= MS[R_Y, w]
+            MS[R_TMP, w] = MS[R_Y, w] & ~MS[R_VALID + vr, w]
+            MS[R_VALID + vr, w] |= MS[R_Y, w]
             if MS[R_TMP, w] != ZERO:
                 todo = True
         if todo:
@@ -666,26 +677,26 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, V
                 while x != ZERO:
                     h = w * 64 + np.int64(ctz(x))
                     x &= x - ONE
-                    VV[vr, h] = row[k, 0]
-                    VS[vr, h] = row[k, 2]
+                    FV[F_VV + vr, h] = row[k, 0]
+                    FV[F_VS + vr, h] = row[k, 2]
                     k += 1
         for w in range(W):
             x = MS[R_Y, w]
             while x != ZERO:
                 h = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
-                v = VV[vr, h]
-                sz = VS[vr, h]
+                v = FV[F_VV + vr, h]
+                sz = FV[F_VS + vr, h]
                 if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
                     bv = v
                     bs = sz
                     bh = h
-        cbv[p, t] = bv
-        cbs[p, t] = bs
+        FV[F_CBV + p, t] = bv
+        FV[F_CBS + p, t] = bs
         cbh[p, t] = bh
     for r in range(5 * p, 5 * p + 5):
         for w in range(W):
-            D[r, w] = ZERO
+            MS[R_D + r, w] = ZERO
 
 
 @njit(cache=True, inline="always")
@@ -753,9 +764,9 @@ def _wcells(h, s, o, nb):
 
 
 @njit(cache=True)
-def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, WD, off):
+def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
-    to p's tiles (for the action-level estimate), and with only_near == 2 only those in WD[p] too.
+    to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
     Rows from off on; returns their number. Own / other players' tiles next to a placement are counted on
     masks: R_OWN = p's tiles, R_REM = the other players' tiles."""
     W = MS.shape[1]
@@ -766,7 +777,7 @@ def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, WD, o
                 own |= MS[R_NBH + 4 * p + a, w]
             MS[R_X, w] = own & MS[R_FPAM, w]
             if only_near == 2:
-                MS[R_X, w] &= WD[p, w]
+                MS[R_X, w] &= MS[R_WD + p, w]
     else:
         for w in range(W):
             MS[R_X, w] = MS[R_FPAM, w]
@@ -961,7 +972,7 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
             _log(log, nlog, log_on, E_SCORE_B, q, phase, out[3], out[4], money[q])
     if snap_on:
         k = 0
-        for r in range(MS.shape[0]):
+        for r in range(NROWS):
             for w in range(MS.shape[1]):
                 snap[phase - 1, k] = MS[r, w]
                 k += 1
@@ -971,8 +982,8 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
 
 
 @njit(cache=True)
-def _dirty_group(MS, D, VALID, dr, nbmask):
-    """D[dr] |= the spaces next to the group in MS[R_G] (the group just re-labelled); their values are stale."""
+def _dirty_group(MS, dr, nbmask):
+    """MS[R_D + dr] |= the spaces next to the group in MS[R_G] (the group just re-labelled); their values are stale."""
     W = MS.shape[1]
     for w in range(W):
         x = MS[R_G, w]
@@ -980,14 +991,14 @@ def _dirty_group(MS, D, VALID, dr, nbmask):
             i = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             for v in range(W):
-                D[dr, v] |= nbmask[i, v]
+                MS[R_D + dr, v] |= nbmask[i, v]
     for w in range(W):
-        VALID[dr, w] &= ~D[dr, w]
+        MS[R_VALID + dr, w] &= ~MS[R_D + dr, w]
 
 
 @njit(cache=True)
-def _ball3(MS, WD, p, h, nbmask):
-    """WD[p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h)."""
+def _ball3(MS, p, h, nbmask):
+    """MS[R_WD + p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h)."""
     W = MS.shape[1]
     for w in range(W):
         MS[R_FR, w] = nbmask[h, w]
@@ -1003,11 +1014,11 @@ def _ball3(MS, WD, p, h, nbmask):
                 for v in range(W):
                     MS[R_FR, v] |= nbmask[i, v]
     for w in range(W):
-        WD[p, w] |= MS[R_FR, w]
+        MS[R_WD + p, w] |= MS[R_FR, w]
 
 
 @njit(cache=True)
-def _dirty_land(MS, D, VALID, p, h, nbmask):
+def _dirty_land(MS, p, h, nbmask):
     """After p's land tile on h (chain in MS[R_G]): land values change next to the chain; animal values change
     where the tile makes new legal spaces (next to h) and where market income counts the chain (spaces next to
     a market and next to the chain, or every market space if the chain touches a herd of that animal)."""
@@ -1023,7 +1034,7 @@ def _dirty_land(MS, D, VALID, p, h, nbmask):
                 MS[R_REM, v] |= nbmask[i, v]
     r = 5 * p
     for w in range(W):
-        D[r, w] |= MS[R_REM, w]
+        MS[R_D + r, w] |= MS[R_REM, w]
     for a in range(4):
         touch = False
         for w in range(W):
@@ -1032,12 +1043,12 @@ def _dirty_land(MS, D, VALID, p, h, nbmask):
                 break
         for w in range(W):
             if touch:
-                D[r + 1 + a, w] |= MS[R_NBMK, w] | nbmask[h, w]
+                MS[R_D + r + 1 + a, w] |= MS[R_NBMK, w] | nbmask[h, w]
             else:
-                D[r + 1 + a, w] |= (MS[R_NBMK, w] & MS[R_REM, w]) | nbmask[h, w]
+                MS[R_D + r + 1 + a, w] |= (MS[R_NBMK, w] & MS[R_REM, w]) | nbmask[h, w]
     for k in range(r, r + 5):
         for w in range(W):
-            VALID[k, w] &= ~D[k, w]
+            MS[R_VALID + k, w] &= ~MS[R_D + k, w]
 
 
 @njit(cache=True)
@@ -1051,7 +1062,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
     S = np.zeros(S_LEN, dtype=np.int64)
-    MS = np.zeros((NROWS, W), dtype=np.uint64)
+    MS = np.zeros((NROWS_ALL, W), dtype=np.uint64)
     for r in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
@@ -1060,22 +1071,16 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     LB = np.zeros((4, n + 2), dtype=np.int64)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = moves.shape[0]
-    row = np.zeros((n, NF), dtype=np.float64)
-    bout = np.zeros(4, dtype=np.float64)
-    # per player: best value, size and space of each card type, valid while the player's own version and the
-    # water version are unchanged and the best space is still free (other players' tiles only remove spaces)
-    cbv = np.zeros((MAXP, NT), dtype=np.float64)
-    cbs = np.zeros((MAXP, NT), dtype=np.float64)
+    # per player: best value, size and space of each card type (FV rows F_CBV + p, F_CBS + p; cbh), valid while the
+    # player's own version and the water version are unchanged and the best space is still free (other players'
+    # tiles only remove spaces)
+    FV = np.zeros((F_ROWS, max(n, NT)), dtype=np.float64)
     cbh = np.full((MAXP, NT), -2, dtype=np.int64)
     ckey = np.full((MAXP, 4), -1, dtype=np.int64)
-    # dirty masks: spaces where p's values may have changed since p's last decision (row 5 p land, 5 p + 1 + a)
-    D = np.zeros((5 * MAXP, W), dtype=np.uint64)
-    # per-space values and sizes of p's land (row 5 p) and animal a (5 p + 1 + a) tiles, valid where VALID is set
-    VV = np.zeros((5 * MAXP, n), dtype=np.float64)
-    VS = np.zeros((5 * MAXP, n), dtype=np.float64)
-    VALID = np.zeros((5 * MAXP, W), dtype=np.uint64)
-    # spaces within 3 steps of p's placements since p's water estimate was cached (its values may have risen)
-    WD = np.zeros((MAXP, W), dtype=np.uint64)
+    # MS rows R_D + r: dirty masks, spaces where p's values may have changed since p's last decision (r = 5 p land,
+    # 5 p + 1 + a animal a); FV rows F_VV / F_VS + r: per-space values and sizes of p's tiles, valid where
+    # MS row R_VALID + r is set; MS rows R_WD + p: spaces within 3 steps of p's placements since p's water estimate
+    # was cached (its values may have risen)
     # the same for the best water tile: key, value, size, shape, anchor, orientation (-1: recompute)
     cwk = np.full((MAXP, 2), -1, dtype=np.int64)
     cwv = np.zeros(MAXP, dtype=np.float64)
@@ -1207,20 +1212,56 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 hac_left = pi[P_HAC_TURN] - hac_n
                 water_left = pi[P_WATER_TURN] - water_n
                 harv_left = pi[P_HARV_TURN] - harv_n
-                _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, pi[P_ACTIONS] - acts, MS, pi)
+                # the view (written here, not in a helper: every array argument costs a reference-count round trip)
+                view[V_SEAT] = p
+                view[V_ACTIONS_LEFT] = pi[P_ACTIONS] - acts
+                view[V_HAC_OK] = hac_left
+                view[V_WATER_OK] = water_left
+                view[V_HARV_OK] = harv_left
+                view[V_HAC_SUPPLY] = S[S_HACS]
+                view[V_CHIPS_SUPPLY] = S[S_CHIPS]
+                view[V_LAND_DECK] = S[S_LEND] - S[S_LPTR]
+                view[V_STACK1] = max(0, S[S_A1] - S[S_APTR])
+                view[V_STACK2] = S[S_A2] - max(S[S_A1], S[S_APTR])
+                for q in range(np_):
+                    view[V_MONEY + q] = money[q]
+                    hs = 0
+                    for t in range(NT):
+                        hs += hand[q, t]
+                    view[V_HANDSIZE + q] = hs
+                    c = 0
+                    for w in range(W):
+                        c += np.int64(popcnt(MS[R_REACH + q, w]))
+                    view[V_MARKETS + q] = c
+                for t in range(NT):
+                    view[V_HAND + t] = hand[p, t]
+                for s in range(4):
+                    view[V_WSUPPLY + s] = S[S_WS + s]
                 view[V_CARD] = -1
                 # best immediate value of every card type (plays and buys), cached per player (see cbh): after
-                # p's own placements only the spaces in the dirty masks D[5 p + 0 land / 1 + a animal a] are
+                # p's own placements only the spaces in the dirty masks MS[R_D + 5 p + 0 land / 1 + a animal a] are
                 # re-evaluated; a water tile (any player) or a hacienda of p's recomputes in full (cbh = -2)
                 if ckey[p, 1] != S[S_WVER]:
                     for t in range(NT):
                         cbh[p, t] = -2
                     ckey[p, 1] = S[S_WVER]
-                best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, VV, VS, VALID, D, cbv, cbs,
-                            cbh)
+                # (no call when no type needs redoing: the call alone costs a reference-count round trip per array)
+                need = False
                 for t in range(NT):
-                    bv[t] = cbv[p, t]
-                    bsz[t] = cbs[p, t]
+                    h0 = cbh[p, t]
+                    if h0 == -2 or (h0 >= 0 and (MS[R_OCC, h0 >> 6] >> np.uint64(h0 & 63)) & ONE != ZERO):
+                        need = True
+                        break
+                if not need:
+                    for r in range(5 * p, 5 * p + 5):
+                        for w in range(W):
+                            if MS[R_D + r, w] != ZERO:
+                                need = True
+                if need:
+                    best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, feats, FV, cbh)
+                for t in range(NT):
+                    bv[t] = FV[F_CBV + p, t]
+                    bsz[t] = FV[F_CBS + p, t]
                     bn[t] = 1.0 if cbh[p, t] >= 0 else 0.0
                 handsize = 0
                 for t in range(NT):
@@ -1288,13 +1329,13 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 # water
                 if water_left > 0 and money[p] >= pi[P_WATER_PRICE]:
                     # best water tile next to own tiles, cached: valid while no water tile came and the best spot
-                    # is free; p's own placements since only change (raise) the values of spots near them (WD[p])
+                    # is free; p's own placements since only change (raise) the values of spots near them (MS[R_WD + p])
                     ok = cwk[p, 1] == S[S_WVER] and cwm[p, 0] >= 0
                     if ok:
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
                         ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
                     if ok and cwk[p, 0] != S[S_PVER + p]:
-                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 2, WD, m)
+                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 2, m)
                         for i in range(nw):
                             if feats[m + i, 0] > cwv[p]:
                                 cwv[p] = feats[m + i, 0]
@@ -1304,15 +1345,15 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                                 cwm[p, 2] = moves[m + i, 2]
                         cwk[p, 0] = S[S_PVER + p]
                         for w in range(W):
-                            WD[p, w] = ZERO
+                            MS[R_WD + p, w] = ZERO
                     if ok:
                         wv = cwv[p]
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 1, WD, m)
+                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 1, m)
                         for w in range(W):
-                            WD[p, w] = ZERO
+                            MS[R_WD + p, w] = ZERO
                         wv = -1e9
                         wsz = 0.0
                         bi = 0
@@ -1332,7 +1373,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             cwm[p, 2] = moves[m + bi, 2]
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, WD, m)
+                            nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1434,8 +1475,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     hand[p, t] -= 1
                     if t < T_ANIMAL:
                         sz = place_land(S, MS, SP, LB, p, h, kind, nbmask, view)
-                        _dirty_land(MS, D, VALID, p, h, nbmask)
-                        _ball3(MS, WD, p, h, nbmask)
+                        _dirty_land(MS, p, h, nbmask)
+                        _ball3(MS, p, h, nbmask)
                         if log_on:
                             _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
                     else:
@@ -1448,9 +1489,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             for t2 in range(T_ANIMAL, NT):
                                 cbh[p, t2] = -2
                                 for w in range(W):
-                                    VALID[5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
-                        _dirty_group(MS, D, VALID, 5 * p + 1 + a, nbmask)
-                        _ball3(MS, WD, p, h, nbmask)
+                                    MS[R_VALID + 5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
+                        _dirty_group(MS, 5 * p + 1 + a, nbmask)
+                        _ball3(MS, p, h, nbmask)
                         if log_on:
                             _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
@@ -1470,18 +1511,18 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         for t2 in range(T_ANIMAL):
                             cbh[p, t2] = -2
                         for w in range(W):
-                            VALID[5 * p, w] = ZERO
+                            MS[R_VALID + 5 * p, w] = ZERO
                     else:
                         cbh[p, T_ANIMAL + r - 1] = -2
                         for w in range(W):
-                            VALID[5 * p + r, w] = ZERO
+                            MS[R_VALID + 5 * p + r, w] = ZERO
                     view[V_SPACE + h] += 128
                     if r > 0:
                         S[S_HH + 4 * p + r - 1] = 1
                     if log_on:
                         _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, WD, 0)
+                    nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, 0)
                     j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
@@ -1495,7 +1536,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         for c in range(k):
                             x |= nbmask[cells[c], w]
                         for r in range(5 * np_):
-                            VALID[r, w] &= ~x
+                            MS[R_VALID + r, w] &= ~x
                     if log_on:
                         _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
