@@ -52,8 +52,9 @@ def test_collect_line_skips_gaps_and_stops_before_any_farmer():
     w[0, 1:3] = [sp(0, 0), E]
     w[1, 1:3] = [sp(3, 0), E]
     moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.collect_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
-                                 counts, log, nlog, True)
+    rmask = engine.ray_masks(c.rays, 25, 6)
+    turns = engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats,
+                                 tmp, counts, log, nlog, True)
     assert turns == 2
     assert hand(view, 0) == [0, 0, 0, 0, 1, 1, 0]  # pig + cow, not the sheep under P2's farmer
     assert hand(view, 1) == [0, 1, 1, 0, 0, 0, 0]  # sheep under the farmer + goat to the edge
@@ -76,8 +77,9 @@ def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
     w[1, 1:5] = [sp(0, 2), E, sp(2, 2), E]
     w[0, 1:3] = [sp(4, 2), W]
     moves, feats, tmp, counts, log, nlog = scratch()
-    engine.collect_phase(view, c.pi, c.ptab, c.rays, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp, counts,
-                         log, nlog, True)
+    rmask = engine.ray_masks(c.rays, 25, 6)
+    engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
+                         counts, log, nlog, True)
     first = log[0]
     assert first[1] == 1 and first[2] == sp(0, 2)
     # P2's first line stops before its own farmer on (2,2): donkeys on (0,2),(1,2)
@@ -350,8 +352,31 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
                             break
                         line.append(int(view[V_TILE + x]))
                     known = [k for k in line if k != FACE_DOWN]
-                    assert lint[engine.L_REACH, s, d] == len(line)
-                    assert lint[engine.L_UNKNOWN, s, d] == 1 + len(line) - len(known)
-                    assert lint[engine.L_KNOWN, s, d] == len(known)
+                    x = s * engine.MAXD + d
+                    assert lint[engine.L_REACH, x] == len(line)
+                    assert lint[engine.L_UNKNOWN, x] == 1 + len(line) - len(known)
+                    assert lgain[engine.L_UNKF, x] == 1 + len(line) - len(known)
+                    assert lint[engine.L_KNOWN, x] == len(known)
                     for p in range(n_players):
-                        assert lgain[p, s, d] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)
+                        assert lgain[p, x] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)
+
+
+@pytest.mark.parametrize("board", ["rhombus", "hexagon", "square"])
+def test_collect_line_masks_match_the_ray_walk(board):
+    """Phase C reads a farmer's line off bit masks; it must be the space and the ray up to the first farmer."""
+    c = ctx(board=board)
+    ns, nd = c.rays.shape[0], c.rays.shape[1]
+    rmask = engine.ray_masks(c.rays, ns, nd)
+    gen = np.random.default_rng(9)
+    for _ in range(200):
+        farmers = [int(x) for x in gen.choice(ns, size=gen.integers(1, 10), replace=False)]
+        fmask = np.uint64(sum(1 << x for x in farmers))
+        for s in farmers:
+            for d in range(nd):
+                want = {s}
+                for x in c.rays[s, d]:
+                    if x < 0 or x in farmers:
+                        break
+                    want.add(int(x))
+                got = int(engine.line_mask(rmask[s * engine.MAXD + d], s, fmask))
+                assert {i for i in range(ns) if got >> i & 1} == want

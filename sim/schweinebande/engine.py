@@ -6,7 +6,8 @@ as 64-bit masks over the (at most 25) spaces. Every player decision goes to the 
 lineup of first-class functions; the engine computes the candidates and their features.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 from sim.core.bots import entry_of_seat
 from sim.core.events import log_event as _log
@@ -165,13 +166,15 @@ LINE_TIE = 1e-9
 
 # Phase B keeps, for every line (space s, direction d) = s and its ray up to the first farmer, the
 # ray length it reaches and its unknown/known tile counts in lint[L_*, s, d], and each seat's summed
-# marginal gain of its known tiles in lgain[p, s, d]; rev[x] lists the lines through space x
+# marginal gain of its known tiles in lgain[p, s * MAXD + d]; rev[x] lists the lines through space x
 # (rev[x, 0] = count, then s << 6 | d << 3 | position). A reveal or a farmer only touches the lines
 # through its space, so the reveal candidates' estimates cost one multiply-add per direction.
 L_REACH = 0
 L_UNKNOWN = 1
 L_KNOWN = 2
 MAXD = 8
+L_UNKF = MAXP  # lgain row holding the unknown counts as floats
+RAY_DOWN = 63  # flag bit of ray_masks
 MAXREV = 1 + MAXD * 8
 
 
@@ -232,10 +235,47 @@ def line_scratch(rays, ns, nd):
     mgs = np.zeros((MAXP, NT), dtype=np.float64)
     raylen = np.zeros((MAXS, MAXD), dtype=np.int64)
     rev = np.zeros((MAXS, MAXREV), dtype=np.int64)
-    lint = np.zeros((3, MAXS, MAXD), dtype=np.int64)
-    lgain = np.zeros((MAXP, MAXS, MAXD), dtype=np.float64)
+    lint = np.zeros((3, MAXS * MAXD), dtype=np.int64)
+    lgain = np.zeros((MAXP + 1, MAXS * MAXD), dtype=np.float64)
     lines_index(rays, ns, nd, raylen, rev)
     return mgs, raylen, lint, lgain, rev
+
+
+@njit(cache=True)
+def ray_masks(rays, ns, nd):
+    """rmask[s * MAXD + d]: the spaces of ray (s, d) as bits, plus bit RAY_DOWN when the ray runs to
+    lower space indices (every board numbers its spaces so that a ray's indices are monotonic)."""
+    rmask = np.zeros(MAXS * MAXD, dtype=np.uint64)
+    one = np.uint64(1)
+    for s in range(ns):
+        for d in range(nd):
+            m = np.uint64(0)
+            for j in range(rays.shape[2]):
+                x = rays[s, d, j]
+                if x < 0:
+                    break
+                m |= one << np.uint64(x)
+            if rays[s, d, 0] >= 0 and rays[s, d, 0] < s:
+                m |= one << np.uint64(RAY_DOWN)
+            rmask[s * MAXD + d] = m
+    return rmask
+
+
+@njit(cache=True, inline="always")
+def line_mask(rm, s, farmers):
+    """The spaces a farmer on ``s`` collects along the ray ``rm`` (see ray_masks): ``s`` and the ray
+    up to the first other farmer."""
+    one = np.uint64(1)
+    down = rm >> np.uint64(RAY_DOWN)
+    rm &= (one << np.uint64(RAY_DOWN)) - one
+    bl = rm & farmers
+    if bl:
+        if down:
+            hb = np.uint64(63) - _ctlz(bl)
+            rm &= ~((one << (hb + one)) - one)
+        else:
+            rm &= (bl & (~bl + one)) - one
+    return rm | (one << np.uint64(s))
 
 
 @njit(cache=True, inline="always")
@@ -244,11 +284,12 @@ def lines_reset(ns, nd, np_, raylen, lint, lgain):
     space itself and its whole ray, all unknown."""
     for s in range(ns):
         for d in range(nd):
-            lint[L_REACH, s, d] = raylen[s, d]
-            lint[L_UNKNOWN, s, d] = 1 + raylen[s, d]
-            lint[L_KNOWN, s, d] = 0
+            lint[L_REACH, s * MAXD + d] = raylen[s, d]
+            lint[L_UNKNOWN, s * MAXD + d] = 1 + raylen[s, d]
+            lgain[L_UNKF, s * MAXD + d] = 1 + raylen[s, d]
+            lint[L_KNOWN, s * MAXD + d] = 0
             for p in range(np_):
-                lgain[p, s, d] = 0.0
+                lgain[p, s * MAXD + d] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -261,11 +302,12 @@ def lines_revealed(lint, lgain, rev, space, t, facedown, np_, mgs):
         s = code >> 6
         d = (code >> 3) & 7
         pos = code & 7
-        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s, d]:
-            lint[L_UNKNOWN, s, d] -= 1
-            lint[L_KNOWN, s, d] += 1
+        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s * MAXD + d]:
+            lint[L_UNKNOWN, s * MAXD + d] -= 1
+            lgain[L_UNKF, s * MAXD + d] -= 1.0
+            lint[L_KNOWN, s * MAXD + d] += 1
             for p in range(np_):
-                lgain[p, s, d] += mgs[p, t]
+                lgain[p, s * MAXD + d] += mgs[p, t]
 
 
 @njit(cache=True, inline="always")
@@ -278,12 +320,12 @@ def lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs):
         s = code >> 6
         d = (code >> 3) & 7
         pos = code & 7
-        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s, d]:
-            lint[L_REACH, s, d] = pos
+        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s * MAXD + d]:
+            lint[L_REACH, s * MAXD + d] = pos
             unknown = 1
             known = 0
             for p in range(np_):
-                lgain[p, s, d] = 0.0
+                lgain[p, s * MAXD + d] = 0.0
             for j in range(pos):
                 t = view[V_TILE + rays[s, d, j]]
                 if t == FACE_DOWN:
@@ -291,21 +333,34 @@ def lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs):
                 elif t >= 0:
                     known += 1
                     for p in range(np_):
-                        lgain[p, s, d] += mgs[p, t]
-            lint[L_UNKNOWN, s, d] = unknown
-            lint[L_KNOWN, s, d] = known
+                        lgain[p, s * MAXD + d] += mgs[p, t]
+            lint[L_UNKNOWN, s * MAXD + d] = unknown
+            lgain[L_UNKF, s * MAXD + d] = unknown
+            lint[L_KNOWN, s * MAXD + d] = known
 
 
 # ---------------------------------------------------------------------------------------------
 # phases
 # ---------------------------------------------------------------------------------------------
+@intrinsic
+def _ctpop(typingctx, x):
+    """Set bits of a uint64 (one popcnt instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    """Leading zero bits of a nonzero uint64."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+    return types.uint64(types.uint64), codegen
+
+
 @njit(cache=True, inline="always")
 def _popcount(x):
-    c = 0
-    while x:
-        x &= x - np.uint64(1)
-        c += 1
-    return c
+    return np.int64(_ctpop(np.uint64(x)))
 
 
 @njit(cache=True)
@@ -322,6 +377,7 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
     seat_marginals(view, np_, pi, ptab, tmp, mgs)
     lines_reset(ns, nd, np_, raylen, lint, lgain)
     bl = np.zeros(3, dtype=np.float64)
+    gv = np.zeros(MAXS * MAXD, dtype=np.float64)
     while True:
         # players who still have farmers
         active = 0
@@ -339,24 +395,26 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         view[V_REVEALED] = -1
         # -- reveal: which face-down tile (the best line from it, by the kept line estimates)
         ug = unknown_gain(mgs, cur, tiles_left)
+        for x in range(ns * MAXD):
+            gv[x] = lgain[cur, x] + lgain[L_UNKF, x] * ug
         n = 0
         for s in range(ns):
             if facedown & (one << np.uint64(s)):
+                x0 = s * MAXD
+                bd = 0
+                best = gv[x0]
+                for d in range(1, nd):
+                    if gv[x0 + d] > best + LINE_TIE:
+                        best = gv[x0 + d]
+                        bd = d
                 moves[n, 0] = s
-                best = -1e9
-                known = 0
-                unknown = 0
-                for d in range(nd):
-                    gd = lgain[cur, s, d] + lint[L_UNKNOWN, s, d] * ug
-                    if gd > best + LINE_TIE:
-                        best = gd
-                        known = lint[L_KNOWN, s, d]
-                        unknown = lint[L_UNKNOWN, s, d]
-                for f in range(NF):
-                    feats[n, f] = 0.0
                 feats[n, 0] = best
-                feats[n, 1] = known
-                feats[n, 2] = unknown
+                feats[n, 1] = lint[L_KNOWN, x0 + bd]
+                feats[n, 2] = lint[L_UNKNOWN, x0 + bd]
+                feats[n, 3] = 0.0
+                feats[n, 4] = 0.0
+                feats[n, 5] = 0.0
+                feats[n, 6] = 0.0
                 feats[n, 7] = 1.0
                 n += 1
         i = _checked(fns[entry](K_REVEAL, view, moves, n, feats, weights[entry], rng), n) if n > 1 else 0
@@ -435,9 +493,10 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
 
 
 @njit(cache=True)
-def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
+def collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
                   log, nlog, log_on):
     """Phase C. Returns the number of collect turns."""
+    one = np.uint64(1)
     # order of play by order tile
     order = np.empty(MAXP, dtype=np.int64)
     no = 0
@@ -446,6 +505,19 @@ def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rn
             if view[V_ORDER + s] == t:
                 order[no] = s
                 no += 1
+    # the board as bit masks: tiles of each kind, farmers of anyone, farmers of each seat
+    kinds = np.zeros(NT, dtype=np.uint64)
+    farmers = np.uint64(0)
+    own = np.zeros(MAXP, dtype=np.uint64)
+    for s in range(ns):
+        t = view[V_TILE + s]
+        if t >= 0:
+            kinds[t] |= one << np.uint64(s)
+        f = view[V_FARMER + s]
+        if f >= 0:
+            farmers |= one << np.uint64(s)
+            own[f] |= one << np.uint64(s)
+    rounds_left = np.float64(view[V_NROUNDS] - view[V_ROUND])
     turns = 0
     while True:
         any_left = False
@@ -453,15 +525,17 @@ def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rn
             seat = order[oi]
             n = 0
             base = hand_potential(view, seat, pi, ptab, tmp)
-            for s in range(ns):
-                if view[V_FARMER + s] != seat:
-                    continue
+            mine = own[seat]
+            while mine:
+                s = np.int64(_ctpop((mine & (~mine + one)) - one))
+                mine &= mine - one
                 for d in range(nd):
-                    line_counts(view, rays, s, d, counts)
+                    lm = line_mask(rmask[s * MAXD + d], s, farmers)
+                    for k in range(NT):
+                        counts[k] = _popcount(lm & kinds[k])
+                    counts[NT] = 0
                     moves[n, 0] = s
                     moves[n, 1] = d
-                    for f in range(NF):
-                        feats[n, f] = 0.0
                     feats[n, 0] = gain_of(view, seat, pi, ptab, counts, base, tmp, 0.0)
                     val = 0.0
                     nan = 0
@@ -472,7 +546,8 @@ def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rn
                     feats[n, 2] = nan
                     feats[n, 3] = counts[PIG]
                     feats[n, 4] = counts[SACK]
-                    feats[n, 5] = nan * (view[V_NROUNDS] - view[V_ROUND])
+                    feats[n, 5] = nan * rounds_left
+                    feats[n, 6] = 0.0
                     feats[n, 7] = 1.0
                     n += 1
             if n == 0:
@@ -484,6 +559,11 @@ def collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rn
             i = _checked(fns[e](K_COLLECT, view, moves, n, feats, weights[e], rng), n) if n > 1 else 0
             s0 = moves[i, 0]
             d = moves[i, 1]
+            lm = line_mask(rmask[s0 * MAXD + d], s0, farmers)
+            for k in range(NT):
+                kinds[k] &= ~lm
+            farmers &= ~(one << np.uint64(s0))
+            own[seat] &= ~(one << np.uint64(s0))
             # take the tile under the farmer and the line
             for k in range(NT + 1):
                 counts[k] = 0
@@ -732,6 +812,7 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
     counts = np.zeros(NT + 1, dtype=np.int64)
     tiles_left = np.zeros(NT, dtype=np.int64)
     mgs, raylen, lint, lgain, rev = line_scratch(rays, ns, nd)
+    rmask = ray_masks(rays, ns, nd)
     for s in range(MAXS):
         view[V_TILE + s] = -1
         view[V_FARMER + s] = -1
@@ -782,7 +863,7 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
                                  moves, feats, tmp, tiles_left, facedown, mgs, raylen, lint, lgain, rev,
                                  log, nlog, log_on)
         # C. collecting
-        turns += collect_phase(view, pi, ptab, rays, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
+        turns += collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
                                counts, log, nlog, log_on)
         last = rnd == rounds - 1
         # D. farm, then E. feeding, player by player in order-tile order (independent decisions)
