@@ -63,7 +63,9 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
 # workspace (int64, 2-D): rows 0..WROWS-1 for containers_w / house_w, then per player PCR rows holding the
 # cache of enclosure plans (flat index f -> row WROWS + p*PCR + f // WCOLS, column f % WCOLS)
 PC_ROW = 6
-PC_STRIDE = 8 + MAXM * PC_ROW
+PC_BEST = 8 + MAXM * PC_ROW  # then the best plan per (walls, most borders affordable): 2 x PC_KC entries
+PC_KC = 64
+PC_STRIDE = PC_BEST + 2 * PC_KC
 PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
 # then the hash set that dedupes enclosure plans: keys at flat 0..HS-1, stamps at HS..2HS-1, call counter
 HS_BITS = 12
@@ -515,19 +517,36 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
         _pcs(wk, me, b + 4, ps[P_BORD])
         _pcs(wk, me, b + 5, 1)
         _pcs(wk, me, b + 6, n)
+        for j in range(2 * PC_KC):
+            _pcs(wk, me, PC_BEST + j, -2)
     n = _pcg(wk, me, b + 6)
-    st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
-    best = -1e18
-    bi = -1
-    for i in range(n):
-        r = 8 + i * PC_ROW
-        w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
-        if w > ps[P_WOOD] or s > ps[P_STONE]:
-            continue
-        v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
-        if v > best + 1e-9:
-            best = v
-            bi = i
+    # which plans are affordable depends only on the most borders kc that can be paid (every plan has at
+    # most ps[P_BORD] borders): the best plan is remembered per (walls, kc) with the cached plans
+    kc = ps[P_BORD]
+    if walls:
+        if prm[I_WALL_STONE] > 0:
+            kc = min(kc, max(prm[I_WALLS_FREE], 0) + ps[P_STONE] // prm[I_WALL_STONE])
+    elif prm[I_FENCE_WOOD] > 0:
+        kc = min(kc, ps[P_WOOD] // prm[I_FENCE_WOOD])
+    slot = -1
+    if kc >= 0 and kc < PC_KC:
+        slot = PC_BEST + (PC_KC if walls else 0) + kc
+        bi = _pcg(wk, me, slot)
+    if slot < 0 or bi == -2:
+        st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
+        best = -1e18
+        bi = -1
+        for i in range(n):
+            r = 8 + i * PC_ROW
+            w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
+            if w > ps[P_WOOD] or s > ps[P_STONE]:
+                continue
+            v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
+            if v > best + 1e-9:
+                best = v
+                bi = i
+        if slot >= 0:
+            _pcs(wk, me, slot, bi)
     if bi < 0:
         return 0
     r = 8 + bi * PC_ROW

@@ -398,14 +398,9 @@ def house_w(wk, K, dd, doff, prm):
     wk[9, n] = 0
     for i in range(n - 1, -1, -1):
         wk[9, i] = wk[9, i + 1] + wk[5, i]
-    # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
-    gmax = 0
     for t in range(4):
         if dd[doff + t] > WCOLS - 1:
             dd[doff + t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
-        for k in range(dd[doff + t] + 1):
-            wk[18 + t, k] = fval(prm, t, k) * 8192 + 8 * k + (1 if k >= prm[I_BREED_MIN] else 0)
-        gmax += wk[18 + t, dd[doff + t]]
     # start from a greedy assignment (largest container to the largest remaining need): often optimal
     g0 = dd[doff + 0]
     g1 = dd[doff + 1]
@@ -435,123 +430,141 @@ def house_w(wk, K, dd, doff, prm):
             g2 -= wk[5, j]
         elif o == 3:
             g3 -= wk[5, j]
-    k0 = dd[doff + 0] - max(g0, 0)
-    k1 = dd[doff + 1] - max(g1, 0)
-    k2 = dd[doff + 2] - max(g2, 0)
-    k3 = dd[doff + 3] - max(g3, 0)
-    best = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
     nb = n
-    acc0 = 0
-    acc1 = 0
-    acc2 = 0
-    acc3 = 0
     bu0 = 0
     bu1 = 0
     bu2 = 0
     bu3 = 0
-    i = 0 if best < gmax else -1
-    fresh = True
-    while i >= 0:
-        if fresh:
-            k0 = min(dd[doff + 0], acc0)
-            k1 = min(dd[doff + 1], acc1)
-            k2 = min(dd[doff + 2], acc2)
-            k3 = min(dd[doff + 3], acc3)
-            done = k0 == dd[doff + 0] and k1 == dd[doff + 1] and k2 == dd[doff + 2] and k3 == dd[doff + 3]
-            if i == n or done:
-                v = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
-                if v > best:
-                    best = v
+    if g0 <= 0 and g1 <= 0 and g2 <= 0 and g3 <= 0:
+        # the greedy assignment keeps every animal: nothing can be better (the value table is not needed)
+        best = 0
+        for t in range(4):
+            a = dd[doff + t]
+            best += fval(prm, t, a) * 8192 + a * 8 + (1 if a >= prm[I_BREED_MIN] else 0)
+    else:
+        # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
+        gmax = 0
+        for t in range(4):
+            for k in range(dd[doff + t] + 1):
+                wk[18 + t, k] = fval(prm, t, k) * 8192 + 8 * k + (1 if k >= prm[I_BREED_MIN] else 0)
+            gmax += wk[18 + t, dd[doff + t]]
+        k0 = dd[doff + 0] - max(g0, 0)
+        k1 = dd[doff + 1] - max(g1, 0)
+        k2 = dd[doff + 2] - max(g2, 0)
+        k3 = dd[doff + 3] - max(g3, 0)
+        best = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
+        nb = n
+        acc0 = 0
+        acc1 = 0
+        acc2 = 0
+        acc3 = 0
+        bu0 = 0
+        bu1 = 0
+        bu2 = 0
+        bu3 = 0
+        i = 0 if best < gmax else -1
+        fresh = True
+        while i >= 0:
+            if fresh:
+                k0 = min(dd[doff + 0], acc0)
+                k1 = min(dd[doff + 1], acc1)
+                k2 = min(dd[doff + 2], acc2)
+                k3 = min(dd[doff + 3], acc3)
+                done = k0 == dd[doff + 0] and k1 == dd[doff + 1] and k2 == dd[doff + 2] and k3 == dd[doff + 3]
+                if i == n or done:
+                    v = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
+                    if v > best:
+                        best = v
+                        nb = i
+                        bu0 = 0
+                        bu1 = 0
+                        bu2 = 0
+                        bu3 = 0
+                        for j in range(i):
+                            wk[8, j] = wk[7, j]
+                    if best >= gmax:
+                        break
+                    i -= 1
+                    fresh = False
+                    continue
+                r = wk[9, i]
+                u0 = min(dd[doff + 0], acc0 + r)
+                u1 = min(dd[doff + 1], acc1 + r)
+                u2 = min(dd[doff + 2], acc2 + r)
+                u3 = min(dd[doff + 3], acc3 + r)
+                ub = wk[18, u0] + wk[19, u1] + wk[20, u2] + wk[21, u3]
+                if ub <= best:
+                    i -= 1
+                    fresh = False
+                    continue
+                ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
+                if ub <= best:
+                    i -= 1
+                    fresh = False
+                    continue
+                if wk[5, i] == 1 and r <= UMAX:
+                    # only unit containers left: the split is exact
+                    best = ub
                     nb = i
-                    bu0 = 0
-                    bu1 = 0
-                    bu2 = 0
-                    bu3 = 0
                     for j in range(i):
                         wk[8, j] = wk[7, j]
-                if best >= gmax:
-                    break
-                i -= 1
-                fresh = False
-                continue
-            r = wk[9, i]
-            u0 = min(dd[doff + 0], acc0 + r)
-            u1 = min(dd[doff + 1], acc1 + r)
-            u2 = min(dd[doff + 2], acc2 + r)
-            u3 = min(dd[doff + 3], acc3 + r)
-            ub = wk[18, u0] + wk[19, u1] + wk[20, u2] + wk[21, u3]
-            if ub <= best:
-                i -= 1
-                fresh = False
-                continue
-            ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
-            if ub <= best:
-                i -= 1
-                fresh = False
-                continue
-            if wk[5, i] == 1 and r <= UMAX:
-                # only unit containers left: the split is exact
-                best = ub
-                nb = i
-                for j in range(i):
-                    wk[8, j] = wk[7, j]
-                u = U
-                xs3 = wk[17, u]
-                u -= xs3
-                xs2 = wk[16, u]
-                u -= xs2
-                xs1 = wk[15, u]
-                u -= xs1
-                xs0 = wk[14, u]
-                bu0 = xs0
-                bu1 = xs1
-                bu2 = xs2
-                bu3 = xs3
-                if best >= gmax:
-                    break
-                i -= 1
-                fresh = False
-                continue
-            if i > 0 and wk[5, i] == wk[5, i - 1]:
-                wk[7, i] = wk[7, i - 1] - 1
+                    u = U
+                    xs3 = wk[17, u]
+                    u -= xs3
+                    xs2 = wk[16, u]
+                    u -= xs2
+                    xs1 = wk[15, u]
+                    u -= xs1
+                    xs0 = wk[14, u]
+                    bu0 = xs0
+                    bu1 = xs1
+                    bu2 = xs2
+                    bu3 = xs3
+                    if best >= gmax:
+                        break
+                    i -= 1
+                    fresh = False
+                    continue
+                if i > 0 and wk[5, i] == wk[5, i - 1]:
+                    wk[7, i] = wk[7, i - 1] - 1
+                else:
+                    wk[7, i] = -1
             else:
-                wk[7, i] = -1
-        else:
-            o = wk[7, i]
+                o = wk[7, i]
+                if o == 0:
+                    acc0 -= wk[5, i]
+                elif o == 1:
+                    acc1 -= wk[5, i]
+                elif o == 2:
+                    acc2 -= wk[5, i]
+                elif o == 3:
+                    acc3 -= wk[5, i]
+            o = wk[7, i] + 1
+            while o < 4:
+                if o == 0 and acc0 < dd[doff + 0]:
+                    break
+                if o == 1 and acc1 < dd[doff + 1]:
+                    break
+                if o == 2 and acc2 < dd[doff + 2]:
+                    break
+                if o == 3 and acc3 < dd[doff + 3]:
+                    break
+                o += 1
+            if o > 4:
+                i -= 1
+                fresh = False
+                continue
+            wk[7, i] = o
             if o == 0:
-                acc0 -= wk[5, i]
+                acc0 += wk[5, i]
             elif o == 1:
-                acc1 -= wk[5, i]
+                acc1 += wk[5, i]
             elif o == 2:
-                acc2 -= wk[5, i]
+                acc2 += wk[5, i]
             elif o == 3:
-                acc3 -= wk[5, i]
-        o = wk[7, i] + 1
-        while o < 4:
-            if o == 0 and acc0 < dd[doff + 0]:
-                break
-            if o == 1 and acc1 < dd[doff + 1]:
-                break
-            if o == 2 and acc2 < dd[doff + 2]:
-                break
-            if o == 3 and acc3 < dd[doff + 3]:
-                break
-            o += 1
-        if o > 4:
-            i -= 1
-            fresh = False
-            continue
-        wk[7, i] = o
-        if o == 0:
-            acc0 += wk[5, i]
-        elif o == 1:
-            acc1 += wk[5, i]
-        elif o == 2:
-            acc2 += wk[5, i]
-        elif o == 3:
-            acc3 += wk[5, i]
-        i += 1
-        fresh = True
+                acc3 += wk[5, i]
+            i += 1
+            fresh = True
     for t in range(4):
         wk[4, t] = 0
     for j in range(n):
