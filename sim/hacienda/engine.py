@@ -1615,13 +1615,23 @@ def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights
     maxm = move_rows(kind.shape[0])
     nch = min(n_games, 64)
     for c in prange(nch):
-        # scratch move/feature buffers once per chunk of games (games stay independent)
+        # scratch move/feature buffers once per chunk of games (games stay independent); private copies of the
+        # shared read-only arrays, so that the threads do not contend for their reference counts
         moves = np.zeros((maxm, MW), dtype=np.int64)
         feats = np.zeros((maxm, NF), dtype=np.float64)
+        pi_c = pi.copy()
+        kind_c = kind.copy()
+        nb_c = nb.copy()
+        nbmask_c = nbmask.copy()
+        static_c = static.copy()
+        mkcnt_c = mkcnt.copy()
+        mdist_c = mdist.copy()
+        mkspace_c = mkspace.copy()
+        weights_c = weights.copy()
         for i in range(c, n_games, nch):
-            length[i], ending[i] = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_,
-                                             rotate, start + i, seed, score[i], tiebreak[i], brk[i], dlog, False,
-                                             dsnap, False, moves, feats)
+            length[i], ending[i] = play_game(pi_c, kind_c, nb_c, nbmask_c, static_c, mkcnt_c, mdist_c, mkspace_c, fns,
+                                             weights_c, np_, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
+                                             dlog, False, dsnap, False, moves, feats)
 
 
 @njit(cache=True)
