@@ -198,37 +198,6 @@ def lines_index(rays, ns, nd, raylen, rev):
             raylen[s, d] = n
 
 
-@njit(cache=True, inline="always")
-def best_line(view, rays, space, mgs, seat, ug, nd, out):
-    """Best direction from ``space`` by the linear gain estimate: out = (gain, known, unknown)."""
-    best = -1e9
-    for d in range(nd):
-        g = 0.0
-        known = 0
-        unknown = 0
-        s = space
-        j = -1
-        while True:
-            t = view[V_TILE + s]
-            if t == FACE_DOWN:
-                unknown += 1
-                g += ug
-            elif t >= 0:
-                known += 1
-                g += mgs[seat, t]
-            j += 1
-            if j >= rays.shape[2]:
-                break
-            s = rays[space, d, j]
-            if s < 0 or view[V_FARMER + s] >= 0:
-                break
-        if g > best + LINE_TIE:
-            best = g
-            out[0] = g
-            out[1] = known
-            out[2] = unknown
-
-
 @njit(cache=True)
 def line_scratch(rays, ns, nd):
     """Phase B's per-game scratch: (mgs, raylen, lint, lgain, rev) for a board's rays."""
@@ -376,7 +345,6 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
     clear_orders = rnd > 0
     seat_marginals(view, np_, pi, ptab, tmp, mgs)
     lines_reset(ns, nd, np_, raylen, lint, lgain)
-    bl = np.zeros(3, dtype=np.float64)
     gv = np.zeros(MAXS * MAXD, dtype=np.float64)
     while True:
         # players who still have farmers
@@ -433,7 +401,17 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         if forced:
             place = True
         else:
-            best_line(view, rays, space, mgs, cur, ug, nd, bl)
+            # the best line from the revealed space: its kept line sums (still those of a face-down
+            # start) with its own tile now known
+            x0 = space * MAXD
+            own = mgs[cur, t]
+            bd = 0
+            best = own + lgain[cur, x0] + (lgain[L_UNKF, x0] - 1.0) * ug
+            for d in range(1, nd):
+                gd = own + lgain[cur, x0 + d] + (lgain[L_UNKF, x0 + d] - 1.0) * ug
+                if gd > best + LINE_TIE:
+                    best = gd
+                    bd = d
             moves[0, 0] = 0
             moves[1, 0] = 1
             for f in range(NF):
@@ -442,9 +420,9 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
             # pass: what a typical face-down space is expected to bring later
             feats[0, 0] = ug * 3.0
             feats[0, 3] = 1.0
-            feats[1, 0] = bl[0]
-            feats[1, 1] = bl[1]
-            feats[1, 2] = bl[2]
+            feats[1, 0] = best
+            feats[1, 1] = lint[L_KNOWN, x0 + bd] + 1
+            feats[1, 2] = lint[L_UNKNOWN, x0 + bd] - 1
             feats[1, 4] = view[V_FLEFT + cur]
             feats[1, 5] = view[V_FACEDOWN]
             feats[1, 6] = active
