@@ -422,23 +422,26 @@ def open_value(ps, prm, O, B, T, E):
     (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
     ncols = ps[P_NCOLS]
     DN, RT, LEAK = flood_prep(ncols, O, E)
-    tm = prm[I_TMULT]
+    # the closed pastures are the open spaces that no leaking space reaches: one flood from all of them
+    past = O & ~grow(LEAK, O, DN, RT)
     cap = 0
-    past = U0
-    rest = O
-    while rest != U0:
-        seed = rest & (~rest + U1)
-        comp = grow(seed, O, DN, RT)
-        rest &= ~comp
-        if comp & LEAK == U0:
-            past |= comp
+    if prm[I_LONE] > 0:
+        cap += prm[I_LONE] * popcount(T & O & ~past)
+    if T & past == U0:
+        if prm[I_PASTURE] > 0:
+            cap += prm[I_PASTURE] * popcount(past)
+    else:
+        tm = prm[I_TMULT]
+        rest = past
+        while rest != U0:
+            seed = rest & (~rest + U1)
+            comp = grow(seed, past, DN, RT)
+            rest &= ~comp
             c = prm[I_PASTURE] * popcount(comp)
             for _ in range(popcount(comp & T)):
                 c *= tm
             if c > 0:
                 cap += c
-        elif prm[I_LONE] > 0:
-            cap += prm[I_LONE] * popcount(comp & T)
     used = B | T | past
     nexp = 0
     home = ps[P_HOME]
