@@ -768,19 +768,21 @@ def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog
 
 
 @njit(cache=True)
-def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_, rotate, g, seed, score, tiebreak, brk_out,
-              log, log_on):
-    """Play game ``g`` with ``np_`` players; fills score/tiebreak/brk_out; returns the number of turns."""
-    # Game-local copies of the shared read-only inputs: numba reference-counts every array view it
-    # makes, and views of arrays shared by all threads would make the cores fight over one counter.
-    pi = pi_shared.copy()
-    ptab = ptab_shared.copy()
-    rays = rays_shared.copy()
-    weights = weights_shared.copy()
-    brk = np.zeros((np_, NC), dtype=np.float64)
+def play_range(pi_in, ptab_in, rays_in, nd, fns, weights_in, np_, rotate, seed, lo, hi, start, score, tiebreak, brk,
+               length, log, log_on):
+    """Play games ``start + lo .. start + hi - 1``; their results go to rows lo..hi-1 of score (float[n, P]),
+    tiebreak, brk (float[n, P, NC]) and length.
+
+    One call per chunk of a batch (one thread): the read-only inputs are copied and every scratch
+    buffer allocated once per chunk, not per game - numba reference-counts arrays with atomic
+    operations, and counters shared by both cores would make them fight over one cache line."""
+    pi = pi_in.copy()
+    ptab = ptab_in.copy()
+    rays = rays_in.copy()
+    weights = weights_in.copy()
     ns = rays.shape[0]
+    gbrk = np.zeros((np_, NC), dtype=np.float64)
     rng = np.zeros(4, dtype=np.uint64)
-    rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
     view = np.zeros(V_LEN, dtype=np.int64)
     hidden = np.zeros(MAXS, dtype=np.int64)  # true kinds of face-down tiles (not in the bots' view)
@@ -791,6 +793,30 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
     tiles_left = np.zeros(NT, dtype=np.int64)
     mgs, raylen, lint, lgain, rev = line_scratch(rays, ns, nd)
     rmask = ray_masks(rays, ns, nd)
+    bag = np.empty(NK * pi[P_TILES] + pi[P_SACKS], dtype=np.int64)
+    for i in range(lo, hi):
+        length[i] = play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, start + i, seed, gbrk, rng, nlog,
+                              view, hidden, moves, feats, tmp, counts, tiles_left, mgs, raylen, lint, lgain, rev, bag,
+                              log, log_on)
+        for s in range(np_):
+            score[i, s] = farm_score(view, pi, s)
+            tiebreak[i, s] = view[V_FARM + s * NK + PIG]
+            for c in range(NC):
+                brk[i, s, c] = gbrk[s, c]
+
+
+@njit(cache=True)
+def play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, g, seed, brk, rng, nlog, view, hidden, moves,
+              feats, tmp, counts, tiles_left, mgs, raylen, lint, lgain, rev, bag, log, log_on):
+    """Play game ``g`` with ``np_`` players on the given scratch buffers; leaves the final state in
+    ``view`` and the score breakdown in ``brk``; returns the number of turns."""
+    ns = rays.shape[0]
+    rng_init(rng, seed, g)
+    for s in range(np_):
+        for c in range(NC):
+            brk[s, c] = 0.0
+    for j in range(V_LEN):
+        view[j] = 0
     for s in range(MAXS):
         view[V_TILE + s] = -1
         view[V_FARMER + s] = -1
@@ -804,7 +830,6 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
             view[V_SUPPLY] = max(0, view[V_SUPPLY] - pi[P_START_FEED])
     # the bag
     ntiles = NK * pi[P_TILES] + pi[P_SACKS]
-    bag = np.empty(ntiles, dtype=np.int64)
     i = 0
     for k in range(NK):
         for _ in range(pi[P_TILES]):
@@ -863,34 +888,34 @@ def play_game(pi_shared, ptab_shared, rays_shared, nd, fns, weights_shared, np_,
             left += view[V_HAND + s * NT + k]
         _log(log, nlog, log_on, E_DISCARD, s, left, 0, 0, 0)
     for s in range(np_):
-        score[s] = farm_score(view, pi, s)
-        tiebreak[s] = view[V_FARM + s * NK + PIG]
-        _log(log, nlog, log_on, E_SCORE, s, np.int64(score[s]), view[V_FARM + s * NK + PIG], 0, 0)
+        _log(log, nlog, log_on, E_SCORE, s, np.int64(farm_score(view, pi, s)), view[V_FARM + s * NK + PIG], 0, 0)
     view[V_TURNS] = turns
-    for s in range(np_):
-        for c in range(NC):
-            brk_out[s, c] = brk[s, c]
     return turns
+
+
+CHUNK = 64  # games per play_range call in a batch
 
 
 @njit(cache=True, parallel=True)
 def play_batch(pi, ptab, rays, nd, fns, weights, np_, rotate, seed, start, n_games, score, tiebreak, brk, length):
     dummy = np.zeros((0, LOGW), dtype=np.int64)
-    for i in prange(n_games):
-        length[i] = play_game(pi, ptab, rays, nd, fns, weights, np_, rotate, start + i, seed,
-                              score[i], tiebreak[i], brk[i], dummy, False)
+    for c in prange((n_games + CHUNK - 1) // CHUNK):
+        play_range(pi, ptab, rays, nd, fns, weights, np_, rotate, seed, c * CHUNK, min(n_games, (c + 1) * CHUNK),
+                   start, score, tiebreak, brk, length, dummy, False)
 
 
 @njit(cache=True)
 def play_logged(pi, ptab, rays, nd, fns, weights, np_, rotate, g, seed, log):
     """The same game as the batch, with its event log (returns (n events, turns, score, brk))."""
-    score = np.zeros(np_)
-    tiebreak = np.zeros(np_)
-    brk = np.zeros((np_, NC))
-    turns = play_game(pi, ptab, rays, nd, fns, weights, np_, rotate, g, seed, score, tiebreak, brk, log, True)
+    score = np.zeros((1, np_))
+    tiebreak = np.zeros((1, np_))
+    brk = np.zeros((1, np_, NC))
+    length = np.zeros(1, dtype=np.int64)
+    play_range(pi, ptab, rays, nd, fns, weights, np_, rotate, seed, 0, 1, g, score, tiebreak, brk, length, log, True)
+    turns = length[0]
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:
             break
         n += 1
-    return n, turns, score, brk
+    return n, turns, score[0], brk[0]
