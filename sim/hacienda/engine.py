@@ -837,6 +837,67 @@ def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
 
 
 @njit(cache=True)
+def best_water(S, MS, pi, p, nb, nbmask, only_near, bv):
+    """The first water placement of gen_water's order (only_near 1 or 2) whose value beats bv and every earlier
+    one, without listing rows: returns (placements seen, best value, own tiles next to it, shape, anchor,
+    orientation; shape -1 if none beat bv)."""
+    W = MS.shape[1]
+    for w in range(W):
+        own = MS[R_NBL + p, w]
+        for a in range(4):
+            own |= MS[R_NBH + 4 * p + a, w]
+        MS[R_X, w] = own & MS[R_FPAM, w]
+        if only_near == 2:
+            MS[R_X, w] &= MS[R_WD + p, w]
+    for w in range(W):
+        own = MS[R_LAND + p, w]
+        for a in range(4):
+            own |= MS[R_HERD + 4 * p + a, w]
+        MS[R_OWN, w] = own
+    wp = pi[P_WATER_PTS]
+    price = pi[P_WATER_PRICE] / pi[P_MPP]
+    n = 0
+    bown = 0.0
+    bs = -1
+    bh = -1
+    bo = -1
+    for w in range(W):
+        x = MS[R_X, w]
+        while x != ZERO:
+            h = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            for s in range(4):
+                if S[S_WS + s] <= 0:
+                    continue
+                for o in range(3):
+                    k, c1, c2 = _wcells(h, s, o, nb)
+                    if k == 0:
+                        continue
+                    if k > 1 and not tb(MS, R_FPAM, c1):
+                        continue
+                    if k > 2 and not tb(MS, R_FPAM, c2):
+                        continue
+                    no = 0
+                    for v in range(W):
+                        y = nbmask[h, v]
+                        if k > 1:
+                            y |= nbmask[c1, v]
+                        if k > 2:
+                            y |= nbmask[c2, v]
+                        no += np.int64(popcnt(y & MS[R_OWN, v]))
+                    fo = np.float64(no)
+                    val = fo * wp - price
+                    if val > bv:
+                        bv = val
+                        bown = fo
+                        bs = s
+                        bh = h
+                        bo = o
+                    n += 1
+    return n, bv, bown, bs, bh, bo
+
+
+@njit(cache=True)
 def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
     """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
     W = MS.shape[1]
@@ -1335,14 +1396,13 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
                         ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
                     if ok and cwk[p, 0] != S[S_PVER + p]:
-                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 2, m)
-                        for i in range(nw):
-                            if feats[m + i, 0] > cwv[p]:
-                                cwv[p] = feats[m + i, 0]
-                                cws[p] = feats[m + i, 2]
-                                cwm[p, 0] = moves[m + i, 0]
-                                cwm[p, 1] = moves[m + i, 1]
-                                cwm[p, 2] = moves[m + i, 2]
+                        nw, bwv, bwo, bws, bwh, bwr = best_water(S, MS, pi, p, nb, nbmask, 2, cwv[p])
+                        if bws >= 0:
+                            cwv[p] = bwv
+                            cws[p] = bwo
+                            cwm[p, 0] = bws
+                            cwm[p, 1] = bwh
+                            cwm[p, 2] = bwr
                         cwk[p, 0] = S[S_PVER + p]
                         for w in range(W):
                             MS[R_WD + p, w] = ZERO
@@ -1351,26 +1411,21 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm - m - 4, 1, m)
+                        nw, wv, wsz, bws, bwh, bwr = best_water(S, MS, pi, p, nb, nbmask, 1, -1e9)
                         for w in range(W):
                             MS[R_WD + p, w] = ZERO
-                        wv = -1e9
-                        wsz = 0.0
-                        bi = 0
-                        for i in range(nw):
-                            if feats[m + i, 0] > wv:
-                                wv = feats[m + i, 0]
-                                wsz = feats[m + i, 2]
-                                bi = i
+                        if nw == 0:
+                            wv = -1e9
+                            wsz = 0.0
                         cwm[p, 0] = -1
                         if nw > 0:
                             cwk[p, 0] = S[S_PVER + p]
                             cwk[p, 1] = S[S_WVER]
                             cwv[p] = wv
                             cws[p] = wsz
-                            cwm[p, 0] = moves[m + bi, 0]
-                            cwm[p, 1] = moves[m + bi, 1]
-                            cwm[p, 2] = moves[m + bi, 2]
+                            cwm[p, 0] = bws
+                            cwm[p, 1] = bwh
+                            cwm[p, 2] = bwr
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
                             nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, m)
