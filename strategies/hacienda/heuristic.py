@@ -44,17 +44,14 @@ V_MONEY = 16
 V_SEAT = 0
 
 
-@njit(cache=True)
-def _score_action(view, moves, feats, i, w):
-    code = moves[i, 0]
-    v = feats[i, 0] * w[W_VALUE]
-    handsize = feats[i, 4]
-    money = feats[i, 5]
+@njit(cache=True, inline="always")
+def _score_action(code, t, f0, f1, f2, handsize, money, w):
+    """Score of an action row (scalars in: an array-taking helper per candidate would cost reference counting)."""
+    v = f0 * w[W_VALUE]
     if code == A_PLAY:
-        t = moves[i, 1]
         v += w[W_PLAY]
         if t < 6:
-            v += w[W_CHAIN_GROW] * min(feats[i, 2], 4.0)
+            v += w[W_CHAIN_GROW] * min(f2, 4.0)
         return v
     if code == A_BUY_ANIMAL_UP or code == A_BUY_ANIMAL_BLIND:
         v += w[W_BUY_ANIMAL]
@@ -62,7 +59,7 @@ def _score_action(view, moves, feats, i, w):
             v += 0.5 * w[W_BUY_ANIMAL]
         if code == A_BUY_ANIMAL_BLIND:
             v += w[W_BLIND]
-        if money + feats[i, 1] < w[W_KEEP_MONEY]:
+        if money + f1 < w[W_KEEP_MONEY]:
             v -= 1.0
         return v
     if code == A_BUY_LAND_UP or code == A_BUY_LAND_BLIND:
@@ -71,21 +68,21 @@ def _score_action(view, moves, feats, i, w):
             v += 0.5 * w[W_BUY_LAND]
         if code == A_BUY_LAND_BLIND:
             v += w[W_BLIND]
-        if money + feats[i, 1] < w[W_KEEP_MONEY]:
+        if money + f1 < w[W_KEEP_MONEY]:
             v -= 1.0
         return v
     if code == A_HARVEST:
-        if feats[i, 2] >= w[W_HARVEST_MIN]:
+        if f2 >= w[W_HARVEST_MIN]:
             v += w[W_HARVEST]
         return v
     if code == A_HACIENDA:
-        if feats[i, 2] >= w[W_HACIENDA_MIN]:
+        if f2 >= w[W_HACIENDA_MIN]:
             v += w[W_HACIENDA]
         else:
             v -= 5.0
         return v
     if code == A_WATER:
-        if feats[i, 2] >= w[W_WATER_MIN]:
+        if f2 >= w[W_WATER_MIN]:
             v += w[W_WATER]
         else:
             v -= 5.0
@@ -99,7 +96,8 @@ def choose(kind, view, moves, n, feats, weights, rng):
     bi = 0
     for i in range(n):
         if kind == 0:
-            s = _score_action(view, moves, feats, i, weights)
+            s = _score_action(moves[i, 0], moves[i, 1], feats[i, 0], feats[i, 1], feats[i, 2], feats[i, 4], feats[i, 5],
+                              weights)
         elif kind == 1:  # land: grow chains towards 3+, merge, stay near unreached markets
             s = (feats[i, 0] * weights[W_VALUE] + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
                  + weights[W_MERGE] * feats[i, 5] + weights[W_ROOM] * feats[i, 6]
