@@ -46,21 +46,20 @@ class Pos:
         self.b = b
         self.index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(b.cols, b.rows))}
         n, W = b.n, b.W
-        self.S = np.zeros(E.S_LEN, dtype=np.int64)
         self.MS = np.zeros((NROWS, W), dtype=np.uint64)
         self.MS[R_TERR:R_TERR + 9] = ctx.static
         self.MS[R_FPAM] = self.MS[R_PAMPA]
         self.MS[R_FTERR:R_FTERR + 5] = self.MS[R_TERR:R_TERR + 5]
         self.MS[R_OCC] = self.MS[R_MARKET] | self.MS[R_SRC]
-        self.SP = np.full((6, n), -1, dtype=np.int64)
-        self.SP[E.SP_WCNT, :] = 0
-        self.LB = np.zeros((4, n + 2), dtype=np.int64)
+        self.SP = E.new_sp(n)
+        self.S = self.SP[E.SR]  # the scalar state row (a view)
+        self.LB = self.SP  # the per-label rows live in SP
         self.view = np.full(E.V_HDR + n, -1, dtype=np.int64)
         cells = np.zeros(3, dtype=np.int64)
         for i in range(n):
             if ctx.kind[i] == 7:
                 cells[0] = i
-                E.place_water(self.S, self.MS, self.SP, cells, 1, ctx.nbmask, ctx.kind, self.view)
+                E.place_water(self.MS, self.SP, cells, 1, ctx.nbmask, ctx.kind, self.view)
         self.pi = ctx.pi
         self.money = np.zeros(5, dtype=np.int64)
 
@@ -68,16 +67,16 @@ class Pos:
         return self.index[grid(c, r)]
 
     def land(self, p, *crs):
-        return [E.place_land(self.S, self.MS, self.SP, self.LB, p, self.h(*cr), self.ctx.kind, self.ctx.nbmask,
+        return [E.place_land(self.MS, self.SP, p, self.h(*cr), self.ctx.kind, self.ctx.nbmask,
                              self.view) for cr in crs][-1]
 
     def animal(self, p, a, cr):
-        return E.place_animal(self.S, self.MS, self.SP, self.LB, p, a, self.h(*cr), self.ctx.kind, self.ctx.nb,
+        return E.place_animal(self.MS, self.SP, p, a, self.h(*cr), self.ctx.kind, self.ctx.nb,
                               self.ctx.nbmask, self.ctx.mkcnt, self.view)
 
     def water(self, *crs):
         cells = np.array([self.h(*cr) for cr in crs] + [0] * (3 - len(crs)), dtype=np.int64)
-        E.place_water(self.S, self.MS, self.SP, cells, len(crs), self.ctx.nbmask, self.ctx.kind, self.view)
+        E.place_water(self.MS, self.SP, cells, len(crs), self.ctx.nbmask, self.ctx.kind, self.view)
 
     def hacienda(self, cr):
         h = self.h(*cr)
@@ -132,7 +131,7 @@ def test_harvest_seven_chain_is_21(tmp_path):
     pos.S[E.S_CHIPS] = 8
     moves = np.zeros((64, E.MW), dtype=np.int64)
     feats = np.zeros((64, E.NF))
-    n = E.gen_harvest(pos.S, pos.MS, pos.SP, pos.LB, pos.pi, 0, moves, feats)
+    n = E.gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
     assert n == 2
     assert sorted(feats[:n, 1].tolist()) == [3.0, 21.0]
 
@@ -149,11 +148,11 @@ def test_harvest_takes_chip_from_others_when_all_out(tmp_path):
     pos.S[E.S_CHIPS] = 0
     moves = np.zeros((64, E.MW), dtype=np.int64)
     feats = np.zeros((64, E.NF))
-    n = E.gen_harvest(pos.S, pos.MS, pos.SP, pos.LB, pos.pi, 0, moves, feats)
+    n = E.gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
     assert n == 2 and sorted(moves[:n, 1].tolist()) == sorted([h1, h2])
     assert (feats[:n, 1] == 6).all()
     # a chain that already carries a chip cannot be harvested
-    n1 = E.gen_harvest(pos.S, pos.MS, pos.SP, pos.LB, pos.pi, 1, moves, feats)
+    n1 = E.gen_harvest(pos.MS, pos.SP, pos.pi, 1, moves, feats)
     assert n1 == 0
 
 

@@ -124,12 +124,15 @@ E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
 
 
 @njit(cache=True, inline="always")
-def _stamp(S):
-    S[S_STAMP] += 1
-    return S[S_STAMP]
+def _stamp(SP):
+    SP[SR, S_STAMP] += 1
+    return SP[SR, S_STAMP]
 
 
-# per-space rows of SP (int64[4, n]) and per-label rows of LB (int64[5, n + 2])
+# the integer state table SP (int64[SP_ROWS, max(n + 2, 64)]; one table, so that helpers take few arrays:
+# every array argument of a call costs a reference-count round trip): per-space rows, per-label rows,
+# the scalar state row SR (S_* columns), the unreached markets of the deciding player and the cached best space
+# per player and card type (-2 recompute, -1 none legal)
 SP_OWNER = 0
 SP_WHAT = 1
 SP_LAB = 2
@@ -147,18 +150,38 @@ F_VS = 25  # 5 MAXP: cached group sizes per space
 F_CBV = 50  # MAXP: best value per card type
 F_CBS = 55  # MAXP: group size at that best value
 F_ROWS = 60
-LB_SIZE = 0
-LB_HAC = 1
-LB_CHIP = 2
-LB_STAMP = 3
+LB_SIZE = 6  # per label
+LB_HAC = 7
+LB_CHIP = 8
+LB_STAMP = 9
+SR = 10  # scalar state, columns S_*
+SR_UNR = 11  # unreached markets (indices into mkspace) of the player being evaluated
+SR_CBH = 12  # + p: best space per card type
+SP_ROWS = SR_CBH + 5
+
+
+@njit(cache=True)
+def new_sp(n):
+    """A fresh integer state table for a board of n spaces."""
+    SP = np.zeros((SP_ROWS, max(n + 2, 64)), dtype=np.int64)
+    for r in range(SP_WCNT):
+        for i in range(SP.shape[1]):
+            SP[r, i] = -1
+    for r in range(SP_STAMP, SP_STAMP + 1):
+        for i in range(SP.shape[1]):
+            SP[r, i] = -1
+    for r in range(SR_CBH, SR_CBH + 5):
+        for i in range(SP.shape[1]):
+            SP[r, i] = -2
+    return SP
 
 
 @njit(cache=True, inline="always")
-def _first(LB, L, sc):
+def _first(SP, L, sc):
     """Label-stamp set: True the first time label L is seen under stamp sc."""
-    if LB[LB_STAMP, L] == sc:
+    if SP[LB_STAMP, L] == sc:
         return False
-    LB[LB_STAMP, L] = sc
+    SP[LB_STAMP, L] = sc
     return True
 
 
@@ -176,13 +199,13 @@ def count_word(x):
 
 
 @njit(cache=True)
-def _relabel(S, MS, SP, LB, row, h, nbmask):
+def _relabel(MS, SP, row, h, nbmask):
     """Flood-fill the group of h in mask row ``row`` and give it a fresh label; returns its size."""
     W = MS.shape[1]
     g = MS[R_G]
     size = flood(h, MS[row], nbmask, g, MS[R_FR], MS[R_TMP])
-    L = S[S_LABEL]
-    S[S_LABEL] = L + 1
+    L = SP[SR, S_LABEL]
+    SP[SR, S_LABEL] = L + 1
     hs = 0
     cs = 0
     for w in range(W):
@@ -193,9 +216,9 @@ def _relabel(S, MS, SP, LB, row, h, nbmask):
             i = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             SP[SP_LAB, i] = L
-    LB[LB_SIZE, L] = size
-    LB[LB_HAC, L] = hs
-    LB[LB_CHIP, L] = cs
+    SP[LB_SIZE, L] = size
+    SP[LB_HAC, L] = hs
+    SP[LB_CHIP, L] = cs
     return size
 
 
@@ -210,7 +233,7 @@ def _occupy(MS, kind, h):
 
 
 @njit(cache=True)
-def place_land(S, MS, SP, LB, p, h, kind, nbmask, view):
+def place_land(MS, SP, p, h, kind, nbmask, view):
     W = MS.shape[1]
     sb(MS, R_LAND + p, h)
     _occupy(MS, kind, h)
@@ -219,13 +242,13 @@ def place_land(S, MS, SP, LB, p, h, kind, nbmask, view):
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = W_LAND
     view[V_SPACE + h] = W_LAND + 8 * p
-    S[S_PVER + p] += 1
-    S[S_LVER + p] += 1
-    return _relabel(S, MS, SP, LB, R_LAND + p, h, nbmask)
+    SP[SR, S_PVER + p] += 1
+    SP[SR, S_LVER + p] += 1
+    return _relabel(MS, SP, R_LAND + p, h, nbmask)
 
 
 @njit(cache=True)
-def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
+def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
     """Place p's animal a on h; returns (herd size, market pesos earned)."""
     W = MS.shape[1]
     row = R_HERD + 4 * p + a
@@ -237,11 +260,11 @@ def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = 1 + a
     view[V_SPACE + h] = 1 + a + 8 * p
-    S[S_PVER + p] += 1
-    size = _relabel(S, MS, SP, LB, row, h, nbmask)
+    SP[SR, S_PVER + p] += 1
+    size = _relabel(MS, SP, row, h, nbmask)
     income = 0
     if mkcnt[h] > 0:
-        sc = _stamp(S)
+        sc = _stamp(SP)
         tot = 0
         g = MS[R_G]
         for w in range(W):
@@ -253,8 +276,8 @@ def place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view):
                     j = nb[i, d]
                     if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
                         L = SP[SP_LAB, j]
-                        if _first(LB, L, sc):
-                            tot += LB[LB_SIZE, L]
+                        if _first(SP, L, sc):
+                            tot += SP[LB_SIZE, L]
         income = mkcnt[h] * (size + tot)
     return size, income
 
@@ -297,11 +320,11 @@ def water_cells(h, s, o, nb, cells):
 
 
 @njit(cache=True)
-def place_water(S, MS, SP, cells, k, nbmask, kind, view):
+def place_water(MS, SP, cells, k, nbmask, kind, view):
     W = MS.shape[1]
-    pc = S[S_NPC]
-    S[S_NPC] = pc + 1
-    S[S_WVER] += 1
+    pc = SP[SR, S_NPC]
+    SP[SR, S_NPC] = pc + 1
+    SP[SR, S_WVER] += 1
     for w in range(W):
         MS[R_WP + pc, w] = ZERO
     for c in range(k):
@@ -334,40 +357,18 @@ def place_water(S, MS, SP, cells, k, nbmask, kind, view):
 # candidate evaluation (features)
 
 
-@njit(cache=True)
-def _water_near(SP, nb, h, skip):
-    """Different water tiles next to space h (skip: a piece id not to count, -1 none)."""
-    n = 0
-    a0 = -1
-    a1 = -1
-    a2 = -1
-    for d in range(6):
-        j = nb[h, d]
-        if j >= 0 and SP[SP_WHAT, j] == W_WATER:
-            pc = SP[SP_WPIECE, j]
-            if pc != a0 and pc != a1 and pc != a2 and pc != skip:
-                if n == 0:
-                    a0 = pc
-                elif n == 1:
-                    a1 = pc
-                else:
-                    a2 = pc
-                n += 1
-    return n
-
-
 @njit(cache=True, inline="always")
-def _near_market_dist(h, mdist, unr, nunr):
+def _near_market_dist(h, mdist, nunr):
     best = 99
     for m in range(nunr):
-        d = mdist[h, unr[m]]
+        d = mdist[h, SP[SR_UNR, m]]
         if d < best:
             best = d
     return best
 
 
 @njit(cache=True)
-def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
+def eval_land_set(MS, SP, pi, p, r, nb, mdist, nunr, feats, full):
     """Features of p's land tile on every space of mask row r (ascending), into feats rows 0, 1, ...;
     only columns 0 (value) and 2 (chain size) unless full. Written without array-taking helpers (each
     would cost a reference-count round trip per space). Returns the number of rows."""
@@ -382,8 +383,8 @@ def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
-            S[S_STAMP] += 1
-            sc = S[S_STAMP]
+            SP[SR, S_STAMP] += 1
+            sc = SP[SR, S_STAMP]
             size = 1
             merged = 0
             old = 0
@@ -397,14 +398,14 @@ def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
                 o = SP[SP_OWNER, j]
                 if o == p and SP[SP_WHAT, j] == W_LAND:
                     L = SP[SP_LAB, j]
-                    if LB[LB_STAMP, L] != sc:
-                        LB[LB_STAMP, L] = sc
-                        s = LB[LB_SIZE, L]
+                    if SP[LB_STAMP, L] != sc:
+                        SP[LB_STAMP, L] = sc
+                        s = SP[LB_SIZE, L]
                         merged += 1
                         size += s
                         if s >= cmin:
                             old += s * cpts
-                        if LB[LB_HAC, L] > 0:
+                        if SP[LB_HAC, L] > 0:
                             anyhac = True
                             hold += s * hpts
                 elif o >= 0 and o != p:
@@ -424,7 +425,7 @@ def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
                 feats[fi, 6] = free
                 best = 99
                 for m in range(nunr):
-                    dd = mdist[h, unr[m]]
+                    dd = mdist[h, SP[SR_UNR, m]]
                     if dd < best:
                         best = dd
                 feats[fi, 7] = best
@@ -433,7 +434,7 @@ def eval_land_set(S, MS, SP, LB, pi, p, r, nb, mdist, unr, nunr, feats, full):
 
 
 @njit(cache=True)
-def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, reached, feats, full):
+def eval_animal_set(MS, SP, pi, p, a, r, nb, mkcnt, mdist, nunr, reached, feats, full):
     """Features of p's animal a on every space of mask row r (ascending), into feats rows 0, 1, ...;
     only columns 0 and 2 unless full. Returns the number of rows."""
     W = MS.shape[1]
@@ -454,8 +455,8 @@ def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, rea
         while x0 != ZERO:
             h = w0 * 64 + np.int64(ctz(x0))
             x0 &= x0 - ONE
-            S[S_STAMP] += 1
-            sc = S[S_STAMP]
+            SP[SR, S_STAMP] += 1
+            sc = SP[SR, S_STAMP]
             size = 1
             merged = 0
             hold = 0
@@ -469,12 +470,12 @@ def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, rea
                 o = SP[SP_OWNER, j]
                 if o == p and SP[SP_WHAT, j] == 1 + a:
                     L = SP[SP_LAB, j]
-                    if LB[LB_STAMP, L] != sc:
-                        LB[LB_STAMP, L] = sc
-                        s = LB[LB_SIZE, L]
+                    if SP[LB_STAMP, L] != sc:
+                        SP[LB_STAMP, L] = sc
+                        s = SP[LB_SIZE, L]
                         merged += 1
                         size += s
-                        if LB[LB_HAC, L] > 0:
+                        if SP[LB_HAC, L] > 0:
                             anyhac = True
                             hold += s * hpts
                 elif o == -1:
@@ -489,31 +490,31 @@ def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, rea
             income = 0
             if mkcnt[h] > 0:
                 # land chains next to the new herd: h's neighbours and the merged herds' neighbours
-                S[S_STAMP] += 1
-                sc2 = S[S_STAMP]
+                SP[SR, S_STAMP] += 1
+                sc2 = SP[SR, S_STAMP]
                 tot = 0
                 for d in range(6):
                     j = nb[h, d]
                     if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
                         L = SP[SP_LAB, j]
-                        if LB[LB_STAMP, L] != sc2:
-                            LB[LB_STAMP, L] = sc2
-                            tot += LB[LB_SIZE, L]
+                        if SP[LB_STAMP, L] != sc2:
+                            SP[LB_STAMP, L] = sc2
+                            tot += SP[LB_SIZE, L]
                 if merged > 0:
                     for w in range(W):
                         x = MS[hrow, w]
                         while x != ZERO:
                             i = w * 64 + np.int64(ctz(x))
                             x &= x - ONE
-                            if LB[LB_STAMP, SP[SP_LAB, i]] != sc:
+                            if SP[LB_STAMP, SP[SP_LAB, i]] != sc:
                                 continue
                             for d in range(6):
                                 j = nb[i, d]
                                 if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
                                     L = SP[SP_LAB, j]
-                                    if LB[LB_STAMP, L] != sc2:
-                                        LB[LB_STAMP, L] = sc2
-                                        tot += LB[LB_SIZE, L]
+                                    if SP[LB_STAMP, L] != sc2:
+                                        SP[LB_STAMP, L] = sc2
+                                        tot += SP[LB_SIZE, L]
                 income = mkcnt[h] * (size + tot)
             k = reached + newm
             if k <= 0:
@@ -533,7 +534,7 @@ def eval_animal_set(S, MS, SP, LB, pi, p, a, r, nb, mkcnt, mdist, unr, nunr, rea
                 feats[fi, 6] = free
                 best = 99
                 for m in range(nunr):
-                    dd = mdist[h, unr[m]]
+                    dd = mdist[h, SP[SR_UNR, m]]
                     if dd < best:
                         best = dd
                 feats[fi, 7] = best
@@ -586,18 +587,18 @@ def legal_row(MS, p, t, r):
 
 
 @njit(cache=True)
-def _unreached(MS, p, mkspace, unr):
+def _unreached(MS, SP, p, mkspace):
     n = 0
     for m in range(mkspace.shape[0]):
         if not tb(MS, R_REACH + p, mkspace[m]):
-            unr[n] = m
+            SP[SR_UNR, n] = m
             n += 1
     return n
 
 
 @njit(cache=True)
-def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, cbh):
-    """Best immediate value of playing each card type t now into cbv/cbs/cbh[p, t] (value, group size, best
+def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
+    """Best immediate value of playing each card type t now into cbv/cbs/SP[SR_CBH + p, t] (value, group size, best
     space; -1 none legal), the lexicographic maximum of (value, size) over the legal spaces. A type is redone
     when its best space was taken, its values were reset (cbh -2) or p placed a tile since (dirty mask MS[R_D + 5 p]
     for land, MS[R_D + 5 p + 1 + a] for animal a). Only the spaces where the value can differ from the plain one (next
@@ -609,7 +610,7 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, c
     nunr = 0
     a = 0
     for t in range(NT):
-        h0 = cbh[p, t]
+        h0 = SP[SR_CBH + p, t]
         dr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
         redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
         if not redo:
@@ -620,13 +621,13 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, c
         if not redo:
             continue
         if reached < 0:
-            nunr = _unreached(MS, p, mkspace, unr)
+            nunr = _unreached(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
         legal_row(MS, p, t, R_X)
         if not anyrow(MS, R_X):
             FV[F_CBV + p, t] = 0.0
             FV[F_CBS + p, t] = 0.0
-            cbh[p, t] = -1
+            SP[SR_CBH + p, t] = -1
             continue
         plain = False
         if t < T_ANIMAL:
@@ -640,7 +641,7 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, c
             a = t - T_ANIMAL
             vr = 5 * p + 1 + a
             pv = 0.0
-            hh = S[S_HH + 4 * p + a] > 0
+            hh = SP[SR, S_HH + 4 * p + a] > 0
             for w in range(W):
                 c = MS[R_NBMK, w] | MS[R_NBW, w]
                 if hh:
@@ -668,9 +669,9 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, c
                 todo = True
         if todo:
             if t < T_ANIMAL:
-                eval_land_set(S, MS, SP, LB, pi, p, R_TMP, nb, mdist, unr, nunr, row, False)
+                eval_land_set(MS, SP, pi, p, R_TMP, nb, mdist, nunr, row, False)
             else:
-                eval_animal_set(S, MS, SP, LB, pi, p, a, R_TMP, nb, mkcnt, mdist, unr, nunr, reached, row, False)
+                eval_animal_set(MS, SP, pi, p, a, R_TMP, nb, mkcnt, mdist, nunr, reached, row, False)
             k = 0
             for w in range(W):
                 x = MS[R_TMP, w]
@@ -693,35 +694,10 @@ def best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, row, FV, c
                     bh = h
         FV[F_CBV + p, t] = bv
         FV[F_CBS + p, t] = bs
-        cbh[p, t] = bh
+        SP[SR_CBH + p, t] = bh
     for r in range(5 * p, 5 * p + 5):
         for w in range(W):
             MS[R_D + r, w] = ZERO
-
-
-@njit(cache=True, inline="always")
-def eval_water(S, SP, nb, p, cells, k, feats, i):
-    """Own / other tiles next to a water tile on cells[:k] (into feats[i, 2:5])."""
-    sc = _stamp(S)
-    own = 0
-    opp = 0
-    for c in range(k):
-        h = cells[c]
-        for d in range(6):
-            j = nb[h, d]
-            if j < 0:
-                continue
-            o = SP[SP_OWNER, j]
-            if o < 0 or SP[SP_STAMP, j] == sc:
-                continue
-            SP[SP_STAMP, j] = sc
-            if o == p:
-                own += 1
-            else:
-                opp += 1
-    feats[i, 2] = own
-    feats[i, 3] = opp
-    feats[i, 4] = k
 
 
 @njit(cache=True, inline="always")
@@ -764,7 +740,7 @@ def _wcells(h, s, o, nb):
 
 
 @njit(cache=True)
-def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
+def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
     Rows from off on; returns their number. Own / other players' tiles next to a placement are counted on
@@ -797,7 +773,7 @@ def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             for s in range(4):
-                if S[S_WS + s] <= 0:
+                if SP[SR, S_WS + s] <= 0:
                     continue
                 for o in range(3):
                     k, c1, c2 = _wcells(h, s, o, nb)
@@ -829,7 +805,7 @@ def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
                     feats[i, 4] = k
                     feats[i, 0] = feats[i, 2] * wp - price
                     feats[i, 1] = fprice
-                    feats[i, 5] = S[S_WS + s]
+                    feats[i, 5] = SP[SR, S_WS + s]
                     feats[i, 6] = 0.0
                     feats[i, 7] = 0.0
                     n += 1
@@ -837,7 +813,7 @@ def gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
 
 
 @njit(cache=True)
-def best_water(S, MS, pi, p, nb, nbmask, only_near, bv):
+def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
     """The first water placement of gen_water's order (only_near 1 or 2) whose value beats bv and every earlier
     one, without listing rows: returns (placements seen, best value, own tiles next to it, shape, anchor,
     orientation; shape -1 if none beat bv)."""
@@ -867,7 +843,7 @@ def best_water(S, MS, pi, p, nb, nbmask, only_near, bv):
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             for s in range(4):
-                if S[S_WS + s] <= 0:
+                if SP[SR, S_WS + s] <= 0:
                     continue
                 for o in range(3):
                     k, c1, c2 = _wcells(h, s, o, nb)
@@ -898,10 +874,10 @@ def best_water(S, MS, pi, p, nb, nbmask, only_near, bv):
 
 
 @njit(cache=True)
-def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
+def gen_groups(MS, SP, pi, p, moves, feats, off=0):
     """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
     W = MS.shape[1]
-    sc = _stamp(S)
+    sc = _stamp(SP)
     n = 0
     price = pi[P_HAC_PRICE] / pi[P_MPP]
     for r in range(5):
@@ -912,9 +888,9 @@ def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
                 i = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
                 L = SP[SP_LAB, i]
-                if not _first(LB, L, sc) or LB[LB_HAC, L] > 0:
+                if not _first(SP, L, sc) or SP[LB_HAC, L] > 0:
                     continue
-                s = LB[LB_SIZE, L]
+                s = SP[LB_SIZE, L]
                 k = off + n
                 moves[k, 0] = i
                 moves[k, 1] = r
@@ -924,7 +900,7 @@ def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
                 feats[k, 1] = -pi[P_HAC_PRICE]
                 feats[k, 2] = s
                 feats[k, 3] = r
-                feats[k, 4] = LB[LB_CHIP, L] if r == 0 else 0
+                feats[k, 4] = SP[LB_CHIP, L] if r == 0 else 0
                 feats[k, 5] = 0.0
                 feats[k, 6] = 0.0
                 feats[k, 7] = 0.0
@@ -933,10 +909,10 @@ def gen_groups(S, MS, SP, LB, pi, p, moves, feats, off=0):
 
 
 @njit(cache=True)
-def gen_harvest(S, MS, SP, LB, pi, p, moves, feats, off=0):
+def gen_harvest(MS, SP, pi, p, moves, feats, off=0):
     """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
     W = MS.shape[1]
-    sc = _stamp(S)
+    sc = _stamp(SP)
     n = 0
     nsrc = 1
     for w in range(W):
@@ -945,10 +921,10 @@ def gen_harvest(S, MS, SP, LB, pi, p, moves, feats, off=0):
             i = w * 64 + np.int64(ctz(x))
             x &= x - ONE
             L = SP[SP_LAB, i]
-            if not _first(LB, L, sc) or LB[LB_CHIP, L] > 0:
+            if not _first(SP, L, sc) or SP[LB_CHIP, L] > 0:
                 continue
-            s = LB[LB_SIZE, L]
-            if S[S_CHIPS] > 0:
+            s = SP[LB_SIZE, L]
+            if SP[SR, S_CHIPS] > 0:
                 _harvest_row(moves, feats, off + n, i, -1, s, 0, pi)
                 n += 1
             else:
@@ -959,7 +935,7 @@ def gen_harvest(S, MS, SP, LB, pi, p, moves, feats, off=0):
                         y &= y - ONE
                         if SP[SP_OWNER, j] == p:
                             continue
-                        _harvest_row(moves, feats, off + n, i, j, s, LB[LB_SIZE, SP[SP_LAB, j]], pi)
+                        _harvest_row(moves, feats, off + n, i, j, s, SP[LB_SIZE, SP[SP_LAB, j]], pi)
                         n += 1
     return n
 
@@ -986,45 +962,20 @@ def _harvest_row(moves, feats, n, i, j, s, vs, pi):
 
 
 @njit(cache=True, inline="always")
-def _draw_animal(S, adeck):
+def _draw_animal(SP, adeck):
     """Top card of the current animal stack, or -1; notes when stack 1 runs out."""
-    if S[S_APTR] >= S[S_A2]:
+    if SP[SR, S_APTR] >= SP[SR, S_A2]:
         return -1
-    c = adeck[S[S_APTR]]
-    S[S_APTR] += 1
+    c = adeck[SP[SR, S_APTR]]
+    SP[SR, S_APTR] += 1
     return c
 
 
 @njit(cache=True)
-def _sync_view(view, S, p, money, hand, np_, hac_left, water_left, harv_left, acts_left, MS, pi):
-    view[V_SEAT] = p
-    view[V_ACTIONS_LEFT] = acts_left
-    view[V_HAC_OK] = hac_left
-    view[V_WATER_OK] = water_left
-    view[V_HARV_OK] = harv_left
-    view[V_HAC_SUPPLY] = S[S_HACS]
-    view[V_CHIPS_SUPPLY] = S[S_CHIPS]
-    view[V_LAND_DECK] = S[S_LEND] - S[S_LPTR]
-    view[V_STACK1] = max(0, S[S_A1] - S[S_APTR])
-    view[V_STACK2] = S[S_A2] - max(S[S_A1], S[S_APTR])
-    for q in range(np_):
-        view[V_MONEY + q] = money[q]
-        hs = 0
-        for t in range(NT):
-            hs += hand[q, t]
-        view[V_HANDSIZE + q] = hs
-        view[V_MARKETS + q] = countrow(MS, R_REACH + q)
-    for t in range(NT):
-        view[V_HAND + t] = hand[p, t]
-    for s in range(4):
-        view[V_WSUPPLY + s] = S[S_WS + s]
-
-
-@njit(cache=True)
-def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase, snap, snap_on):
+def do_scoring(SP, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase, snap, snap_on):
     out = np.zeros(NCAT, dtype=np.int64)
     for q in range(np_):
-        score_player(q, MS, S[S_NPC], money[q], nbmask, pi, out)
+        score_player(q, MS, SP[SR, S_NPC], money[q], nbmask, pi, out)
         for c in range(NCAT):
             brk[q, off + c] = out[c]
         if log_on:
@@ -1039,7 +990,7 @@ def do_scoring(S, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phase
                 k += 1
         for q in range(np_):
             snap[phase - 1, k + q] = np.uint64(money[q])
-        snap[phase - 1, k + 5] = np.uint64(S[S_NPC])
+        snap[phase - 1, k + 5] = np.uint64(SP[SR, S_NPC])
 
 
 @njit(cache=True)
@@ -1122,21 +1073,17 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
-    S = np.zeros(S_LEN, dtype=np.int64)
     MS = np.zeros((NROWS_ALL, W), dtype=np.uint64)
     for r in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
-    SP = np.full((6, n), -1, dtype=np.int64)
-    SP[SP_WCNT, :] = 0
-    LB = np.zeros((4, n + 2), dtype=np.int64)
+    SP = new_sp(n)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = moves.shape[0]
     # per player: best value, size and space of each card type (FV rows F_CBV + p, F_CBS + p; cbh), valid while the
     # player's own version and the water version are unchanged and the best space is still free (other players'
     # tiles only remove spaces)
     FV = np.zeros((F_ROWS, max(n, NT)), dtype=np.float64)
-    cbh = np.full((MAXP, NT), -2, dtype=np.int64)
     ckey = np.full((MAXP, 4), -1, dtype=np.int64)
     # MS rows R_D + r: dirty masks, spaces where p's values may have changed since p's last decision (r = 5 p land,
     # 5 p + 1 + a animal a); FV rows F_VV / F_VS + r: per-space values and sizes of p's tiles, valid where
@@ -1150,9 +1097,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     bv = np.zeros(NT, dtype=np.float64)
     bsz = np.zeros(NT, dtype=np.float64)
     bn = np.zeros(NT, dtype=np.float64)
-    unr = np.zeros(max(1, mkspace.shape[0]), dtype=np.int64)
     cells = np.zeros(3, dtype=np.int64)
-    seen = np.zeros(24, dtype=np.int64)
     money = np.zeros(MAXP, dtype=np.int64)
     hand = np.zeros((MAXP, NT), dtype=np.int64)
     for q in range(np_):
@@ -1166,21 +1111,21 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
             MS[R_FTERR + t, w] = MS[R_TERR + t, w]
         MS[R_OCC, w] = MS[R_MARKET, w] | MS[R_SRC, w]
     for t in range(4):
-        S[S_WS + t] = pi[P_WTILES + t]
+        SP[SR, S_WS + t] = pi[P_WTILES + t]
     for i in range(n):
         if kind[i] == K_MARKET:
             view[V_SPACE + i] = -3
         elif kind[i] == 7:
             cells[0] = i
-            place_water(S, MS, SP, cells, 1, nbmask, kind, view)
-            S[S_WS] = max(0, S[S_WS] - 1)
+            place_water(MS, SP, cells, 1, nbmask, kind, view)
+            SP[SR, S_WS] = max(0, SP[SR, S_WS] - 1)
     view[V_NP] = np_
     view[V_NSPACES] = n
     view[V_CARD] = -1
     view[V_PHASE] = 0
-    S[S_CHIPS] = pi[P_CHIPS]
-    S[S_HACS] = pi[P_HACS + np_ - 2]
-    S[S_LABEL] = 0
+    SP[SR, S_CHIPS] = pi[P_CHIPS]
+    SP[SR, S_HACS] = pi[P_HACS + np_ - 2]
+    SP[SR, S_LABEL] = 0
     # land cards
     nland = 5 * pi[P_LAND_PER] + pi[P_PAMPA_CARDS]
     ldeck = np.empty(max(1, nland), dtype=np.int64)
@@ -1205,8 +1150,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
         if lp < nland:
             dland[s] = ldeck[lp]
             lp += 1
-    S[S_LPTR] = lp
-    S[S_LEND] = nland
+    SP[SR, S_LPTR] = lp
+    SP[SR, S_LEND] = nland
     # animal cards: remove unseen, deal, display, split the rest in two stacks
     nan = 4 * pi[P_ANIMALS_PER]
     adeck = np.empty(nan, dtype=np.int64)
@@ -1225,9 +1170,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
         danim[s] = adeck[ap]
         ap += 1
     rest = nan - ap
-    S[S_APTR] = ap
-    S[S_A1] = ap + rest // 2
-    S[S_A2] = nan
+    SP[SR, S_APTR] = ap
+    SP[SR, S_A1] = ap + rest // 2
+    SP[SR, S_A2] = nan
     for q in range(np_):
         money[q] = pi[P_START_MONEY]
         lh = 0
@@ -1279,11 +1224,11 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 view[V_HAC_OK] = hac_left
                 view[V_WATER_OK] = water_left
                 view[V_HARV_OK] = harv_left
-                view[V_HAC_SUPPLY] = S[S_HACS]
-                view[V_CHIPS_SUPPLY] = S[S_CHIPS]
-                view[V_LAND_DECK] = S[S_LEND] - S[S_LPTR]
-                view[V_STACK1] = max(0, S[S_A1] - S[S_APTR])
-                view[V_STACK2] = S[S_A2] - max(S[S_A1], S[S_APTR])
+                view[V_HAC_SUPPLY] = SP[SR, S_HACS]
+                view[V_CHIPS_SUPPLY] = SP[SR, S_CHIPS]
+                view[V_LAND_DECK] = SP[SR, S_LEND] - SP[SR, S_LPTR]
+                view[V_STACK1] = max(0, SP[SR, S_A1] - SP[SR, S_APTR])
+                view[V_STACK2] = SP[SR, S_A2] - max(SP[SR, S_A1], SP[SR, S_APTR])
                 for q in range(np_):
                     view[V_MONEY + q] = money[q]
                     hs = 0
@@ -1297,19 +1242,19 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 for t in range(NT):
                     view[V_HAND + t] = hand[p, t]
                 for s in range(4):
-                    view[V_WSUPPLY + s] = S[S_WS + s]
+                    view[V_WSUPPLY + s] = SP[SR, S_WS + s]
                 view[V_CARD] = -1
                 # best immediate value of every card type (plays and buys), cached per player (see cbh): after
                 # p's own placements only the spaces in the dirty masks MS[R_D + 5 p + 0 land / 1 + a animal a] are
                 # re-evaluated; a water tile (any player) or a hacienda of p's recomputes in full (cbh = -2)
-                if ckey[p, 1] != S[S_WVER]:
+                if ckey[p, 1] != SP[SR, S_WVER]:
                     for t in range(NT):
-                        cbh[p, t] = -2
-                    ckey[p, 1] = S[S_WVER]
+                        SP[SR_CBH + p, t] = -2
+                    ckey[p, 1] = SP[SR, S_WVER]
                 # (no call when no type needs redoing: the call alone costs a reference-count round trip per array)
                 need = False
                 for t in range(NT):
-                    h0 = cbh[p, t]
+                    h0 = SP[SR_CBH + p, t]
                     if h0 == -2 or (h0 >= 0 and (MS[R_OCC, h0 >> 6] >> np.uint64(h0 & 63)) & ONE != ZERO):
                         need = True
                         break
@@ -1319,11 +1264,11 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             if MS[R_D + r, w] != ZERO:
                                 need = True
                 if need:
-                    best_values(S, MS, SP, LB, pi, p, nb, mkcnt, mdist, mkspace, unr, feats, FV, cbh)
+                    best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, feats, FV)
                 for t in range(NT):
                     bv[t] = FV[F_CBV + p, t]
                     bsz[t] = FV[F_CBS + p, t]
-                    bn[t] = 1.0 if cbh[p, t] >= 0 else 0.0
+                    bn[t] = 1.0 if SP[SR_CBH + p, t] >= 0 else 0.0
                 handsize = 0
                 for t in range(NT):
                     handsize += hand[p, t]
@@ -1357,7 +1302,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                                  hand[p, t], handsize, money[p], acts)
                         m += 1
                 if money[p] >= price_bl:
-                    if S[S_LPTR] < S[S_LEND]:
+                    if SP[SR, S_LPTR] < SP[SR, S_LEND]:
                         est = 0.0
                         for t in range(5):
                             est += bv[t] * pi[P_LAND_PER]
@@ -1365,7 +1310,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         _act_row(moves, feats, m, A_BUY_LAND_BLIND, -1, -1, est / land_w - price_bl / mpp, -price_bl,
                                  0.0, 0, handsize, money[p], acts)
                         m += 1
-                    if S[S_APTR] < S[S_A2]:
+                    if SP[SR, S_APTR] < SP[SR, S_A2]:
                         est = 0.25 * (bv[6] + bv[7] + bv[8] + bv[9])
                         _act_row(moves, feats, m, A_BUY_ANIMAL_BLIND, -1, -1, est - price_bl / mpp, -price_bl,
                                  0.0, 0, handsize, money[p], acts)
@@ -1376,8 +1321,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         _act_row(moves, feats, m, A_PLAY, t, t, bv[t], 0.0, bsz[t], hand[p, t], handsize, money[p], acts)
                         m += 1
                 # hacienda
-                if hac_left > 0 and S[S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
-                    ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats, m)
+                if hac_left > 0 and SP[SR, S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
+                    ng = gen_groups(MS, SP, pi, p, moves, feats, m)
                     if ng > 0:
                         bi = 0
                         for i in range(1, ng):
@@ -1391,19 +1336,19 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                 if water_left > 0 and money[p] >= pi[P_WATER_PRICE]:
                     # best water tile next to own tiles, cached: valid while no water tile came and the best spot
                     # is free; p's own placements since only change (raise) the values of spots near them (MS[R_WD + p])
-                    ok = cwk[p, 1] == S[S_WVER] and cwm[p, 0] >= 0
+                    ok = cwk[p, 1] == SP[SR, S_WVER] and cwm[p, 0] >= 0
                     if ok:
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
-                        ok = S[S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
-                    if ok and cwk[p, 0] != S[S_PVER + p]:
-                        nw, bwv, bwo, bws, bwh, bwr = best_water(S, MS, pi, p, nb, nbmask, 2, cwv[p])
+                        ok = SP[SR, S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
+                    if ok and cwk[p, 0] != SP[SR, S_PVER + p]:
+                        nw, bwv, bwo, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, 2, cwv[p])
                         if bws >= 0:
                             cwv[p] = bwv
                             cws[p] = bwo
                             cwm[p, 0] = bws
                             cwm[p, 1] = bwh
                             cwm[p, 2] = bwr
-                        cwk[p, 0] = S[S_PVER + p]
+                        cwk[p, 0] = SP[SR, S_PVER + p]
                         for w in range(W):
                             MS[R_WD + p, w] = ZERO
                     if ok:
@@ -1411,7 +1356,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw, wv, wsz, bws, bwh, bwr = best_water(S, MS, pi, p, nb, nbmask, 1, -1e9)
+                        nw, wv, wsz, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, 1, -1e9)
                         for w in range(W):
                             MS[R_WD + p, w] = ZERO
                         if nw == 0:
@@ -1419,8 +1364,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             wsz = 0.0
                         cwm[p, 0] = -1
                         if nw > 0:
-                            cwk[p, 0] = S[S_PVER + p]
-                            cwk[p, 1] = S[S_WVER]
+                            cwk[p, 0] = SP[SR, S_PVER + p]
+                            cwk[p, 1] = SP[SR, S_WVER]
                             cwv[p] = wv
                             cws[p] = wsz
                             cwm[p, 0] = bws
@@ -1428,7 +1373,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             cwm[p, 2] = bwr
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, m)
+                            nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1437,7 +1382,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # harvest
                 if harv_left > 0:
-                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats, m)
+                    nh = gen_harvest(MS, SP, pi, p, moves, feats, m)
                     if nh > 0:
                         bi = 0
                         for i in range(1, nh):
@@ -1468,17 +1413,17 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     hand[p, t] += 1
                     if log_on:
                         _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
-                    if S[S_LPTR] < S[S_LEND]:
-                        dland[arg] = ldeck[S[S_LPTR]]
-                        S[S_LPTR] += 1
+                    if SP[SR, S_LPTR] < SP[SR, S_LEND]:
+                        dland[arg] = ldeck[SP[SR, S_LPTR]]
+                        SP[SR, S_LPTR] += 1
                     else:
                         dland[arg] = -1
                     view[V_DISP_LAND + arg] = dland[arg]
                     if log_on:
                         _log(log, nlog, log_on, E_REFILL, -1, 0, arg, dland[arg], 0)
                 elif code == A_BUY_LAND_BLIND:
-                    t = ldeck[S[S_LPTR]]
-                    S[S_LPTR] += 1
+                    t = ldeck[SP[SR, S_LPTR]]
+                    SP[SR, S_LPTR] += 1
                     money[p] -= price_bl
                     hand[p, t] += 1
                     if log_on:
@@ -1489,24 +1434,24 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         money[p] -= price_up
                         if log_on:
                             _log(log, nlog, log_on, E_BUY, p, t, 1, price_up, 0)
-                        danim[arg] = _draw_animal(S, adeck)
+                        danim[arg] = _draw_animal(SP, adeck)
                         view[V_DISP_ANIMAL + arg] = danim[arg]
                         if log_on:
                             _log(log, nlog, log_on, E_REFILL, -1, 1, arg, danim[arg], 0)
                     else:
-                        t = _draw_animal(S, adeck)
+                        t = _draw_animal(SP, adeck)
                         money[p] -= price_bl
                         if log_on:
                             _log(log, nlog, log_on, E_BUY, p, t, 0, price_bl, 0)
                     hand[p, t] += 1
-                    if S[S_STACK2_IN] == 0 and S[S_APTR] >= S[S_A1]:
-                        S[S_STACK2_IN] = 1
+                    if SP[SR, S_STACK2_IN] == 0 and SP[SR, S_APTR] >= SP[SR, S_A1]:
+                        SP[SR, S_STACK2_IN] = 1
                         if log_on:
                             _log(log, nlog, log_on, E_STACK2, -1, rnd, 0, 0, 0)
                 elif code == A_PLAY:
                     t = arg
                     as_p = legal_row(MS, p, t, R_X)
-                    nunr = _unreached(MS, p, mkspace, unr)
+                    nunr = _unreached(MS, SP, p, mkspace)
                     reached = countrow(MS, R_REACH + p)
                     nm = 0
                     for w in range(W):
@@ -1520,16 +1465,16 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             moves[nm, 3] = 0
                             nm += 1
                     if t < T_ANIMAL:
-                        eval_land_set(S, MS, SP, LB, pi, p, R_X, nb, mdist, unr, nunr, feats, True)
+                        eval_land_set(MS, SP, pi, p, R_X, nb, mdist, nunr, feats, True)
                     else:
-                        eval_animal_set(S, MS, SP, LB, pi, p, t - T_ANIMAL, R_X, nb, mkcnt, mdist, unr, nunr, reached,
+                        eval_animal_set(MS, SP, pi, p, t - T_ANIMAL, R_X, nb, mkcnt, mdist, nunr, reached,
                                         feats, True)
                     view[V_CARD] = t
                     j = _ask(fns, weights, e, K_LAND if t < T_ANIMAL else K_ANIMAL, view, moves, nm, feats, rng)
                     h = moves[j, 0]
                     hand[p, t] -= 1
                     if t < T_ANIMAL:
-                        sz = place_land(S, MS, SP, LB, p, h, kind, nbmask, view)
+                        sz = place_land(MS, SP, p, h, kind, nbmask, view)
                         _dirty_land(MS, p, h, nbmask)
                         _ball3(MS, p, h, nbmask)
                         if log_on:
@@ -1537,12 +1482,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     else:
                         a = t - T_ANIMAL
                         r0 = countrow(MS, R_REACH + p) if mkcnt[h] > 0 else 0
-                        sz, inc = place_animal(S, MS, SP, LB, p, a, h, kind, nb, nbmask, mkcnt, view)
+                        sz, inc = place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view)
                         money[p] += inc
                         if mkcnt[h] > 0 and countrow(MS, R_REACH + p) != r0:
                             # markets reached changed: the market term of every animal type
                             for t2 in range(T_ANIMAL, NT):
-                                cbh[p, t2] = -2
+                                SP[SR_CBH + p, t2] = -2
                                 for w in range(W):
                                     MS[R_VALID + 5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
                         _dirty_group(MS, 5 * p + 1 + a, nbmask)
@@ -1550,41 +1495,41 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         if log_on:
                             _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
-                    ng = gen_groups(S, MS, SP, LB, pi, p, moves, feats)
+                    ng = gen_groups(MS, SP, pi, p, moves, feats)
                     j = _ask(fns, weights, e, K_HACIENDA, view, moves, ng, feats, rng)
                     h = moves[j, 0]
                     r = moves[j, 1]
                     money[p] -= pi[P_HAC_PRICE]
-                    S[S_HACS] -= 1
+                    SP[SR, S_HACS] -= 1
                     hac_n += 1
                     sb(MS, R_HAC, h)
-                    LB[LB_HAC, SP[SP_LAB, h]] += 1
-                    S[S_PVER + p] += 1
+                    SP[LB_HAC, SP[SP_LAB, h]] += 1
+                    SP[SR, S_PVER + p] += 1
                     # the hacienda term of the spaces next to the group: recompute that card type (or the land types)
                     if r == 0:
-                        S[S_LVER + p] += 1
+                        SP[SR, S_LVER + p] += 1
                         for t2 in range(T_ANIMAL):
-                            cbh[p, t2] = -2
+                            SP[SR_CBH + p, t2] = -2
                         for w in range(W):
                             MS[R_VALID + 5 * p, w] = ZERO
                     else:
-                        cbh[p, T_ANIMAL + r - 1] = -2
+                        SP[SR_CBH + p, T_ANIMAL + r - 1] = -2
                         for w in range(W):
                             MS[R_VALID + 5 * p + r, w] = ZERO
                     view[V_SPACE + h] += 128
                     if r > 0:
-                        S[S_HH + 4 * p + r - 1] = 1
+                        SP[SR, S_HH + 4 * p + r - 1] = 1
                     if log_on:
                         _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(S, MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, 0)
+                    nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, 0)
                     j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
                     money[p] -= pi[P_WATER_PRICE]
-                    S[S_WS + s] -= 1
+                    SP[SR, S_WS + s] -= 1
                     water_n += 1
-                    place_water(S, MS, SP, cells, k, nbmask, kind, view)
+                    place_water(MS, SP, cells, k, nbmask, kind, view)
                     # water counts change next to the tile: those values are stale for everybody
                     for w in range(W):
                         x = ZERO
@@ -1595,20 +1540,20 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     if log_on:
                         _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
-                    nh = gen_harvest(S, MS, SP, LB, pi, p, moves, feats)
+                    nh = gen_harvest(MS, SP, pi, p, moves, feats)
                     j = _ask(fns, weights, e, K_HARVEST, view, moves, nh, feats, rng)
                     h = moves[j, 0]
                     src = moves[j, 1]
                     victim = 0
                     if src >= 0:
                         cb(MS, R_CHIPS, src)
-                        LB[LB_CHIP, SP[SP_LAB, src]] -= 1
+                        SP[LB_CHIP, SP[SP_LAB, src]] -= 1
                         view[V_SPACE + src] -= 64
                         victim = (SP[SP_OWNER, src] + 1) * 100000 + src + 1
                     else:
-                        S[S_CHIPS] -= 1
+                        SP[SR, S_CHIPS] -= 1
                     sb(MS, R_CHIPS, h)
-                    LB[LB_CHIP, SP[SP_LAB, h]] += 1
+                    SP[LB_CHIP, SP[SP_LAB, h]] += 1
                     view[V_SPACE + h] += 64
                     pes = moves[j, 2] * pi[P_HARV_RATE]
                     money[p] += pes
@@ -1623,12 +1568,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
             how = 2 if stuck else 1
             if log_on:
                 _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
-        if not mid_done and (S[S_STACK2_IN] == 1 or cap):
-            do_scoring(S, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
+        if not mid_done and (SP[SR, S_STACK2_IN] == 1 or cap):
+            do_scoring(SP, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
             mid_done = True
             view[V_PHASE] = 1
-        if mid_done and (S[S_APTR] >= S[S_A2] or cap):
-            do_scoring(S, MS, np_, money, pi, nbmask, brk, NCAT, log, nlog, log_on, 2, snap, snap_on)
+        if mid_done and (SP[SR, S_APTR] >= SP[SR, S_A2] or cap):
+            do_scoring(SP, MS, np_, money, pi, nbmask, brk, NCAT, log, nlog, log_on, 2, snap, snap_on)
             view[V_PHASE] = 2
             break
     for q in range(np_):
