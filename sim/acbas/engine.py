@@ -1298,6 +1298,13 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                                 - pme[P_REED]
                             res1[0] += prmf[0] * dg
                             res1[12] += prmf[0] * dg
+                elif slot == S_EXPAND:
+                    # Expand with its default side (left: both sides always tie, see below) adds an empty column
+                    # that is open towards the farm edge: no pasture closes or opens, no container appears and no
+                    # expansion is full, so the farm evaluates exactly as now; only the borders come in
+                    tps2[P_BORD] += gs[GS_ACC + S_EXPAND * NG + G_BORD]
+                    for j in range(13):
+                        res1[j] = res0[j]
                 else:
                     # do_action touches only the counters before GS_OCC and this slot's goods: restore those
                     for j in range(GS_OCC):
