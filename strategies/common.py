@@ -47,21 +47,47 @@ def argmax_column(feats, n, col, rng):
 
 
 @njit(cache=True, inline="always")
-def argmax_linear(feats, n, weights, rng):
-    """Index maximising ``feats[i, :k] . weights[:k]`` (k = min of widths); random tie-break."""
+def _dot(feats, i, weights, off, k):
+    v = 0.0
+    for j in range(k):
+        v += feats[i, j] * weights[off + j]
+    return v
+
+
+@njit(cache=True, inline="always")
+def _argmax_dot(feats, n, weights, off, k, rng):
+    """Index maximising ``feats[i, :k] . weights[off:off + k]``; rows within 1e-9 of the best tie and
+    one is drawn uniformly. Allocates nothing (the scores are recomputed, in the same order, rather
+    than stored), so a bot built on it can be compiled without reference counting (see bot_jit)."""
     if n <= 1:
         return 0
-    k = min(feats.shape[1], weights.shape[0])
-    vals = np.empty((n, 1))
     best = -np.inf
     for i in range(n):
-        v = 0.0
-        for j in range(k):
-            v += feats[i, j] * weights[j]
-        vals[i, 0] = v
+        v = _dot(feats, i, weights, off, k)
         if v > best:
             best = v
-    return _pick_tie(vals, 0, n, best, rng)
+    ties = 0
+    first = 0
+    for i in range(n):
+        if _dot(feats, i, weights, off, k) >= best - 1e-9:
+            if ties == 0:
+                first = i
+            ties += 1
+    if ties <= 1:
+        return first
+    pick = rng_below(rng, ties)
+    for i in range(n):
+        if _dot(feats, i, weights, off, k) >= best - 1e-9:
+            if pick == 0:
+                return i
+            pick -= 1
+    return first
+
+
+@njit(cache=True, inline="always")
+def argmax_linear(feats, n, weights, rng):
+    """Index maximising ``feats[i, :k] . weights[:k]`` (k = min of widths); random tie-break."""
+    return _argmax_dot(feats, n, weights, 0, min(feats.shape[1], weights.shape[0]), rng)
 
 
 @njit(cache=True)
@@ -93,20 +119,7 @@ def softmax_linear(feats, n, weights, temperature, rng):
 @njit(cache=True, inline="always")
 def argmax_kind_linear(kind, feats, n, weights, nf, rng):
     """Linear scoring with one block of ``nf`` weights per decision kind: weights[kind*nf:(kind+1)*nf]."""
-    if n <= 1:
-        return 0
-    off = kind * nf
-    k = min(nf, feats.shape[1])
-    vals = np.empty((n, 1))
-    best = -np.inf
-    for i in range(n):
-        v = 0.0
-        for j in range(k):
-            v += feats[i, j] * weights[off + j]
-        vals[i, 0] = v
-        if v > best:
-            best = v
-    return _pick_tie(vals, 0, n, best, rng)
+    return _argmax_dot(feats, n, weights, kind * nf, min(nf, feats.shape[1]), rng)
 
 
 def kind_weights(kinds, features, table):

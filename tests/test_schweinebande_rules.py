@@ -325,23 +325,23 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
     c = ctx(board=board)
     ns, nd = c.rays.shape[0], c.rays.shape[1]
     n_players = 3
-    mgs, raylen, lint, lgain, rev = engine.line_scratch(c.rays, ns, nd)
+    mgs, raylen, lreach, lgain, rev = engine.line_scratch(c.rays, ns, nd)
     gen = np.random.default_rng(5)
     mgs[:n_players] = gen.normal(size=(n_players, NT))
     for _ in range(20):
         view = blank_view(c, n_players)
         view[V_TILE:V_TILE + ns] = FACE_DOWN
         facedown = (1 << ns) - 1
-        engine.lines_reset(ns, nd, n_players, raylen, lint, lgain)
+        engine.lines_reset(ns, nd, n_players, raylen, lreach, lgain)
         for space in gen.permutation(ns)[: gen.integers(1, ns)]:
             space = int(space)
             t = int(gen.integers(0, NT))
             view[V_TILE + space] = t
             facedown &= ~(1 << space)
-            engine.lines_revealed(lint, lgain, rev, space, t, np.uint64(facedown), n_players, mgs)
+            engine.lines_revealed(lreach, lgain, rev, space, t, np.uint64(facedown), n_players, mgs)
             if gen.random() < 0.4:
                 view[V_FARMER + space] = 0
-                engine.lines_blocked(view, c.rays, lint, lgain, rev, space, np.uint64(facedown), n_players, mgs)
+                engine.lines_blocked(view, c.rays, lreach, lgain, rev, space, np.uint64(facedown), n_players, mgs)
             for s in range(ns):
                 if not facedown >> s & 1:
                     continue
@@ -353,12 +353,10 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
                         line.append(int(view[V_TILE + x]))
                     known = [k for k in line if k != FACE_DOWN]
                     x = s * engine.MAXD + d
-                    assert lint[engine.L_REACH, x] == len(line)
-                    assert lint[engine.L_UNKNOWN, x] == 1 + len(line) - len(known)
-                    assert lgain[engine.L_UNKF, x] == 1 + len(line) - len(known)
-                    assert lint[engine.L_KNOWN, x] == len(known)
+                    assert lreach[x] == len(line)
+                    assert lgain[x, engine.L_UNKF] == 1 + len(line) - len(known)
                     for p in range(n_players):
-                        assert lgain[p, x] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)
+                        assert lgain[x, p] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)
 
 
 @pytest.mark.parametrize("board", ["rhombus", "hexagon", "square"])

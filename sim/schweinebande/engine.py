@@ -164,19 +164,16 @@ def unknown_gain(mgs, seat, tiles_left):
 # so float rounding in how a sum was accumulated never picks the direction.
 LINE_TIE = 1e-9
 
-# Phase B keeps, for every line (space s, direction d) = s and its ray up to the first farmer, the
-# ray length it reaches and its unknown/known tile counts in lint[L_*, s, d], and each seat's summed
-# marginal gain of its known tiles in lgain[p, s * MAXD + d]; rev[x] lists the lines through space x
-# (rev[x, 0] = count, then s << 6 | d << 3 | position). A reveal or a farmer only touches the lines
-# through its space, so the reveal candidates' estimates cost one multiply-add per direction.
-L_REACH = 0
-L_UNKNOWN = 1
-L_KNOWN = 2
+# Phase B keeps, for every line (space s, direction d) = s and its ray up to the first farmer, in row
+# x = s * MAXD + d: lreach[x], the ray positions it reaches, and lgain[x, p], each seat p's summed
+# marginal gain of its known tiles, with lgain[x, L_UNKF] its count of face-down tiles (its known
+# tiles are the rest: every space holds a tile while farmers are placed). rev[y] lists the lines
+# through space y (rev[y, 0] = count, then s << 6 | d << 3 | position). A reveal or a farmer only
+# touches the lines through its space, so a reveal candidate costs one multiply-add per direction.
 MAXD = 8
-L_UNKF = MAXP  # lgain row holding the unknown counts as floats
-RAY_DOWN = 63  # flag bit of ray_masks
+L_UNKF = MAXP  # lgain column of the face-down count
 MAXREV = 1 + MAXD * 8
-
+RAY_DOWN = 63  # flag bit of ray_masks
 
 
 @njit(cache=True, inline="always")
@@ -200,14 +197,14 @@ def lines_index(rays, ns, nd, raylen, rev):
 
 @njit(cache=True)
 def line_scratch(rays, ns, nd):
-    """Phase B's per-game scratch: (mgs, raylen, lint, lgain, rev) for a board's rays."""
+    """Phase B's scratch: (mgs, raylen, lreach, lgain, rev) for a board's rays."""
     mgs = np.zeros((MAXP, NT), dtype=np.float64)
     raylen = np.zeros((MAXS, MAXD), dtype=np.int64)
     rev = np.zeros((MAXS, MAXREV), dtype=np.int64)
-    lint = np.zeros((3, MAXS * MAXD), dtype=np.int64)
-    lgain = np.zeros((MAXP + 1, MAXS * MAXD), dtype=np.float64)
+    lreach = np.zeros(MAXS * MAXD, dtype=np.int64)
+    lgain = np.zeros((MAXS * MAXD, MAXP + 1), dtype=np.float64)
     lines_index(rays, ns, nd, raylen, rev)
-    return mgs, raylen, lint, lgain, rev
+    return mgs, raylen, lreach, lgain, rev
 
 
 @njit(cache=True)
@@ -248,64 +245,56 @@ def line_mask(rm, s, farmers):
 
 
 @njit(cache=True, inline="always")
-def lines_reset(ns, nd, np_, raylen, lint, lgain):
+def lines_reset(ns, nd, np_, raylen, lreach, lgain):
     """Phase B starts with every tile face down and no farmer: each line from a space holds the
     space itself and its whole ray, all unknown."""
     for s in range(ns):
         for d in range(nd):
-            lint[L_REACH, s * MAXD + d] = raylen[s, d]
-            lint[L_UNKNOWN, s * MAXD + d] = 1 + raylen[s, d]
-            lgain[L_UNKF, s * MAXD + d] = 1 + raylen[s, d]
-            lint[L_KNOWN, s * MAXD + d] = 0
+            x = s * MAXD + d
+            lreach[x] = raylen[s, d]
+            lgain[x, L_UNKF] = 1 + raylen[s, d]
             for p in range(np_):
-                lgain[p, s * MAXD + d] = 0.0
+                lgain[x, p] = 0.0
 
 
 @njit(cache=True, inline="always")
-def lines_revealed(lint, lgain, rev, space, t, facedown, np_, mgs):
+def lines_revealed(lreach, lgain, rev, space, t, facedown, np_, mgs):
     """Tile ``t`` was turned up on ``space``: every line from a face-down space that reaches it
     has one unknown tile less and one known more."""
     one = np.uint64(1)
     for e in range(1, rev[space, 0] + 1):
         code = rev[space, e]
-        s = code >> 6
-        d = (code >> 3) & 7
-        pos = code & 7
-        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s * MAXD + d]:
-            lint[L_UNKNOWN, s * MAXD + d] -= 1
-            lgain[L_UNKF, s * MAXD + d] -= 1.0
-            lint[L_KNOWN, s * MAXD + d] += 1
+        x = code >> 3
+        if facedown & (one << np.uint64(code >> 6)) and (code & 7) < lreach[x]:
+            lgain[x, L_UNKF] -= 1.0
             for p in range(np_):
-                lgain[p, s * MAXD + d] += mgs[p, t]
+                lgain[x, p] += mgs[p, t]
 
 
 @njit(cache=True, inline="always")
-def lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs):
+def lines_blocked(view, rays, lreach, lgain, rev, space, facedown, np_, mgs):
     """A farmer now stands on ``space``: lines from face-down spaces that reached it end before it
     (recounted from the start of the ray)."""
     one = np.uint64(1)
     for e in range(1, rev[space, 0] + 1):
         code = rev[space, e]
-        s = code >> 6
-        d = (code >> 3) & 7
+        x = code >> 3
         pos = code & 7
-        if facedown & (one << np.uint64(s)) and pos < lint[L_REACH, s * MAXD + d]:
-            lint[L_REACH, s * MAXD + d] = pos
+        if facedown & (one << np.uint64(code >> 6)) and pos < lreach[x]:
+            s = code >> 6
+            d = (code >> 3) & 7
+            lreach[x] = pos
             unknown = 1
-            known = 0
             for p in range(np_):
-                lgain[p, s * MAXD + d] = 0.0
+                lgain[x, p] = 0.0
             for j in range(pos):
                 t = view[V_TILE + rays[s, d, j]]
                 if t == FACE_DOWN:
                     unknown += 1
                 elif t >= 0:
-                    known += 1
                     for p in range(np_):
-                        lgain[p, s * MAXD + d] += mgs[p, t]
-            lint[L_UNKNOWN, s * MAXD + d] = unknown
-            lgain[L_UNKF, s * MAXD + d] = unknown
-            lint[L_KNOWN, s * MAXD + d] = known
+                        lgain[x, p] += mgs[p, t]
+            lgain[x, L_UNKF] = unknown
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +323,7 @@ def _popcount(x):
 
 @njit(cache=True)
 def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
-                    moves, feats, tmp, tiles_left, facedown, mgs, raylen, lint, lgain, rev, log, nlog, log_on):
+                    moves, feats, tmp, tiles_left, facedown, mgs, raylen, lreach, lgain, rev, log, nlog, log_on):
     """Phase B. Returns the turns taken."""
     one = np.uint64(1)
     for s in range(np_):
@@ -344,8 +333,7 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
     turns = 0
     clear_orders = rnd > 0
     seat_marginals(view, np_, pi, ptab, tmp, mgs)
-    lines_reset(ns, nd, np_, raylen, lint, lgain)
-    gv = np.zeros(MAXS * MAXD, dtype=np.float64)
+    lines_reset(ns, nd, np_, raylen, lreach, lgain)
     while True:
         # players who still have farmers
         active = 0
@@ -363,22 +351,22 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         view[V_REVEALED] = -1
         # -- reveal: which face-down tile (the best line from it, by the kept line estimates)
         ug = unknown_gain(mgs, cur, tiles_left)
-        for x in range(ns * MAXD):
-            gv[x] = lgain[cur, x] + lgain[L_UNKF, x] * ug
         n = 0
         for s in range(ns):
             if facedown & (one << np.uint64(s)):
                 x0 = s * MAXD
                 bd = 0
-                best = gv[x0]
+                best = lgain[x0, cur] + lgain[x0, L_UNKF] * ug
                 for d in range(1, nd):
-                    if gv[x0 + d] > best + LINE_TIE:
-                        best = gv[x0 + d]
-                        bd = d
+                    gd = lgain[x0 + d, cur] + lgain[x0 + d, L_UNKF] * ug
+                    better = gd > best + LINE_TIE
+                    best = gd if better else best
+                    bd = d if better else bd
                 moves[n, 0] = s
                 feats[n, 0] = best
-                feats[n, 1] = lint[L_KNOWN, x0 + bd]
-                feats[n, 2] = lint[L_UNKNOWN, x0 + bd]
+                unknown = lgain[x0 + bd, L_UNKF]
+                feats[n, 1] = lreach[x0 + bd] + 1 - unknown
+                feats[n, 2] = unknown
                 feats[n, 3] = 0.0
                 feats[n, 4] = 0.0
                 feats[n, 5] = 0.0
@@ -392,7 +380,7 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         view[V_TILE + space] = t
         tiles_left[t] -= 1
         view[V_FACEDOWN] = _popcount(facedown)
-        lines_revealed(lint, lgain, rev, space, t, facedown, np_, mgs)
+        lines_revealed(lreach, lgain, rev, space, t, facedown, np_, mgs)
         _log(log, nlog, log_on, E_REVEAL, cur, space, t, 0, 0)
         # -- place a farmer on it?
         view[V_REVEALED] = space
@@ -406,9 +394,9 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
             x0 = space * MAXD
             own = mgs[cur, t]
             bd = 0
-            best = own + lgain[cur, x0] + (lgain[L_UNKF, x0] - 1.0) * ug
+            best = own + lgain[x0, cur] + (lgain[x0, L_UNKF] - 1.0) * ug
             for d in range(1, nd):
-                gd = own + lgain[cur, x0 + d] + (lgain[L_UNKF, x0 + d] - 1.0) * ug
+                gd = own + lgain[x0 + d, cur] + (lgain[x0 + d, L_UNKF] - 1.0) * ug
                 if gd > best + LINE_TIE:
                     best = gd
                     bd = d
@@ -421,8 +409,9 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
             feats[0, 0] = ug * 3.0
             feats[0, 3] = 1.0
             feats[1, 0] = best
-            feats[1, 1] = lint[L_KNOWN, x0 + bd] + 1
-            feats[1, 2] = lint[L_UNKNOWN, x0 + bd] - 1
+            unknown = lgain[x0 + bd, L_UNKF] - 1.0
+            feats[1, 1] = lreach[x0 + bd] + 1 - unknown
+            feats[1, 2] = unknown
             feats[1, 4] = view[V_FLEFT + cur]
             feats[1, 5] = view[V_FACEDOWN]
             feats[1, 6] = active
@@ -431,7 +420,7 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
         if place:
             view[V_FARMER + space] = cur
             view[V_FLEFT + cur] -= 1
-            lines_blocked(view, rays, lint, lgain, rev, space, facedown, np_, mgs)
+            lines_blocked(view, rays, lreach, lgain, rev, space, facedown, np_, mgs)
             _log(log, nlog, log_on, E_PLACE, cur, space, 0, 0, 0)
             if view[V_FLEFT + cur] == 0:
                 if clear_orders:
@@ -791,12 +780,12 @@ def play_range(pi_in, ptab_in, rays_in, nd, fns, weights_in, np_, rotate, seed, 
     tmp = np.zeros(NK, dtype=np.int64)
     counts = np.zeros(NT + 1, dtype=np.int64)
     tiles_left = np.zeros(NT, dtype=np.int64)
-    mgs, raylen, lint, lgain, rev = line_scratch(rays, ns, nd)
+    mgs, raylen, lreach, lgain, rev = line_scratch(rays, ns, nd)
     rmask = ray_masks(rays, ns, nd)
     bag = np.empty(NK * pi[P_TILES] + pi[P_SACKS], dtype=np.int64)
     for i in range(lo, hi):
         length[i] = play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, start + i, seed, gbrk, rng, nlog,
-                              view, hidden, moves, feats, tmp, counts, tiles_left, mgs, raylen, lint, lgain, rev, bag,
+                              view, hidden, moves, feats, tmp, counts, tiles_left, mgs, raylen, lreach, lgain, rev, bag,
                               log, log_on)
         for s in range(np_):
             score[i, s] = farm_score(view, pi, s)
@@ -807,7 +796,7 @@ def play_range(pi_in, ptab_in, rays_in, nd, fns, weights_in, np_, rotate, seed, 
 
 @njit(cache=True)
 def play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, g, seed, brk, rng, nlog, view, hidden, moves,
-              feats, tmp, counts, tiles_left, mgs, raylen, lint, lgain, rev, bag, log, log_on):
+              feats, tmp, counts, tiles_left, mgs, raylen, lreach, lgain, rev, bag, log, log_on):
     """Play game ``g`` with ``np_`` players on the given scratch buffers; leaves the final state in
     ``view`` and the score breakdown in ``brk``; returns the number of turns."""
     ns = rays.shape[0]
@@ -863,7 +852,7 @@ def play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, g, seed, brk
                 if view[V_ORDER + s] == 1:
                     first = s
         turns += placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
-                                 moves, feats, tmp, tiles_left, facedown, mgs, raylen, lint, lgain, rev,
+                                 moves, feats, tmp, tiles_left, facedown, mgs, raylen, lreach, lgain, rev,
                                  log, nlog, log_on)
         # C. collecting
         turns += collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,

@@ -1,12 +1,10 @@
 """Best immediate gain: the candidate with the highest feats[:, 0] (random tie-break)."""
-from numba import njit
-
-from sim.core.bots import BOT_SIG
+from sim.core.bots import bot_jit
 from strategies.common import argmax_column
 
 DESCRIPTION = "best immediate gain (feature 0) at every decision"
 
 
-@njit(BOT_SIG, cache=True)
+@bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     return argmax_column(feats, n, 0, rng)

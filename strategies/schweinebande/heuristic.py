@@ -4,9 +4,7 @@ rather than two cheap ones."""
 import tomllib
 from pathlib import Path
 
-from numba import njit
-
-from sim.core.bots import BOT_SIG
+from sim.core.bots import bot_jit
 from sim.schweinebande.layout import NF
 from strategies.common import argmax_kind_linear, kind_weights
 
@@ -18,6 +16,6 @@ with (Path(__file__).with_name("heuristic.toml")).open("rb") as _fh:
     WEIGHTS = kind_weights(list(FEATURES), FEATURES, tomllib.load(_fh)["weights"])
 
 
-@njit(BOT_SIG, cache=True)
+@bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     return argmax_kind_linear(kind, feats, n, weights, NF, rng)
