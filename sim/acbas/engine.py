@@ -16,7 +16,7 @@ from .farm import (NSPACE, U1, EDGE_OF, REG, REG_END, RBND, RSIZE, SPACE_EDGES, 
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
 from .borrow import borrow
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED, I_EXP_POINTS,
-                     I_LONE, I_PASTURE, I_TMULT,
+                     I_CAPB, I_LONE, I_PASTURE, I_PTSB, I_TMULT,
                      I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
                      I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
                      I_OPEN_COST, I_PLAN_MAX, I_PS_X, I_PS_Y, I_ROUNDS, I_SHE_R, I_SHE_S, I_SHE_W, I_SP_WOOD,
@@ -131,12 +131,62 @@ def evaluate(ps, prm, prmf, wk, res):
 @njit(cache=True)
 def eval_cheap(ps, prm, prmf, wk, res):
     """The farm without re-housing: res[0] = buildings + expansions + storage, res[1] = capacity,
-    res[2..3] = 0 (estimating an action's value with default sub-choices)."""
-    K, past = containers_w(ps, prm, wk)
+    res[2..3] = 0 (estimating an action's value with default sub-choices). Computed directly (one flood
+    from the leaking spaces finds the closed pastures); res[10..12] as score_parts_o, res[5..9] (the
+    animals) are not written: nothing reads them after eval_cheap."""
+    ncols = ps[P_NCOLS]
+    T = np.uint64(ps[P_T])
+    tm = prm[I_TMULT]
+    B = U0
+    pts = 0
     cap = 0
-    for k in range(K):
-        cap += wk[0, k]
-    score_parts_o(ps, prm, prmf, past, res, 5)
+    storage = False
+    for s in range(3 * ncols):
+        code = ps[P_BLD + s]
+        if code != 0:
+            b = np.uint64(1) << np.uint64(s)
+            B |= b
+            pts += prm[I_PTSB + code]
+            c = prm[I_CAPB + code]
+            if T & b != U0:
+                c *= tm
+            if c > 0:
+                cap += c
+            if code == B_STORAGE:
+                storage = True
+    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    DN, RT, LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
+    past = O & ~grow(LEAK, O, DN, RT)
+    if prm[I_LONE] > 0:
+        cap += prm[I_LONE] * popcount(T & O & ~past)
+    if T & past == U0:
+        if prm[I_PASTURE] > 0:
+            cap += prm[I_PASTURE] * popcount(past)
+    else:
+        rest = past
+        while rest != U0:
+            seed = rest & (~rest + U1)
+            comp = grow(seed, past, DN, RT)
+            rest &= ~comp
+            c = prm[I_PASTURE] * popcount(comp)
+            for _ in range(popcount(comp & T)):
+                c *= tm
+            if c > 0:
+                cap += c
+    used = B | T | past
+    nexp = 0
+    home = ps[P_HOME]
+    for c in range(ncols):
+        if c == home or c == home + 1:
+            continue
+        if (np.uint64(7) << np.uint64(3 * c)) & ~used == U0:
+            nexp += 1
+    st = 0.0
+    if storage:
+        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
+    res[10] = pts
+    res[11] = nexp * prm[I_EXP_POINTS]
+    res[12] = st
     res[0] = res[10] + res[11] + res[12]
     res[1] = cap
     res[2] = 0
