@@ -143,7 +143,9 @@ SP_STAMP = 5  # scratch: space-stamp sets
 R_D = NROWS  # 5 MAXP dirty masks
 R_VALID = R_D + 5 * 5  # 5 MAXP value-cache valid masks
 R_WD = R_VALID + 5 * 5  # MAXP water dirty masks
-NROWS_ALL = R_WD + 5
+R_TODO = R_WD + 5  # 5 scratch: spaces to evaluate for the land tile (0) and animal a (1 + a)
+R_YT = R_TODO + 5  # NT scratch: candidate spaces per card type (best_values)
+NROWS_ALL = R_YT + NT
 # rows of the float table FV
 F_VV = 0  # 5 MAXP: cached values per space
 F_VS = 25  # 5 MAXP: cached group sizes per space
@@ -368,76 +370,14 @@ def _near_market_dist(h, mdist, nunr):
 
 
 @njit(cache=True)
-def eval_land_set(MS, SP, pi, p, r, nb, mdist, nunr, feats, full):
-    """Features of p's land tile on every space of mask row r (ascending), into feats rows 0, 1, ...;
-    only columns 0 (value) and 2 (chain size) unless full. Written without array-taking helpers (each
-    would cost a reference-count round trip per space). Returns the number of rows."""
+def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, full):
+    """Features of p's tile on the spaces of the scratch mask rows R_TODO + k for each k in the bit set ``kinds``
+    (k = 0 land tile, 1 + a animal a), in order of k then space, into feats rows 0, 1, ...; only columns 0
+    (value) and 2 (group size) unless full. One call for all kinds, and no array-taking helpers inside (each
+    array argument costs a reference-count round trip). Returns the number of rows."""
     W = MS.shape[1]
     cmin = pi[P_CHAIN_MIN]
     cpts = pi[P_CHAIN_PTS]
-    hpts = pi[P_HAC_PTS]
-    wpts = pi[P_WATER_PTS]
-    fi = 0
-    for w in range(W):
-        x = MS[r, w]
-        while x != ZERO:
-            h = w * 64 + np.int64(ctz(x))
-            x &= x - ONE
-            SP[SR, S_STAMP] += 1
-            sc = SP[SR, S_STAMP]
-            size = 1
-            merged = 0
-            old = 0
-            hold = 0
-            anyhac = False
-            free = 0
-            for d in range(6):
-                j = nb[h, d]
-                if j < 0:
-                    continue
-                o = SP[SP_OWNER, j]
-                if o == p and SP[SP_WHAT, j] == W_LAND:
-                    L = SP[SP_LAB, j]
-                    if SP[LB_STAMP, L] != sc:
-                        SP[LB_STAMP, L] = sc
-                        s = SP[LB_SIZE, L]
-                        merged += 1
-                        size += s
-                        if s >= cmin:
-                            old += s * cpts
-                        if SP[LB_HAC, L] > 0:
-                            anyhac = True
-                            hold += s * hpts
-                elif o >= 0 and o != p:
-                    pass
-                elif (MS[R_FPAM, j >> 6] >> np.uint64(j & 63)) & ONE != ZERO:
-                    free += 1
-            hnew = size * hpts if anyhac else 0
-            wat = SP[SP_WCNT, h] * wpts
-            cp = size * cpts if size >= cmin else 0
-            feats[fi, 0] = (cp - old) + (hnew - hold) + wat
-            feats[fi, 2] = size
-            if full:
-                feats[fi, 1] = 0.0
-                feats[fi, 3] = 0.0
-                feats[fi, 4] = wat
-                feats[fi, 5] = merged
-                feats[fi, 6] = free
-                best = 99
-                for m in range(nunr):
-                    dd = mdist[h, SP[SR_UNR, m]]
-                    if dd < best:
-                        best = dd
-                feats[fi, 7] = best
-            fi += 1
-    return fi
-
-
-@njit(cache=True)
-def eval_animal_set(MS, SP, pi, p, a, r, nb, mkcnt, mdist, nunr, reached, feats, full):
-    """Features of p's animal a on every space of mask row r (ascending), into feats rows 0, 1, ...;
-    only columns 0 and 2 unless full. Returns the number of rows."""
-    W = MS.shape[1]
     hpts = pi[P_HAC_PTS]
     wpts = pi[P_WATER_PTS]
     mpp = pi[P_MPP]
@@ -448,97 +388,156 @@ def eval_animal_set(MS, SP, pi, p, a, r, nb, mkcnt, mdist, nunr, reached, feats,
         mp0 = pi[P_MP + reached - 1]
     else:
         mp0 = reached * (reached + 1) // 2
-    hrow = R_HERD + 4 * p + a
     fi = 0
-    for w0 in range(W):
-        x0 = MS[r, w0]
-        while x0 != ZERO:
-            h = w0 * 64 + np.int64(ctz(x0))
-            x0 &= x0 - ONE
-            SP[SR, S_STAMP] += 1
-            sc = SP[SR, S_STAMP]
-            size = 1
-            merged = 0
-            hold = 0
-            anyhac = False
-            free = 0
-            newm = 0
-            for d in range(6):
-                j = nb[h, d]
-                if j < 0:
-                    continue
-                o = SP[SP_OWNER, j]
-                if o == p and SP[SP_WHAT, j] == 1 + a:
-                    L = SP[SP_LAB, j]
-                    if SP[LB_STAMP, L] != sc:
-                        SP[LB_STAMP, L] = sc
-                        s = SP[LB_SIZE, L]
-                        merged += 1
-                        size += s
-                        if SP[LB_HAC, L] > 0:
-                            anyhac = True
-                            hold += s * hpts
-                elif o == -1:
-                    jw = j >> 6
-                    jb = np.uint64(j & 63)
-                    if (MS[R_FPAM, jw] >> jb) & ONE != ZERO:
-                        free += 1
-                    elif (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
-                        newm += 1
-            hnew = size * hpts if anyhac else 0
-            wat = SP[SP_WCNT, h] * wpts
-            income = 0
-            if mkcnt[h] > 0:
-                # land chains next to the new herd: h's neighbours and the merged herds' neighbours
-                SP[SR, S_STAMP] += 1
-                sc2 = SP[SR, S_STAMP]
-                tot = 0
-                for d in range(6):
-                    j = nb[h, d]
-                    if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
-                        L = SP[SP_LAB, j]
-                        if SP[LB_STAMP, L] != sc2:
-                            SP[LB_STAMP, L] = sc2
-                            tot += SP[LB_SIZE, L]
-                if merged > 0:
-                    for w in range(W):
-                        x = MS[hrow, w]
-                        while x != ZERO:
-                            i = w * 64 + np.int64(ctz(x))
-                            x &= x - ONE
-                            if SP[LB_STAMP, SP[SP_LAB, i]] != sc:
-                                continue
-                            for d in range(6):
-                                j = nb[i, d]
-                                if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
-                                    L = SP[SP_LAB, j]
-                                    if SP[LB_STAMP, L] != sc2:
-                                        SP[LB_STAMP, L] = sc2
-                                        tot += SP[LB_SIZE, L]
-                income = mkcnt[h] * (size + tot)
-            k = reached + newm
-            if k <= 0:
-                mp1 = 0
-            elif k <= nmp:
-                mp1 = pi[P_MP + k - 1]
-            else:
-                mp1 = k * (k + 1) // 2
-            dm = mp1 - mp0
-            feats[fi, 0] = dm + (hnew - hold) + wat + income / mpp
-            feats[fi, 2] = size
-            if full:
-                feats[fi, 1] = income
-                feats[fi, 3] = newm
-                feats[fi, 4] = wat
-                feats[fi, 5] = merged
-                feats[fi, 6] = free
-                best = 99
-                for m in range(nunr):
-                    dd = mdist[h, SP[SR_UNR, m]]
-                    if dd < best:
-                        best = dd
-                feats[fi, 7] = best
-            fi += 1
+    for kk in range(5):
+        if (kinds >> kk) & 1 == 0:
+            continue
+        r = R_TODO + kk
+        if kk == 0:
+            for w in range(W):
+                x = MS[r, w]
+                while x != ZERO:
+                    h = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    SP[SR, S_STAMP] += 1
+                    sc = SP[SR, S_STAMP]
+                    size = 1
+                    merged = 0
+                    old = 0
+                    hold = 0
+                    anyhac = False
+                    free = 0
+                    for d in range(6):
+                        j = nb[h, d]
+                        if j < 0:
+                            continue
+                        o = SP[SP_OWNER, j]
+                        if o == p and SP[SP_WHAT, j] == W_LAND:
+                            L = SP[SP_LAB, j]
+                            if SP[LB_STAMP, L] != sc:
+                                SP[LB_STAMP, L] = sc
+                                s = SP[LB_SIZE, L]
+                                merged += 1
+                                size += s
+                                if s >= cmin:
+                                    old += s * cpts
+                                if SP[LB_HAC, L] > 0:
+                                    anyhac = True
+                                    hold += s * hpts
+                        elif o >= 0 and o != p:
+                            pass
+                        elif (MS[R_FPAM, j >> 6] >> np.uint64(j & 63)) & ONE != ZERO:
+                            free += 1
+                    hnew = size * hpts if anyhac else 0
+                    wat = SP[SP_WCNT, h] * wpts
+                    cp = size * cpts if size >= cmin else 0
+                    feats[fi, 0] = (cp - old) + (hnew - hold) + wat
+                    feats[fi, 2] = size
+                    if full:
+                        feats[fi, 1] = 0.0
+                        feats[fi, 3] = 0.0
+                        feats[fi, 4] = wat
+                        feats[fi, 5] = merged
+                        feats[fi, 6] = free
+                        best = 99
+                        for m in range(nunr):
+                            dd = mdist[h, SP[SR_UNR, m]]
+                            if dd < best:
+                                best = dd
+                        feats[fi, 7] = best
+                    fi += 1
+        else:
+            a = kk - 1
+            hrow = R_HERD + 4 * p + a
+            for w0 in range(W):
+                x0 = MS[r, w0]
+                while x0 != ZERO:
+                    h = w0 * 64 + np.int64(ctz(x0))
+                    x0 &= x0 - ONE
+                    SP[SR, S_STAMP] += 1
+                    sc = SP[SR, S_STAMP]
+                    size = 1
+                    merged = 0
+                    hold = 0
+                    anyhac = False
+                    free = 0
+                    newm = 0
+                    for d in range(6):
+                        j = nb[h, d]
+                        if j < 0:
+                            continue
+                        o = SP[SP_OWNER, j]
+                        if o == p and SP[SP_WHAT, j] == 1 + a:
+                            L = SP[SP_LAB, j]
+                            if SP[LB_STAMP, L] != sc:
+                                SP[LB_STAMP, L] = sc
+                                s = SP[LB_SIZE, L]
+                                merged += 1
+                                size += s
+                                if SP[LB_HAC, L] > 0:
+                                    anyhac = True
+                                    hold += s * hpts
+                        elif o == -1:
+                            jw = j >> 6
+                            jb = np.uint64(j & 63)
+                            if (MS[R_FPAM, jw] >> jb) & ONE != ZERO:
+                                free += 1
+                            elif (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
+                                newm += 1
+                    hnew = size * hpts if anyhac else 0
+                    wat = SP[SP_WCNT, h] * wpts
+                    income = 0
+                    if mkcnt[h] > 0:
+                        # land chains next to the new herd: h's neighbours and the merged herds' neighbours
+                        SP[SR, S_STAMP] += 1
+                        sc2 = SP[SR, S_STAMP]
+                        tot = 0
+                        for d in range(6):
+                            j = nb[h, d]
+                            if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                                L = SP[SP_LAB, j]
+                                if SP[LB_STAMP, L] != sc2:
+                                    SP[LB_STAMP, L] = sc2
+                                    tot += SP[LB_SIZE, L]
+                        if merged > 0:
+                            for w in range(W):
+                                x = MS[hrow, w]
+                                while x != ZERO:
+                                    i = w * 64 + np.int64(ctz(x))
+                                    x &= x - ONE
+                                    if SP[LB_STAMP, SP[SP_LAB, i]] != sc:
+                                        continue
+                                    for d in range(6):
+                                        j = nb[i, d]
+                                        if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                                            L = SP[SP_LAB, j]
+                                            if SP[LB_STAMP, L] != sc2:
+                                                SP[LB_STAMP, L] = sc2
+                                                tot += SP[LB_SIZE, L]
+                        income = mkcnt[h] * (size + tot)
+                    k = reached + newm
+                    if k <= 0:
+                        mp1 = 0
+                    elif k <= nmp:
+                        mp1 = pi[P_MP + k - 1]
+                    else:
+                        mp1 = k * (k + 1) // 2
+                    dm = mp1 - mp0
+                    feats[fi, 0] = dm + (hnew - hold) + wat + income / mpp
+                    feats[fi, 2] = size
+                    if full:
+                        feats[fi, 1] = income
+                        feats[fi, 3] = newm
+                        feats[fi, 4] = wat
+                        feats[fi, 5] = merged
+                        feats[fi, 6] = free
+                        best = 99
+                        for m in range(nunr):
+                            dd = mdist[h, SP[SR_UNR, m]]
+                            if dd < best:
+                                best = dd
+                        feats[fi, 7] = best
+                    fi += 1
     return fi
 
 
@@ -608,10 +607,16 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
     W = MS.shape[1]
     reached = -1
     nunr = 0
-    a = 0
+    kinds = 0
+    scan = 0
+    for k in range(5):
+        for w in range(W):
+            MS[R_TODO + k, w] = ZERO
+    # pass 1: per type to redo, the legal spaces, the plain best and the spaces whose cached value is stale
     for t in range(NT):
         h0 = SP[SR_CBH + p, t]
-        dr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
+        k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
+        dr = 5 * p + k
         redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
         if not redo:
             for w in range(W):
@@ -624,30 +629,34 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
             nunr = _unreached(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
         legal_row(MS, p, t, R_X)
-        if not anyrow(MS, R_X):
+        anyx = False
+        for w in range(W):
+            if MS[R_X, w] != ZERO:
+                anyx = True
+                break
+        if not anyx:
             FV[F_CBV + p, t] = 0.0
             FV[F_CBS + p, t] = 0.0
             SP[SR_CBH + p, t] = -1
             continue
+        ry = R_YT + t
         plain = False
         if t < T_ANIMAL:
-            vr = 5 * p
             pv = np.float64(chain_points(pi, 1))
             for w in range(W):
-                MS[R_Y, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
-                if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
+                MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
                     plain = True
         else:
             a = t - T_ANIMAL
-            vr = 5 * p + 1 + a
             pv = 0.0
             hh = SP[SR, S_HH + 4 * p + a] > 0
             for w in range(W):
                 c = MS[R_NBMK, w] | MS[R_NBW, w]
                 if hh:
                     c |= MS[R_NBH + 4 * p + a, w]
-                MS[R_Y, w] = MS[R_X, w] & c
-                if MS[R_X, w] & ~MS[R_Y, w] != ZERO:
+                MS[ry, w] = MS[R_X, w] & c
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
                     plain = True
         bv = -1e9
         bs = 0.0
@@ -656,33 +665,47 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
             bv = pv
             bs = 1.0
             for w in range(W):
-                x = MS[R_X, w] & ~MS[R_Y, w]
+                x = MS[R_X, w] & ~MS[ry, w]
                 if x != ZERO:
                     bh = w * 64 + np.int64(ctz(x))
                     break
-        # re-evaluate the candidate spaces whose cached value is stale (all at once: one call per type)
-        todo = False
+        FV[F_CBV + p, t] = bv
+        FV[F_CBS + p, t] = bs
+        SP[SR_CBH + p, t] = bh
+        scan |= 1 << t
         for w in range(W):
-            MS[R_TMP, w] = MS[R_Y, w] & ~MS[R_VALID + vr, w]
-            MS[R_VALID + vr, w] |= MS[R_Y, w]
-            if MS[R_TMP, w] != ZERO:
-                todo = True
-        if todo:
-            if t < T_ANIMAL:
-                eval_land_set(MS, SP, pi, p, R_TMP, nb, mdist, nunr, row, False)
-            else:
-                eval_animal_set(MS, SP, pi, p, a, R_TMP, nb, mkcnt, mdist, nunr, reached, row, False)
-            k = 0
+            x = MS[ry, w] & ~MS[R_VALID + dr, w]
+            MS[R_VALID + dr, w] |= MS[ry, w]
+            if x != ZERO:
+                MS[R_TODO + k, w] |= x
+                kinds |= 1 << k
+    # pass 2: evaluate every stale space at once (one call) into the value cache
+    if kinds != 0:
+        eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, row, False)
+        i = 0
+        for k in range(5):
+            if (kinds >> k) & 1 == 0:
+                continue
+            vr = 5 * p + k
             for w in range(W):
-                x = MS[R_TMP, w]
+                x = MS[R_TODO + k, w]
                 while x != ZERO:
                     h = w * 64 + np.int64(ctz(x))
                     x &= x - ONE
-                    FV[F_VV + vr, h] = row[k, 0]
-                    FV[F_VS + vr, h] = row[k, 2]
-                    k += 1
+                    FV[F_VV + vr, h] = row[i, 0]
+                    FV[F_VS + vr, h] = row[i, 2]
+                    i += 1
+    # pass 3: the lexicographic best over the candidate spaces, from the plain best
+    for t in range(NT):
+        if (scan >> t) & 1 == 0:
+            continue
+        vr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
+        ry = R_YT + t
+        bv = FV[F_CBV + p, t]
+        bs = FV[F_CBS + p, t]
+        bh = SP[SR_CBH + p, t]
         for w in range(W):
-            x = MS[R_Y, w]
+            x = MS[ry, w]
             while x != ZERO:
                 h = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
@@ -1464,11 +1487,10 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                             moves[nm, 2] = as_p
                             moves[nm, 3] = 0
                             nm += 1
-                    if t < T_ANIMAL:
-                        eval_land_set(MS, SP, pi, p, R_X, nb, mdist, nunr, feats, True)
-                    else:
-                        eval_animal_set(MS, SP, pi, p, t - T_ANIMAL, R_X, nb, mkcnt, mdist, nunr, reached,
-                                        feats, True)
+                    kp = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
+                    for w in range(W):
+                        MS[R_TODO + kp, w] = MS[R_X, w]
+                    eval_spaces(MS, SP, pi, p, 1 << kp, nb, mkcnt, mdist, nunr, reached, feats, True)
                     view[V_CARD] = t
                     j = _ask(fns, weights, e, K_LAND if t < T_ANIMAL else K_ANIMAL, view, moves, nm, feats, rng)
                     h = moves[j, 0]
