@@ -11,6 +11,10 @@ from sim.schweinebande.layout import (
 
 from sb_helpers import blank_view, ctx, fns, rng, scratch, script_weights
 
+
+def collect_scratch():
+    return np.zeros(engine.MAXP, dtype=np.int64), np.zeros(NT + engine.MAXP, dtype=np.uint64)
+
 ROOSTER, SHEEP, GOAT, DONKEY, PIG, COW = range(6)
 E, NE, NW, W, SW, SE = range(6)
 
@@ -54,7 +58,7 @@ def test_collect_line_skips_gaps_and_stops_before_any_farmer():
     moves, feats, tmp, counts, log, nlog = scratch()
     rmask = engine.ray_masks(c.rays, 25, 6)
     turns = engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats,
-                                 tmp, counts, log, nlog, True)
+                                 tmp, counts, *collect_scratch(), log, nlog, True)
     assert turns == 2
     assert hand(view, 0) == [0, 0, 0, 0, 1, 1, 0]  # pig + cow, not the sheep under P2's farmer
     assert hand(view, 1) == [0, 1, 1, 0, 0, 0, 0]  # sheep under the farmer + goat to the edge
@@ -79,7 +83,7 @@ def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
     moves, feats, tmp, counts, log, nlog = scratch()
     rmask = engine.ray_masks(c.rays, 25, 6)
     engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
-                         counts, log, nlog, True)
+                         counts, *collect_scratch(), log, nlog, True)
     first = log[0]
     assert first[1] == 1 and first[2] == sp(0, 2)
     # P2's first line stops before its own farmer on (2,2): donkeys on (0,2),(1,2)

@@ -1,5 +1,9 @@
 """Schweinebande engine (numba, nopython).
 
+The phase functions and ``play_game`` are compiled with ``_nrt=False``: they allocate nothing (every
+buffer comes from ``play_range``, once per chunk of games), so they need none of numba's atomic
+reference counting on their array arguments, which otherwise costs more than a tenth of a game.
+
 One game = ``play_game``; a batch = ``play_batch`` (``prange`` over games). The whole state is the
 int64 ``view`` array (offsets in ``layout.py``); face-down tiles, empty spaces and farmers are also kept
 as 64-bit masks over the (at most 25) spaces. Every player decision goes to the seat's bot through the
@@ -321,7 +325,7 @@ def _popcount(x):
     return np.int64(_ctpop(np.uint64(x)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, weights, g, rotate, rng,
                     moves, feats, tmp, tiles_left, facedown, mgs, raylen, lreach, lgain, rev, log, nlog, log_on):
     """Phase B. Returns the turns taken."""
@@ -459,23 +463,23 @@ def placement_phase(view, hidden, pi, ptab, rays, ns, nd, np_, rnd, first, fns, 
     return turns
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp, counts,
-                  log, nlog, log_on):
-    """Phase C. Returns the number of collect turns."""
+                  order, kinds, log, nlog, log_on):
+    """Phase C (scratch: order int64[MAXP], kinds uint64[NT + MAXP]). Returns the number of collect turns."""
     one = np.uint64(1)
     # order of play by order tile
-    order = np.empty(MAXP, dtype=np.int64)
     no = 0
     for t in range(1, np_ + 1):
         for s in range(np_):
             if view[V_ORDER + s] == t:
                 order[no] = s
                 no += 1
-    # the board as bit masks: tiles of each kind, farmers of anyone, farmers of each seat
-    kinds = np.zeros(NT, dtype=np.uint64)
+    # the board as bit masks: tiles of each kind (kinds[k]), farmers of anyone, farmers of each seat
+    # (kinds[NT + seat])
+    for k in range(NT + MAXP):
+        kinds[k] = 0
     farmers = np.uint64(0)
-    own = np.zeros(MAXP, dtype=np.uint64)
     for s in range(ns):
         t = view[V_TILE + s]
         if t >= 0:
@@ -483,7 +487,7 @@ def collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rot
         f = view[V_FARMER + s]
         if f >= 0:
             farmers |= one << np.uint64(s)
-            own[f] |= one << np.uint64(s)
+            kinds[NT + f] |= one << np.uint64(s)
     rounds_left = np.float64(view[V_NROUNDS] - view[V_ROUND])
     turns = 0
     while True:
@@ -492,7 +496,7 @@ def collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rot
             seat = order[oi]
             n = 0
             base = hand_potential(view, seat, pi, ptab, tmp)
-            mine = own[seat]
+            mine = kinds[NT + seat]
             while mine:
                 s = np.int64(_ctpop((mine & (~mine + one)) - one))
                 mine &= mine - one
@@ -530,7 +534,7 @@ def collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rot
             for k in range(NT):
                 kinds[k] &= ~lm
             farmers &= ~(one << np.uint64(s0))
-            own[seat] &= ~(one << np.uint64(s0))
+            kinds[NT + seat] &= ~(one << np.uint64(s0))
             # take the tile under the farmer and the line
             for k in range(NT + 1):
                 counts[k] = 0
@@ -580,7 +584,7 @@ def _mixed_farm_kind(mask, pi):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def farm_phase(view, pi, seat, last_round, entry, fns, weights, rng, moves, feats, brk, log, nlog, log_on):
     """Phase D for one player: close groups until the bot stops (or nothing can be closed)."""
     q = pi[P_QUART]
@@ -689,7 +693,7 @@ def farm_phase(view, pi, seat, last_round, entry, fns, weights, rng, moves, feat
             _log(log, nlog, log_on, E_PIGBONUS, seat, pi[P_PIGF], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def feed_phase(view, pi, seat, entry, fns, weights, rng, moves, feats, log, nlog, log_on):
     """Phase E for one player: feed sack or markers, selling animals while short of feed."""
     h0 = V_HAND + seat * NT
@@ -780,12 +784,14 @@ def play_range(pi_in, ptab_in, rays_in, nd, fns, weights_in, np_, rotate, seed, 
     tmp = np.zeros(NK, dtype=np.int64)
     counts = np.zeros(NT + 1, dtype=np.int64)
     tiles_left = np.zeros(NT, dtype=np.int64)
+    order = np.zeros(MAXP, dtype=np.int64)
+    kinds = np.zeros(NT + MAXP, dtype=np.uint64)
     mgs, raylen, lreach, lgain, rev = line_scratch(rays, ns, nd)
     rmask = ray_masks(rays, ns, nd)
     bag = np.empty(NK * pi[P_TILES] + pi[P_SACKS], dtype=np.int64)
     for i in range(lo, hi):
         length[i] = play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, start + i, seed, gbrk, rng, nlog,
-                              view, hidden, moves, feats, tmp, counts, tiles_left, mgs, raylen, lreach, lgain, rev, bag,
+                              view, hidden, moves, feats, tmp, counts, order, kinds, tiles_left, mgs, raylen, lreach, lgain, rev, bag,
                               log, log_on)
         for s in range(np_):
             score[i, s] = farm_score(view, pi, s)
@@ -794,9 +800,9 @@ def play_range(pi_in, ptab_in, rays_in, nd, fns, weights_in, np_, rotate, seed, 
                 brk[i, s, c] = gbrk[s, c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, g, seed, brk, rng, nlog, view, hidden, moves,
-              feats, tmp, counts, tiles_left, mgs, raylen, lreach, lgain, rev, bag, log, log_on):
+              feats, tmp, counts, order, kinds, tiles_left, mgs, raylen, lreach, lgain, rev, bag, log, log_on):
     """Play game ``g`` with ``np_`` players on the given scratch buffers; leaves the final state in
     ``view`` and the score breakdown in ``brk``; returns the number of turns."""
     ns = rays.shape[0]
@@ -856,7 +862,7 @@ def play_game(pi, ptab, rays, rmask, nd, fns, weights, np_, rotate, g, seed, brk
                                  log, nlog, log_on)
         # C. collecting
         turns += collect_phase(view, pi, ptab, rays, rmask, ns, nd, np_, fns, weights, g, rotate, rng, moves, feats, tmp,
-                               counts, log, nlog, log_on)
+                               counts, order, kinds, log, nlog, log_on)
         last = rnd == rounds - 1
         # D. farm, then E. feeding, player by player in order-tile order (independent decisions)
         for t in range(1, np_ + 1):

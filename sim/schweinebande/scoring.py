@@ -39,30 +39,27 @@ def final_groups(view, pi, seat, brk, log, nlog, log_on):
     h0 = V_HAND + seat * NT
     if size <= 0:
         return
-    # kinds sorted by value, descending (stable)
-    order = np.empty(NK, dtype=np.int64)
+    # kinds sorted by value, descending: order[i] = (order >> 4i) & 15 (no array: the engine runs
+    # without numba's reference counting, so nothing here may allocate)
+    order = 0
     for k in range(NK):
-        order[k] = k
+        order |= k << (4 * k)
     for a in range(NK):
         for b in range(a + 1, NK):
-            if pi[P_VALUES + order[b]] > pi[P_VALUES + order[a]]:
-                tmp = order[a]
-                order[a] = order[b]
-                order[b] = tmp
-    cnt = np.zeros(NK, dtype=np.int64)
-    for k in range(NK):
-        cnt[k] = view[h0 + k]
+            oa = (order >> (4 * a)) & 15
+            ob = (order >> (4 * b)) & 15
+            if pi[P_VALUES + ob] > pi[P_VALUES + oa]:
+                order = (order & ~((15 << (4 * a)) | (15 << (4 * b)))) | (ob << (4 * a)) | (oa << (4 * b))
     in_group = 0
     packed = 0
     for oi in range(NK):
-        k = order[oi]
-        while cnt[k] > 0:
+        k = (order >> (4 * oi)) & 15
+        while view[h0 + k] > 0:
             total = 0
             for j in range(NK):
-                total += cnt[j]
+                total += view[h0 + j]
             if in_group == 0 and total < size:
                 break
-            cnt[k] -= 1
             view[h0 + k] -= 1
             in_group += 1
             packed += 1 << (4 * k)
