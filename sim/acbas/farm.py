@@ -311,8 +311,16 @@ def fval(prm, t, n):
 
 UMAX = 128  # unit budget of the relaxation DP (needs beyond this are capped: only a bound gets weaker)
 SCRATCH = 5 * MAXC + 1 + 8 * (UMAX + 1)
-WROWS = 22  # rows of the 2-D workspace of containers_w / house_w
+# housing memo (rows 22.. of the workspace): HM entries of HM_W ints, direct-mapped by a hash of the sorted
+# capacities and the animals: [n + 1, animals (16 bits each), capacities (4 per word, 16 bits each, up to
+# HM_MAXN), assignment by sorted position (3 bits each, 2 words), objective]
+HM_BITS = 8
+HM = 1 << HM_BITS
+HM_W = 16
+HM_MAXN = 40
+HM_ROW = 22
 WCOLS = UMAX + 1
+WROWS = HM_ROW + (HM * HM_W + WCOLS - 1) // WCOLS  # rows of the 2-D workspace of containers_w / house_w
 
 
 @njit(cache=True, inline="always")
@@ -347,6 +355,16 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
             wk[10 + t, u] = bv
             wk[14 + t, u] = bx
     return wk[13, U], U
+
+
+@njit(cache=True, inline="always")
+def _hmg(wk, f):
+    return wk[HM_ROW + f // WCOLS, f % WCOLS]
+
+
+@njit(cache=True, inline="always")
+def _hms(wk, f, v):
+    wk[HM_ROW + f // WCOLS, f % WCOLS] = v
 
 
 @njit(cache=True)
@@ -435,7 +453,51 @@ def house_w(wk, K, dd, doff, prm):
     bu1 = 0
     bu2 = 0
     bu3 = 0
-    if g0 <= 0 and g1 <= 0 and g2 <= 0 and g3 <= 0:
+    memo_f = -1
+    hit = False
+    allfit = g0 <= 0 and g1 <= 0 and g2 <= 0 and g3 <= 0
+    if not allfit and n <= HM_MAXN:
+        # the search's result depends only on the sorted capacities and the animals: look it up
+        ddw = dd[doff] | (dd[doff + 1] << 16) | (dd[doff + 2] << 32) | (dd[doff + 3] << 48)
+        h = np.uint64(ddw) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(n)
+        okc = True
+        for w in range((n + 3) // 4):
+            cw = np.int64(0)
+            for q in range(4):
+                j = 4 * w + q
+                if j < n:
+                    c = wk[5, j]
+                    if c > 0xFFFF:
+                        okc = False
+                    cw |= (c & 0xFFFF) << np.int64(16 * q)
+            wk[7, w] = cw
+            h = (h ^ np.uint64(cw)) * np.uint64(0xC2B2AE3D27D4EB4F)
+        if okc:
+            f = (np.int64(h >> np.uint64(64 - HM_BITS))) * HM_W
+            hit = _hmg(wk, f) == n + 1 and _hmg(wk, f + 1) == ddw
+            if hit:
+                for w in range((n + 3) // 4):
+                    if _hmg(wk, f + 2 + w) != wk[7, w]:
+                        hit = False
+                        break
+            if hit:
+                a0 = _hmg(wk, f + 12)
+                a1 = _hmg(wk, f + 13)
+                for j in range(n):
+                    if j < 20:
+                        wk[8, j] = (a0 >> np.int64(3 * j)) & 7
+                    else:
+                        wk[8, j] = (a1 >> np.int64(3 * (j - 20))) & 7
+                best = _hmg(wk, f + 14)
+            else:
+                memo_f = f
+                _hms(wk, f, n + 1)
+                _hms(wk, f + 1, ddw)
+                for w in range((n + 3) // 4):
+                    _hms(wk, f + 2 + w, wk[7, w])
+    if hit:
+        pass
+    elif allfit:
         # the greedy assignment keeps every animal: nothing can be better (the value table is not needed)
         best = 0
         for t in range(4):
@@ -567,6 +629,8 @@ def house_w(wk, K, dd, doff, prm):
             fresh = True
     for t in range(4):
         wk[4, t] = 0
+    a0 = np.int64(0)
+    a1 = np.int64(0)
     for j in range(n):
         o = wk[8, j] if j < nb else 4
         if j >= nb:
@@ -586,6 +650,14 @@ def house_w(wk, K, dd, doff, prm):
         if o < 4:
             wk[3, wk[6, j]] = o
             wk[4, o] += wk[5, j]
+        if j < 20:
+            a0 |= np.int64(o) << np.int64(3 * j)
+        else:
+            a1 |= np.int64(o) << np.int64(3 * (j - 20))
+    if memo_f >= 0:
+        _hms(wk, memo_f + 12, a0)
+        _hms(wk, memo_f + 13, a1)
+        _hms(wk, memo_f + 14, best)
     for t in range(4):
         if wk[4, t] > dd[doff + t]:
             wk[4, t] = dd[doff + t]
