@@ -40,13 +40,17 @@ from .params import load_toml
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
 
-def bot_jit(func):
+def bot_jit(func=None, **options):
     """Decorator for a bot's ``choose``: compiled eagerly with :data:`BOT_SIG`, cached, and without
     numba's reference counting (``_nrt=False``). A bot that only reads its arguments needs none, and
     skipping the atomic counter updates on its array arguments makes each call about half as
-    expensive. A bot that allocates arrays (``np.empty``, ``np.zeros``, ...) does not compile this
-    way: decorate it with ``njit(BOT_SIG, cache=True)`` instead."""
-    return njit(BOT_SIG, cache=True, _nrt=False)(func)
+    expensive. Other ``njit`` options pass through (``@bot_jit(error_model="numpy")``). A bot that
+    allocates arrays (``np.empty``, ``np.zeros``, ...) does not compile this way: decorate it with
+    ``njit(BOT_SIG, cache=True)`` instead."""
+    opts = {"cache": True, "_nrt": False}
+    opts.update(options)
+    decorate = njit(BOT_SIG, **opts)
+    return decorate(func) if func is not None else decorate
 MAX_ENTRIES = 5  # fixed tuple length handed to the engines (= max seats of any game)
 
 STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from sim.core.bots import BOT_SIG
+from sim.core.bots import bot_jit
 from sim.core.rng import rng_below
 
 DESCRIPTION = "best immediate score change + a simple value of open features"
@@ -18,7 +18,7 @@ def _score(kind, F, i):
     return F[i, 0] + 0.3 * F[i, 1]
 
 
-@njit(BOT_SIG, cache=True, error_model="numpy")
+@bot_jit(error_model="numpy")
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -np.inf
     count = 0

@@ -3,7 +3,7 @@ farmers late on rich prairies. Weights: heuristic.toml (tuned variants: [bots.NA
 import numpy as np
 from numba import njit
 
-from sim.core.bots import BOT_SIG, load_weights_toml
+from sim.core.bots import bot_jit, load_weights_toml
 from sim.core.rng import rng_below
 
 DESCRIPTION = "completion odds, majorities, tent/mining timing, late farmers (weights in heuristic.toml)"
@@ -63,7 +63,7 @@ def _action(F, i, view, w):
     return v - cost
 
 
-@njit(BOT_SIG, cache=True, error_model="numpy")
+@bot_jit(error_model="numpy")
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -np.inf
     count = 0

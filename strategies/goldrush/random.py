@@ -1,12 +1,11 @@
 """Gold Rush random bot: uniform over the legal placements and over the legal follower actions."""
-from numba import njit
 
-from sim.core.bots import BOT_SIG
+from sim.core.bots import bot_jit
 from strategies.common import pick_uniform
 
 DESCRIPTION = "uniform over legal placements and follower actions"
 
 
-@njit(BOT_SIG, cache=True)
+@bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     return pick_uniform(n, rng)
