@@ -354,31 +354,35 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
         k = popcount(need)
         if k >= 1 and k <= kmax:
             n = _plan_add(moves, n, maxm, wk, stamp, need, k, R, -1)
-    for i in range(REG_END[ncols]):
+    # REG is sorted by last column, then size: in each column's block the small regions come first
+    for cb in range(ncols):
         if n >= maxm:
             break
-        if RSIZE[i] > partial_max:
-            continue
-        R = np.uint64(REG[i])
-        if R & B != U0:
-            continue
-        need = np.uint64(RBND[i]) & ~EB & ~E
-        k = popcount(need)
-        if k < 2:
-            continue
-        nbm = ((R << U1) & ~ROW0) | ((R >> U1) & ~ROW2) | (R << np.uint64(3)) | (R >> np.uint64(3))
-        nbm &= free & ~R
-        while nbm != U0:
-            bx = nbm & (~nbm + U1)
-            nbm &= ~bx
-            x = lowbit_index(bx)
-            shared = need & np.uint64(SPACE_EDGES[x])
-            if shared == U0:
+        for i in range(REG_END[cb], REG_END[cb + 1]):
+            if n >= maxm:
+                break
+            if RSIZE[i] > partial_max:
+                break
+            R = np.uint64(REG[i])
+            if R & B != U0:
                 continue
-            part = need & ~shared
-            kp = popcount(part)
-            if kp >= 1 and kp <= kmax:
-                n = _plan_add(moves, n, maxm, wk, stamp, part, kp, R, x)
+            need = np.uint64(RBND[i]) & ~EB & ~E
+            k = popcount(need)
+            if k < 2:
+                continue
+            nbm = ((R << U1) & ~ROW0) | ((R >> U1) & ~ROW2) | (R << np.uint64(3)) | (R >> np.uint64(3))
+            nbm &= free & ~R
+            while nbm != U0:
+                bx = nbm & (~nbm + U1)
+                nbm &= ~bx
+                x = lowbit_index(bx)
+                shared = need & np.uint64(SPACE_EDGES[x])
+                if shared == U0:
+                    continue
+                part = need & ~shared
+                kp = popcount(part)
+                if kp >= 1 and kp <= kmax:
+                    n = _plan_add(moves, n, maxm, wk, stamp, part, kp, R, x)
     return n
 
 
@@ -420,6 +424,23 @@ def closed_sig(ps, E):
             past |= comp
             nc += 1
     return past, nc
+
+
+@njit(cache=True, inline="always")
+def same_pastures(ncols, O, E, past0, nc0):
+    """closed_sig(ps, E) == (past0, nc0) for the open spaces O of ps's farm: the closed pastures are found
+    by one flood from the leaking spaces, and counted only when they cover the same spaces."""
+    DN, RT, LEAK = flood_prep(ncols, O, E)
+    past = O & ~grow(LEAK, O, DN, RT)
+    if past != past0:
+        return False
+    nc = 0
+    rest = past
+    while rest != U0:
+        seed = rest & (~rest + U1)
+        rest &= ~grow(seed, past, DN, RT)
+        nc += 1
+    return nc == nc0
 
 
 @njit(cache=True, inline="always")
@@ -625,6 +646,8 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
         n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk)
         evalx(ps, prm, prmf, wk, res0, default)
         past0, nc0 = closed_sig(ps, np.uint64(ps[P_E]))
+        ncols = ps[P_NCOLS]
+        O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~building_mask(ps)
         m = 0
         for i in range(n):
             k = moves[i, 1]
@@ -638,8 +661,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             tps[P_BORD] -= k
             tps[P_WOOD] -= w
             tps[P_STONE] -= s
-            past1, nc1 = closed_sig(ps, np.uint64(tps[P_E]))
-            if past1 == past0 and nc1 == nc0:
+            if same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
                 # same pastures: same containers and housing; only the goods (Storage points) change
                 for j in range(13):
                     res1[j] = res0[j]
