@@ -65,7 +65,10 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
 PC_ROW = 6
 PC_BEST = 8 + MAXM * PC_ROW  # then the best plan per (walls, most borders affordable): 2 x PC_KC entries
 PC_KC = 64
-PC_STRIDE = PC_BEST + 2 * PC_KC
+# then the estimate's default trough and stall spaces for the farm (E, T, buildings, columns): they depend on
+# the farm alone (costs and Storage points are the same for every candidate space); -2 = not known yet
+PC_EST = PC_BEST + 2 * PC_KC
+PC_STRIDE = PC_EST + 6
 PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
 # then the hash set that dedupes enclosure plans: keys at flat 0..HS-1, stamps at HS..2HS-1, call counter
 HS_BITS = 12
@@ -714,6 +717,20 @@ def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
 
+@njit(cache=True, inline="always")
+def est_cache(ps, me, wk):
+    """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed)."""
+    key = bld_key(ps)
+    if not (_pcg(wk, me, PC_EST) == ps[P_E] and _pcg(wk, me, PC_EST + 1) == ps[P_T]
+            and _pcg(wk, me, PC_EST + 2) == key and _pcg(wk, me, PC_EST + 3) == ps[P_NCOLS]):
+        _pcs(wk, me, PC_EST, ps[P_E])
+        _pcs(wk, me, PC_EST + 1, ps[P_T])
+        _pcs(wk, me, PC_EST + 2, key)
+        _pcs(wk, me, PC_EST + 3, ps[P_NCOLS])
+        _pcs(wk, me, PC_EST + 4, -2)
+        _pcs(wk, me, PC_EST + 5, -2)
+
+
 @njit(cache=True)
 def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     placed = 0
@@ -721,6 +738,16 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         w = trough_cost(placed, prm)
         if ps[P_WOOD] < w:
             break
+        if default:
+            est_cache(ps, me, wk)
+            c = _pcg(wk, me, PC_EST + 4)
+            if c != -2:
+                if c >= 0:
+                    ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(c))
+                    ps[P_WOOD] -= w
+                    gs[GS_TROUGHS] -= 1
+                    placed += 1
+                break
         if not default:  # the estimate's caller put eval_cheap(ps) in res0
             evalx(ps, prm, prmf, wk, res0, default)
         T = np.uint64(ps[P_T])
@@ -753,6 +780,8 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
+            if default:
+                _pcs(wk, me, PC_EST + 4, -1)
             break
         if placed > 0:
             moves[m, 0] = -1
@@ -764,6 +793,8 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             break
         i = _ask(K_TROUGH, m, fns, weights, entry, rng, view, moves, feats, default)
         s = moves[i, 0]
+        if default:
+            _pcs(wk, me, PC_EST + 4, s)
         if s < 0:
             break
         ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
@@ -786,6 +817,15 @@ def can_stall(ps, gs, prm):
 
 @njit(cache=True)
 def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
+    if default:
+        est_cache(ps, me, wk)
+        s = _pcg(wk, me, PC_EST + 5)
+        if s >= 0:
+            ps[P_BLD + s] = B_STALL
+            ps[P_STONE] -= prm[I_STALL_STONE]
+            ps[P_REED] -= prm[I_STALL_REED]
+            gs[GS_STALLS] -= 1
+            return
     if not default:  # the estimate's caller put eval_cheap(ps) in res0
         evalx(ps, prm, prmf, wk, res0, default)
     m = 0
@@ -805,6 +845,8 @@ def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, f
         m += 1
     i = _ask(K_STALL, m, fns, weights, entry, rng, view, moves, feats, default)
     s = moves[i, 0]
+    if default:
+        _pcs(wk, me, PC_EST + 5, s)
     ps[P_BLD + s] = B_STALL
     ps[P_STONE] -= prm[I_STALL_STONE]
     ps[P_REED] -= prm[I_STALL_REED]
