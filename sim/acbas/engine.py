@@ -558,44 +558,52 @@ def default_plans(ps, moves, maxm, kmax, wk):
 
 
 @njit(cache=True)
-def default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1):
+def plan_cache_fill(ps, me, prm, wk, moves):
+    """Fill player me's cache of the estimate's enclosure plans for ps's farm and borders in hand."""
+    b = 0
+    key = bld_key(ps)
+    n = default_plans(ps, moves, MAXM - 1, ps[P_BORD], wk)
+    # a plan changes only the borders: of eval_cheap's value only the expansion points and the
+    # capacity of pastures and lone troughs can change (open_value)
+    ncols = ps[P_NCOLS]
+    B = building_mask(ps)
+    T = np.uint64(ps[P_T])
+    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    E0 = np.uint64(ps[P_E])
+    cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
+    ep = prm[I_EXP_POINTS]
+    for i in range(n):
+        cap1, nexp1 = open_value(ps, prm, O, B, T, E0 | np.uint64(moves[i, 0]))
+        r = 8 + i * PC_ROW
+        _pcs(wk, me, r, moves[i, 0])
+        _pcs(wk, me, r + 1, moves[i, 1])
+        _pcs(wk, me, r + 2, moves[i, 2])
+        _pcs(wk, me, r + 3, moves[i, 3])
+        _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * ep)
+        _pcs(wk, me, r + 5, cap1 - cap0)
+    _pcs(wk, me, b, ps[P_E])
+    _pcs(wk, me, b + 1, ps[P_T])
+    _pcs(wk, me, b + 2, key)
+    _pcs(wk, me, b + 3, ps[P_NCOLS])
+    _pcs(wk, me, b + 4, ps[P_BORD])
+    _pcs(wk, me, b + 5, 1)
+    _pcs(wk, me, b + 6, n)
+    for j in range(2 * PC_KC):
+        _pcs(wk, me, PC_BEST + j, -2)
+
+
+@njit(cache=True, inline="always")
+def default_borders(ps, me, walls, prm, prmf, wk, moves):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
-    until the farm or the borders in hand change."""
+    until the farm or the borders in hand change (plan_cache_fill)."""
     if not can_border(ps, prm, walls, 0):
         return 0
     b = 0
     key = bld_key(ps)
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
             and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
-        n = default_plans(ps, moves, MAXM - 1, ps[P_BORD], wk)
-        # a plan changes only the borders: of eval_cheap's value only the expansion points and the
-        # capacity of pastures and lone troughs can change (open_value)
-        ncols = ps[P_NCOLS]
-        B = building_mask(ps)
-        T = np.uint64(ps[P_T])
-        O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-        E0 = np.uint64(ps[P_E])
-        cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
-        ep = prm[I_EXP_POINTS]
-        for i in range(n):
-            cap1, nexp1 = open_value(ps, prm, O, B, T, E0 | np.uint64(moves[i, 0]))
-            r = 8 + i * PC_ROW
-            _pcs(wk, me, r, moves[i, 0])
-            _pcs(wk, me, r + 1, moves[i, 1])
-            _pcs(wk, me, r + 2, moves[i, 2])
-            _pcs(wk, me, r + 3, moves[i, 3])
-            _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * ep)
-            _pcs(wk, me, r + 5, cap1 - cap0)
-        _pcs(wk, me, b, ps[P_E])
-        _pcs(wk, me, b + 1, ps[P_T])
-        _pcs(wk, me, b + 2, key)
-        _pcs(wk, me, b + 3, ps[P_NCOLS])
-        _pcs(wk, me, b + 4, ps[P_BORD])
-        _pcs(wk, me, b + 5, 1)
-        _pcs(wk, me, b + 6, n)
-        for j in range(2 * PC_KC):
-            _pcs(wk, me, PC_BEST + j, -2)
+        plan_cache_fill(ps, me, prm, wk, moves)
     n = _pcg(wk, me, b + 6)
     # which plans are affordable depends only on the most borders kc that can be paid (every plan has at
     # most ps[P_BORD] borders): the best plan is remembered per (walls, kc) with the cached plans
@@ -640,7 +648,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
                log, nlog, log_on):
     placed = 0
     if default:
-        return default_borders(ps, me, walls, prm, prmf, wk, moves, tps, res0, res1)
+        return default_borders(ps, me, walls, prm, prmf, wk, moves)
     st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
     while True:
         if not can_border(ps, prm, walls, placed):
@@ -1431,8 +1439,26 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                         cheap_done = True
                     for j in range(13):
                         res1[j] = res3[j]
-                    do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, True,
-                              tps, tps3, res1, res2, log, nlog, False)
+                    # the frequent estimates straight from their caches (no call with ~20 array arguments);
+                    # slot_legal has checked what do_borders / do_troughs / do_stall check first
+                    if slot == S_FENCES or slot == S_WALLS:
+                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1)
+                    else:
+                        cs = -2
+                        if slot == S_TROUGHS or slot == S_STALL:
+                            est_cache(tps2, me, wk)
+                            cs = _pcg(wk, me, PC_EST + (4 if slot == S_TROUGHS else 5))
+                        if cs == -2:
+                            do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1,
+                                      True, tps, tps3, res1, res2, log, nlog, False)
+                        elif cs >= 0:
+                            if slot == S_TROUGHS:
+                                tps2[P_T] = np.int64(np.uint64(tps2[P_T]) | bit(cs))
+                                tps2[P_WOOD] -= trough_cost(0, prm)
+                            else:
+                                tps2[P_BLD + cs] = B_STALL
+                                tps2[P_STONE] -= prm[I_STALL_STONE]
+                                tps2[P_REED] -= prm[I_STALL_REED]
                     evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, n, res0, res1, pme, tps2, off)
                 onsp = 0
