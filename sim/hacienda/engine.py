@@ -86,7 +86,7 @@ V_MARKETS = 56  # 5: markets reached per player
 V_HDR = 64
 V_SPACE = 64
 
-# scalar state S
+# scalar state: columns of the row SR of the integer table SP
 S_LABEL = 0
 S_STAMP = 1
 S_NPC = 2
@@ -103,7 +103,7 @@ S_HH = 16  # 20 flags: p has a hacienda on a herd of animal a
 S_PVER = 40  # 5: player p's own version (bumped by p's placements and haciendas)
 S_WVER = 45  # water version (bumped by every water tile)
 S_LVER = 46  # 5: player p's land version (p's land tiles and haciendas on land chains): land values depend only on it
-S_LEN = 52
+S_LEN = 52  # columns used in the row SR (SP is at least 64 wide)
 
 # log events (LOGW = 6 columns: code, seat, a, b, c, d)
 LOGW = 6
@@ -597,13 +597,14 @@ def _unreached(MS, SP, p, mkspace):
 
 @njit(cache=True)
 def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
-    """Best immediate value of playing each card type t now into cbv/cbs/SP[SR_CBH + p, t] (value, group size, best
-    space; -1 none legal), the lexicographic maximum of (value, size) over the legal spaces. A type is redone
-    when its best space was taken, its values were reset (cbh -2) or p placed a tile since (dirty mask MS[R_D + 5 p]
-    for land, MS[R_D + 5 p + 1 + a] for animal a). Only the spaces where the value can differ from the plain one (next
-    to own groups, water, markets) are evaluated, and those through the per-space value cache VV/VS (row 5 p
-    for p's land tiles, whatever the terrain; 5 p + 1 + a for animal a), valid where VALID is set (the engine
-    clears it where a placement, hacienda or water tile changes values)."""
+    """Best immediate value of playing each card type t now into FV[F_CBV + p, t], FV[F_CBS + p, t] and
+    SP[SR_CBH + p, t] (value, group size, best space; -1 none legal), the lexicographic maximum of (value, size)
+    over the legal spaces. A type is redone when its best space was taken, its values were reset (best space -2)
+    or p placed a tile since (dirty mask MS[R_D + 5 p] for land, MS[R_D + 5 p + 1 + a] for animal a). Only the
+    spaces where the value can differ from the plain one (next to own groups, water, markets) are evaluated, and
+    those through the per-space value cache FV[F_VV + r] / FV[F_VS + r] (r = 5 p for p's land tiles, whatever the
+    terrain; 5 p + 1 + a for animal a), valid where MS[R_VALID + r] is set (the engine clears it where a
+    placement, hacienda or water tile changes values)."""
     W = MS.shape[1]
     reached = -1
     nunr = 0
