@@ -216,15 +216,8 @@ def pastures_mask(ps):
     O = active_mask(ncols) & ~building_mask(ps)
     E = np.uint64(ps[P_E])
     DN, RT, LEAK = flood_prep(ncols, O, E)
-    rest = O
-    out = np.uint64(0)
-    while rest != U0:
-        seed = rest & (~rest + U1)
-        comp = grow(seed, O, DN, RT)
-        rest &= ~comp
-        if comp & LEAK == U0:
-            out |= comp
-    return out
+    # the open spaces that no leaking space reaches
+    return O & ~grow(LEAK, O, DN, RT)
 
 
 @njit(cache=True, inline="always")
@@ -243,7 +236,11 @@ def containers_w(ps, prm, wk):
     tm = prm[I_TMULT]
     K = 0
     past = np.uint64(0)
-    rest = O
+    # the closed pastures: the open spaces no leaking space reaches (one flood); the open components only
+    # matter when they hold lone troughs (the containers keep their order either way)
+    rest = O & ~grow(LEAK, O, DN, RT)
+    if prm[I_LONE] > 0 and T & O & ~rest != U0:
+        rest = O
     while rest != U0:
         seed = rest & (~rest + U1)
         comp = grow(seed, O, DN, RT)
