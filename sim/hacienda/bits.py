@@ -39,7 +39,7 @@ def testbit(m, i):
     return (m[i >> 6] >> np.uint64(i & 63)) & ONE != ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count(m):
     c = 0
     for w in range(m.shape[0]):
@@ -47,7 +47,7 @@ def count(m):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def anyset(m):
     for w in range(m.shape[0]):
         if m[w] != ZERO:
@@ -55,7 +55,7 @@ def anyset(m):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lowest(m):
     """Index of the lowest set bit, -1 if none."""
     for w in range(m.shape[0]):
@@ -64,7 +64,7 @@ def lowest(m):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dilate(src, nbmask, out):
     """out = union of the neighbour masks of every space in src (src itself not included)."""
     W = src.shape[0]
@@ -79,7 +79,7 @@ def dilate(src, nbmask, out):
                 out[v] |= nbmask[i, v]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flood(seed, allowed, nbmask, out, fr, tmp):
     """Connected component of ``seed`` inside ``allowed`` by mask flood fill; returns its size."""
     W = allowed.shape[0]
@@ -127,7 +127,7 @@ def cb(M, r, i):
     M[r, i >> 6] &= ~(ONE << np.uint64(i & 63))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def countrow(M, r):
     c = 0
     for w in range(M.shape[1]):
@@ -135,7 +135,7 @@ def countrow(M, r):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def anyrow(M, r):
     for w in range(M.shape[1]):
         if M[r, w] != ZERO:

@@ -200,7 +200,7 @@ def count_word(x):
 # placing things
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _relabel(MS, SP, row, h, nbmask):
     """Flood-fill the group of h in mask row ``row`` and give it a fresh label; returns its size."""
     W = MS.shape[1]
@@ -224,7 +224,7 @@ def _relabel(MS, SP, row, h, nbmask):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _occupy(MS, kind, h):
     sb(MS, R_OCC, h)
     k = kind[h]
@@ -234,7 +234,7 @@ def _occupy(MS, kind, h):
         cb(MS, R_FTERR + k, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_land(MS, SP, p, h, kind, nbmask, view):
     W = MS.shape[1]
     sb(MS, R_LAND + p, h)
@@ -249,7 +249,7 @@ def place_land(MS, SP, p, h, kind, nbmask, view):
     return _relabel(MS, SP, R_LAND + p, h, nbmask)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
     """Place p's animal a on h; returns (herd size, market pesos earned)."""
     W = MS.shape[1]
@@ -321,7 +321,7 @@ def water_cells(h, s, o, nb, cells):
     return 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_water(MS, SP, cells, k, nbmask, kind, view):
     W = MS.shape[1]
     pc = SP[SR, S_NPC]
@@ -369,7 +369,7 @@ def _near_market_dist(h, mdist, nunr):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, full):
     """Features of p's tile on the spaces of the scratch mask rows R_TODO + k for each k in the bit set ``kinds``
     (k = 0 land tile, 1 + a animal a), in order of k then space, into feats rows 0, 1, ...; only columns 0
@@ -541,7 +541,7 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
     return fi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask(MS, p, t, out):
     """Where card type t may go for p (into out); returns 1 if a land card is played as pampa."""
     W = MS.shape[1]
@@ -585,7 +585,7 @@ def legal_row(MS, p, t, r):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unreached(MS, SP, p, mkspace):
     n = 0
     for m in range(mkspace.shape[0]):
@@ -595,7 +595,7 @@ def _unreached(MS, SP, p, mkspace):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
     """Best immediate value of playing each card type t now into FV[F_CBV + p, t], FV[F_CBS + p, t] and
     SP[SR_CBH + p, t] (value, group size, best space; -1 none legal), the lexicographic maximum of (value, size)
@@ -763,7 +763,7 @@ def _wcells(h, s, o, nb):
     return 3, j, k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
@@ -836,7 +836,7 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
     """The first water placement of gen_water's order (only_near 1 or 2) whose value beats bv and every earlier
     one, without listing rows: returns (placements seen, best value, own tiles next to it, shape, anchor,
@@ -897,7 +897,7 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
     return n, bv, bown, bs, bh, bo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_groups(MS, SP, pi, p, moves, feats, off=0):
     """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
     W = MS.shape[1]
@@ -932,7 +932,7 @@ def gen_groups(MS, SP, pi, p, moves, feats, off=0):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_harvest(MS, SP, pi, p, moves, feats, off=0):
     """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
     W = MS.shape[1]
@@ -1017,7 +1017,7 @@ def do_scoring(SP, MS, np_, money, pi, nbmask, brk, off, log, nlog, log_on, phas
         snap[phase - 1, k + 5] = np.uint64(SP[SR, S_NPC])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dirty_group(MS, dr, nbmask):
     """MS[R_D + dr] |= the spaces next to the group in MS[R_G] (the group just re-labelled); their values are stale."""
     W = MS.shape[1]
@@ -1032,7 +1032,7 @@ def _dirty_group(MS, dr, nbmask):
         MS[R_VALID + dr, w] &= ~MS[R_D + dr, w]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ball3(MS, p, h, nbmask):
     """MS[R_WD + p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h)."""
     W = MS.shape[1]
@@ -1053,7 +1053,7 @@ def _ball3(MS, p, h, nbmask):
         MS[R_WD + p, w] |= MS[R_FR, w]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dirty_land(MS, p, h, nbmask):
     """After p's land tile on h (chain in MS[R_G]): land values change next to the chain; animal values change
     where the tile makes new legal spaces (next to h) and where market income counts the chain (spaces next to

@@ -44,7 +44,7 @@ P_COMPULSORY = 99  # 1: no early end of the turn while a legal action exists
 P_LEN = 100
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def market_points(pi, k):
     """Points for k different markets reached: the table, then n(n+1)/2 beyond it."""
     if k <= 0:
@@ -54,7 +54,7 @@ def market_points(pi, k):
     return k * (k + 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chain_points(pi, size):
     if size >= pi[P_CHAIN_MIN]:
         return size * pi[P_CHAIN_PTS]
@@ -91,7 +91,7 @@ MAXPC = 64
 NROWS = R_WP + MAXPC
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_player(p, MS, npc, money, nbmask, pi, out):
     """Fill out[0:5] with player p's scoring from the mask table (uses the scratch rows)."""
     W = MS.shape[1]

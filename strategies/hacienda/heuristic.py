@@ -2,7 +2,7 @@
 haciendas on the longest chain; keeps buying cards (animal cards first) so the hand never runs dry."""
 from numba import njit
 
-from sim.core.bots import BOT_SIG, load_weights_toml
+from sim.core.bots import bot_jit, load_weights_toml
 from strategies.common import argmax_column
 
 DESCRIPTION = "rule-book tips: chains of 3+, many markets, water by own tiles, harvest long chains, TOML weights"
@@ -90,7 +90,7 @@ def _score_action(code, t, f0, f1, f2, handsize, money, w):
     return v + w[W_END]
 
 
-@njit(BOT_SIG, cache=True)
+@bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -1e18
     bi = 0
