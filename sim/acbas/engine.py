@@ -77,6 +77,7 @@ H_ROW = WROWS + 2 * PCR
 W_ROWS_ALL = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS
 # the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
+RBC = np.array([bin(int(x) & ((1 << 64) - 1)).count("1") for x in RBND], dtype=np.int64)  # boundary sizes
 SREG = REG[_small].copy()
 SRBND = RBND[_small].copy()
 SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
@@ -344,10 +345,14 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
             b = U & (~U + U1)
             U &= ~b
             n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
-    # closures first, then (while room is left) the partial closures
+    # closures first, then (while room is left) the partial closures; a region needs at least
+    # RBC[i] - popcount(EB | E) borders (its boundary less every position that can already be left out)
+    kfloor = kmax + popcount(EB | E)
     for i in range(REG_END[ncols]):
         if n >= maxm:
             break
+        if RBC[i] > kfloor:
+            continue
         if RSIZE[i] > maxsize:
             continue
         R = np.uint64(REG[i])
