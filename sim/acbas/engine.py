@@ -177,14 +177,7 @@ def eval_cheap(ps, prm, prmf, wk, res):
                 c *= tm
             if c > 0:
                 cap += c
-    used = B | T | past
-    nexp = 0
-    home = ps[P_HOME]
-    for c in range(ncols):
-        if c == home or c == home + 1:
-            continue
-        if (np.uint64(7) << np.uint64(3 * c)) & ~used == U0:
-            nexp += 1
+    nexp = full_columns(ps, B | T | past)
     st = 0.0
     if storage:
         st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
@@ -496,6 +489,15 @@ def _pcs(wk, p, f, v):
 
 
 @njit(cache=True, inline="always")
+def full_columns(ps, used):
+    """Expansion columns (not the home board's two) whose 3 spaces are all in ``used``."""
+    home = ps[P_HOME]
+    full = used & (used >> U1) & (used >> np.uint64(2)) & ROW0 & ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - U1)
+    full &= ~(np.uint64(9) << np.uint64(3 * home))
+    return popcount(full)
+
+
+@njit(cache=True, inline="always")
 def open_value(ps, prm, O, B, T, E):
     """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
     (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
@@ -521,14 +523,7 @@ def open_value(ps, prm, O, B, T, E):
                 c *= tm
             if c > 0:
                 cap += c
-    used = B | T | past
-    nexp = 0
-    home = ps[P_HOME]
-    for c in range(ncols):
-        if c == home or c == home + 1:
-            continue
-        if (np.uint64(7) << np.uint64(3 * c)) & ~used == U0:
-            nexp += 1
+    nexp = full_columns(ps, B | T | past)
     return cap, nexp
 
 
