@@ -74,7 +74,8 @@ PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
 HS_BITS = 12
 HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
-W_ROWS_ALL = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS
+S_ROW = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS  # then one row: the deciding player's container capacities
+W_ROWS_ALL = S_ROW + 1
 # the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
 RBC = np.array([bin(int(x) & ((1 << 64) - 1)).count("1") for x in RBND], dtype=np.int64)  # boundary sizes
@@ -114,6 +115,12 @@ def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
     K, past = containers_w(ps, prm, wk)
+    evaluate_k(ps, prm, prmf, wk, res, K, past)
+
+
+@njit(cache=True, inline="always")
+def evaluate_k(ps, prm, prmf, wk, res, K, past):
+    """evaluate() with the farm's K containers already in wk rows 0..2 (closed-pasture mask past)."""
     house_w(wk, K, ps, P_AN, prm)
     cap = 0
     for k in range(K):
@@ -1382,7 +1389,11 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
             pme = ps[me]
             fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
             _copy(tgs, gs)
-            evaluate(pme, prm, prmf, wk, res0)
+            # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
+            K0, past0 = containers_w(pme, prm, wk)
+            for k in range(K0):
+                wk[S_ROW, k] = wk[0, k]
+            evaluate_k(pme, prm, prmf, wk, res0, K0, past0)
             cheap_done = False
             n = 0
             for slot in range(NSLOT):
@@ -1410,7 +1421,9 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
                             tps2[P_AN + t] += gs[acc + G_SHEEP + t]
                             off += gs[acc + G_SHEEP + t]
                     if off > 0:
-                        evaluate(tps2, prm, prmf, wk, res1)
+                        for k in range(K0):
+                            wk[0, k] = wk[S_ROW, k]
+                        evaluate_k(tps2, prm, prmf, wk, res1, K0, past0)
                     else:
                         # goods only: the farm is unchanged, only the Storage Building's points move
                         for j in range(13):
