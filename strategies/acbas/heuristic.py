@@ -1,9 +1,8 @@
 """Linear value of the engine's features with round-dependent weights (values of goods, animals, capacity,
 buildings blend from their early-game to their late-game weight as the rounds pass)."""
 import numpy as np
-from numba import njit
 
-from sim.core.bots import BOT_SIG, load_weights_toml
+from sim.core.bots import bot_jit, load_weights_toml
 from strategies.common import pick_uniform
 
 DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml)"
@@ -17,7 +16,7 @@ if list(WEIGHTS) != _names:
 NFEAT = len(FEATURES)
 
 
-@njit(BOT_SIG, cache=True)
+@bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     if n <= 1:
         return 0
