@@ -407,7 +407,9 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                     hold = 0
                     anyhac = False
                     free = 0
-                    for d in range(6):
+                    # (values only: away from p's land no neighbour counts)
+                    nd = 6 if full or (MS[R_NBL + p, w] >> np.uint64(h & 63)) & ONE != ZERO else 0
+                    for d in range(nd):
                         j = nb[h, d]
                         if j < 0:
                             continue
@@ -462,7 +464,10 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                     anyhac = False
                     free = 0
                     newm = 0
-                    for d in range(6):
+                    # (values only: away from p's herds of a and from markets no neighbour counts)
+                    hb = np.uint64(h & 63)
+                    nd = 6 if full or ((MS[R_NBH + 4 * p + a, w0] | MS[R_NBMK, w0]) >> hb) & ONE != ZERO else 0
+                    for d in range(nd):
                         j = nb[h, d]
                         if j < 0:
                             continue
@@ -1054,7 +1059,7 @@ def _ball3(MS, p, h, nbmask):
 
 
 @njit(cache=True, _nrt=False)
-def _dirty_land(MS, p, h, nbmask):
+def _dirty_land(MS, SP, p, h, nbmask):
     """After p's land tile on h (chain in MS[R_G]): land values change next to the chain; animal values change
     where the tile makes new legal spaces (next to h) and where market income counts the chain (spaces next to
     a market and next to the chain, or every market space if the chain touches a herd of that animal)."""
@@ -1071,20 +1076,41 @@ def _dirty_land(MS, p, h, nbmask):
     r = 5 * p
     for w in range(W):
         MS[R_D + r, w] |= MS[R_REM, w]
+        MS[R_VALID + r, w] &= ~MS[R_REM, w]
+    # (the spaces next to h become legal for animals: the type is redone (dirty), but their cached animal values
+    # stay valid: an animal's value depends on land only through the market income)
     for a in range(4):
         touch = False
         for w in range(W):
             if MS[R_REM, w] & MS[R_HERD + 4 * p + a, w] != ZERO:
                 touch = True
                 break
+        hr = R_HERD + 4 * p + a
         for w in range(W):
-            if touch:
-                MS[R_D + r + 1 + a, w] |= MS[R_NBMK, w] | nbmask[h, w]
-            else:
-                MS[R_D + r + 1 + a, w] |= (MS[R_NBMK, w] & MS[R_REM, w]) | nbmask[h, w]
-    for k in range(r, r + 5):
+            MS[R_TMP, w] = MS[R_REM, w]
+        if touch:
+            # the income next to a market also counts the chains next to the herds it would merge with: add the
+            # spaces next to the herds of a that touch the chain
+            SP[SR, S_STAMP] += 1
+            sc = SP[SR, S_STAMP]
+            for w in range(W):
+                x = MS[R_REM, w] & MS[hr, w]
+                while x != ZERO:
+                    i = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    SP[LB_STAMP, SP[SP_LAB, i]] = sc
+            for w in range(W):
+                x = MS[hr, w]
+                while x != ZERO:
+                    i = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    if SP[LB_STAMP, SP[SP_LAB, i]] == sc:
+                        for v in range(W):
+                            MS[R_TMP, v] |= nbmask[i, v]
         for w in range(W):
-            MS[R_VALID + k, w] &= ~MS[R_D + k, w]
+            x = MS[R_NBMK, w] & MS[R_TMP, w]
+            MS[R_D + r + 1 + a, w] |= x | nbmask[h, w]
+            MS[R_VALID + r + 1 + a, w] &= ~x
 
 
 @njit(cache=True)
@@ -1107,7 +1133,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
     # per player: best value, size and space of each card type (FV rows F_CBV + p, F_CBS + p; cbh), valid while the
     # player's own version and the water version are unchanged and the best space is still free (other players'
     # tiles only remove spaces)
-    FV = np.zeros((F_ROWS, max(n, NT)), dtype=np.float64)
+    # (not zeroed: every entry is written before it is read: cbh starts at -2, the value cache at not valid)
+    FV = np.empty((F_ROWS, max(n, NT)), dtype=np.float64)
     ckey = np.full((MAXP, 4), -1, dtype=np.int64)
     # MS rows R_D + r: dirty masks, spaces where p's values may have changed since p's last decision (r = 5 p land,
     # 5 p + 1 + a animal a); FV rows F_VV / F_VS + r: per-space values and sizes of p's tiles, valid where
@@ -1498,7 +1525,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     hand[p, t] -= 1
                     if t < T_ANIMAL:
                         sz = place_land(MS, SP, p, h, kind, nbmask, view)
-                        _dirty_land(MS, p, h, nbmask)
+                        _dirty_land(MS, SP, p, h, nbmask)
                         _ball3(MS, p, h, nbmask)
                         if log_on:
                             _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
@@ -1508,11 +1535,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         sz, inc = place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view)
                         money[p] += inc
                         if mkcnt[h] > 0 and countrow(MS, R_REACH + p) != r0:
-                            # markets reached changed: the market term of every animal type
+                            # markets reached changed: the market term of every animal type (only spaces next to a
+                            # market have one: elsewhere no new market is reached and the term is 0)
                             for t2 in range(T_ANIMAL, NT):
                                 SP[SR_CBH + p, t2] = -2
                                 for w in range(W):
-                                    MS[R_VALID + 5 * p + 1 + t2 - T_ANIMAL, w] = ZERO
+                                    MS[R_VALID + 5 * p + 1 + t2 - T_ANIMAL, w] &= ~MS[R_NBMK, w]
                         _dirty_group(MS, 5 * p + 1 + a, nbmask)
                         _ball3(MS, p, h, nbmask)
                         if log_on:
@@ -1528,17 +1556,25 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     sb(MS, R_HAC, h)
                     SP[LB_HAC, SP[SP_LAB, h]] += 1
                     SP[SR, S_PVER + p] += 1
-                    # the hacienda term of the spaces next to the group: recompute that card type (or the land types)
+                    # the hacienda term of the spaces next to the group: recompute that card type (or the land types);
+                    # only the values next to the group change
                     if r == 0:
                         SP[SR, S_LVER + p] += 1
                         for t2 in range(T_ANIMAL):
                             SP[SR_CBH + p, t2] = -2
-                        for w in range(W):
-                            MS[R_VALID + 5 * p, w] = ZERO
+                        grow = R_LAND + p
                     else:
                         SP[SR_CBH + p, T_ANIMAL + r - 1] = -2
-                        for w in range(W):
-                            MS[R_VALID + 5 * p + r, w] = ZERO
+                        grow = R_HERD + 4 * p + r - 1
+                    lh = SP[SP_LAB, h]
+                    for w in range(W):
+                        x = MS[grow, w]
+                        while x != ZERO:
+                            i = w * 64 + np.int64(ctz(x))
+                            x &= x - ONE
+                            if SP[SP_LAB, i] == lh:
+                                for v in range(W):
+                                    MS[R_VALID + 5 * p + r, v] &= ~nbmask[i, v]
                     view[V_SPACE + h] += 128
                     if r > 0:
                         SP[SR, S_HH + 4 * p + r - 1] = 1
