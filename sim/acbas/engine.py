@@ -166,25 +166,8 @@ def eval_cheap(ps, prm, prmf, wk, res):
             if code == B_STORAGE:
                 storage = True
     O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-    DN, RT, LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
-    past = O & ~grow(LEAK, O, DN, RT)
-    if prm[I_LONE] > 0:
-        cap += prm[I_LONE] * popcount(T & O & ~past)
-    if T & past == U0:
-        if prm[I_PASTURE] > 0:
-            cap += prm[I_PASTURE] * popcount(past)
-    else:
-        rest = past
-        while rest != U0:
-            seed = rest & (~rest + U1)
-            comp = grow(seed, past, DN, RT)
-            rest &= ~comp
-            c = prm[I_PASTURE] * popcount(comp)
-            for _ in range(popcount(comp & T)):
-                c *= tm
-            if c > 0:
-                cap += c
-    nexp = full_columns(ps, B | T | past)
+    capo, nexp = open_value(ps, prm, O, B, T, np.uint64(ps[P_E]))
+    cap += capo
     st = 0.0
     if storage:
         st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
