@@ -768,6 +768,51 @@ def _wcells(h, s, o, nb):
     return 3, j, k
 
 
+@njit(cache=True, inline="always")
+def _wfree(MS, h, s, o, nb):
+    """_wcells of a placement whose spaces are all free pampa, else (0, -1, -1)."""
+    k, c1, c2 = _wcells(h, s, o, nb)
+    if k > 1 and not tb(MS, R_FPAM, c1):
+        return 0, -1, -1
+    if k > 2 and not tb(MS, R_FPAM, c2):
+        return 0, -1, -1
+    return k, c1, c2
+
+
+@njit(cache=True, inline="always")
+def _wnext(MS, nbmask, row, h, k, c1, c2):
+    """Tiles of mask row ``row`` next to the k spaces (h, c1, c2) of a water placement."""
+    cnt = 0
+    for v in range(MS.shape[1]):
+        y = nbmask[h, v]
+        if k > 1:
+            y |= nbmask[c1, v]
+        if k > 2:
+            y |= nbmask[c2, v]
+        cnt += np.int64(popcnt(y & MS[row, v]))
+    return cnt
+
+
+@njit(cache=True, inline="always")
+def _water_setup(MS, p, only_near):
+    """R_X = the anchors to try (free pampa; with only_near next to p's tiles, with 2 also in R_WD + p);
+    R_OWN = p's tiles."""
+    for w in range(MS.shape[1]):
+        if only_near:
+            own = MS[R_NBL + p, w]
+            for a in range(4):
+                own |= MS[R_NBH + 4 * p + a, w]
+            MS[R_X, w] = own & MS[R_FPAM, w]
+            if only_near == 2:
+                MS[R_X, w] &= MS[R_WD + p, w]
+        else:
+            MS[R_X, w] = MS[R_FPAM, w]
+        own = MS[R_LAND + p, w]
+        for a in range(4):
+            own |= MS[R_HERD + 4 * p + a, w]
+        MS[R_OWN, w] = own
+
+
 @njit(cache=True, _nrt=False)
 def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
@@ -775,23 +820,9 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     Rows from off on; returns their number. Own / other players' tiles next to a placement are counted on
     masks: R_OWN = p's tiles, R_REM = the other players' tiles."""
     W = MS.shape[1]
-    if only_near:
-        for w in range(W):
-            own = MS[R_NBL + p, w]
-            for a in range(4):
-                own |= MS[R_NBH + 4 * p + a, w]
-            MS[R_X, w] = own & MS[R_FPAM, w]
-            if only_near == 2:
-                MS[R_X, w] &= MS[R_WD + p, w]
-    else:
-        for w in range(W):
-            MS[R_X, w] = MS[R_FPAM, w]
+    _water_setup(MS, p, only_near)
     for w in range(W):
-        own = MS[R_LAND + p, w]
-        for a in range(4):
-            own |= MS[R_HERD + 4 * p + a, w]
-        MS[R_OWN, w] = own
-        MS[R_REM, w] = MS[R_OCC, w] & ~(MS[R_WATER, w] | MS[R_MARKET, w] | own)
+        MS[R_REM, w] = MS[R_OCC, w] & ~(MS[R_WATER, w] | MS[R_MARKET, w] | MS[R_OWN, w])
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
     fprice = -np.float64(pi[P_WATER_PRICE])
@@ -805,12 +836,8 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
                 if SP[SR, S_WS + s] <= 0:
                     continue
                 for o in range(3):
-                    k, c1, c2 = _wcells(h, s, o, nb)
+                    k, c1, c2 = _wfree(MS, h, s, o, nb)
                     if k == 0:
-                        continue
-                    if k > 1 and not tb(MS, R_FPAM, c1):
-                        continue
-                    if k > 2 and not tb(MS, R_FPAM, c2):
                         continue
                     if n >= maxm:
                         return n
@@ -819,18 +846,8 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
                     moves[i, 1] = h
                     moves[i, 2] = o
                     moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
-                    no = 0
-                    nq = 0
-                    for v in range(W):
-                        y = nbmask[h, v]
-                        if k > 1:
-                            y |= nbmask[c1, v]
-                        if k > 2:
-                            y |= nbmask[c2, v]
-                        no += np.int64(popcnt(y & MS[R_OWN, v]))
-                        nq += np.int64(popcnt(y & MS[R_REM, v]))
-                    feats[i, 2] = no
-                    feats[i, 3] = nq
+                    feats[i, 2] = _wnext(MS, nbmask, R_OWN, h, k, c1, c2)
+                    feats[i, 3] = _wnext(MS, nbmask, R_REM, h, k, c1, c2)
                     feats[i, 4] = k
                     feats[i, 0] = feats[i, 2] * wp - price
                     feats[i, 1] = fprice
@@ -847,18 +864,7 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
     one, without listing rows: returns (placements seen, best value, own tiles next to it, shape, anchor,
     orientation; shape -1 if none beat bv)."""
     W = MS.shape[1]
-    for w in range(W):
-        own = MS[R_NBL + p, w]
-        for a in range(4):
-            own |= MS[R_NBH + 4 * p + a, w]
-        MS[R_X, w] = own & MS[R_FPAM, w]
-        if only_near == 2:
-            MS[R_X, w] &= MS[R_WD + p, w]
-    for w in range(W):
-        own = MS[R_LAND + p, w]
-        for a in range(4):
-            own |= MS[R_HERD + 4 * p + a, w]
-        MS[R_OWN, w] = own
+    _water_setup(MS, p, only_near)
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
     n = 0
@@ -875,22 +881,10 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
                 if SP[SR, S_WS + s] <= 0:
                     continue
                 for o in range(3):
-                    k, c1, c2 = _wcells(h, s, o, nb)
+                    k, c1, c2 = _wfree(MS, h, s, o, nb)
                     if k == 0:
                         continue
-                    if k > 1 and not tb(MS, R_FPAM, c1):
-                        continue
-                    if k > 2 and not tb(MS, R_FPAM, c2):
-                        continue
-                    no = 0
-                    for v in range(W):
-                        y = nbmask[h, v]
-                        if k > 1:
-                            y |= nbmask[c1, v]
-                        if k > 2:
-                            y |= nbmask[c2, v]
-                        no += np.int64(popcnt(y & MS[R_OWN, v]))
-                    fo = np.float64(no)
+                    fo = np.float64(_wnext(MS, nbmask, R_OWN, h, k, c1, c2))
                     val = fo * wp - price
                     if val > bv:
                         bv = val
