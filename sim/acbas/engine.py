@@ -1281,29 +1281,13 @@ def log_farm(ps, me, log, nlog, log_on):
 
 
 @njit(cache=True)
-def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, final, log, log_on):
-    """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played."""
-    # private copies of the parameters and all buffers allocated once per game; the game then works on
-    # borrowed views (no owner: reference counting becomes a null check, see borrow.py); the owners are
-    # used again at the end, so they live until the game is over
-    prm_o = prm.copy()
-    prmf_o = prmf.copy()
-    weights_o = weights.copy()
-    rng_o = np.zeros(4, dtype=np.uint64)
-    nlog_o = np.zeros(1, dtype=np.int64)
-    ps_o = np.zeros((2, P_SIZE), dtype=np.int64)
-    gs_o = np.zeros(GS_SIZE, dtype=np.int64)
-    wk_o = np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
-    tps_o = np.zeros((4, P_SIZE), dtype=np.int64)
-    tgs_o = np.zeros(GS_SIZE, dtype=np.int64)
-    view_o = np.zeros(V_LEN, dtype=np.int64)
-    moves0_o = np.zeros((NSLOT, MW), dtype=np.int64)
-    feats0_o = np.zeros((NSLOT, NF), dtype=np.float64)
-    moves1_o = np.zeros((MAXM, MW), dtype=np.int64)
-    feats1_o = np.zeros((MAXM, NF), dtype=np.float64)
-    res_o = np.zeros((4, 13))
-    small_o = np.zeros(8, dtype=np.int64)
-    parts_o = np.zeros(8)
+def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, brk, final, log, log_on, rng_o, nlog_o,
+              ps_o, gs_o, wk_o, tps_o, tgs_o, view_o, moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o):
+    """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played.
+    The buffers (``*_o``, see ``play_range``) are allocated once per chunk of games and private to it (prm, prmf,
+    weights are its copies); the game works on borrowed views of them (no owner: reference counting becomes a
+    null check, see borrow.py) while the caller keeps the owners alive. Between games only the caches in wk
+    whose entries are pure functions of their keys survive (the housing memo); the rest is reset here."""
     prm = borrow(prm_o)
     prmf = borrow(prmf_o)
     weights = borrow(weights_o)
@@ -1336,6 +1320,12 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
     brk = borrow(brk)
     final = borrow(final)
     log = borrow(log)
+    for j in range(GS_SIZE):
+        gs[j] = 0
+    for p in range(2):
+        # the enclosure-plan cache and the estimate's default spaces: invalid (E = -1 matches no farm)
+        _pcs(wk, p, 5, 0)
+        _pcs(wk, p, PC_EST, -1)
     rng_init(rng, seed, g)
     for p in range(2):
         new_farm(ps[p], prm)
@@ -1493,30 +1483,49 @@ def play_game(prm, prmf, fns, weights, rotate, g, seed, score, tiebreak, brk, fi
         for j in range(P_SIZE):
             final[p, j] = ps[p, j]
         _log(log, nlog, log_on, E_SCORE, p, np.int64(score[p] * 2), 0, 0, 0, 0, 0, 0, 0)
-    # the owners' last use: they stay alive (and the borrowed views valid) until here
-    keep = (prm_o.size + prmf_o.size + weights_o.size + rng_o.size + nlog_o.size + ps_o.size + gs_o.size + wk_o.size
-            + tps_o.size + tgs_o.size + view_o.size + moves0_o.size + feats0_o.size + moves1_o.size + feats1_o.size
-            + res_o.size + small_o.size + parts_o.size)
-    if keep < 0:
-        return -1
     return rounds
+
+
+CHUNK = 32  # games per chunk: one set of buffers, played in order by one thread
 
 
 @njit(cache=True, parallel=True)
 def play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, farms, log,
                log_on):
-    """Games start .. start + n_games - 1 in parallel; final farm rows in farms[i] when farms has n_games rows,
-    the event log of the (single) game when log_on. The one compiled entry point of the engine: every
-    further entry point would optimise the whole game again at compile time."""
+    """Games start .. start + n_games - 1 in parallel (chunks of CHUNK games per thread, each chunk with its own
+    copies of the inputs and its buffers allocated once); final farm rows in farms[i] when farms has n_games
+    rows, the event log of the (single) game when log_on. The one compiled entry point of the engine: every
+    further entry point would optimise the whole game again at compile time. A game's result depends on
+    (seed, game index) alone, not on its chunk."""
     keep = farms.shape[0] == n_games
-    for i in prange(n_games):
+    for c in prange((n_games + CHUNK - 1) // CHUNK):
+        prm_o = prm.copy()
+        prmf_o = prmf.copy()
+        weights_o = weights.copy()
+        rng_o = np.zeros(4, dtype=np.uint64)
+        nlog_o = np.zeros(1, dtype=np.int64)
+        ps_o = np.zeros((2, P_SIZE), dtype=np.int64)
+        gs_o = np.zeros(GS_SIZE, dtype=np.int64)
+        wk_o = np.zeros((W_ROWS_ALL, WCOLS), dtype=np.int64)
+        tps_o = np.zeros((4, P_SIZE), dtype=np.int64)
+        tgs_o = np.zeros(GS_SIZE, dtype=np.int64)
+        view_o = np.zeros(V_LEN, dtype=np.int64)
+        moves0_o = np.zeros((NSLOT, MW), dtype=np.int64)
+        feats0_o = np.zeros((NSLOT, NF), dtype=np.float64)
+        moves1_o = np.zeros((MAXM, MW), dtype=np.int64)
+        feats1_o = np.zeros((MAXM, NF), dtype=np.float64)
+        res_o = np.zeros((4, 13))
+        small_o = np.zeros(8, dtype=np.int64)
+        parts_o = np.zeros(8)
         final = np.zeros((2, P_SIZE), dtype=np.int64)
-        length[i] = play_game(prm, prmf, fns, weights, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
-                              final, log, log_on)
-        if keep:
-            for p in range(2):
-                for j in range(P_SIZE):
-                    farms[i, p, j] = final[p, j]
+        for i in range(c * CHUNK, min(n_games, (c + 1) * CHUNK)):
+            length[i] = play_game(prm_o, prmf_o, fns, weights_o, rotate, start + i, seed, score[i], tiebreak[i],
+                                  brk[i], final, log, log_on, rng_o, nlog_o, ps_o, gs_o, wk_o, tps_o, tgs_o, view_o,
+                                  moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o)
+            if keep:
+                for p in range(2):
+                    for j in range(P_SIZE):
+                        farms[i, p, j] = final[p, j]
 
 
 def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
