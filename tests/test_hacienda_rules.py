@@ -257,3 +257,50 @@ def test_notes_flag_reconstructed_maps():
     assert "RECONSTRUCTED" in GAME.notes({"map": "A"})[0]
     assert "RECONSTRUCTED" in GAME.notes({"map": "B"})[0]
     assert "RECONSTRUCTED" not in GAME.notes({"map": "x.haz"})[0]
+
+
+@pytest.mark.parametrize("mapname", ["A", "B"])
+def test_water_counts_from_per_space_counts(mapname):
+    # the water listing counts own / other players' tiles next to a placement from per-space counts, corrected
+    # for the tiles next to two of its spaces (hex geometry of nb); check it against plain set unions
+    from sim.hacienda.board import BUILTIN
+    pos = Pos(BUILTIN[mapname])
+    b, nb, kind = pos.b, pos.ctx.nb, pos.ctx.kind
+    rng = np.random.default_rng(5)
+    free = lambda i: (pos.MS[R_FPAM, i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+    for i in rng.permutation(b.n)[: b.n // 2]:
+        i = int(i)
+        q = int(rng.integers(3))
+        if kind[i] < 5 and (pos.MS[R_OCC, i >> 6] >> np.uint64(i & 63)) & np.uint64(1) == 0:
+            E.place_land(pos.MS, pos.SP, q, i, kind, pos.ctx.nbmask, pos.view)
+        elif kind[i] == 5 and free(i) and rng.random() < 0.5:
+            E.place_animal(pos.MS, pos.SP, q, int(rng.integers(4)), i, kind, nb, pos.ctx.nbmask, pos.ctx.mkcnt,
+                           pos.view)
+    owner = pos.SP[E.SP_OWNER]
+    cells = np.zeros(3, dtype=np.int64)
+    checked = 0
+    for h in range(b.n):
+        if not free(h):
+            continue
+        for s in range(4):
+            for o in range(1 if s == 0 else (2 if s == 2 else 3)):  # the orientations gen_water tries
+                k = E.water_cells(h, s, o, nb, cells)
+                if k == 0 or not all(free(int(c)) for c in cells[:k]):
+                    k = 0
+                for p in range(3):
+                    got = E._wplace(pos.MS, pos.SP, p, nb, h, s, o, pos.SP[E.SP_NC + p, h], pos.SP[E.SP_NCALL, h])
+                    assert got[0] == k
+                    if k == 0:
+                        continue
+                    near = {int(j) for c in cells[:k] for j in nb[c] if j >= 0}
+                    assert got[3] == sum(owner[j] == p for j in near)
+                    assert got[4] == sum(owner[j] >= 0 for j in near)
+                    checked += 1
+    assert checked > 500
+    # the geometry behind it: the common neighbours of h and nb[h, d] are nb[h, d - 1] and nb[h, d + 1]
+    for h in range(b.n):
+        for d in range(6):
+            j = int(nb[h, d])
+            if j >= 0:
+                common = (set(nb[h].tolist()) & set(nb[j].tolist())) - {-1}
+                assert common == {int(nb[h, (d + 5) % 6]), int(nb[h, (d + 1) % 6])} - {-1}

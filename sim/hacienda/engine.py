@@ -159,7 +159,9 @@ LB_STAMP = 9
 SR = 10  # scalar state, columns S_*
 SR_UNR = 11  # unreached markets (indices into mkspace) of the player being evaluated
 SR_CBH = 12  # + p: best space per card type
-SP_ROWS = SR_CBH + 5
+SP_NC = SR_CBH + 5  # + p: p's tiles (land and animals) next to each space
+SP_NCALL = SP_NC + 5  # all players' tiles next to each space
+SP_ROWS = SP_NCALL + 1
 
 
 @njit(cache=True)
@@ -241,6 +243,12 @@ def place_land(MS, SP, p, h, kind, nbmask, view):
     _occupy(MS, kind, h)
     for w in range(W):
         MS[R_NBL + p, w] |= nbmask[h, w]
+        x = nbmask[h, w]
+        while x != ZERO:
+            j = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            SP[SP_NC + p, j] += 1
+            SP[SP_NCALL, j] += 1
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = W_LAND
     view[V_SPACE + h] = W_LAND + 8 * p
@@ -259,6 +267,11 @@ def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
     for w in range(W):
         MS[R_NBH + 4 * p + a, w] |= nbmask[h, w]
         MS[R_REACH + p, w] |= nbmask[h, w] & MS[R_MARKET, w]
+    for d in range(6):
+        j = nb[h, d]
+        if j >= 0:
+            SP[SP_NC + p, j] += 1
+            SP[SP_NCALL, j] += 1
     SP[SP_OWNER, h] = p
     SP[SP_WHAT, h] = 1 + a
     view[V_SPACE + h] = 1 + a + 8 * p
@@ -619,64 +632,68 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
         for w in range(W):
             MS[R_TODO + k, w] = ZERO
     # pass 1: per type to redo, the legal spaces, the plain best and the spaces whose cached value is stale
+    # (one loop over the words per type: legal spaces, candidates, dirty test and the lowest plain space)
     for t in range(NT):
         h0 = SP[SR_CBH + p, t]
         k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
         dr = 5 * p + k
         redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
         if not redo:
+            anyd = False
             for w in range(W):
                 if MS[R_D + dr, w] != ZERO:
-                    redo = True
+                    anyd = True
                     break
-        if not redo:
+            if not anyd:
+                continue
+        # legal spaces x (as legal_row), candidates y (next to own groups, water, markets), the rest plain
+        terr = t < T_PAMPA and anyrow(MS, R_FTERR + t)
+        a = t - T_ANIMAL
+        hh = t >= T_ANIMAL and SP[SR, S_HH + 4 * p + a] > 0
+        ry = R_YT + t
+        anyx = False
+        hit = redo
+        bh = -1
+        for w in range(W):
+            if terr:
+                x = MS[R_FTERR + t, w]
+            elif t < T_ANIMAL:
+                x = MS[R_FPAM, w] & MS[R_NBL + p, w]
+            else:
+                x = MS[R_FPAM, w] & (MS[R_NBL + p, w] | MS[R_NBH + 4 * p + a, w])
+            if t < T_ANIMAL:
+                c = MS[R_NBL + p, w] | MS[R_NBW, w]
+            else:
+                c = MS[R_NBMK, w] | MS[R_NBW, w]
+                if hh:
+                    c |= MS[R_NBH + 4 * p + a, w]
+            y = x & c
+            MS[ry, w] = y
+            if x != ZERO:
+                anyx = True
+                # only the dirty spaces where t may go matter: elsewhere the values are unchanged and the legal
+                # spaces only shrank (by tiles other than the best space: redo above) or grew inside the dirty mask
+                if MS[R_D + dr, w] & x != ZERO:
+                    hit = True
+                pl = x & ~y
+                if bh < 0 and pl != ZERO:
+                    bh = w * 64 + np.int64(ctz(pl))
+        if not hit:
             continue
         if reached < 0:
             nunr = _unreached(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
-        legal_row(MS, p, t, R_X)
-        anyx = False
-        for w in range(W):
-            if MS[R_X, w] != ZERO:
-                anyx = True
-                break
         if not anyx:
             FV[F_CBV + p, t] = 0.0
             FV[F_CBS + p, t] = 0.0
             SP[SR_CBH + p, t] = -1
             continue
-        ry = R_YT + t
-        plain = False
-        if t < T_ANIMAL:
-            pv = np.float64(chain_points(pi, 1))
-            for w in range(W):
-                MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
-                if MS[R_X, w] & ~MS[ry, w] != ZERO:
-                    plain = True
+        if bh >= 0:
+            FV[F_CBV + p, t] = np.float64(chain_points(pi, 1)) if t < T_ANIMAL else 0.0
+            FV[F_CBS + p, t] = 1.0
         else:
-            a = t - T_ANIMAL
-            pv = 0.0
-            hh = SP[SR, S_HH + 4 * p + a] > 0
-            for w in range(W):
-                c = MS[R_NBMK, w] | MS[R_NBW, w]
-                if hh:
-                    c |= MS[R_NBH + 4 * p + a, w]
-                MS[ry, w] = MS[R_X, w] & c
-                if MS[R_X, w] & ~MS[ry, w] != ZERO:
-                    plain = True
-        bv = -1e9
-        bs = 0.0
-        bh = -1
-        if plain:
-            bv = pv
-            bs = 1.0
-            for w in range(W):
-                x = MS[R_X, w] & ~MS[ry, w]
-                if x != ZERO:
-                    bh = w * 64 + np.int64(ctz(x))
-                    break
-        FV[F_CBV + p, t] = bv
-        FV[F_CBS + p, t] = bs
+            FV[F_CBV + p, t] = -1e9
+            FV[F_CBS + p, t] = 0.0
         SP[SR_CBH + p, t] = bh
         scan |= 1 << t
         for w in range(W):
@@ -738,65 +755,59 @@ def _water_fits(MS, cells, k):
 
 
 @njit(cache=True, inline="always")
-def _wcells(h, s, o, nb):
-    """water_cells on scalars: (number of spaces or 0 if off board, second space, third space)."""
+def _wsub(SP, p, q, own, tot):
+    """Take a tile on space q (counted twice: next to two spaces of the placement) off the counts once."""
+    if q >= 0:
+        oq = SP[SP_OWNER, q]
+        if oq >= 0:
+            tot -= 1
+            if oq == p:
+                own -= 1
+    return own, tot
+
+
+@njit(cache=True, inline="always")
+def _wplace(MS, SP, p, nb, h, s, o, oh, th):
+    """Water placement (shape s: 0 single, 1 pair, 2 triangle, 3 line; anchor h, orientation o; the spaces as in
+    water_cells) if all its spaces are free pampa: (k spaces, second space, third space, p's tiles next to it, all
+    players' tiles next to it); k = 0 if it does not fit. The counts come from the per-space counts SP[SP_NC + p]
+    / SP[SP_NCALL] (oh, th: those of h): a tile next to two spaces of the placement is one of the two other
+    common neighbours of two adjacent spaces (the directions of nb go round the hex in order, so d - 1 and
+    d + 1 are the common neighbours of h and nb[h, d]) and is counted once; no space is next to all three spaces
+    of a triangle, and the two ends of a line share only its middle."""
     if s == 0:
-        return (1 if o == 0 else 0), -1, -1
+        return 1, -1, -1, oh, th
+    j = nb[h, o] if s == 2 else nb[h, o + 1]
+    if j < 0 or not tb(MS, R_FPAM, j):
+        return 0, -1, -1, 0, 0
+    own = oh + SP[SP_NC + p, j]
+    tot = th + SP[SP_NCALL, j]
     if s == 1:
-        if o > 2:
-            return 0, -1, -1
-        j = nb[h, o + 1]
-        if j < 0:
-            return 0, -1, -1
-        return 2, j, -1
+        own, tot = _wsub(SP, p, nb[h, o], own, tot)
+        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
+        return 2, j, -1, own, tot
+    k = nb[h, o + 1] if s == 2 else nb[j, o + 1]
+    if k < 0 or not tb(MS, R_FPAM, k):
+        return 0, -1, -1, 0, 0
+    own += SP[SP_NC + p, k]
+    tot += SP[SP_NCALL, k]
     if s == 2:
-        if o > 1:
-            return 0, -1, -1
-        j = nb[h, o]
-        k = nb[h, o + 1]
-        if j < 0 or k < 0:
-            return 0, -1, -1
-        return 3, j, k
-    if o > 2:
-        return 0, -1, -1
-    j = nb[h, o + 1]
-    if j < 0:
-        return 0, -1, -1
-    k = nb[j, o + 1]
-    if k < 0:
-        return 0, -1, -1
-    return 3, j, k
-
-
-@njit(cache=True, inline="always")
-def _wfree(MS, h, s, o, nb):
-    """_wcells of a placement whose spaces are all free pampa, else (0, -1, -1)."""
-    k, c1, c2 = _wcells(h, s, o, nb)
-    if k > 1 and not tb(MS, R_FPAM, c1):
-        return 0, -1, -1
-    if k > 2 and not tb(MS, R_FPAM, c2):
-        return 0, -1, -1
-    return k, c1, c2
-
-
-@njit(cache=True, inline="always")
-def _wnext(MS, nbmask, row, h, k, c1, c2):
-    """Tiles of mask row ``row`` next to the k spaces (h, c1, c2) of a water placement."""
-    cnt = 0
-    for v in range(MS.shape[1]):
-        y = nbmask[h, v]
-        if k > 1:
-            y |= nbmask[c1, v]
-        if k > 2:
-            y |= nbmask[c2, v]
-        cnt += np.int64(popcnt(y & MS[row, v]))
-    return cnt
+        # triangle h, j = nb[h, o], k = nb[h, o + 1]
+        own, tot = _wsub(SP, p, nb[h, 5 if o == 0 else o - 1], own, tot)
+        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
+        own, tot = _wsub(SP, p, nb[j, o + 1], own, tot)
+    else:
+        # line h, j = nb[h, o + 1], k = nb[j, o + 1]
+        own, tot = _wsub(SP, p, nb[h, o], own, tot)
+        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
+        own, tot = _wsub(SP, p, nb[j, o], own, tot)
+        own, tot = _wsub(SP, p, nb[j, o + 2], own, tot)
+    return 3, j, k, own, tot
 
 
 @njit(cache=True, inline="always")
 def _water_setup(MS, p, only_near):
-    """R_X = the anchors to try (free pampa; with only_near next to p's tiles, with 2 also in R_WD + p);
-    R_OWN = p's tiles."""
+    """R_X = the anchors to try (free pampa; with only_near next to p's tiles, with 2 also in R_WD + p)."""
     for w in range(MS.shape[1]):
         if only_near:
             own = MS[R_NBL + p, w]
@@ -807,22 +818,16 @@ def _water_setup(MS, p, only_near):
                 MS[R_X, w] &= MS[R_WD + p, w]
         else:
             MS[R_X, w] = MS[R_FPAM, w]
-        own = MS[R_LAND + p, w]
-        for a in range(4):
-            own |= MS[R_HERD + 4 * p + a, w]
-        MS[R_OWN, w] = own
 
 
 @njit(cache=True, _nrt=False)
 def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
-    Rows from off on; returns their number. Own / other players' tiles next to a placement are counted on
-    masks: R_OWN = p's tiles, R_REM = the other players' tiles."""
+    Rows from off on; returns their number. Own / other players' tiles next to a placement come from the
+    per-space counts (_wplace)."""
     W = MS.shape[1]
     _water_setup(MS, p, only_near)
-    for w in range(W):
-        MS[R_REM, w] = MS[R_OCC, w] & ~(MS[R_WATER, w] | MS[R_MARKET, w] | MS[R_OWN, w])
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
     fprice = -np.float64(pi[P_WATER_PRICE])
@@ -832,11 +837,13 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
+            oh = SP[SP_NC + p, h]
+            th = SP[SP_NCALL, h]
             for s in range(4):
                 if SP[SR, S_WS + s] <= 0:
                     continue
-                for o in range(3):
-                    k, c1, c2 = _wfree(MS, h, s, o, nb)
+                for o in range(1 if s == 0 else (2 if s == 2 else 3)):
+                    k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
                     if k == 0:
                         continue
                     if n >= maxm:
@@ -846,10 +853,10 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
                     moves[i, 1] = h
                     moves[i, 2] = o
                     moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
-                    feats[i, 2] = _wnext(MS, nbmask, R_OWN, h, k, c1, c2)
-                    feats[i, 3] = _wnext(MS, nbmask, R_REM, h, k, c1, c2)
+                    feats[i, 2] = own
+                    feats[i, 3] = tot - own
                     feats[i, 4] = k
-                    feats[i, 0] = feats[i, 2] * wp - price
+                    feats[i, 0] = own * wp - price
                     feats[i, 1] = fprice
                     feats[i, 5] = SP[SR, S_WS + s]
                     feats[i, 6] = 0.0
@@ -877,14 +884,16 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
         while x != ZERO:
             h = w * 64 + np.int64(ctz(x))
             x &= x - ONE
+            oh = SP[SP_NC + p, h]
+            th = SP[SP_NCALL, h]
             for s in range(4):
                 if SP[SR, S_WS + s] <= 0:
                     continue
-                for o in range(3):
-                    k, c1, c2 = _wfree(MS, h, s, o, nb)
+                for o in range(1 if s == 0 else (2 if s == 2 else 3)):
+                    k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
                     if k == 0:
                         continue
-                    fo = np.float64(_wnext(MS, nbmask, R_OWN, h, k, c1, c2))
+                    fo = np.float64(own)
                     val = fo * wp - price
                     if val > bv:
                         bv = val
