@@ -75,7 +75,14 @@ HS_BITS = 12
 HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
 S_ROW = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS  # then one row: the deciding player's container capacities
-W_ROWS_ALL = S_ROW + 1
+# then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
+# home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, -]; an empty entry
+# (all 0) matches no farm (columns >= 2)
+EM_BITS = 11
+EM = 1 << EM_BITS
+EM_W = 8
+EM_ROW = S_ROW + 1
+W_ROWS_ALL = EM_ROW + EM // 16
 # the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
 RBC = np.array([bin(int(x) & ((1 << 64) - 1)).count("1") for x in RBND], dtype=np.int64)  # boundary sizes
@@ -114,29 +121,73 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
 def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
-    K, past = containers_w(ps, prm, wk)
-    evaluate_k(ps, prm, prmf, wk, res, K, past)
+    evaluate_m(ps, prm, prmf, wk, res, -1, U0, False)
 
 
 @njit(cache=True, inline="always")
-def evaluate_k(ps, prm, prmf, wk, res, K, past):
-    """evaluate() with the farm's K containers already in wk rows 0..2 (closed-pasture mask past)."""
-    house_w(wk, K, ps, P_AN, prm)
-    cap = 0
-    for k in range(K):
-        cap += wk[0, k]
+def _eval_finish(ps, prm, prmf, res, cap, past):
+    """res of a housed farm (its kept animals in ps) with container capacity cap and closed pastures past."""
     nk = 0
     pairs = 0
     for t in range(4):
-        ps[P_AN + t] = wk[4, t]
-        nk += wk[4, t]
-        if wk[4, t] >= prm[I_BREED_MIN]:
+        nk += ps[P_AN + t]
+        if ps[P_AN + t] >= prm[I_BREED_MIN]:
             pairs += 1
     res[0] = score_parts_o(ps, prm, prmf, past, res, 5)
     res[1] = cap
     res[2] = nk
     res[3] = pairs
     res[4] = res[10]
+
+
+@njit(cache=True, inline="always")
+def evaluate_m(ps, prm, prmf, wk, res, K, past, keep):
+    """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
+    troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
+    kept animals, the capacity and the closed pastures for that key; the score is then computed as usual
+    (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row S_ROW (closed
+    pastures past); K < 0: not known yet, found on a miss (and copied to row S_ROW when ``keep``).
+    Returns (K, past) as known after the call."""
+    w0 = ps[P_E]
+    w1 = ps[P_T] | (ps[P_NCOLS] << 20) | (ps[P_HOME] << 24)
+    w2 = bld_key(ps)
+    w3 = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
+    h = np.uint64(w0) * np.uint64(0x9E3779B97F4A7C15)
+    h = (h ^ np.uint64(w1)) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h = (h ^ np.uint64(w2)) * np.uint64(0x9E3779B97F4A7C15)
+    h = (h ^ np.uint64(w3)) * np.uint64(0xC2B2AE3D27D4EB4F)
+    f = np.int64(h >> np.uint64(64 - EM_BITS))
+    r = EM_ROW + (f >> 4)
+    c = (f & 15) * EM_W
+    if wk[r, c] == w0 and wk[r, c + 1] == w1 and wk[r, c + 2] == w2 and wk[r, c + 3] == w3:
+        kept = wk[r, c + 4]
+        for t in range(4):
+            ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
+        _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
+        return K, past
+    if K < 0:
+        K, past = containers_w(ps, prm, wk)
+        if keep:
+            for k in range(K):
+                wk[S_ROW, k] = wk[0, k]
+    else:
+        for k in range(K):
+            wk[0, k] = wk[S_ROW, k]
+    house_w(wk, K, ps, P_AN, prm)
+    cap = 0
+    for k in range(K):
+        cap += wk[0, k]
+    for t in range(4):
+        ps[P_AN + t] = wk[4, t]
+    _eval_finish(ps, prm, prmf, res, cap, past)
+    wk[r, c] = w0
+    wk[r, c + 1] = w1
+    wk[r, c + 2] = w2
+    wk[r, c + 3] = w3
+    wk[r, c + 4] = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
+    wk[r, c + 5] = cap
+    wk[r, c + 6] = np.int64(past)
+    return K, past
 
 
 @njit(cache=True)
@@ -1280,7 +1331,7 @@ def log_farm(ps, me, log, nlog, log_on):
          ps[P_WOOD] | (ps[P_STONE] << 16) | (ps[P_REED] << 32) | (ps[P_BORD] << 48), 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, brk, final, log, log_on, rng_o, nlog_o,
               ps_o, gs_o, wk_o, tps_o, tgs_o, view_o, moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o):
     """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played.
@@ -1363,10 +1414,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
             _copy(tgs, gs)
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
-            K0, past0 = containers_w(pme, prm, wk)
-            for k in range(K0):
-                wk[S_ROW, k] = wk[0, k]
-            evaluate_k(pme, prm, prmf, wk, res0, K0, past0)
+            K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True)
             cheap_done = False
             n = 0
             for slot in range(NSLOT):
@@ -1394,9 +1442,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                             tps2[P_AN + t] += gs[acc + G_SHEEP + t]
                             off += gs[acc + G_SHEEP + t]
                     if off > 0:
-                        for k in range(K0):
-                            wk[0, k] = wk[S_ROW, k]
-                        evaluate_k(tps2, prm, prmf, wk, res1, K0, past0)
+                        K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, True)
                     else:
                         # goods only: the farm is unchanged, only the Storage Building's points move
                         for j in range(13):
