@@ -116,9 +116,27 @@ class Context:
             for y, d in dist.items():
                 md[y, m] = min(d, 99)
         self.mdist = md
+        # the spaces at most 3 steps from each space (the engine marks them for the water estimate)
+        nm = b.nbmask
+        ball = np.zeros_like(nm)
+        for i in range(b.n):
+            fr = nm[i].copy()
+            fr[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+            for _ in range(2):
+                grown = fr.copy()
+                for w in range(W):
+                    x = int(fr[w])
+                    while x:
+                        j = w * 64 + (x & -x).bit_length() - 1
+                        x &= x - 1
+                        grown |= nm[j]
+                fr = grown
+            ball[i] = fr
+        self.ball3 = ball
 
     def args(self):
-        return (self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace)
+        return (self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace,
+                self.ball3)
 
 
 def prepare(values):

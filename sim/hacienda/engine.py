@@ -10,7 +10,6 @@ Every player decision goes to the seat's bot through the lineup of first-class f
 import numpy as np
 from numba import njit, prange
 
-from sim.core.bots import ask_bot as _ask
 from sim.core.events import log_event as _log
 
 from sim.core.bots import entry_of_seat
@@ -103,6 +102,7 @@ S_HH = 16  # 20 flags: p has a hacienda on a herd of animal a
 S_PVER = 40  # 5: player p's own version (bumped by p's placements and haciendas)
 S_WVER = 45  # water version (bumped by every water tile)
 S_LVER = 46  # 5: player p's land version (p's land tiles and haciendas on land chains): land values depend only on it
+S_CVER = 51  # chip version (bumped by every harvest)
 S_LEN = 52  # columns used in the row SR (SP is at least 64 wide)
 
 # log events (LOGW = 6 columns: code, seat, a, b, c, d)
@@ -121,6 +121,18 @@ E_SCORE_A = 11  # seat, phase (1 mid, 2 final), markets, chains, haciendas
 E_SCORE_B = 12  # seat, phase, water, money points, pesos held
 E_CAP = 13  # -1, round, 1 dead end (nobody can act) / 0 max_rounds cap
 E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
+
+
+@njit(cache=True, _nrt=False)
+def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
+    """sim.core.bots.ask_bot compiled without reference counting: with it, each decision paid an atomic
+    increment and decrement for each of its five array arguments and the weights row (~5 % of a game)."""
+    if n <= 1:
+        return 0
+    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
+    if i < 0 or i >= n:
+        return 0
+    return i
 
 
 @njit(cache=True, inline="always")
@@ -161,7 +173,8 @@ SR_UNR = 11  # unreached markets (indices into mkspace) of the player being eval
 SR_CBH = 12  # + p: best space per card type
 SP_NC = SR_CBH + 5  # + p: p's tiles (land and animals) next to each space
 SP_NCALL = SP_NC + 5  # all players' tiles next to each space
-SP_ROWS = SP_NCALL + 1
+SR_GC = SP_NCALL + 1  # best_group cache: key / size per player for haciendas (0 / 5 + p) and harvests (10, 15 / 20 + p)
+SP_ROWS = SR_GC + 1
 
 
 @njit(cache=True)
@@ -177,6 +190,8 @@ def new_sp(n):
     for r in range(SR_CBH, SR_CBH + 5):
         for i in range(SP.shape[1]):
             SP[r, i] = -2
+    for i in range(SP.shape[1]):
+        SP[SR_GC, i] = -1
     return SP
 
 
@@ -632,7 +647,6 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
         for w in range(W):
             MS[R_TODO + k, w] = ZERO
     # pass 1: per type to redo, the legal spaces, the plain best and the spaces whose cached value is stale
-    # (one loop over the words per type: legal spaces, candidates, dirty test and the lowest plain space)
     for t in range(NT):
         h0 = SP[SR_CBH + p, t]
         k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
@@ -646,54 +660,61 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
                     break
             if not anyd:
                 continue
-        # legal spaces x (as legal_row), candidates y (next to own groups, water, markets), the rest plain
-        terr = t < T_PAMPA and anyrow(MS, R_FTERR + t)
-        a = t - T_ANIMAL
-        hh = t >= T_ANIMAL and SP[SR, S_HH + 4 * p + a] > 0
-        ry = R_YT + t
-        anyx = False
-        hit = redo
-        bh = -1
-        for w in range(W):
-            if terr:
-                x = MS[R_FTERR + t, w]
-            elif t < T_ANIMAL:
-                x = MS[R_FPAM, w] & MS[R_NBL + p, w]
-            else:
-                x = MS[R_FPAM, w] & (MS[R_NBL + p, w] | MS[R_NBH + 4 * p + a, w])
-            if t < T_ANIMAL:
-                c = MS[R_NBL + p, w] | MS[R_NBW, w]
-            else:
-                c = MS[R_NBMK, w] | MS[R_NBW, w]
-                if hh:
-                    c |= MS[R_NBH + 4 * p + a, w]
-            y = x & c
-            MS[ry, w] = y
-            if x != ZERO:
-                anyx = True
-                # only the dirty spaces where t may go matter: elsewhere the values are unchanged and the legal
-                # spaces only shrank (by tiles other than the best space: redo above) or grew inside the dirty mask
-                if MS[R_D + dr, w] & x != ZERO:
-                    hit = True
-                pl = x & ~y
-                if bh < 0 and pl != ZERO:
-                    bh = w * 64 + np.int64(ctz(pl))
-        if not hit:
-            continue
+        legal_row(MS, p, t, R_X)
+        if not redo:
+            # only the dirty spaces where t may go matter: elsewhere the values are unchanged and the legal
+            # spaces only shrank (by tiles other than the best space: redo above) or grew inside the dirty mask
+            for w in range(W):
+                if MS[R_D + dr, w] & MS[R_X, w] != ZERO:
+                    redo = True
+                    break
+            if not redo:
+                continue
         if reached < 0:
             nunr = _unreached(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
+        anyx = False
+        for w in range(W):
+            if MS[R_X, w] != ZERO:
+                anyx = True
+                break
         if not anyx:
             FV[F_CBV + p, t] = 0.0
             FV[F_CBS + p, t] = 0.0
             SP[SR_CBH + p, t] = -1
             continue
-        if bh >= 0:
-            FV[F_CBV + p, t] = np.float64(chain_points(pi, 1)) if t < T_ANIMAL else 0.0
-            FV[F_CBS + p, t] = 1.0
+        ry = R_YT + t
+        plain = False
+        if t < T_ANIMAL:
+            pv = np.float64(chain_points(pi, 1))
+            for w in range(W):
+                MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
+                    plain = True
         else:
-            FV[F_CBV + p, t] = -1e9
-            FV[F_CBS + p, t] = 0.0
+            a = t - T_ANIMAL
+            pv = 0.0
+            hh = SP[SR, S_HH + 4 * p + a] > 0
+            for w in range(W):
+                c = MS[R_NBMK, w] | MS[R_NBW, w]
+                if hh:
+                    c |= MS[R_NBH + 4 * p + a, w]
+                MS[ry, w] = MS[R_X, w] & c
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
+                    plain = True
+        bv = -1e9
+        bs = 0.0
+        bh = -1
+        if plain:
+            bv = pv
+            bs = 1.0
+            for w in range(W):
+                x = MS[R_X, w] & ~MS[ry, w]
+                if x != ZERO:
+                    bh = w * 64 + np.int64(ctz(x))
+                    break
+        FV[F_CBV + p, t] = bv
+        FV[F_CBS + p, t] = bs
         SP[SR_CBH + p, t] = bh
         scan |= 1 << t
         for w in range(W):
@@ -756,14 +777,10 @@ def _water_fits(MS, cells, k):
 
 @njit(cache=True, inline="always")
 def _wsub(SP, p, q, own, tot):
-    """Take a tile on space q (counted twice: next to two spaces of the placement) off the counts once."""
-    if q >= 0:
-        oq = SP[SP_OWNER, q]
-        if oq >= 0:
-            tot -= 1
-            if oq == p:
-                own -= 1
-    return own, tot
+    """Take a tile on space q (counted twice: next to two spaces of the placement) off the counts once; no
+    branches (q = -1, off the board, reads the last column of SP, which is never a space: owner -1)."""
+    oq = SP[SP_OWNER, q]
+    return own - (1 if oq == p else 0), tot - (1 if oq >= 0 else 0)
 
 
 @njit(cache=True, inline="always")
@@ -941,6 +958,55 @@ def gen_groups(MS, SP, pi, p, moves, feats, off=0):
 
 
 @njit(cache=True, _nrt=False)
+def best_group(MS, SP, p, harvest):
+    """The size of the largest group gen_groups (harvest False: p's chains and herds without a hacienda) or
+    gen_harvest (True: p's chains without a chip, if a chip can be had) would list (their best row), without
+    listing them; 0 if they list none. Cached per player: p's groups change only with p's placements and
+    haciendas (S_PVER), the chips only with harvests (S_CVER)."""
+    if harvest:
+        if SP[SR_GC, 10 + p] == SP[SR, S_PVER + p] and SP[SR_GC, 15 + p] == SP[SR, S_CVER]:
+            return SP[SR_GC, 20 + p]
+        SP[SR_GC, 10 + p] = SP[SR, S_PVER + p]
+        SP[SR_GC, 15 + p] = SP[SR, S_CVER]
+        SP[SR_GC, 20 + p] = 0
+    else:
+        if SP[SR_GC, p] == SP[SR, S_PVER + p]:
+            return SP[SR_GC, 5 + p]
+        SP[SR_GC, p] = SP[SR, S_PVER + p]
+        SP[SR_GC, 5 + p] = 0
+    W = MS.shape[1]
+    sc = _stamp(SP)
+    if harvest and SP[SR, S_CHIPS] <= 0:
+        victim = False
+        for w in range(W):
+            y = MS[R_CHIPS, w]
+            while y != ZERO:
+                j = w * 64 + np.int64(ctz(y))
+                y &= y - ONE
+                if SP[SP_OWNER, j] != p:
+                    victim = True
+        if not victim:
+            return 0
+    best = 0
+    for r in range(1 if harvest else 5):
+        row = R_LAND + p if r == 0 else R_HERD + 4 * p + r - 1
+        for w in range(W):
+            x = MS[row, w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                L = SP[SP_LAB, i]
+                if not _first(SP, L, sc):
+                    continue
+                if SP[LB_CHIP if harvest else LB_HAC, L] > 0:
+                    continue
+                if SP[LB_SIZE, L] > best:
+                    best = SP[LB_SIZE, L]
+    SP[SR_GC, (20 if harvest else 5) + p] = best
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def gen_harvest(MS, SP, pi, p, moves, feats, off=0):
     """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
     W = MS.shape[1]
@@ -1040,25 +1106,12 @@ def _dirty_group(MS, dr, nbmask):
         MS[R_VALID + dr, w] &= ~MS[R_D + dr, w]
 
 
-@njit(cache=True, _nrt=False)
-def _ball3(MS, p, h, nbmask):
-    """MS[R_WD + p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h)."""
-    W = MS.shape[1]
-    for w in range(W):
-        MS[R_FR, w] = nbmask[h, w]
-    sb(MS, R_FR, h)
-    for step in range(2):
-        for w in range(W):
-            MS[R_TMP, w] = MS[R_FR, w]
-        for w in range(W):
-            x = MS[R_TMP, w]
-            while x != ZERO:
-                i = w * 64 + np.int64(ctz(x))
-                x &= x - ONE
-                for v in range(W):
-                    MS[R_FR, v] |= nbmask[i, v]
-    for w in range(W):
-        MS[R_WD + p, w] |= MS[R_FR, w]
+@njit(cache=True, inline="always")
+def _ball3(MS, p, h, ball3):
+    """MS[R_WD + p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h;
+    ball3 = that table, built with the board)."""
+    for w in range(MS.shape[1]):
+        MS[R_WD + p, w] |= ball3[h, w]
 
 
 @njit(cache=True, _nrt=False)
@@ -1117,7 +1170,7 @@ def _dirty_land(MS, SP, p, h, nbmask):
 
 
 @njit(cache=True)
-def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
+def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, g, seed,
               score, tiebreak, brk, log, log_on, snap, snap_on, moves, feats):
     """Play game g with np_ players; fills score, tiebreak (pesos), brk (mid 0..4, final 5..9); returns
     (turns, how the game ended: 0 by the rules, 1 max_rounds cap, 2 dead end)."""
@@ -1376,14 +1429,11 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # hacienda
                 if hac_left > 0 and SP[SR, S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
-                    ng = gen_groups(MS, SP, pi, p, moves, feats, m)
-                    if ng > 0:
-                        bi = 0
-                        for i in range(1, ng):
-                            if feats[m + i, 0] > feats[m + bi, 0]:
-                                bi = i
-                        v = feats[m + bi, 0]
-                        sz = feats[m + bi, 2]
+                    # (the best row of gen_groups: the largest group; no rows listed)
+                    gs = best_group(MS, SP, p, False)
+                    if gs > 0:
+                        v = np.float64(gs * pi[P_HAC_PTS] - pi[P_HAC_PRICE] / pi[P_MPP])
+                        sz = np.float64(gs)
                         _act_row(moves, feats, m, A_HACIENDA, -1, -1, v, -pi[P_HAC_PRICE], sz, 0, handsize, money[p], acts)
                         m += 1
                 # water
@@ -1436,15 +1486,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         m += 1
                 # harvest
                 if harv_left > 0:
-                    nh = gen_harvest(MS, SP, pi, p, moves, feats, m)
-                    if nh > 0:
-                        bi = 0
-                        for i in range(1, nh):
-                            if feats[m + i, 0] > feats[m + bi, 0]:
-                                bi = i
-                        v = feats[m + bi, 0]
-                        pes = feats[m + bi, 1]
-                        sz = feats[m + bi, 2]
+                    # (the best row of gen_harvest: the largest chain; no rows listed)
+                    gs = best_group(MS, SP, p, True)
+                    if gs > 0:
+                        pes = np.float64(gs * pi[P_HARV_RATE])
+                        v = pes / pi[P_MPP]
+                        sz = np.float64(gs)
                         _act_row(moves, feats, m, A_HARVEST, -1, -1, v, pes, sz, 0, handsize, money[p], acts)
                         m += 1
                 if m > 0:
@@ -1529,7 +1576,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                     if t < T_ANIMAL:
                         sz = place_land(MS, SP, p, h, kind, nbmask, view)
                         _dirty_land(MS, SP, p, h, nbmask)
-                        _ball3(MS, p, h, nbmask)
+                        _ball3(MS, p, h, ball3)
                         if log_on:
                             _log(log, nlog, log_on, E_LAND, p, t, h, sz, as_p)
                     else:
@@ -1545,7 +1592,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                                 for w in range(W):
                                     MS[R_VALID + 5 * p + 1 + t2 - T_ANIMAL, w] &= ~MS[R_NBMK, w]
                         _dirty_group(MS, 5 * p + 1 + a, nbmask)
-                        _ball3(MS, p, h, nbmask)
+                        _ball3(MS, p, h, ball3)
                         if log_on:
                             _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
@@ -1616,6 +1663,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights,
                         SP[SR, S_CHIPS] -= 1
                     sb(MS, R_CHIPS, h)
                     SP[LB_CHIP, SP[SP_LAB, h]] += 1
+                    SP[SR, S_CVER] += 1
                     view[V_SPACE + h] += 64
                     pes = moves[j, 2] * pi[P_HARV_RATE]
                     money[p] += pes
@@ -1670,7 +1718,7 @@ def move_rows(n):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, seed, start,
+def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, seed, start,
                n_games, score, tiebreak, brk, length, ending):
     dlog = np.zeros((0, LOGW), dtype=np.int64)
     dsnap = np.zeros((2, 1), dtype=np.uint64)
@@ -1689,15 +1737,16 @@ def play_batch(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights
         mkcnt_c = mkcnt.copy()
         mdist_c = mdist.copy()
         mkspace_c = mkspace.copy()
+        ball3_c = ball3.copy()
         weights_c = weights.copy()
         for i in range(c, n_games, nch):
-            length[i], ending[i] = play_game(pi_c, kind_c, nb_c, nbmask_c, static_c, mkcnt_c, mdist_c, mkspace_c, fns,
-                                             weights_c, np_, rotate, start + i, seed, score[i], tiebreak[i], brk[i],
-                                             dlog, False, dsnap, False, moves, feats)
+            length[i], ending[i] = play_game(pi_c, kind_c, nb_c, nbmask_c, static_c, mkcnt_c, mdist_c, mkspace_c,
+                                             ball3_c, fns, weights_c, np_, rotate, start + i, seed, score[i],
+                                             tiebreak[i], brk[i], dlog, False, dsnap, False, moves, feats)
 
 
 @njit(cache=True)
-def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed, log,
+def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, g, seed, log,
                 snap, snap_on):
     """The same game as the batch, with its event log (and optional state snapshots at both scorings)."""
     score = np.zeros(np_)
@@ -1706,7 +1755,7 @@ def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weight
     maxm = move_rows(kind.shape[0])
     moves = np.zeros((maxm, MW), dtype=np.int64)
     feats = np.zeros((maxm, NF), dtype=np.float64)
-    turns, how = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, fns, weights, np_, rotate, g, seed,
+    turns, how = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, g, seed,
                            score, tiebreak, brk, log, True, snap, snap_on, moves, feats)
     n = 0
     for i in range(log.shape[0]):
