@@ -174,6 +174,7 @@ SR_CBH = 12  # + p: best space per card type
 SP_NC = SR_CBH + 5  # + p: p's tiles (land and animals) next to each space
 SP_NCALL = SP_NC + 5  # all players' tiles next to each space
 SR_GC = SP_NCALL + 1  # best_group cache: key / size per player for haciendas (0 / 5 + p) and harvests (10, 15 / 20 + p)
+GC_OLD = 30  # + t: scratch in row SR_GC, best_values' old best space per card type (-1: none / full pass 3)
 SP_ROWS = SR_GC + 1
 
 
@@ -652,6 +653,8 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
         k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
         dr = 5 * p + k
         redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
+        # the old best space, kept for an incremental pass 3 when only dirty spaces force the redo
+        SP[SR_GC, GC_OLD + t] = h0 if not redo else -1
         if not redo:
             anyd = False
             for w in range(W):
@@ -661,15 +664,6 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
             if not anyd:
                 continue
         legal_row(MS, p, t, R_X)
-        if not redo:
-            # only the dirty spaces where t may go matter: elsewhere the values are unchanged and the legal
-            # spaces only shrank (by tiles other than the best space: redo above) or grew inside the dirty mask
-            for w in range(W):
-                if MS[R_D + dr, w] & MS[R_X, w] != ZERO:
-                    redo = True
-                    break
-            if not redo:
-                continue
         if reached < 0:
             nunr = _unreached(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
@@ -739,26 +733,57 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
                     FV[F_VV + vr, h] = row[i, 0]
                     FV[F_VS + vr, h] = row[i, 2]
                     i += 1
-    # pass 3: the lexicographic best over the candidate spaces, from the plain best
+    # pass 3: the lexicographic best over the candidate spaces, from the plain best, in space order (the first
+    # of equal ones wins). When only dirty spaces forced the redo and the old best space is still legal with
+    # an unchanged value (plain, or a candidate not re-evaluated now), every other unchanged candidate lost to it
+    # before (worse, or equal and later), so the fold over the re-evaluated candidates with the old best merged
+    # in at its place gives the same result as the fold over all candidates.
     for t in range(NT):
         if (scan >> t) & 1 == 0:
             continue
-        vr = 5 * p + (0 if t < T_ANIMAL else t - T_ANIMAL + 1)
+        k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
+        vr = 5 * p + k
         ry = R_YT + t
         bv = FV[F_CBV + p, t]
         bs = FV[F_CBS + p, t]
         bh = SP[SR_CBH + p, t]
+        ob = SP[SR_GC, GC_OLD + t]
+        whole = True
+        pend = False
+        if ob >= 0:
+            if not tb(MS, ry, ob):
+                whole = False  # the old best is plain: no unchanged candidate can beat the plain start
+            elif not tb(MS, R_TODO + k, ob):
+                whole = False
+                pend = True
         for w in range(W):
             x = MS[ry, w]
+            if not whole:
+                x &= MS[R_TODO + k, w]
             while x != ZERO:
                 h = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
+                if pend and h > ob:
+                    pend = False
+                    v = FV[F_VV + vr, ob]
+                    sz = FV[F_VS + vr, ob]
+                    if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+                        bv = v
+                        bs = sz
+                        bh = ob
                 v = FV[F_VV + vr, h]
                 sz = FV[F_VS + vr, h]
                 if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
                     bv = v
                     bs = sz
                     bh = h
+        if pend:
+            v = FV[F_VV + vr, ob]
+            sz = FV[F_VS + vr, ob]
+            if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+                bv = v
+                bs = sz
+                bh = ob
         FV[F_CBV + p, t] = bv
         FV[F_CBS + p, t] = bs
         SP[SR_CBH + p, t] = bh
@@ -1191,7 +1216,6 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
     # tiles only remove spaces)
     # (not zeroed: every entry is written before it is read: cbh starts at -2, the value cache at not valid)
     FV = np.empty((F_ROWS, max(n, NT)), dtype=np.float64)
-    ckey = np.full((MAXP, 4), -1, dtype=np.int64)
     # MS rows R_D + r: dirty masks, spaces where p's values may have changed since p's last decision (r = 5 p land,
     # 5 p + 1 + a animal a); FV rows F_VV / F_VS + r: per-space values and sizes of p's tiles, valid where
     # MS row R_VALID + r is set; MS rows R_WD + p: spaces within 3 steps of p's placements since p's water estimate
@@ -1353,11 +1377,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                 view[V_CARD] = -1
                 # best immediate value of every card type (plays and buys), cached per player (see cbh): after
                 # p's own placements only the spaces in the dirty masks MS[R_D + 5 p + 0 land / 1 + a animal a] are
-                # re-evaluated; a water tile (any player) or a hacienda of p's recomputes in full (cbh = -2)
-                if ckey[p, 1] != SP[SR, S_WVER]:
-                    for t in range(NT):
-                        SP[SR_CBH + p, t] = -2
-                    ckey[p, 1] = SP[SR, S_WVER]
+                # re-evaluated (a water tile marks the spaces next to it dirty for everybody, a hacienda those next to
+                # its group); the first hacienda on a herd of an animal recomputes that type in full (cbh = -2)
                 # (no call when no type needs redoing: the call alone costs a reference-count round trip per array)
                 need = False
                 for t in range(NT):
@@ -1610,11 +1631,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                     # only the values next to the group change
                     if r == 0:
                         SP[SR, S_LVER + p] += 1
-                        for t2 in range(T_ANIMAL):
-                            SP[SR_CBH + p, t2] = -2
                         grow = R_LAND + p
                     else:
-                        SP[SR_CBH + p, T_ANIMAL + r - 1] = -2
+                        # (the first hacienda on a herd of this animal makes the spaces next to all its herds
+                        # candidates: recompute in full)
+                        if SP[SR, S_HH + 4 * p + r - 1] == 0:
+                            SP[SR_CBH + p, T_ANIMAL + r - 1] = -2
                         grow = R_HERD + 4 * p + r - 1
                     lh = SP[SP_LAB, h]
                     for w in range(W):
@@ -1625,6 +1647,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                             if SP[SP_LAB, i] == lh:
                                 for v in range(W):
                                     MS[R_VALID + 5 * p + r, v] &= ~nbmask[i, v]
+                                    MS[R_D + 5 * p + r, v] |= nbmask[i, v]
                     view[V_SPACE + h] += 128
                     if r > 0:
                         SP[SR, S_HH + 4 * p + r - 1] = 1
@@ -1646,6 +1669,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                             x |= nbmask[cells[c], w]
                         for r in range(5 * np_):
                             MS[R_VALID + r, w] &= ~x
+                            MS[R_D + r, w] |= x
                     if log_on:
                         _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
