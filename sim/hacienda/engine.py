@@ -862,17 +862,49 @@ def _water_setup(MS, p, only_near):
             MS[R_X, w] = MS[R_FPAM, w]
 
 
+@njit(cache=True, inline="always")
+def _wrow(MS, SP, p, nb, h, s, o, oh, th, ok, moves, feats, off, n, maxm, wp, price, fprice):
+    """gen_water's row for placement (s, h, o) at off + n if its tiles are available (ok) and it fits; returns the
+    new row count, or -1 - n when the buffer is full."""
+    if not ok:
+        return n
+    k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
+    if k == 0:
+        return n
+    if n >= maxm:
+        return -1 - n
+    i = off + n
+    moves[i, 0] = s
+    moves[i, 1] = h
+    moves[i, 2] = o
+    moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
+    feats[i, 2] = own
+    feats[i, 3] = tot - own
+    feats[i, 4] = k
+    feats[i, 0] = own * wp - price
+    feats[i, 1] = fprice
+    feats[i, 5] = SP[SR, S_WS + s]
+    feats[i, 6] = 0.0
+    feats[i, 7] = 0.0
+    return n + 1
+
+
 @njit(cache=True, _nrt=False)
 def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
     Rows from off on; returns their number. Own / other players' tiles next to a placement come from the
-    per-space counts (_wplace)."""
+    per-space counts (_wplace). The nine (shape, orientation) pairs are written out one by one (constant
+    shapes: no shape branches per placement), in the order shape, then orientation."""
     W = MS.shape[1]
     _water_setup(MS, p, only_near)
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
     fprice = -np.float64(pi[P_WATER_PRICE])
+    ws0 = SP[SR, S_WS] > 0
+    ws1 = SP[SR, S_WS + 1] > 0
+    ws2 = SP[SR, S_WS + 2] > 0
+    ws3 = SP[SR, S_WS + 3] > 0
     n = 0
     for w in range(W):
         x = MS[R_X, w]
@@ -881,30 +913,52 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
             x &= x - ONE
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
-            for s in range(4):
-                if SP[SR, S_WS + s] <= 0:
-                    continue
-                for o in range(1 if s == 0 else (2 if s == 2 else 3)):
-                    k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
-                    if k == 0:
-                        continue
-                    if n >= maxm:
-                        return n
-                    i = off + n
-                    moves[i, 0] = s
-                    moves[i, 1] = h
-                    moves[i, 2] = o
-                    moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
-                    feats[i, 2] = own
-                    feats[i, 3] = tot - own
-                    feats[i, 4] = k
-                    feats[i, 0] = own * wp - price
-                    feats[i, 1] = fprice
-                    feats[i, 5] = SP[SR, S_WS + s]
-                    feats[i, 6] = 0.0
-                    feats[i, 7] = 0.0
-                    n += 1
+            n = _wrow(MS, SP, p, nb, h, 0, 0, oh, th, ws0, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 1, 0, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 1, 1, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 1, 2, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 2, 0, oh, th, ws2, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 2, 1, oh, th, ws2, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 3, 0, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 3, 1, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
+            n = _wrow(MS, SP, p, nb, h, 3, 2, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
+            if n < 0:
+                return -1 - n
     return n
+
+
+@njit(cache=True, inline="always")
+def _wbest(MS, SP, p, nb, h, s, o, oh, th, ok, wp, price, n, bv, bown, bs, bh, bo):
+    """best_water's step for placement (s, h, o)."""
+    if ok:
+        k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
+        if k > 0:
+            fo = np.float64(own)
+            val = fo * wp - price
+            if val > bv:
+                bv = val
+                bown = fo
+                bs = s
+                bh = h
+                bo = o
+            n += 1
+    return n, bv, bown, bs, bh, bo
 
 
 @njit(cache=True, _nrt=False)
@@ -916,6 +970,10 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
     _water_setup(MS, p, only_near)
     wp = pi[P_WATER_PTS]
     price = pi[P_WATER_PRICE] / pi[P_MPP]
+    ws0 = SP[SR, S_WS] > 0
+    ws1 = SP[SR, S_WS + 1] > 0
+    ws2 = SP[SR, S_WS + 2] > 0
+    ws3 = SP[SR, S_WS + 3] > 0
     n = 0
     bown = 0.0
     bs = -1
@@ -928,22 +986,24 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
             x &= x - ONE
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
-            for s in range(4):
-                if SP[SR, S_WS + s] <= 0:
-                    continue
-                for o in range(1 if s == 0 else (2 if s == 2 else 3)):
-                    k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
-                    if k == 0:
-                        continue
-                    fo = np.float64(own)
-                    val = fo * wp - price
-                    if val > bv:
-                        bv = val
-                        bown = fo
-                        bs = s
-                        bh = h
-                        bo = o
-                    n += 1
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, ws0, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 0, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 1, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 2, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, 0, oh, th, ws2, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, 1, oh, th, ws2, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 0, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 1, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
+                                             bo)
+            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 2, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
+                                             bo)
     return n, bv, bown, bs, bh, bo
 
 
