@@ -52,6 +52,7 @@ class Pos:
         self.MS[R_FTERR:R_FTERR + 5] = self.MS[R_TERR:R_TERR + 5]
         self.MS[R_OCC] = self.MS[R_MARKET] | self.MS[R_SRC]
         self.SP = E.new_sp(n)
+        E.init_free(self.SP, ctx.kind, ctx.nb)
         self.S = self.SP[E.SR]  # the scalar state row (a view)
         self.LB = self.SP  # the per-label rows live in SP
         self.view = np.full(E.V_HDR + n, -1, dtype=np.int64)

@@ -173,9 +173,10 @@ SR_UNR = 11  # unreached markets (indices into mkspace) of the player being eval
 SR_CBH = 12  # + p: best space per card type
 SP_NC = SR_CBH + 5  # + p: p's tiles (land and animals) next to each space
 SP_NCALL = SP_NC + 5  # all players' tiles next to each space
+SP_NFREE = SP_NCALL + 2  # free pampa spaces next to each space (after the SR_GC row)
 SR_GC = SP_NCALL + 1  # best_group cache: key / size per player for haciendas (0 / 5 + p) and harvests (10, 15 / 20 + p)
 GC_OLD = 30  # + t: scratch in row SR_GC, best_values' old best space per card type (-1: none / full pass 3)
-SP_ROWS = SR_GC + 1
+SP_ROWS = SP_NFREE + 1
 
 
 @njit(cache=True)
@@ -243,11 +244,28 @@ def _relabel(MS, SP, row, h, nbmask):
 
 
 @njit(cache=True, _nrt=False)
-def _occupy(MS, kind, h):
+def init_free(SP, kind, nb):
+    """SP[SP_NFREE, i] = the pampa spaces next to i (all free at the start; _occupy keeps the count)."""
+    for i in range(kind.shape[0]):
+        if kind[i] == K_PAMPA:
+            for d in range(6):
+                j = nb[i, d]
+                if j >= 0:
+                    SP[SP_NFREE, j] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _occupy(MS, SP, kind, h, nbmask):
     sb(MS, R_OCC, h)
     k = kind[h]
     if k == K_PAMPA:
         cb(MS, R_FPAM, h)
+        for w in range(MS.shape[1]):
+            x = nbmask[h, w]
+            while x != ZERO:
+                j = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                SP[SP_NFREE, j] -= 1
     elif k < 5:
         cb(MS, R_FTERR + k, h)
 
@@ -256,7 +274,7 @@ def _occupy(MS, kind, h):
 def place_land(MS, SP, p, h, kind, nbmask, view):
     W = MS.shape[1]
     sb(MS, R_LAND + p, h)
-    _occupy(MS, kind, h)
+    _occupy(MS, SP, kind, h, nbmask)
     for w in range(W):
         MS[R_NBL + p, w] |= nbmask[h, w]
         x = nbmask[h, w]
@@ -279,7 +297,7 @@ def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
     W = MS.shape[1]
     row = R_HERD + 4 * p + a
     sb(MS, row, h)
-    _occupy(MS, kind, h)
+    _occupy(MS, SP, kind, h, nbmask)
     for w in range(W):
         MS[R_NBH + 4 * p + a, w] |= nbmask[h, w]
         MS[R_REACH + p, w] |= nbmask[h, w] & MS[R_MARKET, w]
@@ -362,7 +380,7 @@ def place_water(MS, SP, cells, k, nbmask, kind, view):
         h = cells[c]
         sb(MS, R_WP + pc, h)
         sb(MS, R_WATER, h)
-        _occupy(MS, kind, h)
+        _occupy(MS, SP, kind, h, nbmask)
         for w in range(W):
             MS[R_NBW, w] |= nbmask[h, w]
         SP[SP_WHAT, h] = W_WATER
@@ -435,15 +453,14 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                     old = 0
                     hold = 0
                     anyhac = False
-                    free = 0
-                    # (values only: away from p's land no neighbour counts)
-                    nd = 6 if full or (MS[R_NBL + p, w] >> np.uint64(h & 63)) & ONE != ZERO else 0
+                    # (away from p's land no neighbour counts; the free pampa neighbours are counted in SP_NFREE)
+                    nd = 6 if (MS[R_NBL + p, w] >> np.uint64(h & 63)) & ONE != ZERO else 0
+                    free = SP[SP_NFREE, h]
                     for d in range(nd):
                         j = nb[h, d]
                         if j < 0:
                             continue
-                        o = SP[SP_OWNER, j]
-                        if o == p and SP[SP_WHAT, j] == W_LAND:
+                        if SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
                             L = SP[SP_LAB, j]
                             if SP[LB_STAMP, L] != sc:
                                 SP[LB_STAMP, L] = sc
@@ -455,10 +472,6 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                                 if SP[LB_HAC, L] > 0:
                                     anyhac = True
                                     hold += s * hpts
-                        elif o >= 0 and o != p:
-                            pass
-                        elif (MS[R_FPAM, j >> 6] >> np.uint64(j & 63)) & ONE != ZERO:
-                            free += 1
                     hnew = size * hpts if anyhac else 0
                     wat = SP[SP_WCNT, h] * wpts
                     cp = size * cpts if size >= cmin else 0
@@ -491,11 +504,12 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                     merged = 0
                     hold = 0
                     anyhac = False
-                    free = 0
                     newm = 0
-                    # (values only: away from p's herds of a and from markets no neighbour counts)
+                    # (away from p's herds of a and from markets no neighbour counts; the free pampa neighbours
+                    # are counted in SP_NFREE)
                     hb = np.uint64(h & 63)
-                    nd = 6 if full or ((MS[R_NBH + 4 * p + a, w0] | MS[R_NBMK, w0]) >> hb) & ONE != ZERO else 0
+                    nd = 6 if ((MS[R_NBH + 4 * p + a, w0] | MS[R_NBMK, w0]) >> hb) & ONE != ZERO else 0
+                    free = SP[SP_NFREE, h]
                     for d in range(nd):
                         j = nb[h, d]
                         if j < 0:
@@ -514,9 +528,7 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                         elif o == -1:
                             jw = j >> 6
                             jb = np.uint64(j & 63)
-                            if (MS[R_FPAM, jw] >> jb) & ONE != ZERO:
-                                free += 1
-                            elif (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
+                            if (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
                                 newm += 1
                     hnew = size * hpts if anyhac else 0
                     wat = SP[SP_WCNT, h] * wpts
@@ -1269,6 +1281,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
     SP = new_sp(n)
+    init_free(SP, kind, nb)
     view = np.full(V_HDR + n, -1, dtype=np.int64)
     maxm = moves.shape[0]
     # per player: best value, size and space of each card type (FV rows F_CBV + p, F_CBS + p; cbh), valid while the
