@@ -306,6 +306,7 @@ def fval(prm, t, n):
     return n + 3 + (n - prm[b + 3])
 
 
+HOUSE_DP_MIN = 4  # containers left from which the search bounds with unit_dp (fewer are enumerated: cheaper)
 UMAX = 128  # unit budget of the relaxation DP (needs beyond this are capped: only a bound gets weaker)
 SCRATCH = 5 * MAXC + 1 + 8 * (UMAX + 1)
 # housing memo (rows 22.. of the workspace): HM entries of HM_W ints, direct-mapped by a hash of the sorted
@@ -502,10 +503,14 @@ def house_w(wk, K, dd, doff, prm):
             best += fval(prm, t, a) * 8192 + a * 8 + (1 if a >= prm[I_BREED_MIN] else 0)
     else:
         # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
+        # (built once per workspace: it depends on the parameters alone; wk[4, WCOLS - 1] marks it built)
+        if wk[4, WCOLS - 1] != 1:
+            for t in range(4):
+                for k in range(WCOLS):
+                    wk[18 + t, k] = fval(prm, t, k) * 8192 + 8 * k + (1 if k >= prm[I_BREED_MIN] else 0)
+            wk[4, WCOLS - 1] = 1
         gmax = 0
         for t in range(4):
-            for k in range(dd[doff + t] + 1):
-                wk[18 + t, k] = fval(prm, t, k) * 8192 + 8 * k + (1 if k >= prm[I_BREED_MIN] else 0)
             gmax += wk[18 + t, dd[doff + t]]
         k0 = dd[doff + 0] - max(g0, 0)
         k1 = dd[doff + 1] - max(g1, 0)
@@ -556,34 +561,37 @@ def house_w(wk, K, dd, doff, prm):
                     i -= 1
                     fresh = False
                     continue
-                ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
-                if ub <= best:
-                    i -= 1
-                    fresh = False
-                    continue
-                if wk[5, i] == 1 and r <= UMAX:
-                    # only unit containers left: the split is exact
-                    best = ub
-                    nb = i
-                    for j in range(i):
-                        wk[8, j] = wk[7, j]
-                    u = U
-                    xs3 = wk[17, u]
-                    u -= xs3
-                    xs2 = wk[16, u]
-                    u -= xs2
-                    xs1 = wk[15, u]
-                    u -= xs1
-                    xs0 = wk[14, u]
-                    bu0 = xs0
-                    bu1 = xs1
-                    bu2 = xs2
-                    bu3 = xs3
-                    if best >= gmax:
-                        break
-                    i -= 1
-                    fresh = False
-                    continue
+                # the relaxation bound costs O(units^2): worth it only with many containers left, and needed
+                # for the exact unit tail; skipping it prunes less but finds the same first best assignment
+                if wk[5, i] == 1 or n - i > HOUSE_DP_MIN:
+                    ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
+                    if ub <= best:
+                        i -= 1
+                        fresh = False
+                        continue
+                    if wk[5, i] == 1 and r <= UMAX:
+                        # only unit containers left: the split is exact
+                        best = ub
+                        nb = i
+                        for j in range(i):
+                            wk[8, j] = wk[7, j]
+                        u = U
+                        xs3 = wk[17, u]
+                        u -= xs3
+                        xs2 = wk[16, u]
+                        u -= xs2
+                        xs1 = wk[15, u]
+                        u -= xs1
+                        xs0 = wk[14, u]
+                        bu0 = xs0
+                        bu1 = xs1
+                        bu2 = xs2
+                        bu3 = xs3
+                        if best >= gmax:
+                            break
+                        i -= 1
+                        fresh = False
+                        continue
                 if i > 0 and wk[5, i] == wk[5, i - 1]:
                     wk[7, i] = wk[7, i - 1] - 1
                 else:
