@@ -568,6 +568,36 @@ def open_value(ps, prm, O, B, T, E):
     return cap, nexp
 
 
+@njit(cache=True, inline="always")
+def closure_value(ps, prm, O, T, B, DN, RT, LEAK, R):
+    """open_value(ps, prm, O, B, T, E | need) for the plan closing region R (need: the missing borders of R's
+    boundary), from the flood masks DN, RT, LEAK of the farm with borders E: the new borders all lie on R's
+    boundary, so R is closed and the rest floods as before with R taken out."""
+    rest = O & ~R
+    past = O & ~grow(LEAK & ~R, rest, DN, RT)
+    cap = 0
+    if prm[I_LONE] > 0:
+        cap += prm[I_LONE] * popcount(T & O & ~past)
+    if T & past == U0:
+        if prm[I_PASTURE] > 0:
+            cap += prm[I_PASTURE] * popcount(past)
+    else:
+        tm = prm[I_TMULT]
+        for part in range(2):
+            left = past & R if part == 0 else past & ~R
+            while left != U0:
+                seed = left & (~left + U1)
+                comp = grow(seed, left, DN, RT)
+                left &= ~comp
+                c = prm[I_PASTURE] * popcount(comp)
+                for _ in range(popcount(comp & T)):
+                    c *= tm
+                if c > 0:
+                    cap += c
+    nexp = full_columns(ps, B | T | past)
+    return cap, nexp
+
+
 @njit(cache=True)
 def default_plans(ps, moves, maxm, kmax, wk):
     """gen_plans(ps, prm, moves, maxm, kmax, DEFAULT_PLAN_SPACES, 0, False, wk) over the short list of small
@@ -612,9 +642,10 @@ def plan_cache_fill(ps, me, prm, wk, moves):
     O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
     E0 = np.uint64(ps[P_E])
     cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
+    DN, RT, LEAK = flood_prep(ncols, O, E0)
     ep = prm[I_EXP_POINTS]
     for i in range(n):
-        cap1, nexp1 = open_value(ps, prm, O, B, T, E0 | np.uint64(moves[i, 0]))
+        cap1, nexp1 = closure_value(ps, prm, O, T, B, DN, RT, LEAK, np.uint64(moves[i, 2]))
         r = 8 + i * PC_ROW
         _pcs(wk, me, r, moves[i, 0])
         _pcs(wk, me, r + 1, moves[i, 1])
