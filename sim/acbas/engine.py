@@ -12,7 +12,7 @@ from sim.core.rng import rng_init
 
 from .farm import (NSPACE, U1, EDGE_OF, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD,
                    P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   U0, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
+                   U0, FLAT_MASK, FLAT_SHIFT, FLAT_W, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
 from .borrow import borrow
 from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED, I_EXP_POINTS,
@@ -61,7 +61,7 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
     E_BREED, E_FARM, E_SCORE = range(1, 15)
 
 # workspace (int64, 2-D): rows 0..WROWS-1 for containers_w / house_w, then per player PCR rows holding the
-# cache of enclosure plans (flat index f -> row WROWS + p*PCR + f // WCOLS, column f % WCOLS)
+# cache of enclosure plans (flat index f -> row WROWS + p*PCR + f >> FLAT_SHIFT, column f & FLAT_MASK)
 PC_ROW = 6
 PC_BEST = 8 + MAXM * PC_ROW  # then the best plan per (walls, most borders affordable): 2 x PC_KC entries
 PC_KC = 64
@@ -69,12 +69,12 @@ PC_KC = 64
 # the farm alone (costs and Storage points are the same for every candidate space); -2 = not known yet
 PC_EST = PC_BEST + 2 * PC_KC
 PC_STRIDE = PC_EST + 6
-PCR = (PC_STRIDE + WCOLS - 1) // WCOLS
+PCR = (PC_STRIDE + FLAT_W - 1) // FLAT_W
 # then the hash set that dedupes enclosure plans: keys at flat 0..HS-1, stamps at HS..2HS-1, call counter
 HS_BITS = 12
 HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
-S_ROW = H_ROW + (2 * HS + 1 + WCOLS - 1) // WCOLS  # then one row: the deciding player's container capacities
+S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the deciding player's container capacities
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
 # home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, -]; an empty entry
 # (all 0) matches no farm (columns >= 2)
@@ -298,12 +298,12 @@ def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
 
 @njit(cache=True, inline="always")
 def _hg(wk, f):
-    return wk[H_ROW + f // WCOLS, f % WCOLS]
+    return wk[H_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK]
 
 
 @njit(cache=True, inline="always")
 def _hs(wk, f, v):
-    wk[H_ROW + f // WCOLS, f % WCOLS] = v
+    wk[H_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
 
 
 @njit(cache=True, inline="always")
@@ -521,12 +521,12 @@ def bld_key(ps):
 
 @njit(cache=True, inline="always")
 def _pcg(wk, p, f):
-    return wk[WROWS + p * PCR + f // WCOLS, f % WCOLS]
+    return wk[WROWS + p * PCR + (f >> FLAT_SHIFT), f & FLAT_MASK]
 
 
 @njit(cache=True, inline="always")
 def _pcs(wk, p, f, v):
-    wk[WROWS + p * PCR + f // WCOLS, f % WCOLS] = v
+    wk[WROWS + p * PCR + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
 
 
 @njit(cache=True, inline="always")
@@ -660,8 +660,11 @@ def plan_cache_fill(ps, me, prm, wk, moves):
     _pcs(wk, me, b + 4, ps[P_BORD])
     _pcs(wk, me, b + 5, 1)
     _pcs(wk, me, b + 6, n)
-    for j in range(2 * PC_KC):
+    # the best plan per affordable border count: unknown (only counts up to the borders in hand are asked for
+    # until the next fill: the cache key holds them)
+    for j in range(min(ps[P_BORD] + 1, PC_KC)):
         _pcs(wk, me, PC_BEST + j, -2)
+        _pcs(wk, me, PC_BEST + PC_KC + j, -2)
 
 
 @njit(cache=True, inline="always")

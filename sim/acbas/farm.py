@@ -318,7 +318,12 @@ HM_W = 16
 HM_MAXN = 40
 HM_ROW = 22
 WCOLS = UMAX + 1
-WROWS = HM_ROW + (HM * HM_W + WCOLS - 1) // WCOLS  # rows of the 2-D workspace of containers_w / house_w
+# flat tables in the workspace (memos, caches) use 128 of its WCOLS columns per row: flat index f -> row
+# f >> FLAT_SHIFT, column f & FLAT_MASK (a shift and a mask instead of a division by WCOLS)
+FLAT_SHIFT = 7
+FLAT_W = 1 << FLAT_SHIFT
+FLAT_MASK = FLAT_W - 1
+WROWS = HM_ROW + (HM * HM_W + FLAT_W - 1) // FLAT_W  # rows of the 2-D workspace of containers_w / house_w
 
 
 @njit(cache=True, inline="always")
@@ -357,12 +362,12 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
 
 @njit(cache=True, inline="always")
 def _hmg(wk, f):
-    return wk[HM_ROW + f // WCOLS, f % WCOLS]
+    return wk[HM_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK]
 
 
 @njit(cache=True, inline="always")
 def _hms(wk, f, v):
-    wk[HM_ROW + f // WCOLS, f % WCOLS] = v
+    wk[HM_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
 
 
 @njit(cache=True)
