@@ -9,7 +9,7 @@ from sim.hacienda import GAME, Context
 from sim.hacienda import engine as E
 from sim.hacienda.board import write_haz
 from sim.hacienda.scoring import (
-    NROWS, R_FPAM, R_FTERR, R_HAC, R_MARKET, R_OCC, R_PAMPA, R_SRC, R_TERR, market_points, score_player,
+    R_FPAM, R_FTERR, R_HAC, R_MARKET, R_OCC, R_PAMPA, R_SRC, R_TERR, market_points, score_player,
 )
 
 
@@ -46,7 +46,7 @@ class Pos:
         self.b = b
         self.index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(b.cols, b.rows))}
         n, W = b.n, b.W
-        self.MS = np.zeros((NROWS, W), dtype=np.uint64)
+        self.MS = E.new_ms(n, W)
         self.MS[R_TERR:R_TERR + 9] = ctx.static
         self.MS[R_FPAM] = self.MS[R_PAMPA]
         self.MS[R_FTERR:R_FTERR + 5] = self.MS[R_TERR:R_TERR + 5]

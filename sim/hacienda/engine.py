@@ -157,7 +157,8 @@ R_VALID = R_D + 5 * 5  # 5 MAXP value-cache valid masks
 R_WD = R_VALID + 5 * 5  # MAXP water dirty masks
 R_TODO = R_WD + 5  # 5 scratch: spaces to evaluate for the land tile (0) and animal a (1 + a)
 R_YT = R_TODO + 5  # NT scratch: candidate spaces per card type (best_values)
-NROWS_ALL = R_YT + NT
+R_LM = R_YT + NT  # + L: the spaces of the group labelled L (rows for every label a game can give: n + 2)
+NROWS_ALL = R_LM
 # rows of the float table FV
 F_VV = 0  # 5 MAXP: cached values per space
 F_VS = 25  # 5 MAXP: cached group sizes per space
@@ -219,18 +220,37 @@ def count_word(x):
 # placing things
 
 
+@njit(cache=True)
+def new_ms(n, W):
+    """A fresh mask table: the scoring rows, the engine's scratch rows and one group row per label (R_LM + L)."""
+    return np.zeros((NROWS_ALL + n + 2, W), dtype=np.uint64)
+
+
 @njit(cache=True, _nrt=False)
 def _relabel(MS, SP, row, h, nbmask):
-    """Flood-fill the group of h in mask row ``row`` and give it a fresh label; returns its size."""
+    """The group of the tile just placed on h in mask row ``row`` (h and the groups of its neighbours in that row:
+    the union of their group rows R_LM + label) into MS[R_G], under a fresh label; returns its size."""
     W = MS.shape[1]
-    g = MS[R_G]
-    size = flood(h, MS[row], nbmask, g, MS[R_FR], MS[R_TMP])
+    for w in range(W):
+        MS[R_G, w] = ZERO
+    sb(MS, R_G, h)
+    for w in range(W):
+        x = nbmask[h, w] & MS[row, w]
+        while x != ZERO:
+            j = w * 64 + np.int64(ctz(x))
+            x &= x - ONE
+            lj = R_LM + SP[SP_LAB, j]
+            for v in range(W):
+                MS[R_G, v] |= MS[lj, v]
     L = SP[SR, S_LABEL]
     SP[SR, S_LABEL] = L + 1
     hs = 0
     cs = 0
+    size = 0
     for w in range(W):
-        x = g[w]
+        x = MS[R_G, w]
+        MS[R_LM + L, w] = x
+        size += np.int64(popcnt(x))
         hs += count_word(x & MS[R_HAC, w])
         cs += count_word(x & MS[R_CHIPS, w])
         while x != ZERO:
@@ -813,22 +833,16 @@ def _water_fits(MS, cells, k):
 
 
 @njit(cache=True, inline="always")
-def _wsub(SP, p, q, own, tot):
-    """Take a tile on space q (counted twice: next to two spaces of the placement) off the counts once; no
-    branches (q = -1, off the board, reads the last column of SP, which is never a space: owner -1)."""
-    oq = SP[SP_OWNER, q]
-    return own - (1 if oq == p else 0), tot - (1 if oq >= 0 else 0)
-
-
-@njit(cache=True, inline="always")
 def _wplace(MS, SP, p, nb, h, s, o, oh, th):
     """Water placement (shape s: 0 single, 1 pair, 2 triangle, 3 line; anchor h, orientation o; the spaces as in
     water_cells) if all its spaces are free pampa: (k spaces, second space, third space, p's tiles next to it, all
     players' tiles next to it); k = 0 if it does not fit. The counts come from the per-space counts SP[SP_NC + p]
     / SP[SP_NCALL] (oh, th: those of h): a tile next to two spaces of the placement is one of the two other
     common neighbours of two adjacent spaces (the directions of nb go round the hex in order, so d - 1 and
-    d + 1 are the common neighbours of h and nb[h, d]) and is counted once; no space is next to all three spaces
-    of a triangle, and the two ends of a line share only its middle."""
+    d + 1 are the common neighbours of h and nb[h, d]) and is counted once (the q1..q4 below; an index -1, off
+    the board, reads the last column of SP, never a space: owner -1); no space is next to all three spaces of a
+    triangle, and the two ends of a line share only its middle. (Written without helper calls: every inlined
+    call costs compile time, and this one is inlined eighteen times.)"""
     if s == 0:
         return 1, -1, -1, oh, th
     j = nb[h, o] if s == 2 else nb[h, o + 1]
@@ -836,26 +850,26 @@ def _wplace(MS, SP, p, nb, h, s, o, oh, th):
         return 0, -1, -1, 0, 0
     own = oh + SP[SP_NC + p, j]
     tot = th + SP[SP_NCALL, j]
+    q1 = SP[SP_OWNER, nb[h, (5 if o == 0 else o - 1) if s == 2 else o]]
+    q2 = SP[SP_OWNER, nb[h, o + 2]]
+    own -= (1 if q1 == p else 0) + (1 if q2 == p else 0)
+    tot -= (1 if q1 >= 0 else 0) + (1 if q2 >= 0 else 0)
     if s == 1:
-        own, tot = _wsub(SP, p, nb[h, o], own, tot)
-        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
         return 2, j, -1, own, tot
     k = nb[h, o + 1] if s == 2 else nb[j, o + 1]
     if k < 0 or not tb(MS, R_FPAM, k):
         return 0, -1, -1, 0, 0
     own += SP[SP_NC + p, k]
     tot += SP[SP_NCALL, k]
-    if s == 2:
-        # triangle h, j = nb[h, o], k = nb[h, o + 1]
-        own, tot = _wsub(SP, p, nb[h, 5 if o == 0 else o - 1], own, tot)
-        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
-        own, tot = _wsub(SP, p, nb[j, o + 1], own, tot)
-    else:
-        # line h, j = nb[h, o + 1], k = nb[j, o + 1]
-        own, tot = _wsub(SP, p, nb[h, o], own, tot)
-        own, tot = _wsub(SP, p, nb[h, o + 2], own, tot)
-        own, tot = _wsub(SP, p, nb[j, o], own, tot)
-        own, tot = _wsub(SP, p, nb[j, o + 2], own, tot)
+    # triangle h, j = nb[h, o], k = nb[h, o + 1]: h's o - 1 and o + 2, j's o + 1; line h, j = nb[h, o + 1],
+    # k = nb[j, o + 1]: h's o and o + 2, j's o and o + 2
+    q3 = SP[SP_OWNER, nb[j, o + 1 if s == 2 else o]]
+    own -= 1 if q3 == p else 0
+    tot -= 1 if q3 >= 0 else 0
+    if s == 3:
+        q4 = SP[SP_OWNER, nb[j, o + 2]]
+        own -= 1 if q4 == p else 0
+        tot -= 1 if q4 >= 0 else 0
     return 3, j, k, own, tot
 
 
@@ -906,8 +920,8 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
     """All water placements (shape, anchor, orientation) on free pampa; with only_near, only anchors next
     to p's tiles (for the action-level estimate), and with only_near == 2 only those in MS[R_WD + p] too.
     Rows from off on; returns their number. Own / other players' tiles next to a placement come from the
-    per-space counts (_wplace). The nine (shape, orientation) pairs are written out one by one (constant
-    shapes: no shape branches per placement), in the order shape, then orientation."""
+    per-space counts (_wplace). The four shapes are written out one by one (constant shapes: no shape
+    branches per placement; order shape, then orientation)."""
     W = MS.shape[1]
     _water_setup(MS, p, only_near)
     wp = pi[P_WATER_PTS]
@@ -925,33 +939,25 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
             x &= x - ONE
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
-            n = _wrow(MS, SP, p, nb, h, 0, 0, oh, th, ws0, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 1, 0, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 1, 1, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 1, 2, oh, th, ws1, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 2, 0, oh, th, ws2, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 2, 1, oh, th, ws2, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 3, 0, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 3, 1, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
-            n = _wrow(MS, SP, p, nb, h, 3, 2, oh, th, ws3, moves, feats, off, n, maxm, wp, price, fprice)
-            if n < 0:
-                return -1 - n
+            if ws0:
+                n = _wrow(MS, SP, p, nb, h, 0, 0, oh, th, True, moves, feats, off, n, maxm, wp, price, fprice)
+                if n < 0:
+                    return -1 - n
+            if ws1:
+                for o in range(3):
+                    n = _wrow(MS, SP, p, nb, h, 1, o, oh, th, True, moves, feats, off, n, maxm, wp, price, fprice)
+                    if n < 0:
+                        return -1 - n
+            if ws2:
+                for o in range(2):
+                    n = _wrow(MS, SP, p, nb, h, 2, o, oh, th, True, moves, feats, off, n, maxm, wp, price, fprice)
+                    if n < 0:
+                        return -1 - n
+            if ws3:
+                for o in range(3):
+                    n = _wrow(MS, SP, p, nb, h, 3, o, oh, th, True, moves, feats, off, n, maxm, wp, price, fprice)
+                    if n < 0:
+                        return -1 - n
     return n
 
 
@@ -998,24 +1004,20 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
             x &= x - ONE
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, ws0, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 0, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 1, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, 2, oh, th, ws1, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, 0, oh, th, ws2, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, 1, oh, th, ws2, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 0, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 1, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
-                                             bo)
-            n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, 2, oh, th, ws3, wp, price, n, bv, bown, bs, bh,
-                                             bo)
+            if ws0:
+                n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, True, wp, price, n, bv, bown, bs, bh, bo)
+            if ws1:
+                for o in range(3):
+                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, o, oh, th, True, wp, price, n, bv, bown, bs,
+                                                     bh, bo)
+            if ws2:
+                for o in range(2):
+                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, o, oh, th, True, wp, price, n, bv, bown, bs,
+                                                     bh, bo)
+            if ws3:
+                for o in range(3):
+                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, o, oh, th, True, wp, price, n, bv, bown, bs,
+                                                     bh, bo)
     return n, bv, bown, bs, bh, bo
 
 
@@ -1052,6 +1054,18 @@ def gen_groups(MS, SP, pi, p, moves, feats, off=0):
                 feats[k, 7] = 0.0
                 n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _group_cached(SP, p, harvest):
+    """best_group's cached answer, or -1 (checked in the caller: the call alone costs more than the check)."""
+    if harvest:
+        if SP[SR_GC, 10 + p] == SP[SR, S_PVER + p] and SP[SR_GC, 15 + p] == SP[SR, S_CVER]:
+            return SP[SR_GC, 20 + p]
+        return -1
+    if SP[SR_GC, p] == SP[SR, S_PVER + p]:
+        return SP[SR_GC, 5 + p]
+    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -1276,7 +1290,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, g)
     nlog = np.zeros(1, dtype=np.int64)
-    MS = np.zeros((NROWS_ALL, W), dtype=np.uint64)
+    MS = new_ms(n, W)
     for r in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + r, w] = static[r, w]
@@ -1524,7 +1538,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                 # hacienda
                 if hac_left > 0 and SP[SR, S_HACS] > 0 and money[p] >= pi[P_HAC_PRICE]:
                     # (the best row of gen_groups: the largest group; no rows listed)
-                    gs = best_group(MS, SP, p, False)
+                    gs = _group_cached(SP, p, False)
+                    if gs < 0:
+                        gs = best_group(MS, SP, p, False)
                     if gs > 0:
                         v = np.float64(gs * pi[P_HAC_PTS] - pi[P_HAC_PRICE] / pi[P_MPP])
                         sz = np.float64(gs)
@@ -1581,7 +1597,9 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                 # harvest
                 if harv_left > 0:
                     # (the best row of gen_harvest: the largest chain; no rows listed)
-                    gs = best_group(MS, SP, p, True)
+                    gs = _group_cached(SP, p, True)
+                    if gs < 0:
+                        gs = best_group(MS, SP, p, True)
                     if gs > 0:
                         pes = np.float64(gs * pi[P_HARV_RATE])
                         v = pes / pi[P_MPP]
