@@ -85,7 +85,6 @@ EM_ROW = S_ROW + 1
 W_ROWS_ALL = EM_ROW + EM // 16
 # the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
-RBC = np.array([bin(int(x) & ((1 << 64) - 1)).count("1") for x in RBND], dtype=np.int64)  # boundary sizes
 SREG = REG[_small].copy()
 SRBND = RBND[_small].copy()
 SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
@@ -379,23 +378,16 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
             b = U & (~U + U1)
             U &= ~b
             n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
-    # closures first, then (while room is left) the partial closures; a region needs at least
-    # RBC[i] - popcount(EB | E) borders (its boundary less every position that can already be left out)
-    kfloor = kmax + popcount(EB | E)
+    # closures first, then (while room is left) the partial closures. The test is one combined condition
+    # (no short-circuit): few regions pass, so its single branch is well predicted
+    X = EB | E
     for i in range(REG_END[ncols]):
-        if n >= maxm:
-            break
-        if RBC[i] > kfloor:
-            continue
-        if RSIZE[i] > maxsize:
-            continue
-        R = np.uint64(REG[i])
-        if R & B != U0:
-            continue
-        need = np.uint64(RBND[i]) & ~EB & ~E
+        need = np.uint64(RBND[i]) & ~X
         k = popcount(need)
-        if k >= 1 and k <= kmax:
-            n = _plan_add(moves, n, maxm, wk, stamp, need, k, R, -1)
+        if (k >= 1) & (k <= kmax) & (RSIZE[i] <= maxsize) & (np.uint64(REG[i]) & B == U0):
+            if n >= maxm:
+                break
+            n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(REG[i]), -1)
     # REG is sorted by last column, then size: in each column's block the small regions come first
     for cb in range(ncols):
         if n >= maxm:
@@ -615,16 +607,14 @@ def default_plans(ps, moves, maxm, kmax, wk):
     n = 0
     if kmax < 1:
         return 0
+    X = EB | E
     for j in range(SREG_END[ncols]):
-        if n >= maxm:
-            break
-        R = np.uint64(SREG[j])
-        if R & B != U0:
-            continue
-        need = np.uint64(SRBND[j]) & ~EB & ~E
+        need = np.uint64(SRBND[j]) & ~X
         k = popcount(need)
-        if k >= 1 and k <= kmax:
-            n = _plan_add(moves, n, maxm, wk, stamp, need, k, R, -1)
+        if (k >= 1) & (k <= kmax) & (np.uint64(SREG[j]) & B == U0):
+            if n >= maxm:
+                break
+            n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(SREG[j]), -1)
     return n
 
 
