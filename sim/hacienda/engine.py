@@ -751,7 +751,8 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
                 kinds |= 1 << k
     # pass 2: evaluate every stale space at once (one call) into the value cache
     if kinds != 0:
-        eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, row, False)
+        # (np.int64: literal arguments would compile extra copies of eval_spaces while best_values is typed)
+        eval_spaces(MS, SP, pi, p, np.int64(kinds), nb, mkcnt, mdist, np.int64(nunr), np.int64(reached), row, False)
         i = 0
         for k in range(5):
             if (kinds >> k) & 1 == 0:
@@ -1005,7 +1006,8 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
             if ws0:
-                n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, True, wp, price, n, bv, bown, bs, bh, bo)
+                n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, True, wp, price, n, bv, bown, bs, bh,
+                                                 bo)
             if ws1:
                 for o in range(3):
                     n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, o, oh, th, True, wp, price, n, bv, bown, bs,
@@ -1335,7 +1337,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
             view[V_SPACE + i] = -3
         elif kind[i] == 7:
             cells[0] = i
-            place_water(MS, SP, cells, 1, nbmask, kind, view)
+            place_water(MS, SP, cells, np.int64(1), nbmask, kind, view)
             SP[SR, S_WS] = max(0, SP[SR, S_WS] - 1)
     view[V_NP] = np_
     view[V_NSPACES] = n
@@ -1555,7 +1557,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, cells)
                         ok = SP[SR, S_WS + cwm[p, 0]] > 0 and _water_fits(MS, cells, k)
                     if ok and cwk[p, 0] != SP[SR, S_PVER + p]:
-                        nw, bwv, bwo, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, 2, cwv[p])
+                        nw, bwv, bwo, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, np.int64(2), cwv[p])
                         if bws >= 0:
                             cwv[p] = bwv
                             cws[p] = bwo
@@ -1570,7 +1572,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                         wsz = cws[p]
                         wn = 1
                     else:
-                        nw, wv, wsz, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, 1, -1e9)
+                        nw, wv, wsz, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, np.int64(1), -1e9)
                         for w in range(W):
                             MS[R_WD + p, w] = ZERO
                         if nw == 0:
@@ -1587,7 +1589,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                             cwm[p, 2] = bwr
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, 1, 0, m)
+                            nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, np.int64(1), np.int64(0), m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1614,7 +1616,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                     _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p],
                              acts)
                     m += 1
-                i = _ask(fns, weights, e, K_ACTION, view, moves, m, feats, rng)
+                i = _ask(fns, weights, e, np.int64(K_ACTION), view, moves, m, feats, rng)
                 code = moves[i, 0]
                 arg = moves[i, 1]
                 if code == A_END:
@@ -1709,7 +1711,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                             _log(log, nlog, log_on, E_ANIMAL, p, a, h, sz, inc)
                 elif code == A_HACIENDA:
                     ng = gen_groups(MS, SP, pi, p, moves, feats)
-                    j = _ask(fns, weights, e, K_HACIENDA, view, moves, ng, feats, rng)
+                    j = _ask(fns, weights, e, np.int64(K_HACIENDA), view, moves, ng, feats, rng)
                     h = moves[j, 0]
                     r = moves[j, 1]
                     money[p] -= pi[P_HAC_PRICE]
@@ -1745,8 +1747,8 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                     if log_on:
                         _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, 0)
-                    j = _ask(fns, weights, e, K_WATER, view, moves, nw, feats, rng)
+                    nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, np.int64(0), np.int64(0))
+                    j = _ask(fns, weights, e, np.int64(K_WATER), view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
                     money[p] -= pi[P_WATER_PRICE]
@@ -1765,7 +1767,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                         _log(log, nlog, log_on, E_WATER, p, s, moves[j, 3], np.int64(feats[j, 2]), 0)
                 elif code == A_HARVEST:
                     nh = gen_harvest(MS, SP, pi, p, moves, feats)
-                    j = _ask(fns, weights, e, K_HARVEST, view, moves, nh, feats, rng)
+                    j = _ask(fns, weights, e, np.int64(K_HARVEST), view, moves, nh, feats, rng)
                     h = moves[j, 0]
                     src = moves[j, 1]
                     victim = 0
@@ -1794,11 +1796,12 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
             if log_on:
                 _log(log, nlog, log_on, E_CAP, -1, rnd, 1 if stuck else 0, 0, 0)
         if not mid_done and (SP[SR, S_STACK2_IN] == 1 or cap):
-            do_scoring(SP, MS, np_, money, pi, nbmask, brk, 0, log, nlog, log_on, 1, snap, snap_on)
+            do_scoring(SP, MS, np_, money, pi, nbmask, brk, np.int64(0), log, nlog, log_on, np.int64(1), snap, snap_on)
             mid_done = True
             view[V_PHASE] = 1
         if mid_done and (SP[SR, S_APTR] >= SP[SR, S_A2] or cap):
-            do_scoring(SP, MS, np_, money, pi, nbmask, brk, NCAT, log, nlog, log_on, 2, snap, snap_on)
+            do_scoring(SP, MS, np_, money, pi, nbmask, brk, np.int64(NCAT), log, nlog, log_on, np.int64(2), snap,
+                       snap_on)
             view[V_PHASE] = 2
             break
     for q in range(np_):
@@ -1870,7 +1873,8 @@ def play_logged(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns,
     maxm = move_rows(kind.shape[0])
     moves = np.zeros((maxm, MW), dtype=np.int64)
     feats = np.zeros((maxm, NF), dtype=np.float64)
-    turns, how = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, g, seed,
+    turns, how = play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, weights, np_, rotate, g,
+                           seed,
                            score, tiebreak, brk, log, True, snap, snap_on, moves, feats)
     n = 0
     for i in range(log.shape[0]):
