@@ -1589,7 +1589,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                             cwm[p, 2] = bwr
                         else:
                             # no anchor next to own tiles: is there any free spot at all?
-                            nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, np.int64(1), np.int64(0), m)
+                            nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, np.int64(1), 0, m)
                             wv = -pi[P_WATER_PRICE] / mpp
                         wn = nw
                     if wn > 0:
@@ -1747,7 +1747,7 @@ def play_game(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3, fns, w
                     if log_on:
                         _log(log, nlog, log_on, E_HACIENDA, p, h, moves[j, 2], r, 0)
                 elif code == A_WATER:
-                    nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, np.int64(0), np.int64(0))
+                    nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, 0, np.int64(0))
                     j = _ask(fns, weights, e, np.int64(K_WATER), view, moves, nw, feats, rng)
                     s = moves[j, 0]
                     k = water_cells(moves[j, 1], s, moves[j, 2], nb, cells)
