@@ -120,7 +120,7 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
 def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
-    evaluate_m(ps, prm, prmf, wk, res, -1, U0, False)
+    evaluate_m(ps, prm, prmf, wk, res, -1, U0, False, bld_key(ps))
 
 
 @njit(cache=True, inline="always")
@@ -140,16 +140,16 @@ def _eval_finish(ps, prm, prmf, res, cap, past):
 
 
 @njit(cache=True, inline="always")
-def evaluate_m(ps, prm, prmf, wk, res, K, past, keep):
+def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
     troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
     kept animals, the capacity and the closed pastures for that key; the score is then computed as usual
     (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row S_ROW (closed
     pastures past); K < 0: not known yet, found on a miss (and copied to row S_ROW when ``keep``).
-    Returns (K, past) as known after the call."""
+    bkey: bld_key(ps). Returns (K, past) as known after the call."""
     w0 = ps[P_E]
     w1 = ps[P_T] | (ps[P_NCOLS] << 20) | (ps[P_HOME] << 24)
-    w2 = bld_key(ps)
+    w2 = bkey
     w3 = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
     h = np.uint64(w0) * np.uint64(0x9E3779B97F4A7C15)
     h = (h ^ np.uint64(w1)) * np.uint64(0xC2B2AE3D27D4EB4F)
@@ -658,14 +658,13 @@ def plan_cache_fill(ps, me, prm, wk, moves):
 
 
 @njit(cache=True, inline="always")
-def default_borders(ps, me, walls, prm, prmf, wk, moves):
+def default_borders(ps, me, walls, prm, prmf, wk, moves, key):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
-    until the farm or the borders in hand change (plan_cache_fill)."""
+    until the farm or the borders in hand change (plan_cache_fill). key: bld_key(ps)."""
     if not can_border(ps, prm, walls, 0):
         return 0
     b = 0
-    key = bld_key(ps)
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
             and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
         plan_cache_fill(ps, me, prm, wk, moves)
@@ -713,7 +712,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
                log, nlog, log_on):
     placed = 0
     if default:
-        return default_borders(ps, me, walls, prm, prmf, wk, moves)
+        return default_borders(ps, me, walls, prm, prmf, wk, moves, bld_key(ps))
     st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
     while True:
         if not can_border(ps, prm, walls, placed):
@@ -791,9 +790,9 @@ def trough_cost(placed, prm):
 
 
 @njit(cache=True, inline="always")
-def est_cache(ps, me, wk):
-    """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed)."""
-    key = bld_key(ps)
+def est_cache(ps, me, wk, key):
+    """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed);
+    key: bld_key(ps)."""
     if not (_pcg(wk, me, PC_EST) == ps[P_E] and _pcg(wk, me, PC_EST + 1) == ps[P_T]
             and _pcg(wk, me, PC_EST + 2) == key and _pcg(wk, me, PC_EST + 3) == ps[P_NCOLS]):
         _pcs(wk, me, PC_EST, ps[P_E])
@@ -812,7 +811,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         if ps[P_WOOD] < w:
             break
         if default:
-            est_cache(ps, me, wk)
+            est_cache(ps, me, wk, bld_key(ps))
             c = _pcg(wk, me, PC_EST + 4)
             if c != -2:
                 if c >= 0:
@@ -891,7 +890,7 @@ def can_stall(ps, gs, prm):
 @njit(cache=True)
 def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     if default:
-        est_cache(ps, me, wk)
+        est_cache(ps, me, wk, bld_key(ps))
         s = _pcg(wk, me, PC_EST + 5)
         if s >= 0:
             ps[P_BLD + s] = B_STALL
@@ -1438,7 +1437,8 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
             _copy(tgs, gs)
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
-            K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True)
+            bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
+            K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True, bk0)
             cheap_done = False
             n = 0
             for slot in range(NSLOT):
@@ -1466,7 +1466,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                             tps2[P_AN + t] += gs[acc + G_SHEEP + t]
                             off += gs[acc + G_SHEEP + t]
                     if off > 0:
-                        K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, True)
+                        K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, True, bk0)
                     else:
                         # goods only: the farm is unchanged, only the Storage Building's points move
                         for j in range(13):
@@ -1498,11 +1498,11 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     # the frequent estimates straight from their caches (no call with ~20 array arguments);
                     # slot_legal has checked what do_borders / do_troughs / do_stall check first
                     if slot == S_FENCES or slot == S_WALLS:
-                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1)
+                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0)
                     else:
                         cs = -2
                         if slot == S_TROUGHS or slot == S_STALL:
-                            est_cache(tps2, me, wk)
+                            est_cache(tps2, me, wk, bk0)
                             cs = _pcg(wk, me, PC_EST + (4 if slot == S_TROUGHS else 5))
                         if cs == -2:
                             do_action(tps2, tgs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1,
@@ -1515,7 +1515,11 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                 tps2[P_BLD + cs] = B_STALL
                                 tps2[P_STONE] -= prm[I_STALL_STONE]
                                 tps2[P_REED] -= prm[I_STALL_REED]
-                    evaluate(tps2, prm, prmf, wk, res1)
+                    if slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
+                        # borders and troughs leave the buildings as they are
+                        evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, False, bk0)
+                    else:
+                        evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, n, res0, res1, pme, tps2, off)
                 onsp = 0
                 for j in range(NG):
