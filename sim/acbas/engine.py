@@ -65,6 +65,7 @@ E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SP
 PC_ROW = 6
 PC_BEST = 8 + MAXM * PC_ROW  # then the best plan per (walls, most borders affordable): 2 x PC_KC entries
 PC_KC = 64
+PC_LAZY = -(1 << 62)  # a cached plan's farm effect not computed yet
 # then the estimate's default trough and stall spaces for the farm (E, T, buildings, columns): they depend on
 # the farm alone (costs and Storage points are the same for every candidate space); -2 = not known yet
 PC_EST = PC_BEST + 2 * PC_KC
@@ -624,25 +625,14 @@ def plan_cache_fill(ps, me, prm, wk, moves):
     b = 0
     key = bld_key(ps)
     n = default_plans(ps, moves, MAXM - 1, ps[P_BORD], wk)
-    # a plan changes only the borders: of eval_cheap's value only the expansion points and the
-    # capacity of pastures and lone troughs can change (open_value)
-    ncols = ps[P_NCOLS]
-    B = building_mask(ps)
-    T = np.uint64(ps[P_T])
-    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-    E0 = np.uint64(ps[P_E])
-    cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
-    DN, RT, LEAK = flood_prep(ncols, O, E0)
-    ep = prm[I_EXP_POINTS]
+    # a plan's effect on the farm (r + 4, r + 5) is found when a selection first needs it (PC_LAZY until then)
     for i in range(n):
-        cap1, nexp1 = closure_value(ps, prm, O, T, B, DN, RT, LEAK, np.uint64(moves[i, 2]))
         r = 8 + i * PC_ROW
         _pcs(wk, me, r, moves[i, 0])
         _pcs(wk, me, r + 1, moves[i, 1])
         _pcs(wk, me, r + 2, moves[i, 2])
         _pcs(wk, me, r + 3, moves[i, 3])
-        _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * ep)
-        _pcs(wk, me, r + 5, cap1 - cap0)
+        _pcs(wk, me, r + 4, PC_LAZY)
     _pcs(wk, me, b, ps[P_E])
     _pcs(wk, me, b + 1, ps[P_T])
     _pcs(wk, me, b + 2, key)
@@ -685,11 +675,27 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key):
         st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
         best = -1e18
         bi = -1
+        masks = False
         for i in range(n):
             r = 8 + i * PC_ROW
             w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
             if w > ps[P_WOOD] or s > ps[P_STONE]:
                 continue
+            if _pcg(wk, me, r + 4) == PC_LAZY:
+                # a plan changes only the borders: of eval_cheap's value only the expansion points and the
+                # capacity of pastures and lone troughs can change (open_value, closure_value)
+                if not masks:
+                    ncols = ps[P_NCOLS]
+                    B = building_mask(ps)
+                    T = np.uint64(ps[P_T])
+                    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+                    E0 = np.uint64(ps[P_E])
+                    cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
+                    DN, RT, LEAK = flood_prep(ncols, O, E0)
+                    masks = True
+                cap1, nexp1 = closure_value(ps, prm, O, T, B, DN, RT, LEAK, np.uint64(_pcg(wk, me, r + 2)))
+                _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * prm[I_EXP_POINTS])
+                _pcs(wk, me, r + 5, cap1 - cap0)
             v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
             if v > best + 1e-9:
                 best = v
