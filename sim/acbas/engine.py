@@ -496,12 +496,18 @@ def border_cost(walls, k, placed, prm):
 def can_border(ps, prm, walls, placed):
     """Can one more border be placed and paid, at a position that still helps (then the single-border plan
     at least is offered)?"""
+    return can_border_u(ps, prm, walls, placed, useful_edges(ps))
+
+
+@njit(cache=True, inline="always")
+def can_border_u(ps, prm, walls, placed, ue):
+    """can_border() with ps's useful border positions ue (useful_edges(ps)) known."""
     if ps[P_BORD] <= 0:
         return False
     w, s = border_cost(walls, 1, placed, prm)
     if ps[P_WOOD] < w or ps[P_STONE] < s:
         return False
-    return useful_edges(ps) != U0
+    return ue != U0
 
 
 @njit(cache=True, inline="always")
@@ -648,11 +654,12 @@ def plan_cache_fill(ps, me, prm, wk, moves):
 
 
 @njit(cache=True, inline="always")
-def default_borders(ps, me, walls, prm, prmf, wk, moves, key):
+def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
-    until the farm or the borders in hand change (plan_cache_fill). key: bld_key(ps)."""
-    if not can_border(ps, prm, walls, 0):
+    until the farm or the borders in hand change (plan_cache_fill). key: bld_key(ps); checked: the caller
+    has checked can_border(ps, prm, walls, 0)."""
+    if not checked and not can_border(ps, prm, walls, 0):
         return 0
     b = 0
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
@@ -718,7 +725,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
                log, nlog, log_on):
     placed = 0
     if default:
-        return default_borders(ps, me, walls, prm, prmf, wk, moves, bld_key(ps))
+        return default_borders(ps, me, walls, prm, prmf, wk, moves, bld_key(ps), False)
     st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
     while True:
         if not can_border(ps, prm, walls, placed):
@@ -1232,7 +1239,8 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
 # action spaces
 
 @njit(cache=True, inline="always")
-def slot_legal(ps, gs, slot, prm, me, wk, moves):
+def slot_legal(ps, gs, slot, prm, me, wk, moves, ue):
+    """Can ps's player take this action space now? ue: useful_edges(ps)."""
     if gs[GS_OCC + slot] >= 0:
         return False
     if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
@@ -1240,7 +1248,7 @@ def slot_legal(ps, gs, slot, prm, me, wk, moves):
     if slot == S_FENCES or slot == S_WALLS:
         # the action must be carried out: at least one enclosure plan (a single border at least) has to be
         # affordable at a position that helps
-        return can_border(ps, prm, slot == S_WALLS, 0)
+        return can_border_u(ps, prm, slot == S_WALLS, 0, ue)
     if slot == S_TROUGHS:
         return gs[GS_TROUGHS] > 0 and ps[P_WOOD] >= trough_cost(0, prm) and np.uint64(ps[P_T]) != \
             ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
@@ -1444,11 +1452,12 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             _copy(tgs, gs)
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
             bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
+            ue0 = useful_edges(pme)
             K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True, bk0)
             cheap_done = False
             n = 0
             for slot in range(NSLOT):
-                if not slot_legal(pme, gs, slot, prm, me, wk, moves1):
+                if not slot_legal(pme, gs, slot, prm, me, wk, moves1, ue0):
                     continue
                 moves0[n, 0] = slot
                 moves0[n, 1] = 0
@@ -1504,7 +1513,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     # the frequent estimates straight from their caches (no call with ~20 array arguments);
                     # slot_legal has checked what do_borders / do_troughs / do_stall check first
                     if slot == S_FENCES or slot == S_WALLS:
-                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0)
+                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0, True)
                     else:
                         cs = -2
                         if slot == S_TROUGHS or slot == S_STALL:
