@@ -1239,8 +1239,14 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
 # action spaces
 
 @njit(cache=True, inline="always")
-def slot_legal(ps, gs, slot, prm, me, wk, moves, ue):
-    """Can ps's player take this action space now? ue: useful_edges(ps)."""
+def slot_legal(ps, gs, slot, prm, me, wk, moves):
+    """Can ps's player take this action space now?"""
+    return slot_legal_u(ps, gs, slot, prm, me, wk, moves, useful_edges(ps))
+
+
+@njit(cache=True, inline="always")
+def slot_legal_u(ps, gs, slot, prm, me, wk, moves, ue):
+    """slot_legal() with ue = useful_edges(ps) known."""
     if gs[GS_OCC + slot] >= 0:
         return False
     if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
@@ -1457,7 +1463,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             cheap_done = False
             n = 0
             for slot in range(NSLOT):
-                if not slot_legal(pme, gs, slot, prm, me, wk, moves1, ue0):
+                if not slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
                     continue
                 moves0[n, 0] = slot
                 moves0[n, 1] = 0
