@@ -538,42 +538,10 @@ def full_columns(ps, used):
 
 
 @njit(cache=True, inline="always")
-def open_value(ps, prm, O, B, T, E):
-    """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
-    (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
-    ncols = ps[P_NCOLS]
-    DN, RT, LEAK = flood_prep(ncols, O, E)
-    # the closed pastures are the open spaces that no leaking space reaches: one flood from all of them
-    past = O & ~grow(LEAK, O, DN, RT)
-    cap = 0
-    if prm[I_LONE] > 0:
-        cap += prm[I_LONE] * popcount(T & O & ~past)
-    if T & past == U0:
-        if prm[I_PASTURE] > 0:
-            cap += prm[I_PASTURE] * popcount(past)
-    else:
-        tm = prm[I_TMULT]
-        rest = past
-        while rest != U0:
-            seed = rest & (~rest + U1)
-            comp = grow(seed, past, DN, RT)
-            rest &= ~comp
-            c = prm[I_PASTURE] * popcount(comp)
-            for _ in range(popcount(comp & T)):
-                c *= tm
-            if c > 0:
-                cap += c
-    nexp = full_columns(ps, B | T | past)
-    return cap, nexp
-
-
-@njit(cache=True, inline="always")
-def closure_value(ps, prm, O, T, B, DN, RT, LEAK, R):
-    """open_value(ps, prm, O, B, T, E | need) for the plan closing region R (need: the missing borders of R's
-    boundary), from the flood masks DN, RT, LEAK of the farm with borders E: the new borders all lie on R's
-    boundary, so R is closed and the rest floods as before with R taken out."""
-    rest = O & ~R
-    past = O & ~grow(LEAK & ~R, rest, DN, RT)
+def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
+    """(capacity of the closed pastures past and the lone troughs, full expansions) of ps's farm (open spaces O,
+    buildings B, troughs T, flood masks DN, RT); the pastures are the components of past with region R's boundary
+    cut (R = 0: none)."""
     cap = 0
     if prm[I_LONE] > 0:
         cap += prm[I_LONE] * popcount(T & O & ~past)
@@ -593,8 +561,24 @@ def closure_value(ps, prm, O, T, B, DN, RT, LEAK, R):
                     c *= tm
                 if c > 0:
                     cap += c
-    nexp = full_columns(ps, B | T | past)
-    return cap, nexp
+    return cap, full_columns(ps, B | T | past)
+
+
+@njit(cache=True, inline="always")
+def open_value(ps, prm, O, B, T, E):
+    """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
+    (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
+    DN, RT, LEAK = flood_prep(ps[P_NCOLS], O, E)
+    # the closed pastures are the open spaces that no leaking space reaches: one flood from all of them
+    return _closed_value(ps, prm, O, B, T, O & ~grow(LEAK, O, DN, RT), DN, RT, U0)
+
+
+@njit(cache=True, inline="always")
+def closure_value(ps, prm, O, T, B, DN, RT, LEAK, R):
+    """open_value(ps, prm, O, B, T, E | need) for the plan closing region R (need: the missing borders of R's
+    boundary), from the flood masks DN, RT, LEAK of the farm with borders E: the new borders all lie on R's
+    boundary, so R is closed and the rest floods as before with R taken out."""
+    return _closed_value(ps, prm, O, B, T, O & ~grow(LEAK & ~R, O & ~R, DN, RT), DN, RT, R)
 
 
 @njit(cache=True)
