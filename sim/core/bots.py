@@ -228,10 +228,11 @@ def make_lineup(
     return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ask_bot(fns, weights, entry, kind, view, moves, n, feats, rng):
     """Ask lineup entry ``entry`` to choose among ``n`` candidates; a lone candidate needs no bot,
-    and an out-of-range answer falls back to the first candidate."""
+    and an out-of-range answer falls back to the first candidate. Compiled without reference counting (it
+    allocates nothing): otherwise each decision pays an atomic increment and decrement per array argument."""
     if n <= 1:
         return 0
     i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)

@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from sim.core.events import log_event as _log
 
-from sim.core.bots import entry_of_seat
+from sim.core.bots import ask_bot as _ask, entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
 from .bits import ONE, ZERO, popcnt, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
@@ -121,18 +121,6 @@ E_SCORE_A = 11  # seat, phase (1 mid, 2 final), markets, chains, haciendas
 E_SCORE_B = 12  # seat, phase, water, money points, pesos held
 E_CAP = 13  # -1, round, 1 dead end (nobody can act) / 0 max_rounds cap
 E_REFILL = 14  # -1, 0 land / 1 animal, slot, card type
-
-
-@njit(cache=True, _nrt=False)
-def _ask(fns, weights, entry, kind, view, moves, n, feats, rng):
-    """sim.core.bots.ask_bot compiled without reference counting: with it, each decision paid an atomic
-    increment and decrement for each of its five array arguments and the weights row (~5 % of a game)."""
-    if n <= 1:
-        return 0
-    i = fns[entry](kind, view, moves, n, feats, weights[entry], rng)
-    if i < 0 or i >= n:
-        return 0
-    return i
 
 
 @njit(cache=True, inline="always")
@@ -798,31 +786,27 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
                 x &= x - ONE
                 if pend and h > ob:
                     pend = False
-                    v = FV[F_VV + vr, ob]
-                    sz = FV[F_VS + vr, ob]
-                    if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
-                        bv = v
-                        bs = sz
-                        bh = ob
-                v = FV[F_VV + vr, h]
-                sz = FV[F_VS + vr, h]
-                if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
-                    bv = v
-                    bs = sz
-                    bh = h
+                    bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, ob, bv, bs, bh)
+                bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, h, bv, bs, bh)
         if pend:
-            v = FV[F_VV + vr, ob]
-            sz = FV[F_VS + vr, ob]
-            if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
-                bv = v
-                bs = sz
-                bh = ob
+            bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, ob, bv, bs, bh)
         FV[F_CBV + p, t] = bv
         FV[F_CBS + p, t] = bs
         SP[SR_CBH + p, t] = bh
     for r in range(5 * p, 5 * p + 5):
         for w in range(W):
             MS[R_D + r, w] = ZERO
+
+
+@njit(cache=True, inline="always")
+def _fold_best(FV, rv, rs, h, bv, bs, bh):
+    """One step of the best-space fold: space h (value FV[rv, h], size FV[rs, h]) replaces the best (bv, bs, bh)
+    when its value is higher (beyond 1e-9), or equal with a larger size."""
+    v = FV[rv, h]
+    sz = FV[rs, h]
+    if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+        return v, sz, h
+    return bv, bs, bh
 
 
 @njit(cache=True, inline="always")
