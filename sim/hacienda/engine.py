@@ -15,14 +15,14 @@ from sim.core.events import log_event as _log
 from sim.core.bots import ask_bot as _ask, entry_of_seat
 from sim.core.rng import rng_init, shuffle
 
-from .bits import ONE, ZERO, popcnt, anyrow, anyset, cb, count, countrow, ctz, dilate, flood, lowest, sb, setbit, tb, testbit
+from .bits import ONE, ZERO, popcnt, anyrow, cb, countrow, ctz, sb, tb
 from .scoring import (
-    MAXPC, NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_COMPULSORY, P_DISPLAY,
-    P_CHAIN_PTS, P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MP, P_MPP, P_NMP,
-    P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN,
-    P_WTILES, R_CHIPS, R_FPAM, R_FR, R_FTERR, R_G, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW,
-    R_OCC, R_OWN, R_PAMPA, R_REACH, R_REM, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X, R_Y, chain_points, market_points,
-    score_player,
+    NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_COMPULSORY, P_DISPLAY,
+    P_CHAIN_PTS, P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER,
+    P_MAX_ROUNDS, P_MP, P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY,
+    P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN, P_WTILES, R_CHIPS, R_FPAM, R_FTERR, R_G, R_HAC, R_HERD, R_LAND,
+    R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW, R_OCC, R_PAMPA, R_REACH, R_REM, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X,
+    chain_points, score_player,
 )
 
 MAXP = 5
