@@ -77,8 +77,8 @@ HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
 S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the deciding player's container capacities
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
-# home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, -]; an empty entry
-# (all 0) matches no farm (columns >= 2)
+# home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, score parts packed
+# (_pack_parts)]; an empty entry (all 0) matches no farm (columns >= 2)
 EM_BITS = 11
 EM = 1 << EM_BITS
 EM_W = 8
@@ -94,6 +94,8 @@ SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END
 REG_WITH = np.stack([np.packbits(np.concatenate([((REG >> s_) & 1).astype(np.uint8),
                                                  np.zeros((-len(REG)) % 64, np.uint8)]),
                                  bitorder="little").view(np.uint64) for s_ in range(NSPACE)])
+BK_LOW = np.int64(sum(1 << (3 * s_) for s_ in range(18)))  # the low bit of each 3-bit field of bld_key
+assert B_STORAGE == 7
 ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
 ROW2 = np.uint64(sum(1 << (3 * c + 2) for c in range(6)))
 
@@ -146,6 +148,55 @@ def _eval_finish(ps, prm, prmf, res, cap, past):
 
 
 @njit(cache=True, inline="always")
+def _pack_parts(res):
+    """The score parts of an evaluated farm that do not depend on the goods, in one word (negative = packed):
+    bonus per type + 512 (10 bits each), building points (13 bits), expansion points (9 bits). 0 when a value
+    does not fit (the parts are then recomputed on a memo hit)."""
+    w = np.int64(0)
+    for t in range(4):
+        b = np.int64(res[6 + t]) + 512
+        if b < 0 or b > 1023:
+            return np.int64(0)
+        w |= b << np.int64(10 * t)
+    pts = np.int64(res[10])
+    ex = np.int64(res[11])
+    if pts < 0 or pts > 8191 or ex < 0 or ex > 511:
+        return np.int64(0)
+    w |= (pts << np.int64(40)) | (ex << np.int64(53))
+    return w | (np.int64(1) << np.int64(63))
+
+
+@njit(cache=True, inline="always")
+def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
+    """_eval_finish from the packed parts pk (_pack_parts) of the same farm and kept animals: only the Storage
+    Building's points are computed (the goods are not part of the memo key); ``storage``: the farm has it.
+    The same float operations in the same order as score_parts_o."""
+    nk = 0
+    pairs = 0
+    tot = 0.0
+    for t in range(4):
+        n = ps[P_AN + t]
+        nk += n
+        if n >= prm[I_BREED_MIN]:
+            pairs += 1
+        b = ((pk >> np.int64(10 * t)) & 1023) - 512
+        res[6 + t] = b
+        tot += n + b
+    res[5] = nk
+    res[10] = (pk >> np.int64(40)) & 8191
+    res[11] = (pk >> np.int64(53)) & 511
+    st = 0.0
+    if storage:
+        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
+    res[12] = st
+    res[0] = tot + res[10] + res[11] + st
+    res[1] = cap
+    res[2] = nk
+    res[3] = pairs
+    res[4] = res[10]
+
+
+@njit(cache=True, inline="always")
 def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
     troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
@@ -168,7 +219,12 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
         kept = wk[r, c + 4]
         for t in range(4):
             ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
-        _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
+        pk = wk[r, c + 7]
+        if pk < 0:
+            # the Storage Building (code 7 = 0b111) is among the buildings when a 3-bit field of bkey is all ones
+            _eval_packed(ps, prm, prmf, res, wk[r, c + 5], pk, bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
+        else:
+            _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
         return K, past
     if K < 0:
         K, past = containers_w(ps, prm, wk)
@@ -192,6 +248,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
     wk[r, c + 4] = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
     wk[r, c + 5] = cap
     wk[r, c + 6] = np.int64(past)
+    wk[r, c + 7] = _pack_parts(res)
     return K, past
 
 
