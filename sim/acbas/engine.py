@@ -811,14 +811,17 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             tps[P_BORD] -= k
             tps[P_WOOD] -= w
             tps[P_STONE] -= s
-            if same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
+            # a closure (region R, no open space) always changes the pastures: R's boundary is complete after it,
+            # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
+            # R's boundary (not a farm-edge side: R would leak) joined to a space outside R, and that pasture splits
+            if (moves[m, 3] < 0 and moves[m, 2] != 0) or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
+                evalx(tps, prm, prmf, wk, res1, default)
+            else:
                 # same pastures: same containers and housing; only the goods (Storage points) change
                 for j in range(13):
                     res1[j] = res0[j]
                 res1[0] -= st * (w + s)
                 res1[12] -= st * (w + s)
-            else:
-                evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -1517,12 +1520,12 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             e = entry_of_seat(me, g, 2, rotate)
             pme = ps[me]
             fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
-            _copy(tgs, gs)
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
             bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
             ue0 = useful_edges(pme)
             K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True, bk0)
             cheap_done = False
+            tgs_done = False  # tgs: a copy of gs for do_action's estimates, made when first needed
             n = 0
             for slot in range(NSLOT):
                 if not slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
@@ -1568,10 +1571,14 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                         res1[j] = res0[j]
                 else:
                     # do_action touches only the counters before GS_OCC and this slot's goods: restore those
-                    for j in range(GS_OCC):
-                        tgs[j] = gs[j]
-                    for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
-                        tgs[j] = gs[j]
+                    if not tgs_done:
+                        _copy(tgs, gs)
+                        tgs_done = True
+                    else:
+                        for j in range(GS_OCC):
+                            tgs[j] = gs[j]
+                        for j in range(GS_ACC + slot * NG, GS_ACC + slot * NG + NG):
+                            tgs[j] = gs[j]
                     # the default sub-choices start from eval_cheap of the farm: computed once per decision
                     if not cheap_done:
                         eval_cheap(pme, prm, prmf, wk, res3)
