@@ -234,7 +234,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
     else:
         for k in range(K):
             wk[0, k] = wk[S_ROW, k]
-    house_w(wk, K, ps, P_AN, prm)
+    house_w(wk, K, ps, P_AN, prm, False)
     cap = 0
     for k in range(K):
         cap += wk[0, k]

@@ -311,7 +311,7 @@ UMAX = 128  # unit budget of the relaxation DP (needs beyond this are capped: on
 SCRATCH = 5 * MAXC + 1 + 8 * (UMAX + 1)
 # housing memo (rows 22.. of the workspace): HM entries of HM_W ints, direct-mapped by a hash of the sorted
 # capacities and the animals: [n + 1, animals (16 bits each), capacities (4 per word, 16 bits each, up to
-# HM_MAXN), assignment by sorted position (3 bits each, 2 words), objective]
+# HM_MAXN), assignment by sorted position (3 bits each, 2 words), objective, animals kept (16 bits each)]
 HM_BITS = 8
 HM = 1 << HM_BITS
 HM_W = 16
@@ -371,10 +371,11 @@ def _hms(wk, f, v):
 
 
 @njit(cache=True)
-def house_w(wk, K, dd, doff, prm):
+def house_w(wk, K, dd, doff, prm, assign):
     """Exact housing: choose one type (or none) per container to maximise (points, animals) of the kept
     animals, then the number of types kept at least ``breed_min`` times (breeding pairs), wk[4, t] =
-    min(dd[doff + t], capacity given to t). Writes wk[3, k] (type or -1) and wk[4, 0..3]; returns the objective
+    min(dd[doff + t], capacity given to t). Writes wk[4, 0..3] and, when ``assign``, wk[3, k] (type or -1) (the
+    kept animals alone come straight from the memo, or are all of them when everything fits); returns the objective
     points*8192 + animals*8 + pairs (pairs <= 4 < 8, animals*8 <= 4*128*8 + 4 < 8192). wk: int64[WROWS, WCOLS]: row 0 capacities (in), row 3
     assignment, row 4 kept (out), rows 5..21 scratch.
 
@@ -499,13 +500,21 @@ def house_w(wk, K, dd, doff, prm):
                 for w in range((n + 3) // 4):
                     _hms(wk, f + 2 + w, wk[7, w])
     if hit:
-        pass
+        if not assign:
+            kw = _hmg(wk, f + 15)
+            for t in range(4):
+                wk[4, t] = (kw >> np.int64(16 * t)) & 0xFFFF
+            return best
     elif allfit:
         # the greedy assignment keeps every animal: nothing can be better (the value table is not needed)
         best = 0
         for t in range(4):
             a = dd[doff + t]
             best += fval(prm, t, a) * 8192 + a * 8 + (1 if a >= prm[I_BREED_MIN] else 0)
+        if not assign:
+            for t in range(4):
+                wk[4, t] = dd[doff + t]
+            return best
     else:
         # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
         # (built once per workspace: it depends on the parameters alone; wk[4, WCOLS - 1] marks it built)
@@ -664,13 +673,14 @@ def house_w(wk, K, dd, doff, prm):
             a0 |= np.int64(o) << np.int64(3 * j)
         else:
             a1 |= np.int64(o) << np.int64(3 * (j - 20))
+    for t in range(4):
+        if wk[4, t] > dd[doff + t]:
+            wk[4, t] = dd[doff + t]
     if memo_f >= 0:
         _hms(wk, memo_f + 12, a0)
         _hms(wk, memo_f + 13, a1)
         _hms(wk, memo_f + 14, best)
-    for t in range(4):
-        if wk[4, t] > dd[doff + t]:
-            wk[4, t] = dd[doff + t]
+        _hms(wk, memo_f + 15, wk[4, 0] | (wk[4, 1] << 16) | (wk[4, 2] << 32) | (wk[4, 3] << 48))
     return best
 
 
@@ -680,7 +690,7 @@ def house(caps, K, d, prm, assign, kept, scratch):
     wk = np.zeros((WROWS, WCOLS), dtype=np.int64)
     for k in range(K):
         wk[0, k] = caps[k]
-    v = house_w(wk, K, d, 0, prm)
+    v = house_w(wk, K, d, 0, prm, True)
     for k in range(K):
         assign[k] = wk[3, k]
     for t in range(4):
