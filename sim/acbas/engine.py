@@ -76,13 +76,14 @@ HS_BITS = 12
 HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
 S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the deciding player's container capacities
+S2_ROW = S_ROW + 1  # then one row: the container capacities of best_free_animal's farm
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
 # home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, score parts packed
 # (_pack_parts)]; an empty entry (all 0) matches no farm (columns >= 2)
 EM_BITS = 11
 EM = 1 << EM_BITS
 EM_W = 8
-EM_ROW = S_ROW + 1
+EM_ROW = S2_ROW + 1
 W_ROWS_ALL = EM_ROW + EM // 16
 # the regions the action estimate closes (up to DEFAULT_PLAN_SPACES spaces), in REG order
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
@@ -128,7 +129,7 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
 def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
-    evaluate_m(ps, prm, prmf, wk, res, -1, U0, False, bld_key(ps))
+    evaluate_m(ps, prm, prmf, wk, res, -1, U0, -1, bld_key(ps))
 
 
 @njit(cache=True, inline="always")
@@ -197,12 +198,12 @@ def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
 
 
 @njit(cache=True, inline="always")
-def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
+def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
     troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
     kept animals, the capacity and the closed pastures for that key; the score is then computed as usual
-    (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row S_ROW (closed
-    pastures past); K < 0: not known yet, found on a miss (and copied to row S_ROW when ``keep``).
+    (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row krow (closed
+    pastures past); K < 0: not known yet, found on a miss (and copied to row krow when krow >= 0).
     bkey: bld_key(ps). Returns (K, past) as known after the call."""
     w0 = ps[P_E]
     w1 = ps[P_T] | (ps[P_NCOLS] << 20) | (ps[P_HOME] << 24)
@@ -228,12 +229,12 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, keep, bkey):
         return K, past
     if K < 0:
         K, past = containers_w(ps, prm, wk)
-        if keep:
+        if krow >= 0:
             for k in range(K):
-                wk[S_ROW, k] = wk[0, k]
+                wk[krow, k] = wk[0, k]
     else:
         for k in range(K):
-            wk[0, k] = wk[S_ROW, k]
+            wk[0, k] = wk[krow, k]
     house_w(wk, K, ps, P_AN, prm, False)
     cap = 0
     for k in range(K):
@@ -1169,15 +1170,19 @@ def quick_free_animal(ps, code, prm):
 
 @njit(cache=True)
 def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
-    """Default choice of the free animal (Shelter: any type, Open Stables: cow or horse)."""
+    """Default choice of the free animal (Shelter: any type, Open Stables: cow or horse). The farm is the same
+    for every type: its containers are found once (kept in row S2_ROW)."""
     best = -1e18
     bt = 0
+    K = -1
+    past = U0
+    bk = bld_key(ps)
     for t in range(4):
         if code == B_OPEN and t < 2:
             continue
         _copy(tps, ps)
         tps[P_AN + t] += 1
-        evaluate(tps, prm, prmf, wk, res1)
+        K, past = evaluate_m(tps, prm, prmf, wk, res1, K, past, S2_ROW, bk)
         if res1[0] > best + 1e-9:
             best = res1[0]
             bt = t
@@ -1523,7 +1528,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
             bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
             ue0 = useful_edges(pme)
-            K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, True, bk0)
+            K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, S_ROW, bk0)
             cheap_done = False
             tgs_done = False  # tgs: a copy of gs for do_action's estimates, made when first needed
             n = 0
@@ -1552,7 +1557,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                             tps2[P_AN + t] += gs[acc + G_SHEEP + t]
                             off += gs[acc + G_SHEEP + t]
                     if off > 0:
-                        K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, True, bk0)
+                        K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, S_ROW, bk0)
                     else:
                         # goods only: the farm is unchanged, only the Storage Building's points move
                         for j in range(13):
@@ -1607,7 +1612,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                 tps2[P_REED] -= prm[I_STALL_REED]
                     if slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                         # borders and troughs leave the buildings as they are
-                        evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, False, bk0)
+                        evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, -1, bk0)
                     else:
                         evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, n, res0, res1, pme, tps2, off)

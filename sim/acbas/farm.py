@@ -115,10 +115,8 @@ def bit(k):
 
 @njit(cache=True, inline="always")
 def lowbit_index(x):
-    i = 0
-    while (x >> np.uint64(i)) & np.uint64(1) == np.uint64(0):
-        i += 1
-    return i
+    """Index of the lowest set bit of x (x != 0): the count of the bits below it (one popcnt instruction)."""
+    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
 
 
 @njit(cache=True, inline="always")
