@@ -10,7 +10,7 @@ from numba import njit, prange
 from sim.core.bots import entry_of_seat
 from sim.core.rng import rng_init
 
-from .farm import (NSPACE, U1, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD,
+from .farm import (NSPACE, U1, times_pow, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD,
                    P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
                    U0, FLAT_MASK, FLAT_SHIFT, FLAT_W, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
                    house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
@@ -635,9 +635,7 @@ def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
                 seed = left & (~left + U1)
                 comp = grow(seed, left, DN, RT)
                 left &= ~comp
-                c = prm[I_PASTURE] * popcount(comp)
-                for _ in range(popcount(comp & T)):
-                    c *= tm
+                c = times_pow(prm[I_PASTURE] * popcount(comp), tm, popcount(comp & T))
                 if c > 0:
                     cap += c
     return cap, full_columns(ps, B | T | past)

@@ -120,6 +120,19 @@ def lowbit_index(x):
 
 
 @njit(cache=True, inline="always")
+def times_pow(c, b, k):
+    """c * b**k (k >= 0) by repeated squaring. Written so (unlike ``for _ in range(k): c *= b``, which LLVM
+    turns into vector multiplies set up on every call) it stays a few scalar instructions for the small k here
+    (the troughs in one pasture)."""
+    while k > 0:
+        if k & 1:
+            c *= b
+        b *= b
+        k >>= 1
+    return c
+
+
+@njit(cache=True, inline="always")
 def active_mask(ncols):
     return (np.uint64(1) << np.uint64(3 * ncols)) - np.uint64(1)
 
@@ -245,9 +258,7 @@ def containers_w(ps, prm, wk):
         rest &= ~comp
         if comp & LEAK == U0:
             past |= comp
-            cap = prm[I_PASTURE] * popcount(comp)
-            for _ in range(popcount(comp & T)):
-                cap *= tm
+            cap = times_pow(prm[I_PASTURE] * popcount(comp), tm, popcount(comp & T))
             if cap > 0:
                 wk[0, K] = cap
                 wk[1, K] = np.int64(comp)
