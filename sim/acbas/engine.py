@@ -92,9 +92,14 @@ SRBND = RBND[_small].copy()
 SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
 # REG_WITH[s, w] bit j: region 64*w + j contains space s (plan generation skips the regions holding a building
 # without looking at them)
-REG_WITH = np.stack([np.packbits(np.concatenate([((REG >> s_) & 1).astype(np.uint8),
-                                                 np.zeros((-len(REG)) % 64, np.uint8)]),
+def _with_bits(regs):
+    return np.stack([np.packbits(np.concatenate([((regs >> s_) & 1).astype(np.uint8),
+                                                 np.zeros((-len(regs)) % 64, np.uint8)]),
                                  bitorder="little").view(np.uint64) for s_ in range(NSPACE)])
+
+
+REG_WITH = _with_bits(REG)
+SREG_WITH = _with_bits(SREG)  # the same for the estimate's small regions
 BK_LOW = np.int64(sum(1 << (3 * s_) for s_ in range(18)))  # the low bit of each 3-bit field of bld_key
 assert B_STORAGE == 7
 ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
@@ -676,13 +681,29 @@ def default_plans(ps, moves, maxm, kmax, wk):
     if kmax < 1:
         return 0
     X = EB | E
-    for j in range(SREG_END[ncols]):
-        need = np.uint64(SRBND[j]) & ~X
-        k = popcount(need)
-        if (k >= 1) & (k <= kmax) & (np.uint64(SREG[j]) & B == U0):
-            if n >= maxm:
-                break
-            n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(SREG[j]), -1)
+    # regions holding a building are skipped 64 at a time (SREG_WITH), the rest in SREG order
+    nreg = SREG_END[ncols]
+    for w in range((nreg + 63) >> 6):
+        m = ~U0
+        bb = B
+        while bb != U0:
+            lb = bb & (~bb + U1)
+            bb &= ~lb
+            m &= ~SREG_WITH[popcount(lb - U1), w]
+        if (w + 1) * 64 > nreg:
+            m &= (U1 << np.uint64(nreg - w * 64)) - U1
+        while m != U0:
+            lb = m & (~m + U1)
+            m &= ~lb
+            j = w * 64 + popcount(lb - U1)
+            need = np.uint64(SRBND[j]) & ~X
+            k = popcount(need)
+            if (k >= 1) & (k <= kmax):
+                if n >= maxm:
+                    break
+                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(SREG[j]), -1)
+        if n >= maxm:
+            break
     return n
 
 
