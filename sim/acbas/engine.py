@@ -411,6 +411,19 @@ def useful_edges(ps):
     return U & ~EB & ~np.uint64(ps[P_E])
 
 
+@njit(cache=True, inline="always")
+def _regions_without(with_bits, B, w, nreg):
+    """Bit j: region 64*w + j (< nreg) holds none of the spaces in B (with_bits: REG_WITH or SREG_WITH)."""
+    m = ~U0
+    while B != U0:
+        lb = B & (~B + U1)
+        B &= ~lb
+        m &= ~with_bits[popcount(lb - U1), w]
+    if (w + 1) * 64 > nreg:
+        m &= (U1 << np.uint64(nreg - w * 64)) - U1
+    return m
+
+
 @njit(cache=True)
 def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
     """Enclosure plans, rows [edge mask, borders, region space mask, open space or -1], at most ``maxm``,
@@ -453,14 +466,7 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
     X = EB | E
     nreg = REG_END[ncols]
     for w in range((nreg + 63) >> 6):
-        m = ~U0
-        bb = B
-        while bb != U0:
-            lb = bb & (~bb + U1)
-            bb &= ~lb
-            m &= ~REG_WITH[popcount(lb - U1), w]
-        if (w + 1) * 64 > nreg:
-            m &= (U1 << np.uint64(nreg - w * 64)) - U1
+        m = _regions_without(REG_WITH, B, w, nreg)
         while m != U0:
             lb = m & (~m + U1)
             m &= ~lb
@@ -684,14 +690,7 @@ def default_plans(ps, moves, maxm, kmax, wk):
     # regions holding a building are skipped 64 at a time (SREG_WITH), the rest in SREG order
     nreg = SREG_END[ncols]
     for w in range((nreg + 63) >> 6):
-        m = ~U0
-        bb = B
-        while bb != U0:
-            lb = bb & (~bb + U1)
-            bb &= ~lb
-            m &= ~SREG_WITH[popcount(lb - U1), w]
-        if (w + 1) * 64 > nreg:
-            m &= (U1 << np.uint64(nreg - w * 64)) - U1
+        m = _regions_without(SREG_WITH, B, w, nreg)
         while m != U0:
             lb = m & (~m + U1)
             m &= ~lb
