@@ -89,6 +89,7 @@ W_ROWS_ALL = EM_ROW + EM // 16
 _small = np.nonzero(RSIZE <= DEFAULT_PLAN_SPACES)[0]
 SREG = REG[_small].copy()
 SRBND = RBND[_small].copy()
+SRSIZE = RSIZE[_small].copy()
 SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
 # REG_WITH[s, w] bit j: region 64*w + j contains space s (plan generation skips the regions holding a building
 # without looking at them)
@@ -424,6 +425,30 @@ def _regions_without(with_bits, B, w, nreg):
     return m
 
 
+@njit(cache=True, inline="always")
+def _closure_plans(with_bits, regs, bnd, sizes, maxsize, nreg, B, X, kmax, moves, n, maxm, wk, stamp):
+    """Append (after the n rows so far) the closure plans of the first nreg regions (regs, their boundaries bnd,
+    their sizes; with_bits: REG_WITH or SREG_WITH): every building-free region of at most maxsize spaces whose
+    missing borders (its boundary less X: borders and building sides) number 1..kmax, in region order. Regions
+    with a building are skipped 64 at a time; the rest get one combined condition (no short-circuit): few pass,
+    so its single branch is well predicted. Returns the new row count."""
+    for w in range((nreg + 63) >> 6):
+        m = _regions_without(with_bits, B, w, nreg)
+        while m != U0:
+            lb = m & (~m + U1)
+            m &= ~lb
+            i = w * 64 + popcount(lb - U1)
+            need = np.uint64(bnd[i]) & ~X
+            k = popcount(need)
+            if (k >= 1) & (k <= kmax) & (sizes[i] <= maxsize):
+                if n >= maxm:
+                    break
+                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(regs[i]), -1)
+        if n >= maxm:
+            break
+    return n
+
+
 @njit(cache=True)
 def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
     """Enclosure plans, rows [edge mask, borders, region space mask, open space or -1], at most ``maxm``,
@@ -460,25 +485,8 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
             b = U & (~U + U1)
             U &= ~b
             n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
-    # closures first, then (while room is left) the partial closures. Regions with a building are skipped 64 at
-    # a time (REG_WITH); the rest get one combined condition (no short-circuit): few pass, so its single branch
-    # is well predicted
-    X = EB | E
-    nreg = REG_END[ncols]
-    for w in range((nreg + 63) >> 6):
-        m = _regions_without(REG_WITH, B, w, nreg)
-        while m != U0:
-            lb = m & (~m + U1)
-            m &= ~lb
-            i = w * 64 + popcount(lb - U1)
-            need = np.uint64(RBND[i]) & ~X
-            k = popcount(need)
-            if (k >= 1) & (k <= kmax) & (RSIZE[i] <= maxsize):
-                if n >= maxm:
-                    break
-                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(REG[i]), -1)
-        if n >= maxm:
-            break
+    # closures first, then (while room is left) the partial closures
+    n = _closure_plans(REG_WITH, REG, RBND, RSIZE, maxsize, REG_END[ncols], B, EB | E, kmax, moves, n, maxm, wk, stamp)
     # REG is sorted by last column, then size: in each column's block the small regions come first
     for cb in range(ncols):
         if n >= maxm:
@@ -686,24 +694,8 @@ def default_plans(ps, moves, maxm, kmax, wk):
     n = 0
     if kmax < 1:
         return 0
-    X = EB | E
-    # regions holding a building are skipped 64 at a time (SREG_WITH), the rest in SREG order
-    nreg = SREG_END[ncols]
-    for w in range((nreg + 63) >> 6):
-        m = _regions_without(SREG_WITH, B, w, nreg)
-        while m != U0:
-            lb = m & (~m + U1)
-            m &= ~lb
-            j = w * 64 + popcount(lb - U1)
-            need = np.uint64(SRBND[j]) & ~X
-            k = popcount(need)
-            if (k >= 1) & (k <= kmax):
-                if n >= maxm:
-                    break
-                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(SREG[j]), -1)
-        if n >= maxm:
-            break
-    return n
+    return _closure_plans(SREG_WITH, SREG, SRBND, SRSIZE, DEFAULT_PLAN_SPACES, SREG_END[ncols], B, EB | E, kmax, moves,
+                          n, maxm, wk, stamp)
 
 
 @njit(cache=True)
