@@ -91,3 +91,56 @@ def test_replay_is_the_batch_game():
         last = [ln for ln in text.splitlines() if ln.startswith("P0:  ") or ln.startswith("P1:  ")]
         totals = [float(ln.split()[-1]) for ln in last]
         assert totals == list(bt.score[g])
+
+
+def _play(lu, n, seed, reads, values=None):
+    prm, prmf = pack(PARAMS.defaults() if values is None else values)
+    score = np.zeros((n, 2))
+    tb = np.zeros((n, 2))
+    brk = np.zeros((n, 2, 8))
+    ln = np.zeros(n, dtype=np.int64)
+    E.play_batch(prm, prmf, lu.fns, lu.weights, True, seed, 0, n, score, tb, brk, ln, reads)
+    return np.concatenate([score.ravel(), brk.ravel(), ln])
+
+
+def test_skipped_features_play_the_same_games():
+    # greedy declares READS "max0", random "none": the engine leaves features out for them, with the same games
+    assert make_lineup("acbas", ["greedy", "random"], 2, True).reads[:2].tolist() == [1, 2]
+    assert make_lineup("acbas", ["heuristic"], 2, True).reads[:2].tolist() == [0, 0]
+    variants = [None, dict(PARAMS.defaults(), expansion_points=0),
+                dict(PARAMS.defaults(), storage_per_good=3.0, expansion_points=9)]
+    for names in (["greedy"], ["random"], ["greedy", "random"], ["greedy", "heuristic"]):
+        lu = make_lineup("acbas", names, 2, True)
+        for values in variants:
+            assert np.array_equal(_play(lu, 150, 11, lu.reads, values), _play(lu, 150, 11, None, values)), names
+
+
+def test_bounds_hold_only_for_monotone_points():
+    assert E.bounds_hold(PRM, PRMF)
+    prm, prmf = pack(dict(PARAMS.defaults(), bonus_low=5))  # 3 sheep would score 8, 4 sheep 4
+    assert not E.bounds_hold(prm, prmf)
+    prm, prmf = pack(PARAMS.defaults())
+    prmf[0] = -0.5
+    assert not E.bounds_hold(prm, prmf)
+    # where they do not hold nothing is left out: the same games either way
+    lu = make_lineup("acbas", ["greedy"], 2, True)
+    v = dict(PARAMS.defaults(), bonus_low=5)
+    assert np.array_equal(_play(lu, 100, 5, lu.reads, v), _play(lu, 100, 5, None, v))
+
+
+def test_reads_is_checked_and_inherited(tmp_path):
+    import types
+
+    import pytest
+
+    from sim.core import bots as B
+    from sim.core.errors import MeeplabError
+
+    mod = types.ModuleType("fake")
+    mod.choose = B.discover("acbas")["greedy"].choose
+    mod.READS = "some"
+    with pytest.raises(MeeplabError, match="READS must be one of"):
+        B._module_bot("acbas", "fake", mod)
+    cfg = tmp_path / "v.toml"
+    cfg.write_text('[bots.greedy2]\nbase = "greedy"\n')
+    assert B.available("acbas", [str(cfg)])["greedy2"].reads == B.READS_MAX0

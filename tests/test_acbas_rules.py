@@ -368,3 +368,51 @@ def test_random_bot_builds_non_rectangular_and_large_pastures():
                 if bin(m).count("1") != len(cols) * len(rows) or bin(m).count("1") > 6:
                     odd += 1
     assert odd >= 5
+
+
+@pytest.mark.parametrize("over", [{}, {"lone_trough": 3, "pasture_per_space": 1, "storage_per_good": 1.5},
+                                  {"lone_trough": 0, "trough_mult": 3, "expansion_points": 7}])
+def test_plans_that_keep_every_animal_score_without_housing(over):
+    # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
+    # animal (keeps_all): res_all_kept must give exactly what evaluate() gives. Farms from random games.
+    prm, prmf = pack(dict(PARAMS.defaults(), **over))
+    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
+    n = 30
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    E.end_states(prm, prmf, lu.fns, lu.weights, True, 3, 0, n, farms, np.zeros((n, 2, 8)))
+    wk = E.new_wk()
+    moves = np.zeros((E.MAXM, E.MW), np.int64)
+    res0, res1, res2 = np.zeros(13), np.zeros(13), np.zeros(13)
+    checked = skipped = 0
+    for g in range(n):
+        for p in range(2):
+            ps = farms[g, p].copy()
+            ps[F.P_BORD], ps[F.P_WOOD] = 6, ps[F.P_WOOD] + 6
+            E.evaluate(ps, prm, prmf, wk, res0)
+            ncols = int(ps[F.P_NCOLS])
+            B = np.uint64(F.building_mask(ps))
+            T = np.uint64(ps[F.P_T])
+            O = np.uint64((1 << 3 * ncols) - 1) & ~B
+            past0 = np.uint64(F.pastures_mask(ps))
+            pe0 = 0
+            for s in range(18):
+                if int(past0) >> s & 1:
+                    pe0 |= int(F.SPACE_EDGES[s])
+            capo0, _ = E.open_value(ps, prm, O, B, T, np.uint64(ps[F.P_E]))
+            storage = bool(F.has_building(ps, 7))
+            for i in range(E.gen_plans(ps, prm, moves, E.MAXM, 6, F.NSPACE, 3, True, wk)):
+                tps = ps.copy()
+                tps[F.P_E] |= moves[i, 0]
+                tps[F.P_WOOD] -= moves[i, 1]
+                past1 = np.uint64(F.pastures_mask(tps))
+                if int(moves[i, 0]) & pe0 or not E.keeps_all(prm, T, past1 & ~past0):
+                    skipped += 1
+                    continue
+                capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))
+                goods = int(tps[F.P_WOOD] + tps[F.P_STONE] + tps[F.P_REED])
+                E.res_all_kept(res0, res1, res0[1] - capo0 + capo1, nexp1 * prm[E.I_EXP_POINTS], goods, storage, prmf)
+                E.evaluate(tps, prm, prmf, wk, res2)
+                assert np.array_equal(res1, res2), (g, p, i)
+                assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()  # every animal stays
+                checked += 1
+    assert checked > 300 and skipped > 30

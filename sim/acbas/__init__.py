@@ -26,7 +26,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     brk = np.zeros((n_games, 2, len(CATEGORIES)))
     length = np.zeros(n_games, dtype=np.int64)
     engine.play_batch(ctx.prm, ctx.prmf, lineup.fns, lineup.weights, lineup.rotate, seed, start, n_games,
-                      score, tiebreak, brk, length)
+                      score, tiebreak, brk, length, lineup.reads)
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
 
 
@@ -34,7 +34,7 @@ def events(ctx, lineup, seed, index, n_players=2):
     """The event log of one game (the batch's own code path with logging on) and its results."""
     log = np.zeros((8192, engine.LOGW), dtype=np.int64)
     n, score, tiebreak, brk = engine.play_logged(ctx.prm, ctx.prmf, lineup.fns, lineup.weights, lineup.rotate,
-                                                 index, seed, log)
+                                                 index, seed, log, lineup.reads)
     return log[:n], score, tiebreak, brk
 
 

@@ -7,7 +7,7 @@ to the seat's bot with engine-computed candidates and features (see ``bots.md``)
 import numpy as np
 from numba import njit, prange
 
-from sim.core.bots import entry_of_seat
+from sim.core.bots import MAX_ENTRIES, READS_ALL, READS_NONE, entry_of_seat
 from sim.core.rng import rng_init
 
 from .farm import (NSPACE, U1, times_pow, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD,
@@ -670,11 +670,30 @@ def open_value(ps, prm, O, B, T, E):
 
 
 @njit(cache=True, inline="always")
-def closure_value(ps, prm, O, T, B, DN, RT, LEAK, R):
-    """open_value(ps, prm, O, B, T, E | need) for the plan closing region R (need: the missing borders of R's
-    boundary), from the flood masks DN, RT, LEAK of the farm with borders E: the new borders all lie on R's
-    boundary, so R is closed and the rest floods as before with R taken out."""
-    return _closed_value(ps, prm, O, B, T, O & ~grow(LEAK & ~R, O & ~R, DN, RT), DN, RT, R)
+def keeps_all(prm, T, N):
+    """After new borders that leave every closed pasture as it was and close the spaces N (borders alone: no
+    building, no trough moves), does the farm still house every animal it houses now? Its containers are the
+    old ones plus the new pastures, less the lone troughs in N; that holds when at most one lone trough is
+    absorbed and the new pasture around it (at least one space with that trough) holds what the trough held."""
+    nt = popcount(T & N)
+    return prm[I_LONE] <= 0 or nt == 0 or (nt == 1 and prm[I_PASTURE] * prm[I_TMULT] >= prm[I_LONE])
+
+
+@njit(cache=True, inline="always")
+def res_all_kept(res0, res1, cap1, exp1, goods1, storage, prmf):
+    """res of a farm that keeps all the animals of the housed farm evaluated in res0 and its buildings, with
+    total capacity cap1, expansion points exp1 and goods1 wood + stone + reed (``storage``: it has the Storage
+    Building): what evaluate() gives (the same float operations as score_parts_o), without housing it."""
+    for j in range(13):
+        res1[j] = res0[j]
+    st = 0.0
+    if storage:
+        st = prmf[0] * goods1
+    tot = res0[5] + res0[6] + res0[7] + res0[8] + res0[9]  # animals + bonus per type: integers, exact
+    res1[11] = exp1
+    res1[12] = st
+    res1[0] = tot + res1[10] + res1[11] + st
+    res1[1] = cap1
 
 
 @njit(cache=True)
@@ -731,9 +750,11 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player
     until the farm or the borders in hand change (plan_cache_fill). key: bld_key(ps); checked: the caller
-    has checked can_border(ps, prm, walls, 0)."""
+    has checked can_border(ps, prm, walls, 0). Returns the placed plan's cache offset r (its borders at r + 1,
+    expansion points x 2 and capacity it adds at r + 4, r + 5, and at r + 3 1 when the farm keeps all its
+    animals after it: keeps_all), or -1 when none is placed."""
     if not checked and not can_border(ps, prm, walls, 0):
-        return 0
+        return -1
     b = 0
     if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
             and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
@@ -763,19 +784,25 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
                 continue
             if _pcg(wk, me, r + 4) == PC_LAZY:
                 # a plan changes only the borders: of eval_cheap's value only the expansion points and the
-                # capacity of pastures and lone troughs can change (open_value, closure_value)
+                # capacity of pastures and lone troughs can change (_closed_value)
                 if not masks:
                     ncols = ps[P_NCOLS]
                     B = building_mask(ps)
                     T = np.uint64(ps[P_T])
                     O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
                     E0 = np.uint64(ps[P_E])
-                    cap0, nexp0 = open_value(ps, prm, O, B, T, E0)
                     DN, RT, LEAK = flood_prep(ncols, O, E0)
+                    past0 = O & ~grow(LEAK, O, DN, RT)
+                    cap0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN, RT, U0)
                     masks = True
-                cap1, nexp1 = closure_value(ps, prm, O, T, B, DN, RT, LEAK, np.uint64(_pcg(wk, me, r + 2)))
+                # closing R borders exactly R's boundary: R is closed and the rest floods as before without R
+                R = np.uint64(_pcg(wk, me, r + 2))
+                past1 = O & ~grow(LEAK & ~R, O & ~R, DN, RT)
+                cap1, nexp1 = _closed_value(ps, prm, O, B, T, past1, DN, RT, R)
                 _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * prm[I_EXP_POINTS])
                 _pcs(wk, me, r + 5, cap1 - cap0)
+                # no closed pasture changes when R holds none of their spaces (their sides are all borders)
+                _pcs(wk, me, r + 3, 1 if R & past0 == U0 and keeps_all(prm, T, past1 & ~past0) else 0)
             v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
             if v > best + 1e-9:
                 best = v
@@ -783,14 +810,14 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
         if slot >= 0:
             _pcs(wk, me, slot, bi)
     if bi < 0:
-        return 0
+        return -1
     r = 8 + bi * PC_ROW
     w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
     ps[P_E] = ps[P_E] | _pcg(wk, me, r)
     ps[P_BORD] -= _pcg(wk, me, r + 1)
     ps[P_WOOD] -= w
     ps[P_STONE] -= s
-    return _pcg(wk, me, r + 1)
+    return r
 
 
 @njit(cache=True)
@@ -798,8 +825,10 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
                log, nlog, log_on):
     placed = 0
     if default:
-        return default_borders(ps, me, walls, prm, prmf, wk, moves, bld_key(ps), False)
-    st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
+        r = default_borders(ps, me, walls, prm, prmf, wk, moves, bld_key(ps), False)
+        return 0 if r < 0 else _pcg(wk, me, r + 1)
+    storage = has_building(ps, B_STORAGE)
+    st = prmf[0] if storage else 0.0
     while True:
         if not can_border(ps, prm, walls, placed):
             break
@@ -808,7 +837,19 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
         evalx(ps, prm, prmf, wk, res0, default)
         past0, nc0 = closed_sig(ps, np.uint64(ps[P_E]))
         ncols = ps[P_NCOLS]
-        O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~building_mask(ps)
+        B = building_mask(ps)
+        T = np.uint64(ps[P_T])
+        O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+        # the border positions next to a closed pasture's spaces (a new border there splits it) and what the
+        # pastures and lone troughs hold now (the rest of the capacity is the buildings')
+        PE0 = U0
+        rest = past0
+        while rest != U0:
+            b = rest & (~rest + U1)
+            rest &= ~b
+            PE0 |= np.uint64(SPACE_EDGES[lowbit_index(b)])
+        DN0, RT0, LEAK0 = flood_prep(ncols, O, np.uint64(ps[P_E]))
+        capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
         m = 0
         for i in range(n):
             k = moves[i, 1]
@@ -825,8 +866,17 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             # a closure (region R, no open space) always changes the pastures: R's boundary is complete after it,
             # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
             # R's boundary (not a farm-edge side: R would leak) joined to a space outside R, and that pasture splits
+            need = np.uint64(moves[m, 0])
             if (moves[m, 3] < 0 and moves[m, 2] != 0) or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
-                evalx(tps, prm, prmf, wk, res1, default)
+                DN1, RT1, LEAK1 = flood_prep(ncols, O, np.uint64(tps[P_E]))
+                past1 = O & ~grow(LEAK1, O, DN1, RT1)
+                if need & PE0 == U0 and keeps_all(prm, T, past1 & ~past0):
+                    # no closed pasture changes (no new border touches one) and every animal stays housed
+                    capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
+                    res_all_kept(res0, res1, res0[1] - capo0 + capo1, nexp1 * prm[I_EXP_POINTS],
+                                 tps[P_WOOD] + tps[P_STONE] + tps[P_REED], storage, prmf)
+                else:
+                    evalx(tps, prm, prmf, wk, res1, default)
             else:
                 # same pastures: same containers and housing; only the goods (Storage points) change
                 for j in range(13):
@@ -1443,6 +1493,32 @@ def fill_view(view, gs, ps_me, ps_opp, me, slot, myleft, oppleft, prm):
 
 
 @njit(cache=True)
+def bounds_hold(prm, prmf):
+    """Do the bounds of the pruned estimates (play_game, READS "max0") hold for these parameters? Points per
+    type never fall with one more animal (up to WCOLS - 1 of a type), the Storage Building pays >= 0 per good,
+    costs are >= 0 (the parameter check demands it; checked again here)."""
+    for t in range(4):
+        for k in range(WCOLS - 1):
+            if fval(prm, t, k + 1) < fval(prm, t, k):
+                return False
+    if prmf[0] < 0.0:
+        return False
+    return (prm[I_FENCE_WOOD] >= 0 and prm[I_WALL_STONE] >= 0 and prm[I_TROUGH_WOOD] >= 0
+            and prm[I_STALL_STONE] >= 0 and prm[I_STALL_REED] >= 0)
+
+
+@njit(cache=True, inline="always")
+def exp_bound(ps, prm, res):
+    """The most expansion points an action can add to ps's farm (res: its evaluation; res[11] = the points of
+    its full expansions): every expansion column not full yet becoming full. Buildings, troughs and closed
+    pastures only ever grow, so an expansion never stops being full."""
+    ep = prm[I_EXP_POINTS]
+    if ep <= 0:
+        return 0.0
+    return ep * (ps[P_NCOLS] - 2) - res[11]
+
+
+@njit(cache=True)
 def log_farm(ps, me, log, nlog, log_on):
     if not log_on:
         return
@@ -1456,7 +1532,8 @@ def log_farm(ps, me, log, nlog, log_on):
 
 @njit(cache=True, _nrt=False)
 def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, brk, final, log, log_on, rng_o, nlog_o,
-              ps_o, gs_o, wk_o, tps_o, tgs_o, view_o, moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o):
+              ps_o, gs_o, wk_o, tps_o, tgs_o, view_o, moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o,
+              reads_o):
     """Play game ``g``; fills score/tiebreak/brk (seat 0 starts round 1); returns the rounds played.
     The buffers (``*_o``, see ``play_range``) are allocated once per chunk of games and private to it (prm, prmf,
     weights are its copies); the game works on borrowed views of them (no owner: reference counting becomes a
@@ -1465,6 +1542,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
     prm = borrow(prm_o)
     prmf = borrow(prmf_o)
     weights = borrow(weights_o)
+    reads = borrow(reads_o)
     rng = borrow(rng_o)
     nlog = borrow(nlog_o)
     ps = borrow(ps_o)
@@ -1543,12 +1621,56 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             tgs_done = False  # tgs: a copy of gs for do_action's estimates, made when first needed
             n = 0
             for slot in range(NSLOT):
-                if not slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
+                if slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
+                    moves0[n, 0] = slot
+                    moves0[n, 1] = 0
+                    moves0[n, 2] = 0
+                    moves0[n, 3] = 0
+                    n += 1
+            # the features, row by row. For a bot that reads only the best feature 0 (READS "max0"), when the
+            # parameters make the bounds hold (small[8], see bounds_hold), the rows of Fences, Walls, Troughs and
+            # Stall come in a second sweep, and one whose score change provably stays more than 1e-6 below the
+            # best so far is left out (feature 0 = the bound, the rest 0): none of the four adds animals or
+            # keeps more of them (the farm houses all it has), none raises the Storage points (they pay goods),
+            # and only the stall adds building points; expansions can only fill up (bound: exp_bound)
+            rd = reads[e]
+            defer = rd != READS_ALL and small[8] == 1
+            bexp = -1.0
+            best = -1e18
+            q = 0
+            sweep2 = False
+            while True:
+                if q == n:
+                    if sweep2 or not defer:
+                        break
+                    sweep2 = True
+                    q = 0
                     continue
-                moves0[n, 0] = slot
-                moves0[n, 1] = 0
-                moves0[n, 2] = 0
-                moves0[n, 3] = 0
+                row = q
+                q += 1
+                slot = moves0[row, 0]
+                late = defer and (slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS or slot == S_STALL)
+                if late != sweep2:
+                    continue
+                if rd == READS_NONE:
+                    # a bot that reads no features: none are computed
+                    for j in range(NF):
+                        feats0[row, j] = 0.0
+                    continue
+                onsp = 0
+                for j in range(NG):
+                    onsp += gs[GS_ACC + slot * NG + j]
+                if sweep2:
+                    if bexp < 0.0:
+                        bexp = exp_bound(pme, prm, res0)
+                    bound = bexp
+                    if slot == S_STALL:
+                        bound += max(prm[I_PTSB + B_STALL], 0)
+                    if bound < best - 1e-6:
+                        for j in range(NF):
+                            feats0[row, j] = 0.0
+                        feats0[row, F_SCORE] = bound
+                        continue
                 # the action's value: carried out on copies with the default sub-choices
                 _copy(tps2, pme)
                 off = 0
@@ -1602,8 +1724,9 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                         res1[j] = res3[j]
                     # the frequent estimates straight from their caches (no call with ~20 array arguments);
                     # slot_legal has checked what do_borders / do_troughs / do_stall check first
+                    rfw = -1
                     if slot == S_FENCES or slot == S_WALLS:
-                        default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0, True)
+                        rfw = default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0, True)
                     else:
                         cs = -2
                         if slot == S_TROUGHS or slot == S_STALL:
@@ -1620,17 +1743,20 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                 tps2[P_BLD + cs] = B_STALL
                                 tps2[P_STONE] -= prm[I_STALL_STONE]
                                 tps2[P_REED] -= prm[I_STALL_REED]
-                    if slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
+                    if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
+                        # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
+                        res_all_kept(res0, res1, res0[1] + _pcg(wk, me, rfw + 5),
+                                     res0[11] + _pcg(wk, me, rfw + 4) // 2, tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED],
+                                     bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0, prmf)
+                    elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                         # borders and troughs leave the buildings as they are
                         evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, -1, bk0)
                     else:
                         evaluate(tps2, prm, prmf, wk, res1)
-                feat_row(feats0, n, res0, res1, pme, tps2, off)
-                onsp = 0
-                for j in range(NG):
-                    onsp += gs[GS_ACC + slot * NG + j]
-                feats0[n, F_ONSPACE] = onsp
-                n += 1
+                feat_row(feats0, row, res0, res1, pme, tps2, off)
+                feats0[row, F_ONSPACE] = onsp
+                if feats0[row, F_SCORE] > best:
+                    best = feats0[row, F_SCORE]
             i = _ask(K_ACTION, n, fns, weights, e, rng, view, moves0, feats0, False)
             slot = moves0[i, 0]
             gs[GS_OCC + slot] = me
@@ -1669,18 +1795,19 @@ CHUNK = 32  # games per chunk: one set of buffers, played in order by one thread
 
 
 @njit(cache=True, parallel=True)
-def play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, farms, log,
+def play_range(prm, prmf, fns, weights, reads, rotate, seed, start, n_games, score, tiebreak, brk, length, farms, log,
                log_on):
     """Games start .. start + n_games - 1 in parallel (chunks of CHUNK games per thread, each chunk with its own
     copies of the inputs and its buffers allocated once); final farm rows in farms[i] when farms has n_games
     rows, the event log of the (single) game when log_on. The one compiled entry point of the engine: every
     further entry point would optimise the whole game again at compile time. A game's result depends on
-    (seed, game index) alone, not on its chunk."""
+    (seed, game index) alone, not on its chunk. reads: the lineup's READS code per entry."""
     keep = farms.shape[0] == n_games
     for c in prange((n_games + CHUNK - 1) // CHUNK):
         prm_o = prm.copy()
         prmf_o = prmf.copy()
         weights_o = weights.copy()
+        reads_o = reads.copy()
         rng_o = np.zeros(4, dtype=np.uint64)
         nlog_o = np.zeros(1, dtype=np.int64)
         ps_o = np.zeros((2, P_SIZE), dtype=np.int64)
@@ -1694,41 +1821,47 @@ def play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tie
         moves1_o = np.zeros((MAXM, MW), dtype=np.int64)
         feats1_o = np.zeros((MAXM, NF), dtype=np.float64)
         res_o = np.zeros((4, 13))
-        small_o = np.zeros(8, dtype=np.int64)
+        small_o = np.zeros(16, dtype=np.int64)
+        small_o[8] = 1 if bounds_hold(prm_o, prmf_o) else 0
         parts_o = np.zeros(8)
         final = np.zeros((2, P_SIZE), dtype=np.int64)
         for i in range(c * CHUNK, min(n_games, (c + 1) * CHUNK)):
             length[i] = play_game(prm_o, prmf_o, fns, weights_o, rotate, start + i, seed, score[i], tiebreak[i],
                                   brk[i], final, log, log_on, rng_o, nlog_o, ps_o, gs_o, wk_o, tps_o, tgs_o, view_o,
-                                  moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o)
+                                  moves0_o, feats0_o, moves1_o, feats1_o, res_o, small_o, parts_o, reads_o)
             if keep:
                 for p in range(2):
                     for j in range(P_SIZE):
                         farms[i, p, j] = final[p, j]
 
 
-def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length):
-    play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length,
+def _reads(reads):
+    return np.zeros(MAX_ENTRIES, dtype=np.int64) if reads is None else np.ascontiguousarray(reads, dtype=np.int64)
+
+
+def play_batch(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, reads=None):
+    """reads: Lineup.reads (None: every bot reads every feature)."""
+    play_range(prm, prmf, fns, weights, _reads(reads), rotate, seed, start, n_games, score, tiebreak, brk, length,
                np.zeros((0, 2, P_SIZE), dtype=np.int64), np.zeros((0, LOGW), dtype=np.int64), False)
 
 
-def play_logged(prm, prmf, fns, weights, rotate, g, seed, log):
+def play_logged(prm, prmf, fns, weights, rotate, g, seed, log, reads=None):
     """The same game as the batch, with its event log: (n events, score, tiebreak, breakdown)."""
     score = np.zeros((1, 2))
     tiebreak = np.zeros((1, 2))
     brk = np.zeros((1, 2, 8))
     length = np.zeros(1, dtype=np.int64)
     log[:] = 0
-    play_range(prm, prmf, fns, weights, rotate, seed, g, 1, score, tiebreak, brk, length,
+    play_range(prm, prmf, fns, weights, _reads(reads), rotate, seed, g, 1, score, tiebreak, brk, length,
                np.zeros((0, 2, P_SIZE), dtype=np.int64), log, True)
     n = int(np.count_nonzero(log[:, 0]))
     return n, score[0], tiebreak[0], brk[0]
 
 
-def end_states(prm, prmf, fns, weights, rotate, seed, start, n_games, farms, brk):
+def end_states(prm, prmf, fns, weights, rotate, seed, start, n_games, farms, brk, reads=None):
     """For the reference-scorer test: final farm rows farms[g, p, :] and the engine's breakdown brk[g, p, :]."""
     score = np.zeros((n_games, 2))
     tiebreak = np.zeros((n_games, 2))
     length = np.zeros(n_games, dtype=np.int64)
-    play_range(prm, prmf, fns, weights, rotate, seed, start, n_games, score, tiebreak, brk, length, farms,
+    play_range(prm, prmf, fns, weights, _reads(reads), rotate, seed, start, n_games, score, tiebreak, brk, length, farms,
                np.zeros((0, LOGW), dtype=np.int64), False)

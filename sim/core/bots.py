@@ -16,6 +16,16 @@ A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry p
 * ``WEIGHTS`` (optional): an ordered mapping name -> default value; tuned variants override it
   from TOML (``[bots.NAME] base = "heuristic"`` + ``[bots.NAME.weights]``) without code.
 * ``DESCRIPTION`` (optional): one line shown by ``meeplab bots GAME``.
+* ``READS`` (optional): which features ``choose`` reads, so that an engine may skip computing the rest
+  (the choices stay exactly the same):
+
+  - ``"all"`` (default): any of them;
+  - ``"max0"``: ``choose`` returns one of the rows whose feature 0 is within 1e-9 of the largest feature 0
+    (``strategies.common.argmax_column(feats, n, 0, rng)``), reads no other feature, and its random draws
+    depend only on how many such rows there are. An engine may then leave out the work for a row whose
+    feature 0 it can prove is more than 1e-6 below another row's: that row holds the bound in feature 0 and 0
+    elsewhere (which games do this: their ``bots.md``);
+  - ``"none"``: ``choose`` reads no feature at all.
 
 The engines receive every seat's bot as a first-class numba function (``FunctionType``) in a
 fixed-length tuple, so one cached engine serves any line-up and adding a bot touches no engine.
@@ -36,6 +46,10 @@ from numba import njit
 
 from .errors import MeeplabError
 from .params import load_toml
+
+# what a bot's choose reads of the features (module attribute READS; Lineup.reads per entry)
+READS = {"all": 0, "max0": 1, "none": 2}
+READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -65,6 +79,7 @@ class BotSpec:
     weight_names: tuple[str, ...]
     weights: tuple[float, ...]
     source: str
+    reads: int = READS_ALL  # READS code: which features choose reads
 
     def weights_dict(self) -> dict[str, float]:
         return dict(zip(self.weight_names, self.weights))
@@ -78,6 +93,11 @@ class Lineup:
     fns: tuple  # length MAX_ENTRIES, padded with the first function
     weights: np.ndarray  # float64[MAX_ENTRIES, W]
     rotate: bool
+    reads: np.ndarray = None  # int64[MAX_ENTRIES]: READS code per entry (engines may use it or not)
+
+    def __post_init__(self):
+        if self.reads is None:
+            self.reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -106,6 +126,9 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
     name = getattr(module, "NAME", modname)
     weights = dict(getattr(module, "WEIGHTS", {}) or {})
     doc = getattr(module, "DESCRIPTION", None) or (module.__doc__ or "").strip().split("\n")[0]
+    reads = getattr(module, "READS", "all")
+    if reads not in READS:
+        raise MeeplabError(f"bot {game}.{name}: READS must be one of {', '.join(READS)}, got {reads!r}")
     return BotSpec(
         name=name,
         base=name,
@@ -114,6 +137,7 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
         weight_names=tuple(weights),
         weights=tuple(float(v) for v in weights.values()),
         source=getattr(module, "__file__", modname) or modname,
+        reads=READS[reads],
     )
 
 
@@ -188,6 +212,7 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             weight_names=tuple(w),
             weights=tuple(w.values()),
             source=str(path),
+            reads=base.reads,  # the same choose with other weights
         )
         added.append(name)
     return added
@@ -220,12 +245,14 @@ def make_lineup(
     specs = [bots[n] for n in entries]
     width = max(1, max(len(s.weights) for s in specs))
     weights = np.zeros((MAX_ENTRIES, width), dtype=np.float64)
+    reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
     fns = []
     for i in range(MAX_ENTRIES):
         s = specs[i] if i < len(specs) else specs[0]
         weights[i, : len(s.weights)] = s.weights
+        reads[i] = s.reads
         fns.append(s.choose)
-    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate)
+    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate, reads=reads)
 
 
 @njit(cache=True, _nrt=False)

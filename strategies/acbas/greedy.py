@@ -3,6 +3,7 @@ from sim.core.bots import bot_jit
 from strategies.common import argmax_column
 
 DESCRIPTION = "best immediate score change (feature 0) at every decision, random tie-break"
+READS = "max0"  # argmax_column of feature 0: the engine may skip rows that cannot be among the best
 
 
 @bot_jit

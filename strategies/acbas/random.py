@@ -3,6 +3,7 @@ from sim.core.bots import bot_jit
 from strategies.common import pick_uniform
 
 DESCRIPTION = "uniformly random legal move at every decision"
+READS = "none"  # no feature is read: the engine need not compute them
 
 
 @bot_jit
