@@ -416,3 +416,37 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                 assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()  # every animal stays
                 checked += 1
     assert checked > 300 and skipped > 30
+
+
+@pytest.mark.parametrize("over", [{}, {"lone_trough": 0, "trough_mult": 3, "storage_per_good": 1.5},
+                                  {"pasture_per_space": 1, "building_capacity": [0, 2, 3, 5, 0, 1, 0]}])
+def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
+    # Troughs and their estimate take the farm's new capacity and expansions from trough_gain, without housing
+    prm, prmf = pack(dict(PARAMS.defaults(), **over))
+    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
+    n = 30
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    E.end_states(prm, prmf, lu.fns, lu.weights, True, 5, 0, n, farms, np.zeros((n, 2, 8)))
+    wk = E.new_wk()
+    res0, res1, res2 = np.zeros(13), np.zeros(13), np.zeros(13)
+    kinds = set()
+    for g in range(n):
+        for p in range(2):
+            ps = farms[g, p].copy()
+            E.evaluate(ps, prm, prmf, wk, res0)
+            past = np.uint64(F.pastures_mask(ps))
+            storage = bool(F.has_building(ps, 7))
+            for s in range(3 * int(ps[F.P_NCOLS])):
+                if int(ps[F.P_T]) >> s & 1:
+                    continue
+                kinds.add("building" if ps[F.P_BLD + s] else ("pasture" if int(past) >> s & 1 else "open"))
+                tps = ps.copy()
+                tps[F.P_T] |= 1 << s
+                tps[F.P_WOOD] += 2
+                dc, dx = E.trough_gain(ps, prm, past, s)
+                goods = int(tps[F.P_WOOD] + tps[F.P_STONE] + tps[F.P_REED])
+                E.res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, goods, storage, prmf)
+                E.evaluate(tps, prm, prmf, wk, res2)
+                assert np.array_equal(res1, res2), (g, p, s)
+                assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()
+    assert kinds == {"building", "pasture", "open"}

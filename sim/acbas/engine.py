@@ -69,7 +69,7 @@ PC_LAZY = -(1 << 62)  # a cached plan's farm effect not computed yet
 # then the estimate's default trough and stall spaces for the farm (E, T, buildings, columns): they depend on
 # the farm alone (costs and Storage points are the same for every candidate space); -2 = not known yet
 PC_EST = PC_BEST + 2 * PC_KC
-PC_STRIDE = PC_EST + 6
+PC_STRIDE = PC_EST + 8  # PC_EST + 6, + 7: the capacity and expansion points the default trough adds
 PCR = (PC_STRIDE + FLAT_W - 1) // FLAT_W
 # then the hash set that dedupes enclosure plans: keys at flat 0..HS-1, stamps at HS..2HS-1, call counter
 HS_BITS = 12
@@ -210,7 +210,8 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     kept animals, the capacity and the closed pastures for that key; the score is then computed as usual
     (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row krow (closed
     pastures past); K < 0: not known yet, found on a miss (and copied to row krow when krow >= 0).
-    bkey: bld_key(ps). Returns (K, past) as known after the call."""
+    bkey: bld_key(ps). Returns (K, past) as known after the call (a hit gives the closed pastures, not the
+    containers: K stays as it was)."""
     w0 = ps[P_E]
     w1 = ps[P_T] | (ps[P_NCOLS] << 20) | (ps[P_HOME] << 24)
     w2 = bkey
@@ -232,7 +233,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
             _eval_packed(ps, prm, prmf, res, wk[r, c + 5], pk, bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
         else:
             _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
-        return K, past
+        return K, np.uint64(wk[r, c + 6])
     if K < 0:
         K, past = containers_w(ps, prm, wk)
         if krow >= 0:
@@ -929,6 +930,27 @@ def trough_cost(placed, prm):
 
 
 @njit(cache=True, inline="always")
+def trough_gain(ps, prm, past, s):
+    """(capacity, expansion points) that one more trough on space s adds to ps's farm (closed pastures past).
+    The farm then keeps every animal it houses now: its containers only grow (res_all_kept)."""
+    T = np.uint64(ps[P_T])
+    tm = prm[I_TMULT]
+    code = ps[P_BLD + s]
+    if code != 0:
+        c = prm[I_CAPB + code]
+        return (c * tm - c if c > 0 else 0), 0
+    if past & bit(s) != U0:
+        P = _pasture_of(ps, past, s)
+        base = prm[I_PASTURE] * popcount(P)
+        c0 = times_pow(base, tm, popcount(P & T))
+        c1 = times_pow(base, tm, popcount(P & T) + 1)
+        return max(c1, 0) - max(c0, 0), 0
+    # an open space: a lone trough, and the space counts as used for the expansions
+    used = building_mask(ps) | T | past
+    return max(prm[I_LONE], 0), (full_columns(ps, used | bit(s)) - full_columns(ps, used)) * prm[I_EXP_POINTS]
+
+
+@njit(cache=True, inline="always")
 def est_cache(ps, me, wk, key):
     """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed);
     key: bld_key(ps)."""
@@ -940,11 +962,13 @@ def est_cache(ps, me, wk, key):
         _pcs(wk, me, PC_EST + 3, ps[P_NCOLS])
         _pcs(wk, me, PC_EST + 4, -2)
         _pcs(wk, me, PC_EST + 5, -2)
+        _pcs(wk, me, PC_EST + 6, -1)
 
 
 @njit(cache=True)
 def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     placed = 0
+    storage = has_building(ps, B_STORAGE)
     while gs[GS_TROUGHS] > 0:
         w = trough_cost(placed, prm)
         if ps[P_WOOD] < w:
@@ -964,9 +988,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         T = np.uint64(ps[P_T])
         m = 0
         seen = np.uint64(0)
-        past = np.uint64(0)
-        if default:
-            past = pastures_mask(ps)
+        past = pastures_mask(ps)
         for s in range(3 * ps[P_NCOLS]):
             if T & bit(s) != U0:
                 continue
@@ -987,7 +1009,13 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             _copy(tps, ps)
             tps[P_T] = np.int64(T | bit(s))
             tps[P_WOOD] -= w
-            evalx(tps, prm, prmf, wk, res1, default)
+            if default:
+                evalx(tps, prm, prmf, wk, res1, default)
+            else:
+                # a trough keeps every animal: no housing needed
+                dc, dx = trough_gain(ps, prm, past, s)
+                res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, tps[P_WOOD] + tps[P_STONE] + tps[P_REED],
+                             storage, prmf)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -1725,6 +1753,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     # the frequent estimates straight from their caches (no call with ~20 array arguments);
                     # slot_legal has checked what do_borders / do_troughs / do_stall check first
                     rfw = -1
+                    rtr = False  # the default trough is placed: the farm keeps every animal
                     if slot == S_FENCES or slot == S_WALLS:
                         rfw = default_borders(tps2, me, slot == S_WALLS, prm, prmf, wk, moves1, bk0, True)
                     else:
@@ -1737,6 +1766,11 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                       True, tps, tps3, res1, res2, log, nlog, False)
                         elif cs >= 0:
                             if slot == S_TROUGHS:
+                                if _pcg(wk, me, PC_EST + 6) < 0:
+                                    dc, dx = trough_gain(tps2, prm, past0, cs)
+                                    _pcs(wk, me, PC_EST + 6, dc)
+                                    _pcs(wk, me, PC_EST + 7, dx)
+                                rtr = True
                                 tps2[P_T] = np.int64(np.uint64(tps2[P_T]) | bit(cs))
                                 tps2[P_WOOD] -= trough_cost(0, prm)
                             else:
@@ -1747,6 +1781,10 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                         # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
                         res_all_kept(res0, res1, res0[1] + _pcg(wk, me, rfw + 5),
                                      res0[11] + _pcg(wk, me, rfw + 4) // 2, tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED],
+                                     bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0, prmf)
+                    elif rtr:
+                        res_all_kept(res0, res1, res0[1] + _pcg(wk, me, PC_EST + 6), res0[11] + _pcg(wk, me, PC_EST + 7),
+                                     tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED],
                                      bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0, prmf)
                     elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                         # borders and troughs leave the buildings as they are
