@@ -204,12 +204,43 @@ def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
 
 
 @njit(cache=True, inline="always")
+def _eval_parts(ps, prm, prmf, res, cap, pts, exp, storage):
+    """_eval_finish for a farm whose building points pts, expansion points exp and capacity cap are known (its
+    kept animals in ps; ``storage``: it has the Storage Building). The same float operations in the same order
+    as score_parts_o."""
+    tot = 0.0
+    nk = 0
+    pairs = 0
+    for t in range(4):
+        n = ps[P_AN + t]
+        nk += n
+        if n >= prm[I_BREED_MIN]:
+            pairs += 1
+        v = fval(prm, t, n)
+        res[6 + t] = v - n
+        tot += v
+    res[5] = nk
+    res[10] = pts
+    res[11] = exp
+    st = 0.0
+    if storage:
+        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
+    res[12] = st
+    res[0] = tot + res[10] + res[11] + st
+    res[1] = cap
+    res[2] = nk
+    res[3] = pairs
+    res[4] = res[10]
+
+
+@njit(cache=True, inline="always")
 def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
     troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
     kept animals, the capacity and the closed pastures for that key; the score is then computed as usual
     (the goods count for the Storage Building). K >= 0: the farm's K containers are in wk row krow (closed
-    pastures past); K < 0: not known yet, found on a miss (and copied to row krow when krow >= 0).
+    pastures past); K < 0: not known yet, found on a miss (and copied to row krow when krow >= 0, with the farm's
+    capacity, building and expansion points at columns WCOLS - 1, - 2, - 3: the same for every K >= 0 call).
     bkey: bld_key(ps). Returns (K, past) as known after the call (a hit gives the closed pastures, not the
     containers: K stays as it was)."""
     w0 = ps[P_E]
@@ -236,19 +267,29 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         return K, np.uint64(wk[r, c + 6])
     if K < 0:
         K, past = containers_w(ps, prm, wk)
+        house_w(wk, K, ps, P_AN, prm, False)
+        cap = 0
+        for k in range(K):
+            cap += wk[0, k]
+        for t in range(4):
+            ps[P_AN + t] = wk[4, t]
+        _eval_finish(ps, prm, prmf, res, cap, past)
         if krow >= 0:
             for k in range(K):
                 wk[krow, k] = wk[0, k]
+            wk[krow, WCOLS - 1] = cap
+            wk[krow, WCOLS - 2] = np.int64(res[10])
+            wk[krow, WCOLS - 3] = np.int64(res[11])
     else:
+        # the farm of row krow with other animals (or goods): its capacity and points are known
         for k in range(K):
             wk[0, k] = wk[krow, k]
-    house_w(wk, K, ps, P_AN, prm, False)
-    cap = 0
-    for k in range(K):
-        cap += wk[0, k]
-    for t in range(4):
-        ps[P_AN + t] = wk[4, t]
-    _eval_finish(ps, prm, prmf, res, cap, past)
+        house_w(wk, K, ps, P_AN, prm, False)
+        cap = wk[krow, WCOLS - 1]
+        for t in range(4):
+            ps[P_AN + t] = wk[4, t]
+        _eval_parts(ps, prm, prmf, res, cap, wk[krow, WCOLS - 2], wk[krow, WCOLS - 3],
+                    bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
     wk[r, c] = w0
     wk[r, c + 1] = w1
     wk[r, c + 2] = w2
@@ -1009,11 +1050,19 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             _copy(tps, ps)
             tps[P_T] = np.int64(T | bit(s))
             tps[P_WOOD] -= w
+            # a trough keeps every animal: no housing needed, only its capacity and expansions (trough_gain)
+            dc, dx = trough_gain(ps, prm, past, s)
             if default:
-                evalx(tps, prm, prmf, wk, res1, default)
+                # eval_cheap(tps) from eval_cheap(ps) in res0
+                res1[10] = res0[10]
+                res1[11] = res0[11] + dx
+                res1[12] = prmf[0] * (tps[P_WOOD] + tps[P_STONE] + tps[P_REED]) if storage else 0.0
+                res1[0] = res1[10] + res1[11] + res1[12]
+                res1[1] = res0[1] + dc
+                res1[2] = 0
+                res1[3] = 0
+                res1[4] = res1[10]
             else:
-                # a trough keeps every animal: no housing needed
-                dc, dx = trough_gain(ps, prm, past, s)
                 res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, tps[P_WOOD] + tps[P_STONE] + tps[P_REED],
                              storage, prmf)
             feat_row(feats, m, res0, res1, ps, tps, 0)
