@@ -381,6 +381,8 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
     farms = np.zeros((n, 2, F.P_SIZE), np.int64)
     E.end_states(prm, prmf, lu.fns, lu.weights, True, 3, 0, n, farms, np.zeros((n, 2, 8)))
     wk = E.new_wk()
+    assert not E.keeps_all(prm, wk, np.uint64(0), np.uint64(0))  # off until the chunk says bounds_hold
+    wk[E.S_ROW, E.MONO_COL] = 1
     moves = np.zeros((E.MAXM, E.MW), np.int64)
     res0, res1, res2 = np.zeros(13), np.zeros(13), np.zeros(13)
     checked = skipped = 0
@@ -405,7 +407,7 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                 tps[F.P_E] |= moves[i, 0]
                 tps[F.P_WOOD] -= moves[i, 1]
                 past1 = np.uint64(F.pastures_mask(tps))
-                if int(moves[i, 0]) & pe0 or not E.keeps_all(prm, T, past1 & ~past0):
+                if int(moves[i, 0]) & pe0 or not E.keeps_all(prm, wk, T, past1 & ~past0):
                     skipped += 1
                     continue
                 capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))

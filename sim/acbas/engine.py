@@ -77,6 +77,10 @@ HS = 1 << HS_BITS
 H_ROW = WROWS + 2 * PCR
 S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the deciding player's container capacities
 S2_ROW = S_ROW + 1  # then one row: the container capacities of best_free_animal's farm
+# wk[S_ROW, MONO_COL] = 1 when bounds_hold for the parameters (set per chunk): a farm that can still house all its
+# animals keeps them all (the housing search's first best set is then all of them), so the shortcuts that skip
+# the housing (keeps_all, res_all_kept) are exact; 0 turns them off
+MONO_COL = WCOLS - 4
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
 # home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, score parts packed
 # (_pack_parts)]; an empty entry (all 0) matches no farm (columns >= 2)
@@ -712,11 +716,14 @@ def open_value(ps, prm, O, B, T, E):
 
 
 @njit(cache=True, inline="always")
-def keeps_all(prm, T, N):
+def keeps_all(prm, wk, T, N):
     """After new borders that leave every closed pasture as it was and close the spaces N (borders alone: no
     building, no trough moves), does the farm still house every animal it houses now? Its containers are the
     old ones plus the new pastures, less the lone troughs in N; that holds when at most one lone trough is
-    absorbed and the new pasture around it (at least one space with that trough) holds what the trough held."""
+    absorbed and the new pasture around it (at least one space with that trough) holds what the trough held.
+    False when wk[S_ROW, MONO_COL] says the parameters do not make keeping all of them the best set."""
+    if wk[S_ROW, MONO_COL] != 1:
+        return False
     nt = popcount(T & N)
     return prm[I_LONE] <= 0 or nt == 0 or (nt == 1 and prm[I_PASTURE] * prm[I_TMULT] >= prm[I_LONE])
 
@@ -844,7 +851,7 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
                 _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * prm[I_EXP_POINTS])
                 _pcs(wk, me, r + 5, cap1 - cap0)
                 # no closed pasture changes when R holds none of their spaces (their sides are all borders)
-                _pcs(wk, me, r + 3, 1 if R & past0 == U0 and keeps_all(prm, T, past1 & ~past0) else 0)
+                _pcs(wk, me, r + 3, 1 if R & past0 == U0 and keeps_all(prm, wk, T, past1 & ~past0) else 0)
             v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
             if v > best + 1e-9:
                 best = v
@@ -912,7 +919,7 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             if (moves[m, 3] < 0 and moves[m, 2] != 0) or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
                 DN1, RT1, LEAK1 = flood_prep(ncols, O, np.uint64(tps[P_E]))
                 past1 = O & ~grow(LEAK1, O, DN1, RT1)
-                if need & PE0 == U0 and keeps_all(prm, T, past1 & ~past0):
+                if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
                     # no closed pasture changes (no new border touches one) and every animal stays housed
                     capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
                     res_all_kept(res0, res1, res0[1] - capo0 + capo1, nexp1 * prm[I_EXP_POINTS],
@@ -1062,9 +1069,11 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                 res1[2] = 0
                 res1[3] = 0
                 res1[4] = res1[10]
-            else:
+            elif wk[S_ROW, MONO_COL] == 1:
                 res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, tps[P_WOOD] + tps[P_STONE] + tps[P_REED],
                              storage, prmf)
+            else:
+                evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
             m += 1
         if m == 0:
@@ -1573,7 +1582,8 @@ def fill_view(view, gs, ps_me, ps_opp, me, slot, myleft, oppleft, prm):
 def bounds_hold(prm, prmf):
     """Do the bounds of the pruned estimates (play_game, READS "max0") hold for these parameters? Points per
     type never fall with one more animal (up to WCOLS - 1 of a type), the Storage Building pays >= 0 per good,
-    costs are >= 0 (the parameter check demands it; checked again here)."""
+    costs are >= 0 (the parameter check demands it; checked again here). The shortcuts that skip the housing
+    of a farm that keeps all its animals (MONO_COL) need the same."""
     for t in range(4):
         for k in range(WCOLS - 1):
             if fval(prm, t, k + 1) < fval(prm, t, k):
@@ -1815,11 +1825,11 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                       True, tps, tps3, res1, res2, log, nlog, False)
                         elif cs >= 0:
                             if slot == S_TROUGHS:
-                                if _pcg(wk, me, PC_EST + 6) < 0:
+                                rtr = wk[S_ROW, MONO_COL] == 1
+                                if rtr and _pcg(wk, me, PC_EST + 6) < 0:
                                     dc, dx = trough_gain(tps2, prm, past0, cs)
                                     _pcs(wk, me, PC_EST + 6, dc)
                                     _pcs(wk, me, PC_EST + 7, dx)
-                                rtr = True
                                 tps2[P_T] = np.int64(np.uint64(tps2[P_T]) | bit(cs))
                                 tps2[P_WOOD] -= trough_cost(0, prm)
                             else:
@@ -1910,6 +1920,7 @@ def play_range(prm, prmf, fns, weights, reads, rotate, seed, start, n_games, sco
         res_o = np.zeros((4, 13))
         small_o = np.zeros(16, dtype=np.int64)
         small_o[8] = 1 if bounds_hold(prm_o, prmf_o) else 0
+        wk_o[S_ROW, MONO_COL] = small_o[8]
         parts_o = np.zeros(8)
         final = np.zeros((2, P_SIZE), dtype=np.int64)
         for i in range(c * CHUNK, min(n_games, (c + 1) * CHUNK)):
