@@ -452,3 +452,36 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
                 assert np.array_equal(res1, res2), (g, p, s)
                 assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()
     assert kinds == {"building", "pasture", "open"}
+
+
+def test_special_buildings_scored_without_housing_give_the_same_features():
+    # the real Special building scores a Storage Building / Shelter that keeps every animal without housing (the
+    # Shelter's free animal included): the features and the choice match the housed evaluation (flag off)
+    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
+    n = 25
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 9, 0, n, farms, np.zeros((n, 2, 8)))
+    greedy = ctx_for(["greedy"])
+    rows = 0
+    for g in range(n):
+        for p in range(2):
+            out = []
+            for flag in (0, 1):
+                ps = farms[g, p].copy()
+                ps[F.P_WOOD:F.P_REED + 1] = 9
+                gs = np.zeros(E.GS_SIZE, np.int64)
+                gs[E.GS_STALLS] = 3
+                gs[E.GS_SPEC:E.GS_SPEC + 4] = 1
+                wk = E.new_wk()
+                wk[E.S_ROW, E.MONO_COL] = flag
+                z = np.zeros(E.P_SIZE, np.int64)
+                moves = np.zeros((E.MAXM, E.MW), np.int64)
+                feats = np.zeros((E.MAXM, E.NF))
+                E.do_special(ps, gs, 0, PRM, PRMF, wk, greedy.fns, greedy.weights, 0, np.ones(4, np.uint64),
+                             np.zeros(E.V_LEN, np.int64), moves, feats, False, z.copy(), z.copy(), np.zeros(13),
+                             np.zeros(13), np.zeros((0, E.LOGW), np.int64), np.zeros(1, np.int64), False)
+                out.append((feats, ps, gs))
+            assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (g, p)
+            assert np.array_equal(out[0][2], out[1][2])
+            rows += int(np.count_nonzero(out[0][0].any(axis=1)))
+    assert rows > 500

@@ -1358,21 +1358,65 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                 moves[m2, j] = moves[i, j]
             m2 += 1
         m = m2
+    # a Storage Building or Shelter on a free space outside the pastures and without a trough keeps every animal
+    # (and the Shelter holds its free animal) when what it closes keeps them too (keeps_all): it is scored from the
+    # farm's closed pastures without housing (the farm as it is: past0, its pastures' and lone troughs' capacity)
+    quick = not default and wk[S_ROW, MONO_COL] == 1
+    ncols = ps[P_NCOLS]
+    B = building_mask(ps)
+    T = np.uint64(ps[P_T])
+    E0 = np.uint64(ps[P_E])
+    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    past0 = U0
+    capo0 = 0
+    if quick:
+        DN0, RT0, LEAK0 = flood_prep(ncols, O, E0)
+        past0 = O & ~grow(LEAK0, O, DN0, RT0)
+        capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
+    storage0 = has_building(ps, B_STORAGE)
     for i in range(m):
         _copy(tps2, ps)
         code = moves[i, 0]
+        sp = moves[i, 1]
         w, st, r = special_cost(code, moves[i, 2], prm)
         tps2[P_WOOD] -= w
         tps2[P_STONE] -= st
         tps2[P_REED] -= r
-        tps2[P_BLD + moves[i, 1]] = code
-        if code == B_SHELTER or code == B_OPEN:
-            if default:
-                t = quick_free_animal(tps2, code, prm)
-            else:
-                t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
-            tps2[P_AN + t] += 1
-        evalx(tps2, prm, prmf, wk, res1, default)
+        tps2[P_BLD + sp] = code
+        done = False
+        capb = prm[I_CAPB + code]
+        if quick and (code == B_STORAGE or (code == B_SHELTER and capb >= 1)) and (past0 | T) & bit(sp) == U0:
+            O1 = O & ~bit(sp)
+            DN1, RT1, LEAK1 = flood_prep(ncols, O1, E0)
+            past1 = O1 & ~grow(LEAK1, O1, DN1, RT1)
+            if keeps_all(prm, wk, T, past1 & ~past0):
+                capo1, nexp1 = _closed_value(tps2, prm, O1, B | bit(sp), T, past1, DN1, RT1, U0)
+                cap1 = res0[1] - capo0 + capo1 + max(capb, 0)
+                pts1 = res0[10] + prm[I_PTSB + code]
+                exp1 = nexp1 * prm[I_EXP_POINTS]
+                storage1 = storage0 or code == B_STORAGE
+                if code == B_SHELTER:
+                    # the free animal goes into the empty Shelter: every type keeps all (best_free_animal's choice)
+                    best = -1e18
+                    bt = 0
+                    for t in range(4):
+                        tps2[P_AN + t] += 1
+                        _eval_parts(tps2, prm, prmf, res1, cap1, pts1, exp1, storage1)
+                        tps2[P_AN + t] -= 1
+                        if res1[0] > best + 1e-9:
+                            best = res1[0]
+                            bt = t
+                    tps2[P_AN + bt] += 1
+                _eval_parts(tps2, prm, prmf, res1, cap1, pts1, exp1, storage1)
+                done = True
+        if not done:
+            if code == B_SHELTER or code == B_OPEN:
+                if default:
+                    t = quick_free_animal(tps2, code, prm)
+                else:
+                    t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
+                tps2[P_AN + t] += 1
+            evalx(tps2, prm, prmf, wk, res1, default)
         feat_row(feats, i, res0, res1, ps, tps2, 0)
     i = _ask(K_SPECIAL, m, fns, weights, entry, rng, view, moves, feats, default)
     code = moves[i, 0]
