@@ -370,16 +370,22 @@ def test_random_bot_builds_non_rectangular_and_large_pastures():
     assert odd >= 5
 
 
+def end_farms(over, seed, n):
+    """(prm, prmf, final farms [game, player]) of n random-vs-heuristic games under the parameter overrides."""
+    prm, prmf = pack(dict(PARAMS.defaults(), **over))
+    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
+    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
+    E.end_states(prm, prmf, lu.fns, lu.weights, True, seed, 0, n, farms, np.zeros((n, 2, 8)))
+    return prm, prmf, farms
+
+
 @pytest.mark.parametrize("over", [{}, {"lone_trough": 3, "pasture_per_space": 1, "storage_per_good": 1.5},
                                   {"lone_trough": 0, "trough_mult": 3, "expansion_points": 7}])
 def test_plans_that_keep_every_animal_score_without_housing(over):
     # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
     # animal (keeps_all): res_all_kept must give exactly what evaluate() gives. Farms from random games.
-    prm, prmf = pack(dict(PARAMS.defaults(), **over))
-    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
-    n = 30
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    E.end_states(prm, prmf, lu.fns, lu.weights, True, 3, 0, n, farms, np.zeros((n, 2, 8)))
+    prm, prmf, farms = end_farms(over, 3, 30)
+    n = len(farms)
     wk = E.new_wk()
     assert not E.keeps_all(prm, wk, np.uint64(0), np.uint64(0))  # off until the chunk says bounds_hold
     wk[E.S_ROW, E.MONO_COL] = 1
@@ -424,11 +430,8 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                                   {"pasture_per_space": 1, "building_capacity": [0, 2, 3, 5, 0, 1, 0]}])
 def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
     # Troughs and their estimate take the farm's new capacity and expansions from trough_gain, without housing
-    prm, prmf = pack(dict(PARAMS.defaults(), **over))
-    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
-    n = 30
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    E.end_states(prm, prmf, lu.fns, lu.weights, True, 5, 0, n, farms, np.zeros((n, 2, 8)))
+    prm, prmf, farms = end_farms(over, 5, 30)
+    n = len(farms)
     wk = E.new_wk()
     res0, res1, res2 = np.zeros(13), np.zeros(13), np.zeros(13)
     kinds = set()
@@ -457,10 +460,8 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
 def test_special_buildings_scored_without_housing_give_the_same_features():
     # the real Special building scores a Storage Building / Shelter that keeps every animal without housing (the
     # Shelter's free animal included): the features and the choice match the housed evaluation (flag off)
-    lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
-    n = 25
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 9, 0, n, farms, np.zeros((n, 2, 8)))
+    _, _, farms = end_farms({}, 9, 25)
+    n = len(farms)
     greedy = ctx_for(["greedy"])
     rows = 0
     for g in range(n):

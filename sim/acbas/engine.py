@@ -178,6 +178,23 @@ def _pack_parts(res):
 
 
 @njit(cache=True, inline="always")
+def _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage):
+    """The end of _eval_packed / _eval_parts: res[6..11] are set, tot = the animals' points with their bonus, nk =
+    the animals, pairs = the types that breed; adds the Storage points (``storage``: the farm has it) and the total
+    in score_parts_o's order."""
+    res[5] = nk
+    st = 0.0
+    if storage:
+        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
+    res[12] = st
+    res[0] = tot + res[10] + res[11] + st
+    res[1] = cap
+    res[2] = nk
+    res[3] = pairs
+    res[4] = res[10]
+
+
+@njit(cache=True, inline="always")
 def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
     """_eval_finish from the packed parts pk (_pack_parts) of the same farm and kept animals: only the Storage
     Building's points are computed (the goods are not part of the memo key); ``storage``: the farm has it.
@@ -193,18 +210,9 @@ def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
         b = ((pk >> np.int64(10 * t)) & 1023) - 512
         res[6 + t] = b
         tot += n + b
-    res[5] = nk
     res[10] = (pk >> np.int64(40)) & 8191
     res[11] = (pk >> np.int64(53)) & 511
-    st = 0.0
-    if storage:
-        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
-    res[12] = st
-    res[0] = tot + res[10] + res[11] + st
-    res[1] = cap
-    res[2] = nk
-    res[3] = pairs
-    res[4] = res[10]
+    _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage)
 
 
 @njit(cache=True, inline="always")
@@ -223,18 +231,9 @@ def _eval_parts(ps, prm, prmf, res, cap, pts, exp, storage):
         v = fval(prm, t, n)
         res[6 + t] = v - n
         tot += v
-    res[5] = nk
     res[10] = pts
     res[11] = exp
-    st = 0.0
-    if storage:
-        st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
-    res[12] = st
-    res[0] = tot + res[10] + res[11] + st
-    res[1] = cap
-    res[2] = nk
-    res[3] = pairs
-    res[4] = res[10]
+    _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage)
 
 
 @njit(cache=True, inline="always")
