@@ -178,10 +178,32 @@ def _pack_parts(res):
 
 
 @njit(cache=True, inline="always")
-def _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage):
-    """The end of _eval_packed / _eval_parts: res[6..11] are set, tot = the animals' points with their bonus, nk =
-    the animals, pairs = the types that breed; adds the Storage points (``storage``: the farm has it) and the total
-    in score_parts_o's order."""
+def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
+    """_eval_finish for a farm whose capacity cap is known and whose kept animals are in ps, with the same float
+    operations in the same order as score_parts_o. pk < 0: the packed parts (_pack_parts) of the same farm and
+    animals give the bonus per type and the building and expansion points (pts, exp unused); otherwise the bonus
+    comes from the bonus table and pts, exp are the building and expansion points. Only the Storage Building's
+    points are computed from the goods (the goods are not part of the memo key); ``storage``: the farm has it."""
+    nk = 0
+    pairs = 0
+    tot = 0.0
+    for t in range(4):
+        n = ps[P_AN + t]
+        nk += n
+        if n >= prm[I_BREED_MIN]:
+            pairs += 1
+        if pk < 0:
+            b = ((pk >> np.int64(10 * t)) & 1023) - 512
+        else:
+            b = fval(prm, t, n) - n
+        res[6 + t] = b
+        tot += n + b
+    if pk < 0:
+        res[10] = (pk >> np.int64(40)) & 8191
+        res[11] = (pk >> np.int64(53)) & 511
+    else:
+        res[10] = pts
+        res[11] = exp
     res[5] = nk
     st = 0.0
     if storage:
@@ -192,48 +214,6 @@ def _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage):
     res[2] = nk
     res[3] = pairs
     res[4] = res[10]
-
-
-@njit(cache=True, inline="always")
-def _eval_packed(ps, prm, prmf, res, cap, pk, storage):
-    """_eval_finish from the packed parts pk (_pack_parts) of the same farm and kept animals: only the Storage
-    Building's points are computed (the goods are not part of the memo key); ``storage``: the farm has it.
-    The same float operations in the same order as score_parts_o."""
-    nk = 0
-    pairs = 0
-    tot = 0.0
-    for t in range(4):
-        n = ps[P_AN + t]
-        nk += n
-        if n >= prm[I_BREED_MIN]:
-            pairs += 1
-        b = ((pk >> np.int64(10 * t)) & 1023) - 512
-        res[6 + t] = b
-        tot += n + b
-    res[10] = (pk >> np.int64(40)) & 8191
-    res[11] = (pk >> np.int64(53)) & 511
-    _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage)
-
-
-@njit(cache=True, inline="always")
-def _eval_parts(ps, prm, prmf, res, cap, pts, exp, storage):
-    """_eval_finish for a farm whose building points pts, expansion points exp and capacity cap are known (its
-    kept animals in ps; ``storage``: it has the Storage Building). The same float operations in the same order
-    as score_parts_o."""
-    tot = 0.0
-    nk = 0
-    pairs = 0
-    for t in range(4):
-        n = ps[P_AN + t]
-        nk += n
-        if n >= prm[I_BREED_MIN]:
-            pairs += 1
-        v = fval(prm, t, n)
-        res[6 + t] = v - n
-        tot += v
-    res[10] = pts
-    res[11] = exp
-    _eval_total(ps, prmf, res, cap, tot, nk, pairs, storage)
 
 
 @njit(cache=True, inline="always")
@@ -264,7 +244,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         pk = wk[r, c + 7]
         if pk < 0:
             # the Storage Building (code 7 = 0b111) is among the buildings when a 3-bit field of bkey is all ones
-            _eval_packed(ps, prm, prmf, res, wk[r, c + 5], pk, bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
+            _eval_known(ps, prm, prmf, res, wk[r, c + 5], pk, 0, 0, bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
         else:
             _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
         return K, np.uint64(wk[r, c + 6])
@@ -291,7 +271,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         cap = wk[krow, WCOLS - 1]
         for t in range(4):
             ps[P_AN + t] = wk[4, t]
-        _eval_parts(ps, prm, prmf, res, cap, wk[krow, WCOLS - 2], wk[krow, WCOLS - 3],
+        _eval_known(ps, prm, prmf, res, cap, 0, wk[krow, WCOLS - 2], wk[krow, WCOLS - 3],
                     bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
     wk[r, c] = w0
     wk[r, c + 1] = w1
@@ -1400,13 +1380,13 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                     bt = 0
                     for t in range(4):
                         tps2[P_AN + t] += 1
-                        _eval_parts(tps2, prm, prmf, res1, cap1, pts1, exp1, storage1)
+                        _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
                         tps2[P_AN + t] -= 1
                         if res1[0] > best + 1e-9:
                             best = res1[0]
                             bt = t
                     tps2[P_AN + bt] += 1
-                _eval_parts(tps2, prm, prmf, res1, cap1, pts1, exp1, storage1)
+                _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
                 done = True
         if not done:
             if code == B_SHELTER or code == B_OPEN:
