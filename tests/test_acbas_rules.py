@@ -383,7 +383,7 @@ def end_farms(over, seed, n):
                                   {"lone_trough": 0, "trough_mult": 3, "expansion_points": 7}])
 def test_plans_that_keep_every_animal_score_without_housing(over):
     # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
-    # animal (keeps_all): res_all_kept must give exactly what evaluate() gives. Farms from random games.
+    # animal (keeps_all): _eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random games.
     prm, prmf, farms = end_farms(over, 3, 30)
     n = len(farms)
     wk = E.new_wk()
@@ -417,8 +417,8 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                     skipped += 1
                     continue
                 capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))
-                goods = int(tps[F.P_WOOD] + tps[F.P_STONE] + tps[F.P_REED])
-                E.res_all_kept(res0, res1, res0[1] - capo0 + capo1, nexp1 * prm[E.I_EXP_POINTS], goods, storage, prmf)
+                E._eval_known(tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[E.I_EXP_POINTS],
+                              storage)
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, i)
                 assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()  # every animal stays
@@ -449,8 +449,7 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
                 tps[F.P_T] |= 1 << s
                 tps[F.P_WOOD] += 2
                 dc, dx = E.trough_gain(ps, prm, past, s)
-                goods = int(tps[F.P_WOOD] + tps[F.P_STONE] + tps[F.P_REED])
-                E.res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, goods, storage, prmf)
+                E._eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, s)
                 assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()

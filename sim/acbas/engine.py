@@ -79,7 +79,7 @@ S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the decidin
 S2_ROW = S_ROW + 1  # then one row: the container capacities of best_free_animal's farm
 # wk[S_ROW, MONO_COL] = 1 when bounds_hold for the parameters (set per chunk): a farm that can still house all its
 # animals keeps them all (the housing search's first best set is then all of them), so the shortcuts that skip
-# the housing (keeps_all, res_all_kept) are exact; 0 turns them off
+# the housing (keeps_all, then _eval_known with the farm's animals as they are) are exact; 0 turns them off
 MONO_COL = WCOLS - 4
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
 # home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, score parts packed
@@ -707,23 +707,6 @@ def keeps_all(prm, wk, T, N):
     return prm[I_LONE] <= 0 or nt == 0 or (nt == 1 and prm[I_PASTURE] * prm[I_TMULT] >= prm[I_LONE])
 
 
-@njit(cache=True, inline="always")
-def res_all_kept(res0, res1, cap1, exp1, goods1, storage, prmf):
-    """res of a farm that keeps all the animals of the housed farm evaluated in res0 and its buildings, with
-    total capacity cap1, expansion points exp1 and goods1 wood + stone + reed (``storage``: it has the Storage
-    Building): what evaluate() gives (the same float operations as score_parts_o), without housing it."""
-    for j in range(13):
-        res1[j] = res0[j]
-    st = 0.0
-    if storage:
-        st = prmf[0] * goods1
-    tot = res0[5] + res0[6] + res0[7] + res0[8] + res0[9]  # animals + bonus per type: integers, exact
-    res1[11] = exp1
-    res1[12] = st
-    res1[0] = tot + res1[10] + res1[11] + st
-    res1[1] = cap1
-
-
 @njit(cache=True)
 def default_plans(ps, moves, maxm, kmax, wk):
     """gen_plans(ps, prm, moves, maxm, kmax, DEFAULT_PLAN_SPACES, 0, False, wk) over the short list of small
@@ -901,8 +884,8 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
                 if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
                     # no closed pasture changes (no new border touches one) and every animal stays housed
                     capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
-                    res_all_kept(res0, res1, res0[1] - capo0 + capo1, nexp1 * prm[I_EXP_POINTS],
-                                 tps[P_WOOD] + tps[P_STONE] + tps[P_REED], storage, prmf)
+                    _eval_known(tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[I_EXP_POINTS],
+                                storage)
                 else:
                     evalx(tps, prm, prmf, wk, res1, default)
             else:
@@ -959,7 +942,7 @@ def trough_cost(placed, prm):
 @njit(cache=True, inline="always")
 def trough_gain(ps, prm, past, s):
     """(capacity, expansion points) that one more trough on space s adds to ps's farm (closed pastures past).
-    The farm then keeps every animal it houses now: its containers only grow (res_all_kept)."""
+    The farm then keeps every animal it houses now: its containers only grow (_eval_known scores it)."""
     T = np.uint64(ps[P_T])
     tm = prm[I_TMULT]
     code = ps[P_BLD + s]
@@ -1049,8 +1032,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                 res1[3] = 0
                 res1[4] = res1[10]
             elif wk[S_ROW, MONO_COL] == 1:
-                res_all_kept(res0, res1, res0[1] + dc, res0[11] + dx, tps[P_WOOD] + tps[P_STONE] + tps[P_REED],
-                             storage, prmf)
+                _eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
             else:
                 evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 0)
@@ -1861,13 +1843,11 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                 tps2[P_REED] -= prm[I_STALL_REED]
                     if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
                         # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
-                        res_all_kept(res0, res1, res0[1] + _pcg(wk, me, rfw + 5),
-                                     res0[11] + _pcg(wk, me, rfw + 4) // 2, tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED],
-                                     bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0, prmf)
+                        _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, rfw + 5), 0, res0[10],
+                                    res0[11] + _pcg(wk, me, rfw + 4) // 2, bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0)
                     elif rtr:
-                        res_all_kept(res0, res1, res0[1] + _pcg(wk, me, PC_EST + 6), res0[11] + _pcg(wk, me, PC_EST + 7),
-                                     tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED],
-                                     bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0, prmf)
+                        _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, PC_EST + 6), 0, res0[10],
+                                    res0[11] + _pcg(wk, me, PC_EST + 7), bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0)
                     elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                         # borders and troughs leave the buildings as they are
                         evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, -1, bk0)
