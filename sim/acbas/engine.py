@@ -106,6 +106,13 @@ def _with_bits(regs):
 REG_WITH = _with_bits(REG)
 SREG_WITH = _with_bits(SREG)  # the same for the estimate's small regions
 BK_LOW = np.int64(sum(1 << (3 * s_) for s_ in range(18)))  # the low bit of each 3-bit field of bld_key
+assert B_STORAGE == 7  # has_storage_key below relies on the code being 0b111
+
+
+@njit(cache=True, inline="always")
+def has_storage_key(bkey):
+    """Is the Storage Building among the buildings of bld_key ``bkey``? (a 3-bit field of it is all ones)"""
+    return bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0
 assert B_STORAGE == 7
 ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
 ROW2 = np.uint64(sum(1 << (3 * c + 2) for c in range(6)))
@@ -243,8 +250,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
             ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
         pk = wk[r, c + 7]
         if pk < 0:
-            # the Storage Building (code 7 = 0b111) is among the buildings when a 3-bit field of bkey is all ones
-            _eval_known(ps, prm, prmf, res, wk[r, c + 5], pk, 0, 0, bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
+            _eval_known(ps, prm, prmf, res, wk[r, c + 5], pk, 0, 0, has_storage_key(bkey))
         else:
             _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
         return K, np.uint64(wk[r, c + 6])
@@ -272,7 +278,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         for t in range(4):
             ps[P_AN + t] = wk[4, t]
         _eval_known(ps, prm, prmf, res, cap, 0, wk[krow, WCOLS - 2], wk[krow, WCOLS - 3],
-                    bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0)
+                    has_storage_key(bkey))
     wk[r, c] = w0
     wk[r, c + 1] = w1
     wk[r, c + 2] = w2
@@ -1844,10 +1850,10 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
                         # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
                         _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, rfw + 5), 0, res0[10],
-                                    res0[11] + _pcg(wk, me, rfw + 4) // 2, bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0)
+                                    res0[11] + _pcg(wk, me, rfw + 4) // 2, has_storage_key(bk0))
                     elif rtr:
                         _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, PC_EST + 6), 0, res0[10],
-                                    res0[11] + _pcg(wk, me, PC_EST + 7), bk0 & (bk0 >> 1) & (bk0 >> 2) & BK_LOW != 0)
+                                    res0[11] + _pcg(wk, me, PC_EST + 7), has_storage_key(bk0))
                     elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                         # borders and troughs leave the buildings as they are
                         evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, -1, bk0)
