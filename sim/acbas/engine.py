@@ -567,44 +567,28 @@ def max_borders(ps, prm, walls, placed):
 
 
 @njit(cache=True, inline="always")
-def closed_sig(ps, E):
-    """(closed-pasture space mask, number of closed pastures) of ps's farm with border mask E. Adding
-    borders only refines pastures, so an equal signature means identical pastures (and containers)."""
-    ncols = ps[P_NCOLS]
-    B = U0
-    for s in range(3 * ncols):
-        if ps[P_BLD + s] != 0:
-            B |= bit(s)
-    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-    DN, RT, LEAK = flood_prep(ncols, O, E)
-    rest = O
-    past = U0
-    nc = 0
-    while rest != U0:
-        seed = rest & (~rest + U1)
-        comp = grow(seed, O, DN, RT)
-        rest &= ~comp
-        if comp & LEAK == U0:
-            past |= comp
-            nc += 1
-    return past, nc
-
-
-@njit(cache=True, inline="always")
-def same_pastures(ncols, O, E, past0, nc0):
-    """closed_sig(ps, E) == (past0, nc0) for the open spaces O of ps's farm: the closed pastures are found
-    by one flood from the leaking spaces, and counted only when they cover the same spaces."""
-    DN, RT, LEAK = flood_prep(ncols, O, E)
-    past = O & ~grow(LEAK, O, DN, RT)
-    if past != past0:
-        return False
+def count_pastures(past, DN, RT):
+    """Number of closed pastures in the closed-pasture space mask past (flood masks DN, RT). Adding borders
+    only refines pastures, so an equal (past, count) means identical pastures (and containers)."""
     nc = 0
     rest = past
     while rest != U0:
         seed = rest & (~rest + U1)
         rest &= ~grow(seed, past, DN, RT)
         nc += 1
-    return nc == nc0
+    return nc
+
+
+@njit(cache=True, inline="always")
+def same_pastures(ncols, O, E, past0, nc0):
+    """Has ps's farm (open spaces O) with border mask E the closed pastures past0, nc0 of them
+    (count_pastures)? They are found by one flood from the leaking spaces, and counted only when they cover
+    the same spaces."""
+    DN, RT, LEAK = flood_prep(ncols, O, E)
+    past = O & ~grow(LEAK, O, DN, RT)
+    if past != past0:
+        return False
+    return count_pastures(past, DN, RT) == nc0
 
 
 @njit(cache=True, inline="always")
@@ -852,11 +836,13 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
         kmax = max_borders(ps, prm, walls, placed)
         n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk)
         evalx(ps, prm, prmf, wk, res0, default)
-        past0, nc0 = closed_sig(ps, np.uint64(ps[P_E]))
         ncols = ps[P_NCOLS]
         B = building_mask(ps)
         T = np.uint64(ps[P_T])
         O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+        DN0, RT0, LEAK0 = flood_prep(ncols, O, np.uint64(ps[P_E]))
+        past0 = O & ~grow(LEAK0, O, DN0, RT0)
+        nc0 = count_pastures(past0, DN0, RT0)
         # the border positions next to a closed pasture's spaces (a new border there splits it) and what the
         # pastures and lone troughs hold now (the rest of the capacity is the buildings')
         PE0 = U0
@@ -865,7 +851,6 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
             b = rest & (~rest + U1)
             rest &= ~b
             PE0 |= np.uint64(SPACE_EDGES[lowbit_index(b)])
-        DN0, RT0, LEAK0 = flood_prep(ncols, O, np.uint64(ps[P_E]))
         capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
         m = 0
         for i in range(n):
