@@ -14,36 +14,45 @@ def pick_uniform(n, rng):
 
 
 @njit(cache=True, inline="always")
-def _pick_tie(vals, col, n, best, rng):
-    """Uniform choice among the rows i whose vals[i, col] is within 1e-9 of ``best`` (one random draw)."""
+def argmax_column(feats, n, col, rng):
+    """Index of the best ``feats[:, col]`` among the first n rows; ties (rows within 1e-9 of the best) broken
+    uniformly at random. One pass finds the best and counts its ties (the count restarts when a row beats the
+    best by more than 1e-9, and is redone when one beats it by less); a second pass, only when there are ties,
+    finds the drawn one."""
+    if n <= 1:
+        return 0
+    best = -np.inf
     ties = 0
     first = 0
     for i in range(n):
-        if vals[i, col] >= best - 1e-9:
+        v = feats[i, col]
+        if v > best:
+            if best < v - 1e-9:
+                # every earlier row is at most the old best: below the new one's tie band
+                ties = 1
+                first = i
+                best = v
+            else:
+                best = v
+                ties = 0
+                for j in range(i + 1):
+                    if feats[j, col] >= best - 1e-9:
+                        if ties == 0:
+                            first = j
+                        ties += 1
+        elif v >= best - 1e-9:
             if ties == 0:
                 first = i
             ties += 1
     if ties <= 1:
         return first
     k = rng_below(rng, ties)
-    for i in range(n):
-        if vals[i, col] >= best - 1e-9:
+    for i in range(first, n):
+        if feats[i, col] >= best - 1e-9:
             if k == 0:
                 return i
             k -= 1
     return first
-
-
-@njit(cache=True, inline="always")
-def argmax_column(feats, n, col, rng):
-    """Index of the best ``feats[:, col]`` among the first n rows; ties broken uniformly at random."""
-    if n <= 1:
-        return 0
-    best = -np.inf
-    for i in range(n):
-        if feats[i, col] > best:
-            best = feats[i, col]
-    return _pick_tie(feats, col, n, best, rng)
 
 
 @njit(cache=True, inline="always")
