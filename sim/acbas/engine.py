@@ -2,7 +2,8 @@
 
 One game = ``play_game``; a batch = ``play_batch`` (``prange`` over games). Player farms are int64 rows
 (layout in ``farm.py``); the shared board is the int64 array ``gs`` (layout below). Every decision goes
-to the seat's bot with engine-computed candidates and features (see ``bots.md``).
+to the seat's bot with engine-computed candidates and features (see ``bots.md``). Indices computed at run time
+are ``np.uint64`` (no negative-index wraparound code; see ``farm.py``).
 """
 import numpy as np
 from numba import njit, prange
@@ -244,16 +245,18 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     f = np.int64(h >> np.uint64(64 - EM_BITS))
     r = EM_ROW + (f >> 4)
     c = (f & 15) * EM_W
-    if wk[r, c] == w0 and wk[r, c + 1] == w1 and wk[r, c + 2] == w2 and wk[r, c + 3] == w3:
-        kept = wk[r, c + 4]
+    if (wk[np.uint64(r), np.uint64(c)] == w0 and wk[np.uint64(r), np.uint64(c + 1)] == w1
+            and wk[np.uint64(r), np.uint64(c + 2)] == w2 and wk[np.uint64(r), np.uint64(c + 3)] == w3):
+        kept = wk[np.uint64(r), np.uint64(c + 4)]
         for t in range(4):
             ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
-        pk = wk[r, c + 7]
+        pk = wk[np.uint64(r), np.uint64(c + 7)]
         if pk < 0:
-            _eval_known(ps, prm, prmf, res, wk[r, c + 5], pk, 0, 0, has_storage_key(bkey))
+            _eval_known(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], pk, 0, 0, has_storage_key(bkey))
         else:
-            _eval_finish(ps, prm, prmf, res, wk[r, c + 5], np.uint64(wk[r, c + 6]))
-        return K, np.uint64(wk[r, c + 6])
+            _eval_finish(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)],
+                         np.uint64(wk[np.uint64(r), np.uint64(c + 6)]))
+        return K, np.uint64(wk[np.uint64(r), np.uint64(c + 6)])
     if K < 0:
         K, past = containers_w(ps, prm, wk)
         house_w(wk, K, ps, P_AN, prm, False)
@@ -265,28 +268,28 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         _eval_finish(ps, prm, prmf, res, cap, past)
         if krow >= 0:
             for k in range(K):
-                wk[krow, k] = wk[0, k]
-            wk[krow, WCOLS - 1] = cap
-            wk[krow, WCOLS - 2] = np.int64(res[10])
-            wk[krow, WCOLS - 3] = np.int64(res[11])
+                wk[np.uint64(krow), k] = wk[0, k]
+            wk[np.uint64(krow), WCOLS - 1] = cap
+            wk[np.uint64(krow), WCOLS - 2] = np.int64(res[10])
+            wk[np.uint64(krow), WCOLS - 3] = np.int64(res[11])
     else:
         # the farm of row krow with other animals (or goods): its capacity and points are known
         for k in range(K):
-            wk[0, k] = wk[krow, k]
+            wk[0, k] = wk[np.uint64(krow), k]
         house_w(wk, K, ps, P_AN, prm, False)
-        cap = wk[krow, WCOLS - 1]
+        cap = wk[np.uint64(krow), WCOLS - 1]
         for t in range(4):
             ps[P_AN + t] = wk[4, t]
-        _eval_known(ps, prm, prmf, res, cap, 0, wk[krow, WCOLS - 2], wk[krow, WCOLS - 3],
+        _eval_known(ps, prm, prmf, res, cap, 0, wk[np.uint64(krow), WCOLS - 2], wk[np.uint64(krow), WCOLS - 3],
                     has_storage_key(bkey))
-    wk[r, c] = w0
-    wk[r, c + 1] = w1
-    wk[r, c + 2] = w2
-    wk[r, c + 3] = w3
-    wk[r, c + 4] = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
-    wk[r, c + 5] = cap
-    wk[r, c + 6] = np.int64(past)
-    wk[r, c + 7] = _pack_parts(res)
+    wk[np.uint64(r), np.uint64(c)] = w0
+    wk[np.uint64(r), np.uint64(c + 1)] = w1
+    wk[np.uint64(r), np.uint64(c + 2)] = w2
+    wk[np.uint64(r), np.uint64(c + 3)] = w3
+    wk[np.uint64(r), np.uint64(c + 4)] = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
+    wk[np.uint64(r), np.uint64(c + 5)] = cap
+    wk[np.uint64(r), np.uint64(c + 6)] = np.int64(past)
+    wk[np.uint64(r), np.uint64(c + 7)] = _pack_parts(res)
     return K, past
 
 
@@ -308,8 +311,8 @@ def eval_cheap(ps, prm, prmf, wk, res):
         if code != 0:
             b = np.uint64(1) << np.uint64(s)
             B |= b
-            pts += prm[I_PTSB + code]
-            c = prm[I_CAPB + code]
+            pts += prm[np.uint64(I_PTSB + code)]
+            c = prm[np.uint64(I_CAPB + code)]
             if T & b != U0:
                 c *= tm
             if c > 0:
@@ -398,12 +401,12 @@ def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
 
 @njit(cache=True, inline="always")
 def _hg(wk, f):
-    return wk[H_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK]
+    return wk[np.uint64(H_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
 @njit(cache=True, inline="always")
 def _hs(wk, f, v):
-    wk[H_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
+    wk[np.uint64(H_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v
 
 
 @njit(cache=True, inline="always")
@@ -421,10 +424,10 @@ def _plan_add(moves, n, maxm, wk, stamp, need, k, R, x):
         if _hg(wk, h) == nv:
             return n
         h = (h + 1) & (HS - 1)
-    moves[n, 0] = nv
-    moves[n, 1] = k
-    moves[n, 2] = np.int64(R)
-    moves[n, 3] = x
+    moves[np.uint64(n), 0] = nv
+    moves[np.uint64(n), 1] = k
+    moves[np.uint64(n), 2] = np.int64(R)
+    moves[np.uint64(n), 3] = x
     return n + 1
 
 
@@ -450,7 +453,7 @@ def _regions_without(with_bits, B, w, nreg):
     while B != U0:
         lb = B & (~B + U1)
         B &= ~lb
-        m &= ~with_bits[popcount(lb - U1), w]
+        m &= ~with_bits[np.uint64(popcount(lb - U1)), np.uint64(w)]
     if (w + 1) * 64 > nreg:
         m &= (U1 << np.uint64(nreg - w * 64)) - U1
     return m
@@ -469,12 +472,12 @@ def _closure_plans(with_bits, regs, bnd, sizes, maxsize, nreg, B, X, kmax, moves
             lb = m & (~m + U1)
             m &= ~lb
             i = w * 64 + popcount(lb - U1)
-            need = np.uint64(bnd[i]) & ~X
+            need = np.uint64(bnd[np.uint64(i)]) & ~X
             k = popcount(need)
-            if (k >= 1) & (k <= kmax) & (sizes[i] <= maxsize):
+            if (k >= 1) & (k <= kmax) & (sizes[np.uint64(i)] <= maxsize):
                 if n >= maxm:
                     break
-                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(regs[i]), -1)
+                n = _plan_add(moves, n, maxm, wk, stamp, need, k, np.uint64(regs[np.uint64(i)]), -1)
         if n >= maxm:
             break
     return n
@@ -540,7 +543,7 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
                 bx = nbm & (~nbm + U1)
                 nbm &= ~bx
                 x = lowbit_index(bx)
-                shared = need & np.uint64(SPACE_EDGES[x])
+                shared = need & np.uint64(SPACE_EDGES[np.uint64(x)])
                 if shared == U0:
                     continue
                 part = need & ~shared
@@ -633,12 +636,12 @@ def bld_key(ps):
 
 @njit(cache=True, inline="always")
 def _pcg(wk, p, f):
-    return wk[WROWS + p * PCR + (f >> FLAT_SHIFT), f & FLAT_MASK]
+    return wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
 @njit(cache=True, inline="always")
 def _pcs(wk, p, f, v):
-    wk[WROWS + p * PCR + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
+    wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v
 
 
 @njit(cache=True, inline="always")
@@ -850,26 +853,27 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
         while rest != U0:
             b = rest & (~rest + U1)
             rest &= ~b
-            PE0 |= np.uint64(SPACE_EDGES[lowbit_index(b)])
+            PE0 |= np.uint64(SPACE_EDGES[np.uint64(lowbit_index(b))])
         capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
         m = 0
         for i in range(n):
-            k = moves[i, 1]
+            k = moves[np.uint64(i), 1]
             w, s = border_cost(walls, k, placed, prm)
             if w > ps[P_WOOD] or s > ps[P_STONE]:
                 continue
             for j in range(MW):
-                moves[m, j] = moves[i, j]
+                moves[np.uint64(m), j] = moves[np.uint64(i), j]
             _copy(tps, ps)
-            tps[P_E] = tps[P_E] | moves[m, 0]
+            tps[P_E] = tps[P_E] | moves[np.uint64(m), 0]
             tps[P_BORD] -= k
             tps[P_WOOD] -= w
             tps[P_STONE] -= s
             # a closure (region R, no open space) always changes the pastures: R's boundary is complete after it,
             # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
             # R's boundary (not a farm-edge side: R would leak) joined to a space outside R, and that pasture splits
-            need = np.uint64(moves[m, 0])
-            if (moves[m, 3] < 0 and moves[m, 2] != 0) or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
+            need = np.uint64(moves[np.uint64(m), 0])
+            if (moves[np.uint64(m), 3] < 0 and moves[np.uint64(m), 2] != 0) \
+                    or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
                 DN1, RT1, LEAK1 = flood_prep(ncols, O, np.uint64(tps[P_E]))
                 past1 = O & ~grow(LEAK1, O, DN1, RT1)
                 if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
@@ -890,21 +894,21 @@ def do_borders(ps, gs, me, walls, prm, prmf, wk, fns, weights, entry, rng, view,
         if m == 0:
             break
         if placed > 0:
-            moves[m, 0] = 0
-            moves[m, 1] = 0
-            moves[m, 2] = 0
-            moves[m, 3] = -1
+            moves[np.uint64(m), 0] = 0
+            moves[np.uint64(m), 1] = 0
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = -1
             for j in range(NF):
-                feats[m, j] = 0.0
+                feats[np.uint64(m), j] = 0.0
             m += 1
         if default and placed > 0:
             break
         i = _ask(K_PLAN, m, fns, weights, entry, rng, view, moves, feats, default)
-        k = moves[i, 1]
+        k = moves[np.uint64(i), 1]
         if k == 0:
             break
         w, s = border_cost(walls, k, placed, prm)
-        ps[P_E] = ps[P_E] | moves[i, 0]
+        ps[P_E] = ps[P_E] | moves[np.uint64(i), 0]
         ps[P_BORD] -= k
         ps[P_WOOD] -= w
         ps[P_STONE] -= s
@@ -936,9 +940,9 @@ def trough_gain(ps, prm, past, s):
     The farm then keeps every animal it houses now: its containers only grow (_eval_known scores it)."""
     T = np.uint64(ps[P_T])
     tm = prm[I_TMULT]
-    code = ps[P_BLD + s]
+    code = ps[np.uint64(P_BLD + s)]
     if code != 0:
-        c = prm[I_CAPB + code]
+        c = prm[np.uint64(I_CAPB + code)]
         return (c * tm - c if c > 0 else 0), 0
     if past & bit(s) != U0:
         P = _pasture_of(ps, past, s)
@@ -993,7 +997,7 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         for s in range(3 * ps[P_NCOLS]):
             if T & bit(s) != U0:
                 continue
-            if default and ps[P_BLD + s] == 0:
+            if default and ps[np.uint64(P_BLD + s)] == 0:
                 # the estimate needs one space per kind: a free space outside pastures, or one per pasture
                 if past & bit(s) == U0:
                     if seen & bit(18) != U0:
@@ -1003,10 +1007,10 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                     if seen & bit(s) != U0:
                         continue
                     seen |= _pasture_of(ps, past, s)
-            moves[m, 0] = s
-            moves[m, 1] = w
-            moves[m, 2] = 0
-            moves[m, 3] = 0
+            moves[np.uint64(m), 0] = s
+            moves[np.uint64(m), 1] = w
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = 0
             _copy(tps, ps)
             tps[P_T] = np.int64(T | bit(s))
             tps[P_WOOD] -= w
@@ -1033,15 +1037,15 @@ def do_troughs(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                 _pcs(wk, me, PC_EST + 4, -1)
             break
         if placed > 0:
-            moves[m, 0] = -1
-            moves[m, 1] = 0
+            moves[np.uint64(m), 0] = -1
+            moves[np.uint64(m), 1] = 0
             for j in range(NF):
-                feats[m, j] = 0.0
+                feats[np.uint64(m), j] = 0.0
             m += 1
         if default and placed > 0:
             break
         i = _ask(K_TROUGH, m, fns, weights, entry, rng, view, moves, feats, default)
-        s = moves[i, 0]
+        s = moves[np.uint64(i), 0]
         if default:
             _pcs(wk, me, PC_EST + 4, s)
         if s < 0:
@@ -1070,7 +1074,7 @@ def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, f
         est_cache(ps, me, wk, bld_key(ps))
         s = _pcg(wk, me, PC_EST + 5)
         if s >= 0:
-            ps[P_BLD + s] = B_STALL
+            ps[np.uint64(P_BLD + s)] = B_STALL
             ps[P_STONE] -= prm[I_STALL_STONE]
             ps[P_REED] -= prm[I_STALL_REED]
             gs[GS_STALLS] -= 1
@@ -1079,24 +1083,24 @@ def do_stall(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, f
         evalx(ps, prm, prmf, wk, res0, default)
     m = 0
     for s in range(3 * ps[P_NCOLS]):
-        if ps[P_BLD + s] != 0:
+        if ps[np.uint64(P_BLD + s)] != 0:
             continue
-        moves[m, 0] = s
-        moves[m, 1] = 0
-        moves[m, 2] = 0
-        moves[m, 3] = 0
+        moves[np.uint64(m), 0] = s
+        moves[np.uint64(m), 1] = 0
+        moves[np.uint64(m), 2] = 0
+        moves[np.uint64(m), 3] = 0
         _copy(tps, ps)
-        tps[P_BLD + s] = B_STALL
+        tps[np.uint64(P_BLD + s)] = B_STALL
         tps[P_STONE] -= prm[I_STALL_STONE]
         tps[P_REED] -= prm[I_STALL_REED]
         evalx(tps, prm, prmf, wk, res1, default)
         feat_row(feats, m, res0, res1, ps, tps, 0)
         m += 1
     i = _ask(K_STALL, m, fns, weights, entry, rng, view, moves, feats, default)
-    s = moves[i, 0]
+    s = moves[np.uint64(i), 0]
     if default:
         _pcs(wk, me, PC_EST + 5, s)
-    ps[P_BLD + s] = B_STALL
+    ps[np.uint64(P_BLD + s)] = B_STALL
     ps[P_STONE] -= prm[I_STALL_STONE]
     ps[P_REED] -= prm[I_STALL_REED]
     gs[GS_STALLS] -= 1
@@ -1126,17 +1130,17 @@ def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             evalx(ps, prm, prmf, wk, res0, default)
         m = 0
         for s in range(3 * ps[P_NCOLS]):
-            if ps[P_BLD + s] != B_STALL:
+            if ps[np.uint64(P_BLD + s)] != B_STALL:
                 continue
             for pay in range(2):
                 if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
                     continue
-                moves[m, 0] = s
-                moves[m, 1] = pay
-                moves[m, 2] = 0
-                moves[m, 3] = 0
+                moves[np.uint64(m), 0] = s
+                moves[np.uint64(m), 1] = pay
+                moves[np.uint64(m), 2] = 0
+                moves[np.uint64(m), 3] = 0
                 _copy(tps, ps)
-                tps[P_BLD + s] = B_STABLES
+                tps[np.uint64(P_BLD + s)] = B_STABLES
                 if pay == 0:
                     tps[P_WOOD] -= c
                 else:
@@ -1145,24 +1149,24 @@ def do_stables(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                 feat_row(feats, m, res0, res1, ps, tps, 0)
                 m += 1
         if placed > 0:
-            moves[m, 0] = -1
-            moves[m, 1] = -1
+            moves[np.uint64(m), 0] = -1
+            moves[np.uint64(m), 1] = -1
             for j in range(NF):
-                feats[m, j] = 0.0
+                feats[np.uint64(m), j] = 0.0
             m += 1
         if default and placed > 0:
             break
         i = _ask(K_STABLES, m, fns, weights, entry, rng, view, moves, feats, default)
-        s = moves[i, 0]
+        s = moves[np.uint64(i), 0]
         if s < 0:
             break
-        ps[P_BLD + s] = B_STABLES
-        if moves[i, 1] == 0:
+        ps[np.uint64(P_BLD + s)] = B_STABLES
+        if moves[np.uint64(i), 1] == 0:
             ps[P_WOOD] -= c
         else:
             ps[P_STONE] -= c
         placed += 1
-        _log(log, nlog, log_on, E_STABLES, me, s, moves[i, 1], 0, 0, 0, 0, 0, 0)
+        _log(log, nlog, log_on, E_STABLES, me, s, moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
         if default:
             return placed  # the estimate builds one stables (its caller evaluates the farm)
     if not default:
@@ -1208,10 +1212,10 @@ def gen_specials(ps, gs, prm, moves):
                 else:
                     ok = b == 0
                 if ok:
-                    moves[m, 0] = code
-                    moves[m, 1] = s
-                    moves[m, 2] = pay
-                    moves[m, 3] = 0
+                    moves[np.uint64(m), 0] = code
+                    moves[np.uint64(m), 1] = s
+                    moves[np.uint64(m), 2] = pay
+                    moves[np.uint64(m), 3] = 0
                     m += 1
     return m
 
@@ -1244,7 +1248,7 @@ def place_special(ps, gs, code, s, pay, prm):
     ps[P_REED] -= r
     if code == B_OPEN:
         gs[GS_STALLS] += 1  # the stall tile goes back to the supply
-    ps[P_BLD + s] = code
+    ps[np.uint64(P_BLD + s)] = code
     for j in range(4):
         if SPECIAL_CODES[j] == code:
             gs[GS_SPEC + j] = 0
@@ -1299,15 +1303,15 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         m2 = 0
         seen = np.uint64(0)
         for i in range(m):
-            code = moves[i, 0]
-            sp = moves[i, 1]
+            code = moves[np.uint64(i), 0]
+            sp = moves[np.uint64(i), 1]
             if (code == B_STORAGE or code == B_SHELTER) and past & bit(sp) == U0:
                 key = bit(code)
                 if seen & key != U0:
                     continue
                 seen |= key
             for j in range(MW):
-                moves[m2, j] = moves[i, j]
+                moves[np.uint64(m2), j] = moves[np.uint64(i), j]
             m2 += 1
         m = m2
     # a Storage Building or Shelter on a free space outside the pastures and without a trough keeps every animal
@@ -1328,15 +1332,15 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
     storage0 = has_building(ps, B_STORAGE)
     for i in range(m):
         _copy(tps2, ps)
-        code = moves[i, 0]
-        sp = moves[i, 1]
-        w, st, r = special_cost(code, moves[i, 2], prm)
+        code = moves[np.uint64(i), 0]
+        sp = moves[np.uint64(i), 1]
+        w, st, r = special_cost(code, moves[np.uint64(i), 2], prm)
         tps2[P_WOOD] -= w
         tps2[P_STONE] -= st
         tps2[P_REED] -= r
-        tps2[P_BLD + sp] = code
+        tps2[np.uint64(P_BLD + sp)] = code
         done = False
-        capb = prm[I_CAPB + code]
+        capb = prm[np.uint64(I_CAPB + code)]
         if quick and (code == B_STORAGE or (code == B_SHELTER and capb >= 1)) and (past0 | T) & bit(sp) == U0:
             O1 = O & ~bit(sp)
             DN1, RT1, LEAK1 = flood_prep(ncols, O1, E0)
@@ -1344,7 +1348,7 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
             if keeps_all(prm, wk, T, past1 & ~past0):
                 capo1, nexp1 = _closed_value(tps2, prm, O1, B | bit(sp), T, past1, DN1, RT1, U0)
                 cap1 = res0[1] - capo0 + capo1 + max(capb, 0)
-                pts1 = res0[10] + prm[I_PTSB + code]
+                pts1 = res0[10] + prm[np.uint64(I_PTSB + code)]
                 exp1 = nexp1 * prm[I_EXP_POINTS]
                 storage1 = storage0 or code == B_STORAGE
                 if code == B_SHELTER:
@@ -1352,13 +1356,13 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                     best = -1e18
                     bt = 0
                     for t in range(4):
-                        tps2[P_AN + t] += 1
+                        tps2[np.uint64(P_AN + t)] += 1
                         _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
-                        tps2[P_AN + t] -= 1
+                        tps2[np.uint64(P_AN + t)] -= 1
                         if res1[0] > best + 1e-9:
                             best = res1[0]
                             bt = t
-                    tps2[P_AN + bt] += 1
+                    tps2[np.uint64(P_AN + bt)] += 1
                 _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
                 done = True
         if not done:
@@ -1367,20 +1371,20 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
                     t = quick_free_animal(tps2, code, prm)
                 else:
                     t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
-                tps2[P_AN + t] += 1
+                tps2[np.uint64(P_AN + t)] += 1
             evalx(tps2, prm, prmf, wk, res1, default)
         feat_row(feats, i, res0, res1, ps, tps2, 0)
     i = _ask(K_SPECIAL, m, fns, weights, entry, rng, view, moves, feats, default)
-    code = moves[i, 0]
-    s = moves[i, 1]
-    pay = moves[i, 2]
+    code = moves[np.uint64(i), 0]
+    s = moves[np.uint64(i), 1]
+    pay = moves[np.uint64(i), 2]
     place_special(ps, gs, code, s, pay, prm)
     _log(log, nlog, log_on, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
     if default:
         # the estimate's free animal: eval_cheap does not see animals, so every type has the same (zero)
         # features and the default choice is the first row (sheep; for the Open Stables a cow)
         if code == B_SHELTER or code == B_OPEN:
-            ps[P_AN + (2 if code == B_OPEN else 0)] += 1
+            ps[np.uint64(P_AN + (2 if code == B_OPEN else 0))] += 1
         return
     evalx(ps, prm, prmf, wk, res0, default)
     if code == B_SHELTER or code == B_OPEN:
@@ -1388,21 +1392,21 @@ def do_special(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves,
         for t in range(4):
             if code == B_OPEN and t < 2:
                 continue
-            moves[m, 0] = t
-            moves[m, 1] = 0
-            moves[m, 2] = 0
-            moves[m, 3] = 0
+            moves[np.uint64(m), 0] = t
+            moves[np.uint64(m), 1] = 0
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = 0
             _copy(tps, ps)
-            tps[P_AN + t] += 1
+            tps[np.uint64(P_AN + t)] += 1
             evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, m, res0, res1, ps, tps, 1)
             m += 1
         kind = K_SHELTER if code == B_SHELTER else K_OPENST
         i = _ask(kind, m, fns, weights, entry, rng, view, moves, feats, default)
-        t = moves[i, 0]
-        ps[P_AN + t] += 1
+        t = moves[np.uint64(i), 0]
+        ps[np.uint64(P_AN + t)] += 1
         evalx(ps, prm, prmf, wk, res0, default)
-        _log(log, nlog, log_on, E_ANIMAL, me, t, ps[P_AN + t], 0, 0, 0, 0, 0, 0)
+        _log(log, nlog, log_on, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -1411,7 +1415,7 @@ def add_column(ps, left):
         ps[P_E] = np.int64(np.uint64(ps[P_E]) << np.uint64(7))
         ps[P_T] = np.int64(np.uint64(ps[P_T]) << np.uint64(3))
         for s in range(17, 2, -1):
-            ps[P_BLD + s] = ps[P_BLD + s - 3]
+            ps[np.uint64(P_BLD + s)] = ps[np.uint64(P_BLD + s - 3)]
         ps[P_BLD] = 0
         ps[P_BLD + 1] = 0
         ps[P_BLD + 2] = 0
@@ -1422,9 +1426,9 @@ def add_column(ps, left):
 @njit(cache=True)
 def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, feats, default, tps, res0, res1, log, nlog, log_on):
     acc = GS_ACC + NSLOT * 0 + S_EXPAND * NG
-    got = gs[acc + G_BORD]
+    got = gs[np.uint64(acc + G_BORD)]
     ps[P_BORD] += got
-    gs[acc + G_BORD] = 0
+    gs[np.uint64(acc + G_BORD)] = 0
     side = -1
     if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
         if not default:  # the estimate's caller put eval_cheap(ps) in res0
@@ -1439,7 +1443,7 @@ def do_expand(ps, gs, me, prm, prmf, wk, fns, weights, entry, rng, view, moves, 
             evalx(tps, prm, prmf, wk, res1, default)
             feat_row(feats, left, res0, res1, ps, tps, 0)
         i = _ask(K_EXPAND, 2, fns, weights, entry, rng, view, moves, feats, default)
-        side = moves[i, 0]
+        side = moves[np.uint64(i), 0]
         add_column(ps, side == 1)
         gs[GS_EXPS] -= 1
     _log(log, nlog, log_on, E_EXPAND, me, side, got, 0, 0, 0, 0, 0, 0)
@@ -1459,7 +1463,7 @@ def slot_legal(ps, gs, slot, prm, me, wk, moves):
 @njit(cache=True, inline="always")
 def slot_legal_u(ps, gs, slot, prm, me, wk, moves, ue):
     """slot_legal() with ue = useful_edges(ps) known."""
-    if gs[GS_OCC + slot] >= 0:
+    if gs[np.uint64(GS_OCC + slot)] >= 0:
         return False
     if slot == S_SPEC2 and gs[GS_OCC + S_SPEC1] < 0:
         return False  # the two special-building slots are the same action: offer the first free one
@@ -1493,18 +1497,18 @@ def do_action(ps, gs, me, slot, prm, prmf, wk, fns, weights, entry, rng, view, m
         ps[P_REED] += prm[I_BM_REED]
         _log(log, nlog, log_on, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
     elif slot <= S_STONE2 or slot >= S_MILL:
-        ps[P_WOOD] += gs[acc + G_WOOD]
-        ps[P_STONE] += gs[acc + G_STONE]
-        ps[P_REED] += gs[acc + G_REED]
-        a0 = gs[acc + G_SHEEP]
-        a1 = gs[acc + G_PIG]
-        a2 = gs[acc + G_COW]
-        a3 = gs[acc + G_HORSE]
+        ps[P_WOOD] += gs[np.uint64(acc + G_WOOD)]
+        ps[P_STONE] += gs[np.uint64(acc + G_STONE)]
+        ps[P_REED] += gs[np.uint64(acc + G_REED)]
+        a0 = gs[np.uint64(acc + G_SHEEP)]
+        a1 = gs[np.uint64(acc + G_PIG)]
+        a2 = gs[np.uint64(acc + G_COW)]
+        a3 = gs[np.uint64(acc + G_HORSE)]
         offered = a0 + a1 + a2 + a3
         _log(log, nlog, log_on, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED],
              a0, a1, a2, a3)
         for j in range(NG):
-            gs[acc + j] = 0
+            gs[np.uint64(acc + j)] = 0
         if offered > 0:
             before = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
             gain_animals(ps, prm, prmf, wk, res0, a0, a1, a2, a3)
@@ -1531,12 +1535,12 @@ def do_action(ps, gs, me, slot, prm, prmf, wk, fns, weights, entry, rng, view, m
 @njit(cache=True)
 def refill(gs, prm):
     a = GS_ACC
-    gs[a + S_SP * NG + G_WOOD] += prm[I_SP_WOOD]
-    gs[a + S_WOOD * NG + G_WOOD] += prm[I_WOOD3]
-    gs[a + S_STONE1 * NG + G_STONE] += prm[I_STONE1]
-    gs[a + S_STONE2 * NG + G_STONE] += prm[I_STONE2]
+    gs[np.uint64(a + S_SP * NG + G_WOOD)] += prm[I_SP_WOOD]
+    gs[np.uint64(a + S_WOOD * NG + G_WOOD)] += prm[I_WOOD3]
+    gs[np.uint64(a + S_STONE1 * NG + G_STONE)] += prm[I_STONE1]
+    gs[np.uint64(a + S_STONE2 * NG + G_STONE)] += prm[I_STONE2]
     add = min(prm[I_EXP_REFILL], gs[GS_POOL])
-    gs[a + S_EXPAND * NG + G_BORD] += add
+    gs[np.uint64(a + S_EXPAND * NG + G_BORD)] += add
     gs[GS_POOL] -= add
     _xy(gs, S_MILL, G_REED, prm[I_MILL_X], G_SHEEP, prm[I_MILL_Y])
     _xy(gs, S_PIGSHEEP, G_PIG, prm[I_PS_X], G_SHEEP, prm[I_PS_Y])
@@ -1550,12 +1554,12 @@ def _xy(gs, slot, gx, x, gy, y):
     a = GS_ACC + slot * NG
     empty = True
     for j in range(NG):
-        if gs[a + j] != 0:
+        if gs[np.uint64(a + j)] != 0:
             empty = False
     if empty:
-        gs[a + gx] += x
+        gs[np.uint64(a + gx)] += x
     else:
-        gs[a + gy] += y
+        gs[np.uint64(a + gy)] += y
 
 
 @njit(cache=True)
@@ -1689,13 +1693,13 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
         left[1] = nw
         cur = gs[GS_START]
         for _ in range(2 * nw):
-            if left[cur] == 0:
+            if left[np.uint64(cur)] == 0:
                 cur = 1 - cur
             me = cur
             opp = 1 - me
             e = entry_of_seat(me, g, 2, rotate)
-            pme = ps[me]
-            fill_view(view, gs, pme, ps[opp], me, -1, left[me], left[opp], prm)
+            pme = ps[np.uint64(me)]
+            fill_view(view, gs, pme, ps[np.uint64(opp)], me, -1, left[np.uint64(me)], left[np.uint64(opp)], prm)
             # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
             bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
             ue0 = useful_edges(pme)
@@ -1705,10 +1709,10 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
             n = 0
             for slot in range(NSLOT):
                 if slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
-                    moves0[n, 0] = slot
-                    moves0[n, 1] = 0
-                    moves0[n, 2] = 0
-                    moves0[n, 3] = 0
+                    moves0[np.uint64(n), 0] = slot
+                    moves0[np.uint64(n), 1] = 0
+                    moves0[np.uint64(n), 2] = 0
+                    moves0[np.uint64(n), 3] = 0
                     n += 1
             # the features, row by row. For a bot that reads only the best feature 0 (READS "max0"), when the
             # parameters make the bounds hold (small[8], see bounds_hold), the rows of Fences, Walls, Troughs and
@@ -1731,18 +1735,18 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     continue
                 row = q
                 q += 1
-                slot = moves0[row, 0]
+                slot = moves0[np.uint64(row), 0]
                 late = defer and (slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS or slot == S_STALL)
                 if late != sweep2:
                     continue
                 if rd == READS_NONE:
                     # a bot that reads no features: none are computed
                     for j in range(NF):
-                        feats0[row, j] = 0.0
+                        feats0[np.uint64(row), j] = 0.0
                     continue
                 onsp = 0
                 for j in range(NG):
-                    onsp += gs[GS_ACC + slot * NG + j]
+                    onsp += gs[np.uint64(GS_ACC + slot * NG + j)]
                 if sweep2:
                     if bexp < 0.0:
                         bexp = exp_bound(pme, prm, res0)
@@ -1751,8 +1755,8 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                         bound += max(prm[I_PTSB + B_STALL], 0)
                     if bound < best - 1e-6:
                         for j in range(NF):
-                            feats0[row, j] = 0.0
-                        feats0[row, F_SCORE] = bound
+                            feats0[np.uint64(row), j] = 0.0
+                        feats0[np.uint64(row), F_SCORE] = bound
                         continue
                 # the action's value: carried out on copies with the default sub-choices
                 _copy(tps2, pme)
@@ -1765,12 +1769,12 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                         tps2[P_STONE] += prm[I_BM_STONE]
                         tps2[P_REED] += prm[I_BM_REED]
                     else:
-                        tps2[P_WOOD] += gs[acc + G_WOOD]
-                        tps2[P_STONE] += gs[acc + G_STONE]
-                        tps2[P_REED] += gs[acc + G_REED]
+                        tps2[P_WOOD] += gs[np.uint64(acc + G_WOOD)]
+                        tps2[P_STONE] += gs[np.uint64(acc + G_STONE)]
+                        tps2[P_REED] += gs[np.uint64(acc + G_REED)]
                         for t in range(4):
-                            tps2[P_AN + t] += gs[acc + G_SHEEP + t]
-                            off += gs[acc + G_SHEEP + t]
+                            tps2[P_AN + t] += gs[np.uint64(acc + G_SHEEP + t)]
+                            off += gs[np.uint64(acc + G_SHEEP + t)]
                     if off > 0:
                         K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, S_ROW, bk0)
                     else:
@@ -1829,7 +1833,7 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                                 tps2[P_T] = np.int64(np.uint64(tps2[P_T]) | bit(cs))
                                 tps2[P_WOOD] -= trough_cost(0, prm)
                             else:
-                                tps2[P_BLD + cs] = B_STALL
+                                tps2[np.uint64(P_BLD + cs)] = B_STALL
                                 tps2[P_STONE] -= prm[I_STALL_STONE]
                                 tps2[P_REED] -= prm[I_STALL_REED]
                     if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
@@ -1845,13 +1849,13 @@ def play_game(prm_o, prmf_o, fns, weights_o, rotate, g, seed, score, tiebreak, b
                     else:
                         evaluate(tps2, prm, prmf, wk, res1)
                 feat_row(feats0, row, res0, res1, pme, tps2, off)
-                feats0[row, F_ONSPACE] = onsp
-                if feats0[row, F_SCORE] > best:
-                    best = feats0[row, F_SCORE]
+                feats0[np.uint64(row), F_ONSPACE] = onsp
+                if feats0[np.uint64(row), F_SCORE] > best:
+                    best = feats0[np.uint64(row), F_SCORE]
             i = _ask(K_ACTION, n, fns, weights, e, rng, view, moves0, feats0, False)
-            slot = moves0[i, 0]
-            gs[GS_OCC + slot] = me
-            left[me] -= 1
+            slot = moves0[np.uint64(i), 0]
+            gs[np.uint64(GS_OCC + slot)] = me
+            left[np.uint64(me)] -= 1
             _log(log, nlog, log_on, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
             view[V_SLOT] = slot
             do_action(pme, gs, me, slot, prm, prmf, wk, fns, weights, e, rng, view, moves1, feats1, False, tps, tps2, res1, res2,

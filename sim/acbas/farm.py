@@ -5,6 +5,11 @@ Geometry (column-major, frame of 6 columns x 3 rows):
 * edges in blocks of 7 per column: ``V(b, r) = 7*b + r`` is the vertical edge left of column b in row r
   (b = 0..6), ``H(c, r) = 7*c + 3 + r`` the horizontal edge above row r of column c (r = 3: below the farm).
   That is 45 edge bits; adding a column on the left shifts spaces by 3 and edges by 7.
+
+Array indices computed at run time are written ``a[np.uint64(i)]``: numba then leaves out the code that makes a
+negative index count from the end (a compare-and-add, and a spilled dimension, per access), which LLVM cannot
+drop by itself for such indices. They are all >= 0 (constants and ``for ... in range`` counters are left as they
+are: LLVM knows those).
 """
 import numpy as np
 from numba import njit
@@ -200,7 +205,7 @@ def flood_prep(ncols, O, E):
             v = 1
         if c == ncols - 1:
             v += 2
-        t = np.uint64(FLOOD_TBL[v * 1024 + np.int64((E >> np.uint64(7 * c)) & np.uint64(0x3FF))])
+        t = np.uint64(FLOOD_TBL[np.uint64(v * 1024 + np.int64((E >> np.uint64(7 * c)) & np.uint64(0x3FF)))])
         sh = np.uint64(3 * c)
         DN |= (t & np.uint64(7)) << sh
         RT |= ((t >> np.uint64(3)) & np.uint64(7)) << sh
@@ -276,7 +281,7 @@ def containers_w(ps, prm, wk):
     for s in range(3 * ncols):
         code = ps[P_BLD + s]
         if code != 0:
-            cap = prm[I_CAPB + code]
+            cap = prm[np.uint64(I_CAPB + code)]
             if T & bit(s) != U0:
                 cap *= tm
             if cap > 0:
@@ -304,15 +309,15 @@ def containers(ps, prm, caps, smask, kind):
 def fval(prm, t, n):
     """Points for n animals of type t: 1 each plus the bonus-table entry."""
     b = I_BONUS + 4 * t
-    if n < prm[b]:
+    if n < prm[np.uint64(b)]:
         return n + prm[I_BONUS_LOW]
-    if n < prm[b + 1]:
+    if n < prm[np.uint64(b + 1)]:
         return n
-    if n < prm[b + 2]:
+    if n < prm[np.uint64(b + 2)]:
         return n + 1
-    if n < prm[b + 3]:
+    if n < prm[np.uint64(b + 3)]:
         return n + 2
-    return n + 3 + (n - prm[b + 3])
+    return n + 3 + (n - prm[np.uint64(b + 3)])
 
 
 HOUSE_DP_MIN = 4  # containers left from which the search bounds with unit_dp (fewer are enumerated: cheaper)
@@ -342,7 +347,7 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
     tot_need = 0
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
-        nd = dd[doff + t] - a
+        nd = dd[np.uint64(doff + t)] - a
         if nd > 0:
             tot_need += nd
     if U > tot_need:
@@ -351,16 +356,16 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
         U = UMAX
     for t in range(4):
         a = a0 if t == 0 else (a1 if t == 1 else (a2 if t == 2 else a3))
-        ka = min(a, dd[doff + t])
-        nd = dd[doff + t] - ka
+        ka = min(a, dd[np.uint64(doff + t)])
+        nd = dd[np.uint64(doff + t)] - ka
         for u in range(U + 1):
             bv = -(1 << 60)
             bx = 0
             top = min(u, nd)
             for x in range(top + 1):
-                v = wk[18 + t, ka + x]
+                v = wk[18 + t, np.uint64(ka + x)]
                 if t > 0:
-                    v += wk[9 + t, u - x]
+                    v += wk[9 + t, np.uint64(u - x)]
                 if v > bv:
                     bv = v
                     bx = x
@@ -371,12 +376,12 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
 
 @njit(cache=True, inline="always")
 def _hmg(wk, f):
-    return wk[HM_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK]
+    return wk[np.uint64(HM_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
 @njit(cache=True, inline="always")
 def _hms(wk, f, v):
-    wk[HM_ROW + (f >> FLAT_SHIFT), f & FLAT_MASK] = v
+    wk[np.uint64(HM_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v
 
 
 @njit(cache=True)
@@ -395,21 +400,21 @@ def house_w(wk, K, dd, doff, prm, assign):
     nty = 0
     ty = 0
     for t in range(4):
-        if dd[doff + t] > 0:
+        if dd[np.uint64(doff + t)] > 0:
             nty += 1
             ty = t
     if nty <= 1:
         tot = 0
         for k in range(K):
             wk[3, k] = -1
-            if wk[0, k] > 0 and nty == 1 and tot < dd[doff + ty]:
+            if wk[0, k] > 0 and nty == 1 and tot < dd[np.uint64(doff + ty)]:
                 wk[3, k] = ty
                 tot += wk[0, k]
         v = 0
         for t in range(4):
             wk[4, t] = 0
         if nty == 1:
-            wk[4, ty] = min(tot, dd[doff + ty])
+            wk[4, np.uint64(ty)] = min(tot, dd[np.uint64(doff + ty)])
         for t in range(4):
             v += fval(prm, t, wk[4, t]) * 8192 + wk[4, t] * 8 + (1 if wk[4, t] >= prm[I_BREED_MIN] else 0)
         return v
@@ -419,24 +424,24 @@ def house_w(wk, K, dd, doff, prm, assign):
         if wk[0, k] <= 0:
             continue
         j = n
-        while j > 0 and wk[5, j - 1] < wk[0, k]:
-            wk[5, j] = wk[5, j - 1]
-            wk[6, j] = wk[6, j - 1]
+        while j > 0 and wk[5, np.uint64(j - 1)] < wk[0, k]:
+            wk[5, np.uint64(j)] = wk[5, np.uint64(j - 1)]
+            wk[6, np.uint64(j)] = wk[6, np.uint64(j - 1)]
             j -= 1
-        wk[5, j] = wk[0, k]
-        wk[6, j] = k
+        wk[5, np.uint64(j)] = wk[0, k]
+        wk[6, np.uint64(j)] = k
         n += 1
-    wk[9, n] = 0
+    wk[9, np.uint64(n)] = 0
     for i in range(n - 1, -1, -1):
-        wk[9, i] = wk[9, i + 1] + wk[5, i]
+        wk[9, np.uint64(i)] = wk[9, np.uint64(i + 1)] + wk[5, np.uint64(i)]
     for t in range(4):
-        if dd[doff + t] > WCOLS - 1:
-            dd[doff + t] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
+        if dd[np.uint64(doff + t)] > WCOLS - 1:
+            dd[np.uint64(doff + t)] = WCOLS - 1  # more than 128 of a type cannot be held by any farm of this game
     # start from a greedy assignment (largest container to the largest remaining need): often optimal
-    g0 = dd[doff + 0]
-    g1 = dd[doff + 1]
-    g2 = dd[doff + 2]
-    g3 = dd[doff + 3]
+    g0 = dd[np.uint64(doff + 0)]
+    g1 = dd[np.uint64(doff + 1)]
+    g2 = dd[np.uint64(doff + 2)]
+    g3 = dd[np.uint64(doff + 3)]
     for j in range(n):
         o = 4
         mx = 0
@@ -452,15 +457,15 @@ def house_w(wk, K, dd, doff, prm, assign):
         if g3 > mx:
             mx = g3
             o = 3
-        wk[8, j] = o
+        wk[8, np.uint64(j)] = o
         if o == 0:
-            g0 -= wk[5, j]
+            g0 -= wk[5, np.uint64(j)]
         elif o == 1:
-            g1 -= wk[5, j]
+            g1 -= wk[5, np.uint64(j)]
         elif o == 2:
-            g2 -= wk[5, j]
+            g2 -= wk[5, np.uint64(j)]
         elif o == 3:
-            g3 -= wk[5, j]
+            g3 -= wk[5, np.uint64(j)]
     nb = n
     bu0 = 0
     bu1 = 0
@@ -471,7 +476,8 @@ def house_w(wk, K, dd, doff, prm, assign):
     allfit = g0 <= 0 and g1 <= 0 and g2 <= 0 and g3 <= 0
     if not allfit and n <= HM_MAXN:
         # the search's result depends only on the sorted capacities and the animals: look it up
-        ddw = dd[doff] | (dd[doff + 1] << 16) | (dd[doff + 2] << 32) | (dd[doff + 3] << 48)
+        ddw = dd[np.uint64(doff)] | (dd[np.uint64(doff + 1)] << 16) | (dd[np.uint64(doff + 2)] << 32) \
+            | (dd[np.uint64(doff + 3)] << 48)
         h = np.uint64(ddw) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(n)
         okc = True
         for w in range((n + 3) // 4):
@@ -479,7 +485,7 @@ def house_w(wk, K, dd, doff, prm, assign):
             for q in range(4):
                 j = 4 * w + q
                 if j < n:
-                    c = wk[5, j]
+                    c = wk[5, np.uint64(j)]
                     if c > 0xFFFF:
                         okc = False
                     cw |= (c & 0xFFFF) << np.int64(16 * q)
@@ -498,9 +504,9 @@ def house_w(wk, K, dd, doff, prm, assign):
                 a1 = _hmg(wk, f + 13)
                 for j in range(n):
                     if j < 20:
-                        wk[8, j] = (a0 >> np.int64(3 * j)) & 7
+                        wk[8, np.uint64(j)] = (a0 >> np.int64(3 * j)) & 7
                     else:
-                        wk[8, j] = (a1 >> np.int64(3 * (j - 20))) & 7
+                        wk[8, np.uint64(j)] = (a1 >> np.int64(3 * (j - 20))) & 7
                 best = _hmg(wk, f + 14)
             else:
                 memo_f = f
@@ -518,11 +524,11 @@ def house_w(wk, K, dd, doff, prm, assign):
         # the greedy assignment keeps every animal: nothing can be better (the value table is not needed)
         best = 0
         for t in range(4):
-            a = dd[doff + t]
+            a = dd[np.uint64(doff + t)]
             best += fval(prm, t, a) * 8192 + a * 8 + (1 if a >= prm[I_BREED_MIN] else 0)
         if not assign:
             for t in range(4):
-                wk[4, t] = dd[doff + t]
+                wk[4, t] = dd[np.uint64(doff + t)]
             return best
     else:
         # value table: wk[18 + t, k] = points*8192 + 8*k + (k >= breed_min) for k kept animals of type t
@@ -534,12 +540,12 @@ def house_w(wk, K, dd, doff, prm, assign):
             wk[4, WCOLS - 1] = 1
         gmax = 0
         for t in range(4):
-            gmax += wk[18 + t, dd[doff + t]]
-        k0 = dd[doff + 0] - max(g0, 0)
-        k1 = dd[doff + 1] - max(g1, 0)
-        k2 = dd[doff + 2] - max(g2, 0)
-        k3 = dd[doff + 3] - max(g3, 0)
-        best = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
+            gmax += wk[18 + t, np.uint64(dd[np.uint64(doff + t)])]
+        k0 = dd[np.uint64(doff + 0)] - max(g0, 0)
+        k1 = dd[np.uint64(doff + 1)] - max(g1, 0)
+        k2 = dd[np.uint64(doff + 2)] - max(g2, 0)
+        k3 = dd[np.uint64(doff + 3)] - max(g3, 0)
+        best = wk[18, np.uint64(k0)] + wk[19, np.uint64(k1)] + wk[20, np.uint64(k2)] + wk[21, np.uint64(k3)]
         nb = n
         acc0 = 0
         acc1 = 0
@@ -553,13 +559,14 @@ def house_w(wk, K, dd, doff, prm, assign):
         fresh = True
         while i >= 0:
             if fresh:
-                k0 = min(dd[doff + 0], acc0)
-                k1 = min(dd[doff + 1], acc1)
-                k2 = min(dd[doff + 2], acc2)
-                k3 = min(dd[doff + 3], acc3)
-                done = k0 == dd[doff + 0] and k1 == dd[doff + 1] and k2 == dd[doff + 2] and k3 == dd[doff + 3]
+                k0 = min(dd[np.uint64(doff + 0)], acc0)
+                k1 = min(dd[np.uint64(doff + 1)], acc1)
+                k2 = min(dd[np.uint64(doff + 2)], acc2)
+                k3 = min(dd[np.uint64(doff + 3)], acc3)
+                done = k0 == dd[np.uint64(doff + 0)] and k1 == dd[np.uint64(doff + 1)] \
+                    and k2 == dd[np.uint64(doff + 2)] and k3 == dd[np.uint64(doff + 3)]
                 if i == n or done:
-                    v = wk[18, k0] + wk[19, k1] + wk[20, k2] + wk[21, k3]
+                    v = wk[18, np.uint64(k0)] + wk[19, np.uint64(k1)] + wk[20, np.uint64(k2)] + wk[21, np.uint64(k3)]
                     if v > best:
                         best = v
                         nb = i
@@ -568,44 +575,44 @@ def house_w(wk, K, dd, doff, prm, assign):
                         bu2 = 0
                         bu3 = 0
                         for j in range(i):
-                            wk[8, j] = wk[7, j]
+                            wk[8, np.uint64(j)] = wk[7, np.uint64(j)]
                     if best >= gmax:
                         break
                     i -= 1
                     fresh = False
                     continue
-                r = wk[9, i]
-                u0 = min(dd[doff + 0], acc0 + r)
-                u1 = min(dd[doff + 1], acc1 + r)
-                u2 = min(dd[doff + 2], acc2 + r)
-                u3 = min(dd[doff + 3], acc3 + r)
-                ub = wk[18, u0] + wk[19, u1] + wk[20, u2] + wk[21, u3]
+                r = wk[9, np.uint64(i)]
+                u0 = min(dd[np.uint64(doff + 0)], acc0 + r)
+                u1 = min(dd[np.uint64(doff + 1)], acc1 + r)
+                u2 = min(dd[np.uint64(doff + 2)], acc2 + r)
+                u3 = min(dd[np.uint64(doff + 3)], acc3 + r)
+                ub = wk[18, np.uint64(u0)] + wk[19, np.uint64(u1)] + wk[20, np.uint64(u2)] + wk[21, np.uint64(u3)]
                 if ub <= best:
                     i -= 1
                     fresh = False
                     continue
                 # the relaxation bound costs O(units^2): worth it only with many containers left, and needed
                 # for the exact unit tail; skipping it prunes less but finds the same first best assignment
-                if wk[5, i] == 1 or n - i > HOUSE_DP_MIN:
+                if wk[5, np.uint64(i)] == 1 or n - i > HOUSE_DP_MIN:
                     ub, U = unit_dp(acc0, acc1, acc2, acc3, dd, doff, r, prm, wk)
                     if ub <= best:
                         i -= 1
                         fresh = False
                         continue
-                    if wk[5, i] == 1 and r <= UMAX:
+                    if wk[5, np.uint64(i)] == 1 and r <= UMAX:
                         # only unit containers left: the split is exact
                         best = ub
                         nb = i
                         for j in range(i):
-                            wk[8, j] = wk[7, j]
+                            wk[8, np.uint64(j)] = wk[7, np.uint64(j)]
                         u = U
-                        xs3 = wk[17, u]
+                        xs3 = wk[17, np.uint64(u)]
                         u -= xs3
-                        xs2 = wk[16, u]
+                        xs2 = wk[16, np.uint64(u)]
                         u -= xs2
-                        xs1 = wk[15, u]
+                        xs1 = wk[15, np.uint64(u)]
                         u -= xs1
-                        xs0 = wk[14, u]
+                        xs0 = wk[14, np.uint64(u)]
                         bu0 = xs0
                         bu1 = xs1
                         bu2 = xs2
@@ -615,44 +622,44 @@ def house_w(wk, K, dd, doff, prm, assign):
                         i -= 1
                         fresh = False
                         continue
-                if i > 0 and wk[5, i] == wk[5, i - 1]:
-                    wk[7, i] = wk[7, i - 1] - 1
+                if i > 0 and wk[5, np.uint64(i)] == wk[5, np.uint64(i - 1)]:
+                    wk[7, np.uint64(i)] = wk[7, np.uint64(i - 1)] - 1
                 else:
-                    wk[7, i] = -1
+                    wk[7, np.uint64(i)] = -1
             else:
-                o = wk[7, i]
+                o = wk[7, np.uint64(i)]
                 if o == 0:
-                    acc0 -= wk[5, i]
+                    acc0 -= wk[5, np.uint64(i)]
                 elif o == 1:
-                    acc1 -= wk[5, i]
+                    acc1 -= wk[5, np.uint64(i)]
                 elif o == 2:
-                    acc2 -= wk[5, i]
+                    acc2 -= wk[5, np.uint64(i)]
                 elif o == 3:
-                    acc3 -= wk[5, i]
-            o = wk[7, i] + 1
+                    acc3 -= wk[5, np.uint64(i)]
+            o = wk[7, np.uint64(i)] + 1
             while o < 4:
-                if o == 0 and acc0 < dd[doff + 0]:
+                if o == 0 and acc0 < dd[np.uint64(doff + 0)]:
                     break
-                if o == 1 and acc1 < dd[doff + 1]:
+                if o == 1 and acc1 < dd[np.uint64(doff + 1)]:
                     break
-                if o == 2 and acc2 < dd[doff + 2]:
+                if o == 2 and acc2 < dd[np.uint64(doff + 2)]:
                     break
-                if o == 3 and acc3 < dd[doff + 3]:
+                if o == 3 and acc3 < dd[np.uint64(doff + 3)]:
                     break
                 o += 1
             if o > 4:
                 i -= 1
                 fresh = False
                 continue
-            wk[7, i] = o
+            wk[7, np.uint64(i)] = o
             if o == 0:
-                acc0 += wk[5, i]
+                acc0 += wk[5, np.uint64(i)]
             elif o == 1:
-                acc1 += wk[5, i]
+                acc1 += wk[5, np.uint64(i)]
             elif o == 2:
-                acc2 += wk[5, i]
+                acc2 += wk[5, np.uint64(i)]
             elif o == 3:
-                acc3 += wk[5, i]
+                acc3 += wk[5, np.uint64(i)]
             i += 1
             fresh = True
     for t in range(4):
@@ -660,7 +667,7 @@ def house_w(wk, K, dd, doff, prm, assign):
     a0 = np.int64(0)
     a1 = np.int64(0)
     for j in range(n):
-        o = wk[8, j] if j < nb else 4
+        o = wk[8, np.uint64(j)] if j < nb else 4
         if j >= nb:
             # unit tail: hand the units out as the exact split said
             if bu0 > 0:
@@ -676,15 +683,15 @@ def house_w(wk, K, dd, doff, prm, assign):
                 o = 3
                 bu3 -= 1
         if o < 4:
-            wk[3, wk[6, j]] = o
-            wk[4, o] += wk[5, j]
+            wk[3, np.uint64(wk[6, np.uint64(j)])] = o
+            wk[4, np.uint64(o)] += wk[5, np.uint64(j)]
         if j < 20:
             a0 |= np.int64(o) << np.int64(3 * j)
         else:
             a1 |= np.int64(o) << np.int64(3 * (j - 20))
     for t in range(4):
-        if wk[4, t] > dd[doff + t]:
-            wk[4, t] = dd[doff + t]
+        if wk[4, t] > dd[np.uint64(doff + t)]:
+            wk[4, t] = dd[np.uint64(doff + t)]
     if memo_f >= 0:
         _hms(wk, memo_f + 12, a0)
         _hms(wk, memo_f + 13, a1)
@@ -713,7 +720,7 @@ def building_points(ps, prm):
     for s in range(3 * ps[P_NCOLS]):
         code = ps[P_BLD + s]
         if code != 0:
-            tot += prm[I_PTSB + code]
+            tot += prm[np.uint64(I_PTSB + code)]
     return tot
 
 
@@ -749,19 +756,19 @@ def score_parts_o(ps, prm, prmf, past, out, off):
         n = ps[P_AN + t]
         na += n
         b = I_BONUS + 4 * t
-        if n < prm[b]:
+        if n < prm[np.uint64(b)]:
             v = n + prm[I_BONUS_LOW]
-        elif n < prm[b + 1]:
+        elif n < prm[np.uint64(b + 1)]:
             v = n
-        elif n < prm[b + 2]:
+        elif n < prm[np.uint64(b + 2)]:
             v = n + 1
-        elif n < prm[b + 3]:
+        elif n < prm[np.uint64(b + 3)]:
             v = n + 2
         else:
-            v = n + 3 + (n - prm[b + 3])
-        out[off + 1 + t] = v - n
+            v = n + 3 + (n - prm[np.uint64(b + 3)])
+        out[np.uint64(off + 1 + t)] = v - n
         tot += v
-    out[off + 0] = na
+    out[np.uint64(off + 0)] = na
     ncols = ps[P_NCOLS]
     pts = 0
     bm = np.uint64(0)
@@ -769,11 +776,11 @@ def score_parts_o(ps, prm, prmf, past, out, off):
     for s in range(3 * ncols):
         code = ps[P_BLD + s]
         if code != 0:
-            pts += prm[I_PTSB + code]
+            pts += prm[np.uint64(I_PTSB + code)]
             bm |= np.uint64(1) << np.uint64(s)
             if code == 7:
                 storage = True
-    out[off + 5] = pts
+    out[np.uint64(off + 5)] = pts
     used = bm | np.uint64(ps[P_T]) | past
     nexp = 0
     home = ps[P_HOME]
@@ -783,12 +790,12 @@ def score_parts_o(ps, prm, prmf, past, out, off):
         col = np.uint64(7) << np.uint64(3 * c)
         if col & ~used == U0:
             nexp += 1
-    out[off + 6] = nexp * prm[I_EXP_POINTS]
+    out[np.uint64(off + 6)] = nexp * prm[I_EXP_POINTS]
     st = 0.0
     if storage:
         st = prmf[0] * (ps[P_WOOD] + ps[P_STONE] + ps[P_REED])
-    out[off + 7] = st
-    return tot + out[off + 5] + out[off + 6] + st
+    out[np.uint64(off + 7)] = st
+    return tot + out[np.uint64(off + 5)] + out[np.uint64(off + 6)] + st
 
 
 @njit(cache=True)
