@@ -12,6 +12,8 @@ A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
   ``entry_of_seat(s, g, n_players, lineup.rotate)``. Seat 0 is the start player.
 * ``replay(ctx, lineup, seed, index, n_players) -> str``: the same game as a readable log.
 * ``notes(values) -> list[str]``: provenance notes for reports (e.g. "reconstructed map").
+* ``end_codes``: how a game can end; ``Batch.end`` holds an index into it per game ("rules" = the rule
+  book's ending; any other value is a safety net the game's README documents).
 """
 from __future__ import annotations
 
@@ -31,6 +33,9 @@ class Batch:
     tiebreak: np.ndarray  # float64[n, P], higher wins a score tie (equal -> shared win)
     breakdown: np.ndarray  # float64[n, P, C], columns = GameSpec.categories
     length: np.ndarray  # int32/int64[n], game length in GameSpec.length_unit
+    # int8[n]: how each game ended, an index into GameSpec.end_codes (0 = "rules", the rule book's ending);
+    # None = every game ended by the rules (engines that have no other ending)
+    end: np.ndarray | None = None
 
 
 @dataclass
@@ -53,6 +58,9 @@ class GameSpec:
     flags: tuple[str, ...] = ()
     # decision kinds and feature columns, for `meeplab bots GAME` and bot writers
     bot_doc: str = ""
+    # how a game can end (Batch.end indexes this): "rules" first (the rule book's ending), then any safety
+    # net the engine has (each documented in the game's README), e.g. ("rules", "cap", "stalled")
+    end_codes: tuple[str, ...] = ("rules",)
 
 
 def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
