@@ -19,6 +19,10 @@ from sim.core.errors import MeeplabError
 #: columns every results file has (besides one float column per score category)
 BASE_COLUMNS = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length")
 _NUMERIC = {"n_players", "game_index", "seat", "entry", "score", "rank", "win", "length"}
+#: columns added later (SCHEMA.md): runs written before them still load, with these fill values
+#: (``tiebreak`` unknown = null; ``end`` = "rules", the only ending older engines recorded).
+#: A run whose parts disagree (some have the column, some not) gets the fill value on every row.
+OPTIONAL_COLUMNS = {"tiebreak": (pl.Float64, None), "end": (pl.String, "rules")}
 
 #: the engine used for every aggregation over the rows (out-of-core, bounded memory)
 ENGINE = "streaming"
@@ -149,6 +153,7 @@ def load_run(path: str | Path) -> Run:
     # Read every footer now: a truncated or non-parquet file fails here, naming the file.
     n_rows = 0
     schema: dict[str, pl.DataType] | None = None
+    optional = set(OPTIONAL_COLUMNS)
     for f in files:
         try:
             sch = pl.read_parquet_schema(f)
@@ -157,11 +162,12 @@ def load_run(path: str | Path) -> Run:
             raise MeeplabError(f"{f}: corrupt parquet file ({_first_line(exc)})") from None
         if schema is None:
             schema = dict(sch)
+        missing = [c for c in (*BASE_COLUMNS, *cats) if c not in sch]
+        if missing:
+            raise MeeplabError(f"{f}: results lack column(s) {', '.join(missing)}")
+        optional &= set(sch)
         n_rows += int(n)
     assert schema is not None
-    missing = [c for c in (*BASE_COLUMNS, *cats) if c not in schema]
-    if missing:
-        raise MeeplabError(f"{files[0]}: results lack column(s) {', '.join(missing)}")
     for c in (*_NUMERIC, *cats):
         if not schema[c].is_numeric():
             raise MeeplabError(f"{files[0]}: column '{c}' is {schema[c]}, expected a number")
@@ -170,7 +176,7 @@ def load_run(path: str | Path) -> Run:
         raise MeeplabError(f"{where}: results are empty (0 rows)")
 
     try:
-        lf = pl.scan_parquet([str(f) for f in files], extra_columns="ignore", missing_columns="raise")
+        lf = pl.scan_parquet([str(f) for f in files], extra_columns="ignore", missing_columns="insert")
     except Exception as exc:
         raise MeeplabError(f"{path}: cannot open results ({_first_line(exc)})") from None
     # Uniform dtypes whatever the writer chose (int8 vs int64 etc.).
@@ -185,6 +191,8 @@ def load_run(path: str | Path) -> Run:
         pl.col("win").cast(pl.Float64),
         pl.col("length").cast(pl.Int64),
         *[pl.col(c).cast(pl.Float64) for c in cats],
+        *[pl.col(c).cast(dtype) if c in optional else pl.lit(fill, dtype=dtype).alias(c)
+          for c, (dtype, fill) in OPTIONAL_COLUMNS.items()],
     )
     run = Run(path=path, meta=meta, lf=lf, source=source, n_rows=n_rows, categories=cats)
     players = run.collect(lf.select(pl.col("n_players").unique().sort()))

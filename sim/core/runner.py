@@ -90,11 +90,22 @@ def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names:
         "rank": pa.array(rank.reshape(-1)),
         "win": pa.array(win.reshape(-1)),
         "length": pa.array(np.repeat(batch.length.astype(np.int32), n_players)),
+        "tiebreak": pa.array(batch.tiebreak.reshape(-1).astype(np.float64)),
+        "end": _end_column(game, batch, n, n_players),
     }
     brk = batch.breakdown.reshape(n * n_players, -1)
     for j, c in enumerate(game.categories):
         cols[c] = pa.array(brk[:, j].astype(np.float64))
     return pa.table(cols)
+
+
+def _end_column(game: GameSpec, batch: Batch, n: int, n_players: int) -> pa.DictionaryArray:
+    """How each game ended, one value per row: ``game.end_codes[batch.end[g]]`` ("rules" when ``end`` is None)."""
+    codes = np.zeros(n, dtype=np.int32) if batch.end is None else batch.end.astype(np.int32)
+    if codes.size and (codes.min() < 0 or codes.max() >= len(game.end_codes)):
+        raise ValueError(f"{game.id}: Batch.end holds a code outside end_codes {game.end_codes}")
+    return pa.DictionaryArray.from_arrays(pa.array(np.repeat(codes, n_players)),
+                                          pa.array(list(game.end_codes), type=pa.string()))
 
 
 class _Interrupted(Exception):
