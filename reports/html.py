@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import polars as pl
 
 from sim.core.errors import MeeplabError
@@ -17,8 +18,10 @@ from sim.core.errors import MeeplabError
 from . import charts
 from .load import Run, load_run
 from .stats import (
+    SEAT_METHOD,
     RunStats,
     differing_params,
+    holm,
     paired_compare,
     pairing,
     run_stats,
@@ -137,12 +140,26 @@ def slug(text: str) -> str:
     return s or "run"
 
 
-def sig_mark(lo: Any, hi: Any) -> str:
-    if _bad(lo) or _bad(hi):
-        return ""
-    if lo > 0 or hi < 0:
-        return ' <span class="sig" title="the 95% interval excludes zero">●</span>'
-    return ""
+def sig_mark(flag: Any, title: str = "significant after Holm's correction for the comparisons marked") -> str:
+    """● where ``flag`` is true; every mark in a report comes from a test named next to it."""
+    return f' <span class="sig" title="{esc(title)}">●</span>' if flag else ""
+
+
+def bot_label(name: str, seats: Any) -> str:
+    """A bot's name, labelled "per seat" when it fills several seats of each game (its rates are per seat)."""
+    if _bad(seats) or seats <= 1.0001:
+        return esc(name)
+    k = f"{seats:.0f}" if abs(seats - round(seats)) < 1e-9 else num(seats, 2)
+    return f"{esc(name)} <span class='muted'>(per seat, {k} seats)</span>"
+
+
+def diff_ci(lo: Any, hi: Any, base: Any, other: Any, f=spct) -> str:
+    """Interval of a win-rate difference; a bot that never won in either run has nothing to compare."""
+    if not _bad(base) and not _bad(other) and base == 0 and other == 0:
+        return "no wins in either run"
+    if not _bad(lo) and lo == hi:
+        return "same in every game"
+    return ci(lo, hi, f)
 
 
 # -- one run ---------------------------------------------------------------------------------
@@ -242,6 +259,34 @@ def _mixed_lineup(run: Run, st: RunStats, p: int) -> bool:
     return st.by_bot.filter(pl.col("n_players") == p).height > 1
 
 
+def _seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> str:
+    """The seat verdict, from the same model, intervals and marks as the seat table."""
+    m = st.seat_model.get(p)
+    if m is None or not m.estimable:
+        best = seats.sort("win_rate", descending=True).row(0, named=True)
+        worst = seats.sort("win_rate").row(0, named=True)
+        why = esc(m.reason) if m is not None else "no seat model"
+        return (f"<b>Seats at {p} players:</b> win rates from {pct(worst['win_rate'])} (seat {worst['seat'] + 1}) "
+                f"to {pct(best['win_rate'])} (seat {best['seat'] + 1}); the seat effect cannot be estimated: "
+                f"{why}.")
+    best = seats.sort("adj_rate", descending=True).row(0, named=True)
+    worst = seats.sort("adj_rate").row(0, named=True)
+    sig = not _bad(m.p) and m.p < 0.05
+    marked = [r for r in seats.iter_rows(named=True) if r["sig"]]
+    text = (f"<b>Seats at {p} players:</b> among equally strong bots the seats would win from "
+            f"{pct(worst['adj_rate'])} (seat {worst['seat'] + 1}) to {pct(best['adj_rate'])} "
+            f"(seat {best['seat'] + 1}); score test {pval(m.p)}, ")
+    if not sig:
+        return text + "no significant seat effect."
+    text += "a <span class='sig'>significant seat effect</span>"
+    if marked:
+        text += ": " + ", ".join(
+            f"seat {r['seat'] + 1} {'advantage' if r['adv'] > 0 else 'handicap'} {spct(r['adv'])} "
+            f"(95% CI {ci(r['adv_lo'], r['adv_hi'], spct)}){sig_mark(True, 'see Seat fairness')}" for r in marked)
+        return text + "."
+    return text + ", though no single seat's interval excludes the fair share."
+
+
 def _findings(run: Run, st: RunStats) -> str:
     items = []
     for g in st.games.iter_rows(named=True):
@@ -261,18 +306,7 @@ def _findings(run: Run, st: RunStats) -> str:
             )
         seats = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
         if seats.height > 1:
-            best = seats.sort("win_rate", descending=True).row(0, named=True)
-            worst = seats.sort("win_rate").row(0, named=True)
-            pv = st.seat_p.get(p, math.nan)
-            verdict = ("a <span class='sig'>significant seat effect</span>" if (not _bad(pv) and pv < 0.05)
-                       else "no significant seat effect")
-            conf = ""
-            if not run.rotate and _mixed_lineup(run, st, p):
-                conf = " (caution: seats were not rotated, so seat and bot are confounded)"
-            items.append(
-                f"<b>Seats at {p} players:</b> from {pct(worst['win_rate'])} (seat {worst['seat'] + 1}) to "
-                f"{pct(best['win_rate'])} (seat {best['seat'] + 1}); χ² test {pval(pv)}, {verdict}{conf}."
-            )
+            items.append(_seat_finding(st, p, seats))
         items.append(f"<b>Ties at {p} players:</b> {pct(g['tie_share'])} of games end with a shared first place.")
     if run.categories:
         bb = st.by_bot
@@ -297,48 +331,70 @@ def _win_section(run: Run, st: RunStats, colors: dict[str, str]) -> str:
         seats = r["seats_per_game"]
         rows.append((
             f"{r['n_players']}", esc(r["bot"]), num(seats, 2) if abs(seats - round(seats)) > 1e-9 else f"{seats:.0f}",
-            num(r["wins"], 1), pct(r["win_rate"]), ci(r["lo"], r["hi"]), pct(1 / r["n_players"]),
+            num(r["wins"], 1), pct(r["win_rate"]), ci(r["lo"], r["hi"]) + (" †" if r["by_game"] else ""),
+            pct(1 / r["n_players"]),
             pct(r["games_won"]), num(r["mean_score"]), num(r["sd_score"]), num(r["mean_rank"]),
         ))
-    tbl = table(["players", "bot", "seats per game", "wins", "win rate per seat", "95% CI (Wilson)", "fair share",
+    tbl = table(["players", "bot", "seats per game", "wins", "win rate per seat", "95% CI", "fair share",
                  "games won by the bot", "mean score", "sd", "mean rank"], rows,
                 [True, False, True, True, True, True, True, True, True, True, True], group_col=0)
     fig = figure(charts.win_rate_by_bot(bb, colors), "win rate per bot",
                  "each bar is the share of its seats a bot won (a k-way shared first place counts 1/k); the black "
-                 "whisker is the 95% Wilson interval and the dashed line is the fair share 1/P. A bot whose "
+                 "whisker is the 95% interval of the table and the dashed line is the fair share 1/P. A bot whose "
                  "whisker stays clear of the dashed line is genuinely stronger or weaker than average.")
     note = ""
     if multi:
         note = ("<p class='muted'>Some bots fill several seats per game: their win rate is per seat (comparable "
-                "with the fair share 1/P); “games won by the bot” adds up all its seats.</p>")
-    return f"<h3>Win rate per bot</h3>{fig}{tbl}{note}"
+                "with the fair share 1/P); “games won by the bot” adds up all its seats. † Their interval takes the "
+                "game as the unit (two seats of one game cannot both win): Wilson at the effective sample size of "
+                "the by-game variance of their win share, stratified by rotation offset (Kish design effect; "
+                "Korn &amp; Graubard 1998).</p>")
+    return (f"<h3>Win rate per bot</h3>{fig}{tbl}{note}<p class='muted'>Intervals: Wilson score (Wilson 1927) "
+            "for a bot in one seat per game.</p>")
 
 
 def _seat_section(run: Run, st: RunStats) -> str:
     bs = st.by_seat
-    rows = []
+    rows, chart = [], []
     for r in bs.iter_rows(named=True):
         p = r["n_players"]
-        dev = r["win_rate"] - 1 / p
+        m = st.seat_model.get(p)
+        est = m is not None and m.estimable
+        dev = r["adv"] if est else math.nan
         rows.append((f"{p}", f"{r['seat'] + 1}" + (" (start)" if r["seat"] == 0 else ""), num(r["n"], 0),
-                     pct(r["win_rate"]), ci(r["lo"], r["hi"]),
-                     f"<span class='{'pos' if dev >= 0 else 'neg'}'>{spct(dev)}</span>" + sig_mark(
-                         r["lo"] - 1 / p, r["hi"] - 1 / p),
+                     pct(r["win_rate"]), ci(r["lo"], r["hi"]), pct(r["adj_rate"]) if est else "–",
+                     (f"<span class='{'pos' if dev >= 0 else 'neg'}'>{spct(dev)}</span>"
+                      + sig_mark(r["sig"], "seat effect: score test significant and this interval excludes 0")
+                      if est else "–"),
+                     ci(r["adv_lo"], r["adv_hi"], spct) if est else "–",
                      num(r["mean_score"])))
-    tbl = table(["players", "seat", "games", "win rate", "95% CI (Wilson)", "vs fair share", "mean score"], rows,
-                [True, False, True, True, True, True, True], group_col=0)
-    tests = ", ".join(f"{p}P: {pval(v)}" for p, v in st.seat_p.items())
+        if est:
+            chart.append({"n_players": p, "seat": r["seat"], "win_rate": r["adj_rate"],
+                          "lo": r["adv_lo"] + 1 / p, "hi": r["adv_hi"] + 1 / p})
+        else:
+            chart.append({k: r[k] for k in ("n_players", "seat", "win_rate", "lo", "hi")})
+    tbl = table(["players", "seat", "games", "win rate", "95% CI", "among equal bots", "vs fair share",
+                 "95% CI", "mean score"], rows, [True, False, True, True, True, True, True, True, True], group_col=0)
+    tests = ", ".join(f"{p}P: {pval(m.p)}" if m.estimable else f"{p}P: not estimable ({m.reason})"
+                      for p, m in st.seat_model.items())
     caveat = ""
     if not run.rotate and any(_mixed_lineup(run, st, p) for p in run.players):
         caveat = ("<div class='warning'><strong>Seats not rotated.</strong> Each lineup entry kept the same "
                   "seat, so these seat numbers mix the seat effect with the strength of the bot in that seat. "
                   "Rerun with rotation (or identical bots) to measure seat fairness.</div>")
-    fig = figure(charts.win_rate_by_seat(bs), "win rate per seat",
-                 "seat 1 is the start player. With a fair game every seat's bar sits on the dashed fair-share "
-                 "line; a whisker (95% Wilson interval) that misses the line marks a real seat advantage or "
-                 "handicap. ● in the table marks such seats.")
-    return (f"<h3>Seat fairness</h3>{caveat}{fig}{tbl}<p class='muted'>χ² test of “wins spread evenly over seats”: "
-            f"{esc(tests)} (small p = uneven).</p>")
+    fig = figure(charts.win_rate_by_seat(pl.DataFrame(chart)), "win rate per seat",
+                 "seat 1 is the start player. Each bar is what the seat would win among equally strong bots "
+                 "(the seat model below, which takes the lineup into account; the raw win rate where seats and "
+                 "bots cannot be told apart), with its 95% interval. With a fair game every bar sits on the "
+                 "dashed fair-share line.")
+    return (f"<h3>Seat fairness</h3>{caveat}{fig}{tbl}"
+            f"<p class='muted'>Seat model: {SEAT_METHOD}; “among equal bots” is a seat's win probability "
+            "when all bots are equally strong, “vs fair share” that minus 1/P, with a delta-method 95% "
+            "interval; with one bot in every seat this is the raw win rate and the test is Pearson's χ² "
+            f"against 1/P. Test of “no seat effect”: {esc(tests)} (small p = uneven). ● marks a seat whose "
+            "interval excludes the fair share when that test is significant (p &lt; 0.05), so the marks and "
+            "the verdict agree. The raw win-rate interval is Wilson, under rotation by game and stratified by "
+            "rotation offset.</p>")
 
 
 def _tie_section(st: RunStats) -> str:
@@ -465,13 +521,13 @@ def _paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], re
     rows = []
     for r in df.iter_rows(named=True):
         rows.append((
-            f"{r['n_players']}", esc(r["bot"]), num(r["games"], 0),
+            f"{r['n_players']}", bot_label(r["bot"], r["seats"]), num(r["games"], 0),
             f"{num(r['score_base'])} → {num(r['score_other'])}",
-            snum(r["d_score"]) + sig_mark(r["d_score_lo"], r["d_score_hi"]),
+            snum(r["d_score"]) + sig_mark(r["sig_score"]),
             ci(r["d_score_lo"], r["d_score_hi"], snum),
             f"{pct(r['win_base'])} → {pct(r['win_other'])}",
-            spct(r["d_win"]) + sig_mark(r["d_win_lo"], r["d_win_hi"]),
-            ci(r["d_win_lo"], r["d_win_hi"], spct),
+            spct(r["d_win"]) + sig_mark(r["sig_win"]),
+            diff_ci(r["d_win_lo"], r["d_win_hi"], r["win_base"], r["win_other"]),
             pct(r["changed"], 0),
         ))
     tbl = table(["players", "bot", "paired games", "mean score", "Δ score", "95% CI", "win rate", "Δ win rate",
@@ -489,8 +545,8 @@ def _paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], re
         "intervals are much narrower than comparing two independent runs.</p>"
         + figure(fig, "paired differences",
                  f"each dot is how much a bot's win rate (left) or mean final score (right) changed from "
-                 f"<b>{esc(lb)}</b> to <b>{esc(lo)}</b>, with its paired 95% interval. A line that does not "
-                 "cross zero is a real change; ● marks these in the table.")
+                 f"<b>{esc(lb)}</b> to <b>{esc(lo)}</b>, with its paired 95% interval. ● in the table marks "
+                 "the changes that stay significant after Holm's correction (see Key changes).")
         + tbl
     )
 
@@ -502,12 +558,13 @@ def _unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], 
     rows = []
     for r in df.iter_rows(named=True):
         rows.append((
-            f"{r['n_players']}", esc(r["bot"]),
+            f"{r['n_players']}", bot_label(r["bot"], r["seats"]),
             f"{pct(r['win_base'])} <span class='muted'>[{ci(r['win_base_lo'], r['win_base_hi'])}]</span>",
             f"{pct(r['win_other'])} <span class='muted'>[{ci(r['win_other_lo'], r['win_other_hi'])}]</span>",
-            spct(r["d_win"]) + sig_mark(r["d_win_lo"], r["d_win_hi"]), ci(r["d_win_lo"], r["d_win_hi"], spct),
+            spct(r["d_win"]) + sig_mark(r["sig_win"]),
+            diff_ci(r["d_win_lo"], r["d_win_hi"], r["win_base"], r["win_other"]),
             f"{num(r['score_base'])} → {num(r['score_other'])}",
-            snum(r["d_score"]) + sig_mark(r["d_score_lo"], r["d_score_hi"]),
+            snum(r["d_score"]) + sig_mark(r["sig_score"]),
             ci(r["d_score_lo"], r["d_score_hi"], snum),
         ))
     tbl = table(["players", "bot", f"win rate {esc(lb)}", f"win rate {esc(lo)}", "Δ win rate", "95% CI",
@@ -520,8 +577,9 @@ def _unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], 
         chart_rows.append({"label": lo, "n_players": r["n_players"], "bot": r["bot"], "win_rate": r["win_other"],
                            "lo": r["win_other_lo"], "hi": r["win_other_hi"]})
     fig = figure(charts.compare_win_rates(chart_rows, [lb, lo], colors), "win rates side by side",
-                 "win rate per bot in each run with 95% Wilson intervals. The runs are independent samples, so "
-                 "only clearly separated whiskers indicate a real difference.")
+                 "win rate per bot in each run with its 95% interval (Wilson; by game for a bot in several "
+                 "seats). The runs are independent samples, so only clearly separated whiskers indicate a real "
+                 "difference.")
     return (
         f"<h4>{esc(lo)} vs {esc(lb)} <span class='badge info'>unpaired</span></h4>"
         f"<p class='muted'>Not paired ({esc(reason)}): the runs did not play the same games, so they are "
@@ -570,31 +628,62 @@ def _category_shift(base: Run, bst: RunStats, other: Run, ost: RunStats, lb: str
 def _win_notes(df: pl.DataFrame, lo: str) -> list[str]:
     out = []
     for r in df.iter_rows(named=True):
-        a, b = r["d_win_lo"], r["d_win_hi"]
-        if not _bad(a) and not _bad(b) and (a > 0 or b < 0):
-            base = r.get("win_base")
-            other = r.get("win_other")
-            out.append(f"<b>{esc(lo)}, {r['n_players']} players:</b> {esc(r['bot'])}'s win rate "
+        if r["sig_win"]:
+            a, b = r["d_win_lo"], r["d_win_hi"]
+            out.append(f"<b>{esc(lo)}, {r['n_players']} players:</b> {bot_label(r['bot'], r['seats'])}'s win rate "
                        f"{'rises' if r['d_win'] > 0 else 'falls'} {spct(r['d_win'])} "
-                       f"({pct(base)} → {pct(other)}, 95% CI {ci(a, b, spct)}).")
+                       f"({pct(r['win_base'])} → {pct(r['win_other'])}, 95% CI {ci(a, b, spct)}, "
+                       f"Holm-adjusted {pval(r['q_win'])}){sig_mark(True)}.")
     return out
+
+
+def holm_marks(dfs: list[pl.DataFrame]) -> list[pl.DataFrame]:
+    """Holm's correction across every win-rate change in ``dfs`` (one family) and, separately, every mean
+    score change: adds ``q_win``/``q_score`` (adjusted p) and ``sig_win``/``sig_score`` (marked, q < 0.05)."""
+    sizes = [d.height for d in dfs]
+    q = {k: holm(np.concatenate([d[f"p_{k}"].to_numpy() for d in dfs])) if sum(sizes) else np.zeros(0)
+         for k in ("win", "score")}
+    out, i = [], 0
+    for d, n in zip(dfs, sizes):
+        cols = []
+        for k in ("win", "score"):
+            qk = q[k][i:i + n]
+            cols += [pl.Series(f"q_{k}", qk), pl.Series(f"sig_{k}", np.nan_to_num(qk, nan=1.0) < 0.05)]
+        out.append(d.with_columns(cols))
+        i += n
+    return out
+
+
+def _family_size(dfs: list[pl.DataFrame], k: str) -> int:
+    return int(sum(np.isfinite(d[f"p_{k}"].to_numpy()).sum() for d in dfs))
+
+
+def holm_note(m_win: int, m_score: int) -> str:
+    return (f"Multiple comparisons: a change is marked ● (and listed here) when it stays significant after "
+            f"Holm's step-down correction (Holm 1979) across all {m_win} win-rate comparison"
+            f"{'s' if m_win != 1 else ''} in this report (mean-score changes: a separate family of {m_score}), "
+            "which keeps the chance of any false mark at 5%. The 95% intervals are per comparison, so an interval "
+            "that just misses zero may stay unmarked. Win rates of a bot in several seats are per seat.")
 
 
 def comparison_section(runs: list[Run], stats: list[RunStats], labels: list[str],
                        colors: dict[str, str]) -> str:
     base, lb = runs[0], labels[0]
     blocks, findings = [], []
-    for run, st, lab in zip(runs[1:], stats[1:], labels[1:]):
-        ok, reason = pairing(base, run)
+    seats = stats[0].by_bot.select("n_players", "bot", pl.col("seats_per_game").alias("seats"))
+    pairs = [pairing(base, run) for run in runs[1:]]
+    dfs = [(paired_compare(base, run) if ok else unpaired_compare(stats[0], st)).join(
+        seats, on=["n_players", "bot"], how="left") for (ok, _), run, st in zip(pairs, runs[1:], stats[1:])]
+    dfs = holm_marks(dfs)
+    m_win, m_score = _family_size(dfs, "win"), _family_size(dfs, "score")
+    for run, st, lab, (ok, reason), df in zip(runs[1:], stats[1:], labels[1:], pairs, dfs):
         if ok:
-            df = paired_compare(base, run)
             blocks.append(_paired_block(df, lb, lab, colors, reason))
         else:
-            df = unpaired_compare(stats[0], st)
             blocks.append(_unpaired_block(df, lb, lab, colors, reason))
         wn = _win_notes(df, lab) if df.height else []
         findings += wn or [f"<b>{esc(lab)}:</b> no bot's win rate changes significantly against {esc(lb)} "
-                           f"({'paired' if ok else 'unpaired'} comparison)."]
+                           f"({'paired' if ok else 'unpaired'} comparison, Holm's correction)."]
         cat_html, cat_notes = _category_shift(base, stats[0], run, st, lb, lab)
         findings += cat_notes
         if cat_html:
@@ -604,7 +693,7 @@ def comparison_section(runs: list[Run], stats: list[RunStats], labels: list[str]
              "<i>other run − baseline</i>.</p>",
              "<h3>What changed</h3>", _what_changed(runs, labels),
              "<div class='findings'><h4>Key changes</h4><ul>" + "".join(f"<li>{f}</li>" for f in findings)
-             + "</ul></div>",
+             + "</ul>" + f"<p class='muted'>{holm_note(m_win, m_score)}</p></div>",
              "<h3>Differences against the baseline</h3>", *blocks, "</section>"]
     return "\n".join(parts)
 
@@ -626,7 +715,8 @@ def sweep_section(runs: list[Run], stats: list[RunStats], labels: list[str], par
         win_rows, cat_rows = [], []
         for j, i in enumerate(order):
             bb = stats[i].by_bot.filter(pl.col("n_players") == p)
-            win_rows.append(bb.select("bot", "win_rate", "lo", "hi", "mean_score").with_columns(pl.lit(j).alias("i")))
+            win_rows.append(bb.select("bot", "win_rate", "lo", "hi", "mean_score", "seats_per_game")
+                            .with_columns(pl.lit(j).alias("i")))
             n = bb["n"].sum()
             cat_rows.append({"i": j, **{f"cat_{c}": float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats},
                              "score": float((bb["mean_score"] * bb["n"]).sum() / n)})
@@ -636,8 +726,8 @@ def sweep_section(runs: list[Run], stats: list[RunStats], labels: list[str], par
         if cats:
             parts.append(figure(
                 charts.sweep_chart(param, xs, xl, win, catdf, cats, colors, p), f"sweep over {param}",
-                f"left: win rate per bot at each value of {esc(param)} with 95% Wilson intervals (dashed = fair "
-                f"share); right: average points per player from each scoring category. Steep lines show what the "
+                f"left: win rate per bot at each value of {esc(param)} with 95% intervals (Wilson; by game for a "
+                f"bot in several seats; dashed = fair share); right: average points per player from each scoring category. Steep lines show what the "
                 f"parameter really drives."))
         bots = [b for b in colors if b in set(win["bot"].to_list())]
         rows = []
@@ -650,8 +740,13 @@ def sweep_section(runs: list[Run], stats: list[RunStats], labels: list[str], par
             cr = catdf.filter(pl.col("i") == j).row(0, named=True)
             rows.append((esc(x), esc(labels[order[j]]), *cells, *[num(cr[f"cat_{c}"]) for c in cats],
                          num(cr["score"])))
-        head = [esc(param), "run", *[f"win {esc(b)}" for b in bots], *[esc(c) for c in cats], "mean score"]
+        multi = {b for b in bots if (win.filter(pl.col("bot") == b)["seats_per_game"] > 1.0001).any()}
+        head = [esc(param), "run", *[f"win {esc(b)}" + (" <span class='muted'>(per seat)</span>" if b in multi else "")
+                                     for b in bots], *[esc(c) for c in cats], "mean score"]
         parts.append(table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 1)]))
+    parts.append("<p class='muted'>Which changes against the baseline are significant is marked in the "
+                 "Comparison section, with Holm's correction across all the comparisons it marks; a sweep makes "
+                 "many comparisons, so single points outside the whiskers are not by themselves evidence.</p>")
     parts.append("</section>")
     return "\n".join(parts)
 
