@@ -82,7 +82,7 @@ def _err(df: pl.DataFrame, val: str = "win_rate", lo: str = "lo", hi: str = "hi"
 
 
 def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
-    """Grouped bars: win rate per bot for each player count, 95% Wilson error bars, fair share line."""
+    """Grouped bars: win rate per bot for each player count, error bars from the ``lo``/``hi`` columns, fair share line."""
     players = by_bot["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
     fig, ax = plt.subplots(figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4),
@@ -108,7 +108,8 @@ def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
 
 
 def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
-    """One panel per player count: win rate per seat, Wilson error bars, fair share line."""
+    """One panel per player count: win rate per seat (``win_rate``, ``lo``, ``hi``: the
+    report passes the lineup-adjusted rates of the seat model), fair share line."""
     players = by_seat["n_players"].unique().sort().to_list()
     fig, axes = _grid(len(players), panel_w=3.4, panel_h=2.8, max_cols=4)
     top = float(np.nanmax(by_seat["hi"].to_numpy()))
@@ -290,7 +291,7 @@ def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, boo
 
 
 def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str, str]) -> str:
-    """Side-by-side win rates with Wilson bars: for every (player count, bot), one bar per run."""
+    """Side-by-side win rates with their interval bars: for every (player count, bot), one bar per run."""
     run_cols = colors_for(labels, ["#3B6FB6", "#E07B39", "#3A9A5B", "#7E62B0", "#C8454B", "#6F7378"])
     keys = sorted({(r["n_players"], r["bot"]) for r in rows})
     fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4),
@@ -322,7 +323,7 @@ def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str,
 
 def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cats: pl.DataFrame,
                 categories: Sequence[str], colors: dict[str, str], n_players: int) -> str:
-    """Two panels for one player count: win rate per bot against the swept value (Wilson bars), and
+    """Two panels for one player count: win rate per bot against the swept value (interval bars), and
     mean points per category (all players) against it."""
     numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
     pos = list(xs) if numeric else list(range(len(xs)))

@@ -275,7 +275,7 @@ def _seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> str:
     marked = [r for r in seats.iter_rows(named=True) if r["sig"]]
     text = (f"<b>Seats at {p} players:</b> among equally strong bots the seats would win from "
             f"{pct(worst['adj_rate'])} (seat {worst['seat'] + 1}) to {pct(best['adj_rate'])} "
-            f"(seat {best['seat'] + 1}); score test {pval(m.p)}, ")
+            f"(seat {best['seat'] + 1}); score test {esc(pval(m.p))}, ")
     if not sig:
         return text + "no significant seat effect."
     text += "a <span class='sig'>significant seat effect</span>"
@@ -630,10 +630,12 @@ def _win_notes(df: pl.DataFrame, lo: str) -> list[str]:
     for r in df.iter_rows(named=True):
         if r["sig_win"]:
             a, b = r["d_win_lo"], r["d_win_hi"]
-            out.append(f"<b>{esc(lo)}, {r['n_players']} players:</b> {bot_label(r['bot'], r['seats'])}'s win rate "
+            seats = r["seats"]
+            per = f" per seat ({seats:.0f} seats)" if not _bad(seats) and seats > 1.0001 else ""
+            out.append(f"<b>{esc(lo)}, {r['n_players']} players:</b> {esc(r['bot'])}'s win rate{per} "
                        f"{'rises' if r['d_win'] > 0 else 'falls'} {spct(r['d_win'])} "
                        f"({pct(r['win_base'])} → {pct(r['win_other'])}, 95% CI {ci(a, b, spct)}, "
-                       f"Holm-adjusted {pval(r['q_win'])}){sig_mark(True)}.")
+                       f"Holm-adjusted {esc(pval(r['q_win']))}){sig_mark(True)}.")
     return out
 
 
