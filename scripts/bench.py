@@ -7,6 +7,7 @@ with --readme, between the bench markers of README.md.
 
     python scripts/bench.py                       # every game, default cases
     python scripts/bench.py --game schweinebande --games 50000 --repeats 5
+    python scripts/bench.py --cluster --games 1000000     # 2 Dask workers vs numba threads (greedy, 3 players)
 """
 from __future__ import annotations
 
@@ -53,6 +54,57 @@ def bench_case(game, players, bot, n_games, repeats, seed=1):
     return compile_s, statistics.median(rates), min(rates), max(rates)
 
 
+def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_shard=5_000):
+    """Whole runs (results written and merged) of greedy Schweinebande: numba threads in this process vs
+    ``workers`` Dask worker processes of one thread, interleaved so that both see the same machine; and
+    the cost of a shard, from the same cluster run with ``small_shard``-game shards."""
+    import tempfile
+
+    from sim.core.cluster import DaskExecutor
+    from sim.core.runner import RunConfig, run
+
+    game = get_game("schweinebande")
+    tmp = Path(tempfile.mkdtemp(prefix="meeplab-bench-"))
+    t = time.perf_counter()
+    ex = DaskExecutor(workers=workers)
+    start_s = time.perf_counter() - t
+
+    def one(name, executor, size, games):
+        cfg = RunConfig(game=game, games=games, players=[players], bots=["greedy"], out=tmp / name, chunk=size,
+                        progress=False, force=True, executor=executor)
+        meta = run(cfg)
+        return meta["wall_time_s"] - meta["compile_time_s"], meta["shards"]
+
+    try:
+        one("warm", ex, 1000, 4 * workers * 1000)  # workers import and load the engine once, untimed
+        times = {"threads": [], "workers": [], "small": []}
+        for _ in range(repeats):
+            times["threads"].append(one("threads", None, shard, n_games)[0])
+            times["workers"].append(one("workers", ex, shard, n_games)[0])
+            small_t, small_n = one("small", ex, small_shard, n_games)
+            times["small"].append(small_t)
+    finally:
+        ex.close()
+    med = {k: statistics.median(v) for k, v in times.items()}
+    big_n = -(-n_games // shard)
+    per_shard_ms = 1000 * workers * (med["small"] - med["workers"]) / max(1, small_n - big_n)
+    text = (
+        f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} cores; {n_games:,} greedy Schweinebande games at "
+        f"{players} players per run, results written; median of {repeats} interleaved runs (play time: wall minus "
+        "compile/load).\n\n"
+        f"| | games/s | |\n|---|---|---|\n"
+        f"| numba threads ({numba.get_num_threads()}), one process | {n_games / med['threads']:,.0f} | 1 |\n"
+        f"| `--workers {workers}` ({shard:,}-game shards) | {n_games / med['workers']:,.0f} | "
+        f"**{med['threads'] / med['workers']:.3f}** |\n"
+        f"| `--workers {workers}` ({small_shard:,}-game shards) | {n_games / med['small']:,.0f} | "
+        f"{med['threads'] / med['small']:.3f} |\n\n"
+        f"Starting the local cluster took {start_s:.1f} s; a shard costs about {per_shard_ms:.0f} ms of a worker "
+        f"beyond its games (from the two shard sizes).\n"
+    )
+    print(text)
+    return text
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", action="append", help="game id (repeatable; default: all)")
@@ -60,9 +112,14 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--cluster", action="store_true",
+                    help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)")
     args = ap.parse_args(argv)
     if args.threads:
         numba.set_num_threads(args.threads)
+    if args.cluster:
+        bench_cluster(args.games or 1_000_000, args.repeats)
+        return
     ids = args.game or [g for g in CASES if g in game_ids()]
     rows = []
     for gid in ids:

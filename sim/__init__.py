@@ -13,3 +13,8 @@ except Exception:  # pragma: no cover - older numba
     pass
 
 __version__ = "0.1.0"
+
+# numba's cache keyed to the sources each module reaches (sim/core/numba_cache.py): set before any engine loads
+from .core import numba_cache as _numba_cache  # noqa: E402
+
+_numba_cache.install()

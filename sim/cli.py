@@ -5,6 +5,7 @@ reported as one line on stderr with exit code 2.
 """
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 from pathlib import Path
@@ -184,7 +185,20 @@ def _run_options(fn):
                      help="TOML file defining tuned bot variants (repeatable)."),
         click.option("--fixed-seats", is_flag=True,
                      help="Keep the listed bot order on every game (default: rotate bots over seats)."),
-        click.option("--chunk", type=int, default=50000, show_default=True, hidden=True),
+        click.option("--shard", type=int, default=None,
+                     help="Games per shard, the unit of work and of results on disk (default 50,000; on a "
+                          "cluster fewer, so that every worker gets several)."),
+        click.option("--chunk", type=int, default=None, hidden=True),  # the old name of --shard
+        click.option("--workers", "-w", type=int, default=None, metavar="N",
+                     help="Play on a local Dask cluster of N worker processes (default: this process, "
+                          "numba threads)."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need this "
+                          "meeplab installed). See the README, 'Clusters, resume, compiled code'."),
+        click.option("--resume", is_flag=True,
+                     help="Finish the run already in OUT (interrupted or killed): play only the shards it "
+                          "lacks. The arguments must be the same."),
+        click.option("--force", is_flag=True, help="Replace the run already in OUT."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary."),
     ]
     for o in reversed(opts):
@@ -193,8 +207,8 @@ def _run_options(fn):
 
 
 def _config(game, n_games, players, bots, seed, threads, sets, params_file, bot_configs, fixed_seats,
-            chunk, quiet, flags, out, label=""):
-    from sim.core.runner import RunConfig
+            shard, chunk, workers, scheduler, resume, force, quiet, flags, out, label=""):
+    from sim.core.runner import DEFAULT_CHUNK, RunConfig
 
     g = _game(game)
     return RunConfig(
@@ -208,17 +222,63 @@ def _config(game, n_games, players, bots, seed, threads, sets, params_file, bot_
         out=Path(out) if out else None,
         rotate=not fixed_seats,
         bot_configs=tuple(bot_configs),
-        chunk=max(1, chunk),
+        chunk=shard or chunk or DEFAULT_CHUNK,
         progress=not quiet,
         label=label,
         command=_command_line(),
+        resume=resume,
+        force=force,
     )
+
+
+@contextlib.contextmanager
+def _executor(workers, scheduler, threads):
+    """None (this process) or a Dask executor, closed when the command ends."""
+    if workers is None and not scheduler:
+        yield None
+        return
+    if workers is not None and scheduler:
+        raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
+    from sim.core.cluster import DaskExecutor
+
+    ex = DaskExecutor(workers, scheduler, threads)
+    try:
+        yield ex
+    finally:
+        ex.close()
+
+
+def _play(cfgs, kw) -> list[dict]:
+    """Check every run first, then play them in turn (on the cluster, if one is asked for)."""
+    from sim.core.runner import check_config, run
+
+    for cfg in cfgs:
+        check_config(cfg)
+    metas = []
+    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+        for cfg in cfgs:
+            cfg.executor = ex
+            if ex is not None and not (kw["shard"] or kw["chunk"]):
+                cfg.chunk = max(1, min(cfg.chunk, -(-cfg.games // (4 * max(1, ex.workers)))))
+            meta = run(cfg)
+            if meta.get("_already_complete"):
+                click.echo(f"meeplab: {cfg.out} is already complete; nothing to play", err=True)
+            elif not kw["quiet"]:
+                _summary(meta, cfg.out)
+            if meta["status"] != "complete":
+                sys.exit(130)
+            metas.append(meta)
+    return metas
+
+
+def _where(meta: dict) -> str:
+    return f"{meta['workers']} workers" if meta.get("workers") else f"{meta['threads']} threads"
 
 
 def _summary(meta: dict, out) -> None:
     click.echo(
         f"{meta['title']}: {meta['games_played']:,} games in {meta['wall_time_s']:.1f} s "
-        f"({meta['games_per_second']:,.0f} games/s on {meta['threads']} threads, "
+        f"({meta['games_per_second']:,.0f} games/s on {_where(meta)}, "
         f"compile/load {meta['compile_time_s']:.1f} s) -> {out}",
         err=True,
     )
@@ -235,17 +295,12 @@ def run_cmd(game, out, label, report_path, **kw):
     """Play a batch of GAME and write OUT/results.parquet and OUT/run.json.
 
     Every game is reproducible from (seed, game index) alone: the numbers do not depend on the
-    thread count, and N games are the first N games of a bigger run with the same seed.
+    thread count, the workers or the shard size, and N games are the first N games of a bigger run
+    with the same seed. A directory that already holds a run is refused unless --resume (play only
+    what it lacks, e.g. after Ctrl-C or kill -9) or --force (replace it).
     """
-    from sim.core.runner import run
-
     flags = _flag_values(kw)
-    cfg = _config(game, flags=flags, out=out, label=label, **kw)
-    meta = run(cfg)
-    if not kw["quiet"]:
-        _summary(meta, out)
-    if meta["status"] != "complete":
-        sys.exit(130)
+    _play([_config(game, flags=flags, out=out, label=label, **kw)], kw)
     if report_path:
         _report([out], report_path, None)
 
@@ -318,25 +373,13 @@ def compare_cmd(game, base_sets, base_params_file, out, **kw):
     Both runs use the same (seed, game index) streams, so the comparison is paired game by game
     (common random numbers): differences are measured with far less noise than two independent runs.
     """
-    from sim.core.runner import run
-
     flags = _flag_values(kw)
     variant_cfg = _config(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
     if not variant_cfg.overrides:
         raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
     base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
     base_cfg = _config(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
-    # validate both before playing anything
-    from sim.core.runner import check_config
-
-    check_config(base_cfg)
-    check_config(variant_cfg)
-    for cfg in (base_cfg, variant_cfg):
-        meta = run(cfg)
-        if not kw["quiet"]:
-            _summary(meta, cfg.out)
-        if meta["status"] != "complete":
-            sys.exit(130)
+    _play([base_cfg, variant_cfg], kw)  # both validated before anything is played
     _report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
 
 
@@ -350,8 +393,6 @@ def compare_cmd(game, base_sets, base_params_file, out, **kw):
               help="Directory: one run per value in OUT/NAME=VALUE and OUT/report.html.")
 def sweep_cmd(game, sweep_param, sweep_values, out, **kw):
     """Run GAME once per value of one parameter (same seeds) and chart the effect."""
-    from sim.core.runner import check_config, run
-
     flags = _flag_values(kw)
     g = _game(game)
     g.params.get(sweep_param, g.id)
@@ -364,14 +405,8 @@ def sweep_cmd(game, sweep_param, sweep_values, out, **kw):
         safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
         cfg = _config(game, flags=flags, out=Path(out) / f"{sweep_param}={safe}",
                       label=f"{sweep_param}={v}", **dict(kw, sets=sets))
-        check_config(cfg)
         cfgs.append(cfg)
-    for cfg in cfgs:
-        meta = run(cfg)
-        if not kw["quiet"]:
-            _summary(meta, cfg.out)
-        if meta["status"] != "complete":
-            sys.exit(130)
+    _play(cfgs, kw)
     _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {sweep_param}")
 
 

@@ -6,12 +6,14 @@ the same seed is paired game by game with its baseline (common random numbers).
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,9 @@ import pyarrow.parquet as pq
 from .bots import available, make_lineup
 from .errors import MeeplabError
 from .game import Batch, GameSpec, rank_and_win
+from . import shards as shards_mod
 from .registry import check_players
+from .shards import LocalExecutor
 
 DEFAULT_CHUNK = 50_000
 
@@ -41,10 +45,13 @@ class RunConfig:
     out: Path | None = None
     rotate: bool = True
     bot_configs: tuple[str, ...] = ()
-    chunk: int = DEFAULT_CHUNK
+    chunk: int = DEFAULT_CHUNK  # games per shard (one Parquet part each)
     progress: bool = True
     label: str = ""
     command: str = ""
+    resume: bool = False  # finish the run in ``out`` (only the shards its manifest lacks)
+    force: bool = False  # replace whatever run ``out`` holds
+    executor: Any = None  # None: this process, numba threads; else e.g. sim.core.cluster.DaskExecutor
 
 
 def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -67,6 +74,10 @@ def check_config(cfg: RunConfig) -> tuple[dict[str, Any], Any]:
     for p in cfg.players:
         make_lineup(cfg.game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
     ctx = cfg.game.prepare(values)
+    if cfg.out is not None:
+        _check_out(cfg)
+    if cfg.chunk <= 0:
+        raise MeeplabError(f"--shard must be a positive number of games, got {cfg.chunk}")
     return values, ctx
 
 
@@ -116,8 +127,33 @@ def _sigterm(signum, frame):  # pragma: no cover - exercised via subprocess test
     raise _Interrupted()
 
 
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C and SIGTERM wait until the block is done (main thread only; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    old = {s: signal.signal(s, lambda signum, frame: got.append(signum)) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if got:
+        os.kill(os.getpid(), got[0])  # delivered again, now to the handlers the run had
+
+
+#: run.json keys that must match for --resume to add to a run directory
+RESUME_KEYS = ("game", "params", "bots", "bot_weights", "seed", "players", "games", "rotate")
+
+
 def run(cfg: RunConfig) -> dict[str, Any]:
-    """Play the batch and write ``results.parquet`` + ``run.json``; returns the run.json dict."""
+    """Play the batch and write ``results.parquet`` + ``run.json``; returns the run.json dict.
+
+    The games are split into shards (``cfg.chunk`` games of one player count); ``cfg.executor`` plays
+    them (default: this process, numba threads) and this process writes each one as it arrives.
+    """
     values, ctx = check_config(cfg)
     game = cfg.game
     out = Path(cfg.out) if cfg.out is not None else None
@@ -126,6 +162,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     if cfg.threads:
         numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
     threads = numba.get_num_threads()
+    executor = cfg.executor or LocalExecutor()
 
     bots = available(game.id, cfg.bot_configs)
     meta: dict[str, Any] = {
@@ -148,24 +185,30 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         "categories": list(game.categories),
         "length_unit": game.length_unit,
         "threads": threads,
+        "workers": executor.workers,
+        "scheduler": executor.scheduler,
+        "shard_size": cfg.chunk,
         "started": _now(),
         "command": cfg.command,
     }
-    chunks_dir = None
+    done: dict[int, list[tuple[int, int]]] = {}
     if out is not None:
-        if out.exists() and not out.is_dir():
-            raise MeeplabError(f"--out {out} exists and is not a directory")
-        out.mkdir(parents=True, exist_ok=True)
-        chunks_dir = out / "chunks"
-        if chunks_dir.exists():
-            shutil.rmtree(chunks_dir)
-        if (out / "results.parquet").exists():
-            (out / "results.parquet").unlink()
-        chunks_dir.mkdir()
+        previous = _claim_out(out, cfg, meta)
+        if previous is not None and previous.get("status") == "complete":
+            return dict(previous, _already_complete=True)
+        done = shards_mod.read_manifest(out) if previous is not None else {}
+        if previous is not None:
+            meta["resumed"] = int(previous.get("resumed", 0)) + 1
+            meta["started"] = previous.get("started", meta["started"])
+        (out / shards_mod.CHUNKS).mkdir(exist_ok=True)
         _write_json(out / "run.json", meta)
 
+    job = shards_mod.Job(game=game.id, values=tuple(values.items()), bots=tuple(cfg.bots), rotate=cfg.rotate,
+                         bot_configs=tuple(cfg.bot_configs), seed=cfg.seed)
+    todo = shards_mod.plan(cfg.players, cfg.games, cfg.chunk, done)
+    completed = {p: sum(n for _, n in done.get(p, [])) for p in cfg.players}
     total = cfg.games * len(cfg.players)
-    bar = _progress(total, cfg.progress)
+    bar = _progress(total, cfg.progress, initial=sum(completed.values()))
     t0 = time.perf_counter()
     compile_time = 0.0
     played = 0
@@ -177,32 +220,40 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         except ValueError:  # not the main thread
             old_handler = None
     status = "complete"
+    stream = None
     try:
         for p in cfg.players:
             lineup = make_lineup(game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
             meta["lineups"][str(p)] = lineup.names
-            meta["games_completed"][str(p)] = 0
-            # Warm-up (compile or load from cache) on one game, timed apart from play.
-            tc = time.perf_counter()
-            game.play(ctx, lineup, cfg.seed, 0, 1, p)
-            compile_time += time.perf_counter() - tc
-            start = 0
-            while start < cfg.games:
-                n = min(cfg.chunk, cfg.games - start)
-                batch = game.play(ctx, lineup, cfg.seed, start, n, p)
-                table = batch_table(game, batch, start, p, lineup.names, cfg.rotate)
-                if chunks_dir is not None:
-                    pq.write_table(table, chunks_dir / f"part-p{p}-{start:012d}.parquet")
+            meta["games_completed"][str(p)] = completed[p]
+            if any(s[0] == p for s in todo):
+                # Warm-up (compile or load from cache) on one game, timed apart from play; on a local
+                # machine the cluster's workers then load what this compiled.
+                tc = time.perf_counter()
+                game.play(ctx, lineup, cfg.seed, 0, 1, p)
+                compile_time += time.perf_counter() - tc
+        stream = executor.results(job, todo)
+        for shard, data in stream:
+            p, start, n = shard
+            with _signals_held():  # a part on disk is recorded and counted, or neither
+                if out is not None:
+                    shards_mod.write_part(out, shard, data)
                 else:
-                    tables.append(table)
-                start += n
+                    tables.append(shards_mod.bytes_table(data))
                 played += n
-                meta["games_completed"][str(p)] = start
-                if bar is not None:
-                    bar.update(n)
+                completed[p] += n
+                meta["games_completed"][str(p)] = completed[p]
+            if bar is not None:
+                bar.update(n)
     except (KeyboardInterrupt, _Interrupted):
         status = "interrupted"
+    except BaseException:
+        if out is not None:
+            _write_json(out / "run.json", dict(meta, status="failed", finished=_now()))
+        raise
     finally:
+        if stream is not None:
+            stream.close()
         if bar is not None:
             bar.close()
         if old_handler is not None:
@@ -215,25 +266,84 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         compile_time_s=round(compile_time, 3),
         games_per_second=round(played / play_time, 1),
         games_played=played,
+        shards=len(todo),
         finished=_now(),
     )
+    if getattr(executor, "start_s", None) is not None:
+        meta["cluster_start_s"] = executor.start_s
     if out is not None:
         if status == "complete":
-            _merge_chunks(chunks_dir, out / "results.parquet")
-        _write_json(out / "run.json", meta)
-        if status == "interrupted":
+            _merge_chunks(out / shards_mod.CHUNKS, out / "results.parquet")
+            _write_json(out / "run.json", meta)
+            shutil.rmtree(out / shards_mod.CHUNKS, ignore_errors=True)
+            (out / shards_mod.MANIFEST).unlink(missing_ok=True)
+        else:
+            _write_json(out / "run.json", meta)
             print(
-                f"meeplab: interrupted after {played} of {total} games; the chunks already written are kept "
-                f"in {chunks_dir} and 'meeplab report {out}' reads them",
+                f"meeplab: interrupted after {sum(completed.values())} of {total} games; the finished shards are "
+                f"kept in {out / shards_mod.CHUNKS}, 'meeplab report {out}' reads them and --resume finishes the run",
                 file=sys.stderr,
             )
     else:
+        tables.sort(key=lambda t: (t["n_players"][0].as_py(), t["game_index"][0].as_py()))
         meta["_table"] = pa.concat_tables(tables) if tables else None
     return meta
 
 
+def _claim_out(out: Path, cfg: RunConfig, meta: dict[str, Any]) -> dict[str, Any] | None:
+    """Make ``out`` ready for this run; returns the run.json of the run being resumed (None: a fresh run).
+
+    Nothing is replaced silently: a directory that holds a run needs ``--resume`` (same game, parameters,
+    bots, seed, players and games) or ``--force``.
+    """
+    owned = _owned(out)
+    held = _check_out(cfg)
+    if held and cfg.force:
+        for p in owned:
+            shutil.rmtree(p) if p.is_dir() else p.unlink(missing_ok=True)
+        held = False
+    out.mkdir(parents=True, exist_ok=True)
+    if not held:
+        return None
+    try:
+        previous = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        if not isinstance(previous, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as exc:
+        raise MeeplabError(f"--resume: cannot read {out / 'run.json'} ({exc}); use --force to replace the run") from None
+    for key in RESUME_KEYS:
+        if previous.get(key) != json.loads(json.dumps(meta[key])):
+            raise MeeplabError(
+                f"--resume: {out} holds a different run ({key} {previous.get(key)!r}, now {meta[key]!r}); "
+                "give the same arguments, or --force to replace it"
+            )
+    if previous.get("status") == "complete" and (out / "results.parquet").is_file():
+        shutil.rmtree(out / shards_mod.CHUNKS, ignore_errors=True)  # left by a kill after the merge
+        (out / shards_mod.MANIFEST).unlink(missing_ok=True)
+        return previous
+    # merged results without a complete run.json: the merge was cut short, the parts are still there
+    (out / "results.parquet").unlink(missing_ok=True)
+    (out / "results.parquet.tmp").unlink(missing_ok=True)
+    return previous
+
+
+def _owned(out: Path) -> list[Path]:
+    return [out / "run.json", out / "results.parquet", out / shards_mod.CHUNKS, out / shards_mod.MANIFEST]
+
+
+def _check_out(cfg: RunConfig) -> bool:
+    """Whether ``cfg.out`` holds a run; refuses one that ``--resume``/``--force`` do not allow to touch."""
+    out = Path(cfg.out)
+    if out.exists() and not out.is_dir():
+        raise MeeplabError(f"--out {out} exists and is not a directory")
+    held = any(p.exists() for p in _owned(out))
+    if held and not (cfg.resume or cfg.force):
+        raise MeeplabError(f"{out} already holds a run; add --resume to finish it or --force to replace it")
+    return held
+
+
 def _merge_chunks(chunks_dir: Path, target: Path) -> None:
-    parts = sorted(chunks_dir.glob("part-*.parquet"), key=_part_key)
+    parts = sorted(chunks_dir.glob("part-*.parquet"), key=shards_mod.part_key)
     tmp = target.with_suffix(".parquet.tmp")
     writer = None
     try:
@@ -248,23 +358,16 @@ def _merge_chunks(chunks_dir: Path, target: Path) -> None:
     if writer is None:
         return
     os.replace(tmp, target)
-    shutil.rmtree(chunks_dir)
 
 
-def _part_key(p: Path):
-    stem = p.stem  # part-p3-000000000000
-    _, pp, start = stem.split("-")
-    return (int(pp[1:]), int(start))
-
-
-def _progress(total: int, enabled: bool):
+def _progress(total: int, enabled: bool, initial: int = 0):
     if not enabled:
         return None
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
         return None
-    return tqdm(total=total, unit="game", unit_scale=True, delay=1.0, file=sys.stderr, leave=False)
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, delay=1.0, file=sys.stderr, leave=False)
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:

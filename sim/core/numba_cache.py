@@ -1,0 +1,188 @@
+"""Numba's on-disk cache, keyed to the sources that compiled code can depend on (no stale machine code).
+
+numba's own cache (``cache=True``) checks only the file that defines a function: a compiled engine
+or bot is reused after an edit of ``strategies/common.py``, a game's ``scoring.py`` or any other helper
+it calls, and a run then plays the old code without a word. meeplab therefore gives every module of
+its packages (``sim``, ``strategies``) its own numba cache directory::
+
+    <cache base>/<module name>/<key>/
+
+where ``key`` hashes the source of the module and of every module of these packages it imports,
+directly or through others (read from its ``import`` statements; parent packages'
+``__init__.py`` count too, they run on import). An edit anywhere in what a module can reach gives
+it a new directory, so its functions compile afresh, on every machine and worker; an edit elsewhere
+costs nothing (a bot edit does not recompile an engine: engines call bots through function
+pointers and do not import them). The directory is chosen while the module is imported, which is
+when numba fixes a dispatcher's cache location (``numba.config.CACHE_DIR``).
+
+The cache base is ``$MEEPLAB_CACHE_DIR``, else ``$XDG_CACHE_HOME/meeplab/numba`` (``~/.cache/...``); all
+processes of a machine share it, so a worker loads what another compiled. Each module keeps its
+:data:`KEEP` most recently used keys; older ones are deleted when a new key is made (never one used in
+the last hour, which another process may still be reading). ``MEEPLAB_NUMBA_KEYED=0`` turns all this
+off (numba's default: ``__pycache__`` next to the sources, or ``$NUMBA_CACHE_DIR``).
+
+Not covered: modules imported with ``importlib`` by name only (a module's key follows its ``import``
+statements) and functions compiled at run time outside an import; bot plug-ins from other packages
+(entry points) use numba's default.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import sys
+import time
+from importlib.machinery import PathFinder, SourceFileLoader
+from pathlib import Path
+
+PACKAGES = ("sim", "strategies")
+ROOT = Path(__file__).resolve().parents[2]  # the folder holding sim/ and strategies/
+KEEP = 4  # cache keys kept per module
+_IN_USE_S = 3600.0  # a key used this recently is never pruned
+
+_imports_memo: dict[str, frozenset[str]] = {}
+_key_memo: dict[str, str] = {}
+
+
+def cache_base() -> Path:
+    env = os.environ.get("MEEPLAB_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(xdg) / "meeplab" / "numba"
+
+
+def _file_of(name: str) -> Path | None:
+    p = ROOT.joinpath(*name.split("."))
+    if (p / "__init__.py").is_file():
+        return p / "__init__.py"
+    f = p.parent / (p.name + ".py")
+    return f if f.is_file() else None
+
+
+def _parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+# import statements, wherever they are (a match inside a docstring only adds a dependency: harmless)
+_IMPORT_RE = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))", re.M
+)
+
+
+def _imports(name: str) -> frozenset[str]:
+    """Modules of our packages that ``name`` imports (anywhere in its source), with their parents."""
+    if name in _imports_memo:
+        return _imports_memo[name]
+    found: set[str] = set(_parents(name))
+    path = _file_of(name)
+    if path is not None:
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for m in _IMPORT_RE.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            dots, module, names, plain = m.groups()
+            if plain is not None:
+                found.update(part.split()[0] for part in plain.split(",") if part.split())
+                continue
+            if dots:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - len(dots) + 1])
+                base = f"{base}.{module}" if module else base
+            else:
+                base = module
+            found.add(base)
+            found.update(f"{base}.{part.split()[0]}" for part in names.strip("()").split(",") if part.split())
+    out = set()
+    for mod in found:
+        if mod.partition(".")[0] in PACKAGES:
+            out.update(m for m in (*_parents(mod), mod) if _file_of(m) is not None)
+    _imports_memo[name] = frozenset(out)
+    return _imports_memo[name]
+
+
+def source_key(name: str) -> str:
+    """Hash of the sources of ``name`` and of every module of our packages it reaches by imports."""
+    if name in _key_memo:
+        return _key_memo[name]
+    seen, todo = set(), [name]
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        seen.add(mod)
+        todo.extend(_imports(mod) - seen)
+    h = hashlib.sha256()
+    for mod in sorted(seen):
+        path = _file_of(mod)
+        if path is not None:
+            h.update(mod.encode() + b"\0" + path.read_bytes() + b"\0")
+    _key_memo[name] = h.hexdigest()[:20]
+    return _key_memo[name]
+
+
+def cache_dir(name: str) -> Path:
+    """The numba cache directory of module ``name`` for its current sources (pruning old keys)."""
+    mod_dir = cache_base() / name
+    path = mod_dir / source_key(name)
+    try:
+        if path.is_dir():
+            os.utime(path)
+        elif mod_dir.is_dir():
+            _prune(mod_dir)
+    except OSError:
+        pass
+    return path
+
+
+def _prune(mod_dir: Path) -> None:
+    keys = sorted(mod_dir.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    now = time.time()
+    for old in keys[KEEP - 1:]:
+        if now - old.stat().st_mtime > _IN_USE_S:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _set_cache_dir(path: str | None) -> str | None:
+    prev = os.environ.get("NUMBA_CACHE_DIR")
+    if path is None:
+        os.environ.pop("NUMBA_CACHE_DIR", None)
+    else:
+        os.environ["NUMBA_CACHE_DIR"] = path
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # numba re-reads the variable when it compiles; dispatchers read the attribute
+        config.CACHE_DIR = path or ""
+    return prev
+
+
+class _KeyedLoader(SourceFileLoader):
+    """Runs a module with numba's cache directory set to the module's own key."""
+
+    def exec_module(self, module):
+        prev = _set_cache_dir(str(cache_dir(module.__name__)))
+        try:
+            super().exec_module(module)
+        finally:
+            _set_cache_dir(prev)
+
+
+class _KeyedFinder:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if "." not in name or name.partition(".")[0] not in PACKAGES:
+            return None
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:
+            return spec
+        if not Path(spec.origin).resolve().is_relative_to(ROOT):
+            return spec
+        spec.loader = _KeyedLoader(spec.loader.name, spec.loader.path)
+        return spec
+
+
+def install() -> None:
+    """Key numba's cache for every module of our packages imported from now on (idempotent)."""
+    if os.environ.get("MEEPLAB_NUMBA_KEYED", "1") == "0":
+        return
+    if not any(f is _KeyedFinder for f in sys.meta_path):
+        sys.meta_path.insert(0, _KeyedFinder)
