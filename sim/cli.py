@@ -176,7 +176,9 @@ def _run_options(fn):
                      help="Bot per seat, comma-separated; fewer names than seats repeat cyclically."),
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                      help="Base seed: game i always plays from the stream (seed, i)."),
-        click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores)."),
+        click.option("--threads", "-t", type=int, default=None,
+                     help="Worker threads (default: all cores); with --workers/--scheduler, numba threads per "
+                          "shard (default: 1, or the Dask worker's --nthreads)."),
         click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
                      help="Override a rule parameter (repeatable); see 'meeplab params GAME'."),
         click.option("--params", "params_file", type=click.Path(), default=None,

@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from reports import load_run
 from sim.cli import main
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5"]
@@ -80,6 +81,7 @@ def test_cluster_run_is_row_for_row_the_local_run_even_when_a_worker_dies(cluste
     assert df.height == 6000 * 3  # no shard counted twice
     assert df.equals(local)
     assert not (out / "chunks").exists() and not (out / "manifest.jsonl").exists()
+    assert load_run(out).n_rows == 6000 * 3  # reports read it like any run
 
 
 def test_resume_after_kill_9(local, tmp_path, capsys):

@@ -135,6 +135,8 @@ def _prepared(job: Job, p: int, warm_lock: bool):
         # compiles into the shared numba cache, the others then load it.
         with _machine_lock() if warm_lock else contextlib.nullcontext():
             game.play(ctx, lineup, job.seed, 0, 1, p)
+        if len(_PREPARED) >= 16:  # a long-lived worker serves many runs (a sweep): keep the latest
+            _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[key] = (game, ctx, lineup)
     return _PREPARED[key]
 
