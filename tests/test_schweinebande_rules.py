@@ -3,17 +3,13 @@ import numpy as np
 import pytest
 
 from sim.core.game import rank_and_win
-from sim.schweinebande import engine
+from sim.schweinebande import engine, lines, scoring
 from sim.schweinebande.layout import (
     E_PAY, E_SELL, E_SITOUT, FACE_DOWN, K_FARM, NK, NT, SACK, V_FARM, V_FARMER, V_FEED, V_FLEFT, V_HAND,
     V_LEN, V_ORDER, V_ROUND, V_TILE,
 )
 
-from sb_helpers import blank_view, ctx, fns, rng, scratch, script_weights
-
-
-def collect_scratch():
-    return np.zeros(engine.MAXP, dtype=np.int64), np.zeros(NT + engine.MAXP, dtype=np.uint64)
+from sb_helpers import blank_view, collect_run, ctx, farm_run, feed_run, placement_run, scratch, script_weights
 
 ROOSTER, SHEEP, GOAT, DONKEY, PIG, COW = range(6)
 E, NE, NW, W, SW, SE = range(6)
@@ -55,10 +51,7 @@ def test_collect_line_skips_gaps_and_stops_before_any_farmer():
     w = script_weights([])
     w[0, 1:3] = [sp(0, 0), E]
     w[1, 1:3] = [sp(3, 0), E]
-    moves, feats, tmp, counts, log, nlog = scratch()
-    rmask = engine.ray_masks(c.rays, 25, 6)
-    turns = engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats,
-                                 tmp, counts, *collect_scratch(), log, nlog, True)
+    turns, log = collect_run(view, c, w)
     assert turns == 2
     assert hand(view, 0) == [0, 0, 0, 0, 1, 1, 0]  # pig + cow, not the sheep under P2's farmer
     assert hand(view, 1) == [0, 1, 1, 0, 0, 0, 0]  # sheep under the farmer + goat to the edge
@@ -80,10 +73,7 @@ def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
     w = script_weights([])
     w[1, 1:5] = [sp(0, 2), E, sp(2, 2), E]
     w[0, 1:3] = [sp(4, 2), W]
-    moves, feats, tmp, counts, log, nlog = scratch()
-    rmask = engine.ray_masks(c.rays, 25, 6)
-    engine.collect_phase(view, c.pi, c.ptab, c.rays, rmask, 25, 6, 2, fns(), w, 0, False, rng(), moves, feats, tmp,
-                         counts, *collect_scratch(), log, nlog, True)
+    _, log = collect_run(view, c, w)
     first = log[0]
     assert first[1] == 1 and first[2] == sp(0, 2)
     # P2's first line stops before its own farmer on (2,2): donkeys on (0,2),(1,2)
@@ -96,14 +86,6 @@ def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
 
 
 # ---------------------------------------------------------------------------------------------- D
-def farm_run(view, c, seat, last_round, steps):
-    w = script_weights(steps)
-    moves, feats, tmp, counts, log, nlog = scratch()
-    brk = np.zeros(engine.NC)
-    engine.farm_phase(view, c.pi, seat, last_round, seat, fns(), w, rng(), moves, feats, brk, log, nlog, True)
-    return brk, moves, feats
-
-
 def test_quartet_puts_one_on_the_farm_and_discards_three():
     c = ctx()
     view = blank_view(c, 2)
@@ -169,14 +151,6 @@ def test_pig_bonus_twelve_pigs_give_six():
 
 
 # ---------------------------------------------------------------------------------------------- E
-def feed_run(view, c, seat, steps, round_=0):
-    view[V_ROUND] = round_
-    w = script_weights(steps)
-    moves, feats, tmp, counts, log, nlog = scratch()
-    engine.feed_phase(view, c.pi, seat, seat, fns(), w, rng(), moves, feats, log, nlog, True)
-    return log[: nlog[0]]
-
-
 def test_rule_book_feeding_example():
     """Blue has 1 rooster, 3 goats, 1 donkey, 2 pigs and no feed: sells donkey and rooster for 7 feed,
     pays 5 for the other five animals, keeps 2 feed for the next round."""
@@ -233,10 +207,10 @@ def test_final_mixed_quartet_lowest_goes_to_farm():
     view = blank_view(c, 2)
     set_hand(view, 0, goat=2, cow=2, sack=3)
     brk = np.zeros(engine.NC)
-    _, _, _, _, log, nlog = scratch()
-    engine.final_groups(view, c.pi, 0, brk, log, nlog, True)
+    log, nlog = scratch()
+    scoring.final_groups(view, c.pi, 0, brk, log, nlog, True)
     assert farm(view, 0) == [0, 0, 1, 0, 0, 0]
-    assert brk[engine.C_FINAL] == 4
+    assert brk[scoring.C_FINAL] == 4
     assert hand(view, 0)[:NK] == [0] * NK  # sacks never count
 
 
@@ -246,9 +220,9 @@ def test_final_groups_take_the_best_grouping():
     # 9 animals: cow cow cow pig | pig donkey goat sheep | rooster (discarded) -> pig + sheep = 9
     set_hand(view, 0, cow=3, pig=2, donkey=1, goat=1, sheep=1, rooster=1)
     brk = np.zeros(engine.NC)
-    _, _, _, _, log, nlog = scratch()
-    engine.final_groups(view, c.pi, 0, brk, log, nlog, True)
-    assert brk[engine.C_FINAL] == 6 + 3
+    log, nlog = scratch()
+    scoring.final_groups(view, c.pi, 0, brk, log, nlog, True)
+    assert brk[scoring.C_FINAL] == 6 + 3
     assert sum(farm(view, 0)) == 2
 
 
@@ -257,9 +231,9 @@ def test_fewer_than_four_tiles_score_nothing_at_the_end():
     view = blank_view(c, 2)
     set_hand(view, 0, cow=3, sack=1)
     brk = np.zeros(engine.NC)
-    _, _, _, _, log, nlog = scratch()
-    engine.final_groups(view, c.pi, 0, brk, log, nlog, True)
-    assert brk[engine.C_FINAL] == 0
+    log, nlog = scratch()
+    scoring.final_groups(view, c.pi, 0, brk, log, nlog, True)
+    assert brk[scoring.C_FINAL] == 0
 
 
 def test_tie_break_more_pigs_on_the_farm_then_shared():
@@ -276,8 +250,6 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
     view = blank_view(c, 2)
     hidden = np.arange(25) % 6
     view[V_TILE:V_TILE + 25] = FACE_DOWN
-    facedown = np.uint64((1 << 25) - 1)
-    tiles_left = np.bincount(hidden, minlength=NT).astype(np.int64)
     p0 = [(0, -1), (1, -1), (2, -1), (1, -1), (4, -1), (1, -1)]
     p1 = [(1, -1), (0, -1), (3, -1), (0, -1)] + [x for s in range(5, 25) for x in ((s, -1), (0, -1))]
     w = np.full((5, 1 + 2 * len(p1)), -9.0)
@@ -286,17 +258,14 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
         for j, (a, b) in enumerate(steps):
             w[e, 1 + 2 * j] = a
             w[e, 2 + 2 * j] = b
-    moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 0, fns(), w, 0, False, rng(), moves,
-                                   feats, tmp, tiles_left, facedown, *engine.line_scratch(c.rays, 25, 6), log, nlog,
-                                   True)
+    turns, log, _ = placement_run(view, c, hidden, 0, w)
     assert turns == 25
     farmers = view[V_FARMER:V_FARMER + 25]
     assert [i for i in range(25) if farmers[i] == 0] == [0, 2, 4]
     # P2 passed on everything it was asked about; its last farmer went on the last face-down tile
     assert [i for i in range(25) if farmers[i] == 1] == [24]
     assert view[V_ORDER + 0] == 1 and view[V_ORDER + 1] == 2
-    sitout = [r for r in log[: nlog[0]] if r[0] == E_SITOUT]
+    sitout = [r for r in log if r[0] == E_SITOUT]
     assert len(sitout) == 1 and sitout[0][1] == 1 and sitout[0][2] == 2
     assert (view[V_TILE:V_TILE + 25] == hidden).all()
     assert view[V_FLEFT] == 0 and view[V_FLEFT + 1] == 0
@@ -307,14 +276,10 @@ def test_placement_turns_remaining_tiles_up_after_last_farmer():
     view = blank_view(c, 2)
     hidden = (np.arange(25) * 5) % 7
     view[V_TILE:V_TILE + 25] = FACE_DOWN
-    tiles_left = np.bincount(hidden, minlength=NT).astype(np.int64)
     # both place on every reveal: 6 farmers on spaces 0..5, then everything else is turned up
     steps = [x for s in range(25) for x in ((s, -1), (1, -1))]
     w = script_weights(steps)
-    moves, feats, tmp, counts, log, nlog = scratch()
-    turns = engine.placement_phase(view, hidden, c.pi, c.ptab, c.rays, 25, 6, 2, 0, 1, fns(), w, 0, False, rng(), moves, feats,
-                                   tmp, tiles_left, np.uint64((1 << 25) - 1), *engine.line_scratch(c.rays, 25, 6), log,
-                                   nlog, True)
+    turns, log, tiles_left = placement_run(view, c, hidden, 1, w)
     assert turns == 6
     # P2 started (first = 1), so P2 placed its third farmer first and holds order tile 1
     assert view[V_ORDER + 1] == 1 and view[V_ORDER + 0] == 2
@@ -329,23 +294,23 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
     c = ctx(board=board)
     ns, nd = c.rays.shape[0], c.rays.shape[1]
     n_players = 3
-    mgs, raylen, lreach, lgain, rev = engine.line_scratch(c.rays, ns, nd)
+    mgs, raylen, lreach, lgain, rev = lines.line_scratch(c.rays, ns, nd)
     gen = np.random.default_rng(5)
     mgs[:n_players] = gen.normal(size=(n_players, NT))
     for _ in range(20):
         view = blank_view(c, n_players)
         view[V_TILE:V_TILE + ns] = FACE_DOWN
         facedown = (1 << ns) - 1
-        engine.lines_reset(ns, nd, n_players, raylen, lreach, lgain)
+        lines.lines_reset(ns, nd, n_players, raylen, lreach, lgain)
         for space in gen.permutation(ns)[: gen.integers(1, ns)]:
             space = int(space)
             t = int(gen.integers(0, NT))
             view[V_TILE + space] = t
             facedown &= ~(1 << space)
-            engine.lines_revealed(lreach, lgain, rev, space, t, np.uint64(facedown), n_players, mgs)
+            lines.lines_revealed(lreach, lgain, rev, space, t, np.uint64(facedown), n_players, mgs)
             if gen.random() < 0.4:
                 view[V_FARMER + space] = 0
-                engine.lines_blocked(view, c.rays, lreach, lgain, rev, space, np.uint64(facedown), n_players, mgs)
+                lines.lines_blocked(view, c.rays, lreach, lgain, rev, space, np.uint64(facedown), n_players, mgs)
             for s in range(ns):
                 if not facedown >> s & 1:
                     continue
@@ -356,9 +321,9 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
                             break
                         line.append(int(view[V_TILE + x]))
                     known = [k for k in line if k != FACE_DOWN]
-                    x = s * engine.MAXD + d
+                    x = s * lines.MAXD + d
                     assert lreach[x] == len(line)
-                    assert lgain[x, engine.L_UNKF] == 1 + len(line) - len(known)
+                    assert lgain[x, lines.L_UNKF] == 1 + len(line) - len(known)
                     for p in range(n_players):
                         assert lgain[x, p] == pytest.approx(sum(mgs[p, k] for k in known), abs=1e-9)
 
@@ -368,7 +333,7 @@ def test_collect_line_masks_match_the_ray_walk(board):
     """Phase C reads a farmer's line off bit masks; it must be the space and the ray up to the first farmer."""
     c = ctx(board=board)
     ns, nd = c.rays.shape[0], c.rays.shape[1]
-    rmask = engine.ray_masks(c.rays, ns, nd)
+    rmask = lines.ray_masks(c.rays, ns, nd)
     gen = np.random.default_rng(9)
     for _ in range(200):
         farmers = [int(x) for x in gen.choice(ns, size=gen.integers(1, 10), replace=False)]
@@ -380,5 +345,5 @@ def test_collect_line_masks_match_the_ray_walk(board):
                     if x < 0 or x in farmers:
                         break
                     want.add(int(x))
-                got = int(engine.line_mask(rmask[s * engine.MAXD + d], s, fmask))
+                got = int(lines.line_mask(rmask[s * lines.MAXD + d], s, fmask))
                 assert {i for i in range(ns) if got >> i & 1} == want

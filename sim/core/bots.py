@@ -16,6 +16,10 @@ A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry p
 * ``WEIGHTS`` (optional): an ordered mapping name -> default value; tuned variants override it
   from TOML (``[bots.NAME] base = "heuristic"`` + ``[bots.NAME.weights]``) without code.
 * ``DESCRIPTION`` (optional): one line shown by ``meeplab bots GAME``.
+* ``SEARCH`` (instead of ``choose``): a search bot on the game's forward model (``sim.core.search``), e.g.
+  ``SEARCH = "rollout"`` with ``POLICY = "heuristic"`` (the registered bot that plays the playouts) and
+  ``WEIGHTS`` holding the search budget (``playouts``, ``margin``, ``max_candidates``). A TOML variant
+  may set ``policy = "NAME"`` next to ``base``.
 * ``READS`` (optional): which features ``choose`` reads, so that an engine may skip computing the rest
   (the choices stay exactly the same):
 
@@ -45,11 +49,14 @@ import numpy as np
 from numba import njit
 
 from .errors import MeeplabError
+from .forward import S_ALGO, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_WIDTH
 from .params import load_toml
 
 # what a bot's choose reads of the features (module attribute READS; Lineup.reads per entry)
 READS = {"all": 0, "max0": 1, "none": 2}
 READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
+# search algorithms a bot module may name with SEARCH (value = sim.core.forward ALGO_*)
+SEARCH_ALGOS = {"rollout": 1}
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -80,6 +87,8 @@ class BotSpec:
     weights: tuple[float, ...]
     source: str
     reads: int = READS_ALL  # READS code: which features choose reads
+    search: str = ""  # "" = a plain bot; else the search algorithm (SEARCH_ALGOS) playing with `policy`
+    policy: str = ""  # search bots: the registered plain bot that plays the playouts
 
     def weights_dict(self) -> dict[str, float]:
         return dict(zip(self.weight_names, self.weights))
@@ -94,10 +103,15 @@ class Lineup:
     weights: np.ndarray  # float64[MAX_ENTRIES, W]
     rotate: bool
     reads: np.ndarray = None  # int64[MAX_ENTRIES]: READS code per entry (engines may use it or not)
+    # float64[MAX_ENTRIES, S_WIDTH]: search configuration per entry (sim.core.forward S_*); row 0s = plain bot.
+    # A search entry's fns/weights slot holds its playout policy.
+    search: np.ndarray = None
 
     def __post_init__(self):
         if self.reads is None:
             self.reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
+        if self.search is None:
+            self.search = np.zeros((MAX_ENTRIES, S_WIDTH), dtype=np.float64)
 
 
 @njit(cache=True)
@@ -121,9 +135,12 @@ def load_weights_toml(module_file: str, filename: str) -> dict[str, float]:
 
 def _module_bot(game: str, modname: str, module) -> BotSpec | None:
     fn = getattr(module, "choose", None)
-    if fn is None:
+    search = getattr(module, "SEARCH", "")
+    if fn is None and not search:
         return None
     name = getattr(module, "NAME", modname)
+    if search and search not in SEARCH_ALGOS:
+        raise MeeplabError(f"bot {game}.{name}: SEARCH must be one of {', '.join(SEARCH_ALGOS)}, got {search!r}")
     weights = dict(getattr(module, "WEIGHTS", {}) or {})
     doc = getattr(module, "DESCRIPTION", None) or (module.__doc__ or "").strip().split("\n")[0]
     reads = getattr(module, "READS", "all")
@@ -138,6 +155,8 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
         weights=tuple(float(v) for v in weights.values()),
         source=getattr(module, "__file__", modname) or modname,
         reads=READS[reads],
+        search=search,
+        policy=str(getattr(module, "POLICY", "heuristic")) if search else "",
     )
 
 
@@ -213,9 +232,36 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             weights=tuple(w.values()),
             source=str(path),
             reads=base.reads,  # the same choose with other weights
+            search=base.search,
+            policy=_variant_policy(entry, base, name, path),
         )
         added.append(name)
     return added
+
+
+def _variant_policy(entry: dict, base: BotSpec, name: str, path: Path) -> str:
+    """A search variant's playout policy: ``policy = "NAME"`` in its table, else its base's."""
+    policy = entry.get("policy")
+    if policy is None:
+        return base.policy
+    if not base.search:
+        raise MeeplabError(f"bot config {path}: bot '{name}' sets a policy, but its base '{base.name}' is no search bot")
+    if not isinstance(policy, str):
+        raise MeeplabError(f"bot config {path}: policy of bot '{name}' must be a bot name")
+    return policy
+
+
+def _search_row(spec: BotSpec) -> np.ndarray:
+    """The engine's search configuration (sim.core.forward S_*) for a search bot's weights."""
+    w = spec.weights_dict()
+    row = np.zeros(S_WIDTH, dtype=np.float64)
+    row[S_ALGO] = SEARCH_ALGOS[spec.search]
+    row[S_PLAYOUTS] = w.get("playouts", 16.0)
+    row[S_MARGIN] = w.get("margin", 0.0)
+    row[S_MAXCAND] = w.get("max_candidates", 0.0)
+    if row[S_PLAYOUTS] < 1:
+        raise MeeplabError(f"bot '{spec.name}': playouts must be at least 1, got {row[S_PLAYOUTS]:g}")
+    return row
 
 
 def available(game: str, bot_configs: list[str] | tuple[str, ...] = ()) -> dict[str, BotSpec]:
@@ -243,16 +289,32 @@ def make_lineup(
             )
     entries = [names[i % len(names)] for i in range(n_players)]
     specs = [bots[n] for n in entries]
-    width = max(1, max(len(s.weights) for s in specs))
+    search = np.zeros((MAX_ENTRIES, S_WIDTH), dtype=np.float64)
+    players = []  # the plain bot behind each entry: itself, or a search bot's playout policy
+    for i, s in enumerate(specs):
+        if s.search:
+            search[i] = _search_row(s)
+            pol = bots.get(s.policy)
+            if pol is None or pol.search:
+                raise MeeplabError(
+                    f"bot '{s.name}': its playout policy '{s.policy}' must be a plain bot of {game}; "
+                    f"available: {', '.join(sorted(n for n, b in bots.items() if not b.search))}"
+                )
+            players.append(pol)
+        else:
+            players.append(s)
+    for i in range(len(specs), MAX_ENTRIES):
+        search[i] = search[0]
+        players.append(players[0])
+    width = max(1, max(len(s.weights) for s in players))
     weights = np.zeros((MAX_ENTRIES, width), dtype=np.float64)
     reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
     fns = []
-    for i in range(MAX_ENTRIES):
-        s = specs[i] if i < len(specs) else specs[0]
+    for i, s in enumerate(players):
         weights[i, : len(s.weights)] = s.weights
         reads[i] = s.reads
         fns.append(s.choose)
-    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate, reads=reads)
+    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate, reads=reads, search=search)
 
 
 @njit(cache=True, _nrt=False)

@@ -3,9 +3,12 @@ import numpy as np
 
 from sim.core.game import Batch, GameSpec
 
-from . import engine
+from sim.core import play as core_play
+
+from . import engine, layout
 from .board import build
 from .layout import LOGW
+from .state import make_ctx
 from .params import ANIMALS, PARAMS
 
 
@@ -14,24 +17,25 @@ class Context:
 
     def __init__(self, values):
         self.values = values
-        pi = np.zeros(engine.P_LEN, dtype=np.int64)
-        pi[engine.P_TILES] = values["tiles_per_animal"]
-        pi[engine.P_SACKS] = values["feed_sacks"]
-        pi[engine.P_ROUNDS] = values["rounds"]
-        pi[engine.P_FARMERS:engine.P_FARMERS + 4] = values["farmers_per_player"]
-        pi[engine.P_QUART] = values["quartet_size"]
-        pi[engine.P_MIXED] = values["mixed_size"]
-        pi[engine.P_PIGG] = values["pig_bonus_group"]
-        pi[engine.P_PIGF] = values["pig_bonus_farm"]
-        pi[engine.P_FINAL] = values["final_group"]
-        pi[engine.P_START_FEED] = values["start_feed"]
-        pi[engine.P_SUPPLY] = values["feed_supply"]
-        pi[engine.P_FEEDPER] = values["feed_per_animal"]
-        pi[engine.P_VALUES:engine.P_VALUES + 6] = values["animal_values"]
+        pi = np.zeros(layout.P_LEN, dtype=np.int64)
+        pi[layout.P_TILES] = values["tiles_per_animal"]
+        pi[layout.P_SACKS] = values["feed_sacks"]
+        pi[layout.P_ROUNDS] = values["rounds"]
+        pi[layout.P_FARMERS:layout.P_FARMERS + 4] = values["farmers_per_player"]
+        pi[layout.P_QUART] = values["quartet_size"]
+        pi[layout.P_MIXED] = values["mixed_size"]
+        pi[layout.P_PIGG] = values["pig_bonus_group"]
+        pi[layout.P_PIGF] = values["pig_bonus_farm"]
+        pi[layout.P_FINAL] = values["final_group"]
+        pi[layout.P_START_FEED] = values["start_feed"]
+        pi[layout.P_SUPPLY] = values["feed_supply"]
+        pi[layout.P_FEEDPER] = values["feed_per_animal"]
+        pi[layout.P_VALUES:layout.P_VALUES + 6] = values["animal_values"]
         self.pi = pi
         self.ptab = engine.potential_table(values["animal_values"], values["quartet_size"], values["mixed_size"])
         self.rays, self.cells, self.dir_names = build(values["board"])
         self.nd = len(self.dir_names)
+        self.cx = make_ctx(self.pi, self.ptab, self.rays, self.nd)  # the engine's record
 
 
 def prepare(values):
@@ -43,16 +47,17 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     tiebreak = np.zeros((n_games, n_players))
     brk = np.zeros((n_games, n_players, engine.NC))
     length = np.zeros(n_games, dtype=np.int64)
-    engine.play_batch(ctx.pi, ctx.ptab, ctx.rays, ctx.nd, lineup.fns, lineup.weights, n_players, lineup.rotate,
-                      seed, start, n_games, score, tiebreak, brk, length)
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
+    end = np.zeros(n_games, dtype=np.int8)
+    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
+                         n_games, score, tiebreak, brk, length, end, LOGW)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
-    n, turns, score, brk = engine.play_logged(ctx.pi, ctx.ptab, ctx.rays, ctx.nd, lineup.fns, lineup.weights,
-                                              n_players, lineup.rotate, index, seed, log)
+    n, score, _, brk, turns, _ = core_play.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
+                                                        n_players, lineup.rotate, seed, index, log, engine.NC)
     return log[:n], turns, score, brk
 
 

@@ -61,3 +61,19 @@ E_FINAL = 15  # a = kind to farm, b = packed kinds of the group
 E_DISCARD = 16  # a = tiles discarded at the end
 E_LEFTOVER = 17  # a = tiles left on the board after collecting
 E_SCORE = 18  # a = score, b = pigs on farm
+
+# packed integer parameters (``pi``; see params.py and __init__.Context)
+P_TILES = 0
+P_SACKS = 1
+P_ROUNDS = 2
+P_FARMERS = 3  # 4 entries: players 2..5
+P_QUART = 7
+P_MIXED = 8
+P_PIGG = 9
+P_PIGF = 10
+P_FINAL = 11
+P_START_FEED = 12
+P_SUPPLY = 13
+P_FEEDPER = 14
+P_VALUES = 15  # 6 entries
+P_LEN = 21

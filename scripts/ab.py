@@ -1,0 +1,77 @@
+#!/usr/bin/env python
+"""Same-moment A/B speed comparison of two source trees of meeplab (the machine drifts 10-20 % from hour
+to hour, so old and new code are timed alternately, in the same minutes, and only their ratio is quoted).
+
+Each measurement is a fresh subprocess with ``PYTHONPATH`` set to one tree: it loads the engine (compile
+or cache, untimed), plays one untimed warm-up batch, then times ``--games`` games. Rounds alternate the
+order (A B, then B A, ...) so neither side always runs first. The ratio is B's median time per game over
+A's (below 1: B is faster).
+
+    git worktree add /tmp/old HEAD~1
+    python scripts/ab.py /tmp/old . --game schweinebande --players 3 --bots greedy --games 100000 --rounds 6
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+WORKER = r"""
+import json, sys, time
+import numba
+from sim.core.bots import make_lineup
+from sim.core.registry import get_game
+game_id, players, bots, games, threads, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+if threads:
+    numba.set_num_threads(threads)
+g = get_game(game_id)
+ctx = g.prepare(g.params.resolve({}))
+lu = make_lineup(g.id, bots, players, True)
+g.play(ctx, lu, seed, 0, min(games, 256), players)
+t = time.perf_counter()
+g.play(ctx, lu, seed, 10**6, games, players)
+print(json.dumps({"s_per_game": (time.perf_counter() - t) / games}))
+"""
+
+
+def measure(tree: Path, args) -> float:
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, args.game, str(args.players), args.bots, str(args.games),
+         str(args.threads or 0), str(args.seed)],
+        env=env, cwd=str(tree), capture_output=True, text=True, check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])["s_per_game"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("a", type=Path, help="tree A (e.g. a worktree of the old commit)")
+    ap.add_argument("b", type=Path, help="tree B (e.g. .)")
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--bots", default="greedy")
+    ap.add_argument("--games", type=int, default=50_000)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    times = {"A": [], "B": []}
+    for r in range(args.rounds):
+        order = ("A", "B") if r % 2 == 0 else ("B", "A")
+        for side in order:
+            t = measure(args.a if side == "A" else args.b, args)
+            times[side].append(t)
+            print(f"round {r + 1} {side}: {1 / t:,.0f} games/s", file=sys.stderr)
+    ma, mb = statistics.median(times["A"]), statistics.median(times["B"])
+    print(f"{args.game} {args.players}p {args.bots}: A {1 / ma:,.0f} games/s, B {1 / mb:,.0f} games/s, "
+          f"time per game B/A = {mb / ma:.3f} (medians of {args.rounds}, order alternating)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""The forward model every engine offers, and the one game loop and batch that run on it.
+
+A game's whole state is one numpy structured array of shape (1,), ``st.rec`` (its *state record*: named,
+fixed-dtype fields, most of them arrays; ``print(st.rec.dtype)`` lists them), inside a ``NamedTuple`` that also
+carries the event channel ``st.log``/``st.nlog``. Numba reads a record field as an array view, a copy is one
+record assignment, and every function takes the state as three arrays rather than dozens (which matters for
+compile time). Five fields are common to every game, so shared code (this loop, the search bots) can read
+them without knowing the game (``r = st.rec[0]``):
+
+* ``pub``   int64[:]     the bots' view (the game's documented view layout; public information only)
+* ``ctl``   int64[:]     control words: the common ones below (``C_*``), then the game's own
+* ``moves`` int64[M, W]  the candidates of the pending decision, one row each
+* ``feats`` float64[M, F] their features (column 0 = immediate value)
+* ``rng``   uint64[4]    the game's random stream (chance and the bots' own draws)
+
+plus the game's own fields (hidden tiles, masks, caches). Outside the record, the output channel:
+``st.log`` (int64[L, LOG_WIDTH], the replay's event records) and ``st.nlog`` (int64[2]: rows written, logging on).
+
+A game registers its functions for its state class with :func:`register`; numba then resolves the ``fm_*``
+names below to the game's implementation at compile time (``numba.extending.overload``), so one compiled and
+cached copy of the shared loop and search exists per game, with no function-pointer calls:
+
+===================================  ======================================================================
+``fm_new(cx, np_, log)``             allocate a state for ``np_`` players (the only allocation; once per chunk)
+``fm_reset(st, cx, seed, g)``        start game ``g``: seed ``r.rng`` from ``(seed, g)``, set up the table
+``fm_advance(st, cx)``               run every forced step up to the next decision; returns the deciding seat
+                                     (``ctl[C_KIND]``, ``ctl[C_N]``, ``moves``, ``feats``, ``view`` filled) or
+                                     -1 when the game is over (``ctl[C_LENGTH]``, ``ctl[C_END]`` then final)
+``fm_apply(st, cx, i)``              perform candidate ``i`` of the pending decision
+``fm_copy(dst, src)``                copy a state into another (one record copy; shared, not per game)
+``fm_determinise(st, cx, seat, r)``  re-deal everything ``seat`` has not seen, consistent with what it has
+                                     seen (draws from ``r``); the identity for a game without hidden parts
+``fm_result(st, cx, sc, tb, brk)``   the end: score, tie-break (higher wins a score tie) and breakdown per seat
+===================================  ======================================================================
+
+``fm_advance`` must never call a bot and ``fm_apply`` must accept any ``0 <= i < ctl[C_N]``; everything a
+player chooses goes through a decision. See ``sim/CONTRACT.md``.
+"""
+from __future__ import annotations
+
+from numba import njit
+from numba.extending import overload
+
+# -- common control words (every game's ctl starts with these) --------------------------------------------
+C_SEAT = 0  # seat deciding now (-1 none)
+C_KIND = 1  # decision kind pending
+C_N = 2  # candidates of the pending decision
+C_PHASE = 3  # the game's own step counter (where advance resumes)
+C_LENGTH = 4  # game length so far, in GameSpec.length_unit
+C_END = 5  # how the game ended: index into GameSpec.end_codes (0 = the rule book's ending)
+C_OVER = 6  # 1 once the game is over
+C_NP = 7  # players
+C_DECISIONS = 8  # bot decisions asked so far (n > 1)
+C_COMMON = 9  # first free ctl word for the game's own fields
+
+# -- search configuration rows (Lineup.search[entry, :]) ----------------------------------------------------
+S_ALGO = 0  # 0 = plain bot (ask fns[entry]); 1 = flat Monte-Carlo rollout search (sim.core.search)
+S_PLAYOUTS = 1  # playouts per candidate
+S_MARGIN = 2  # weight of the score margin (points) added to the win share
+S_MAXCAND = 3  # at most this many candidates searched (the policy's own pick and then the best by feature 0)
+S_WIDTH = 8
+ALGO_NONE = 0
+ALGO_ROLLOUT = 1
+
+
+def fm_new(cx, np_, log):
+    raise NotImplementedError("fm_new: no game registered for this context type")
+
+
+def fm_reset(st, cx, seed, g):
+    raise NotImplementedError("fm_reset: no game registered for this state type")
+
+
+def fm_advance(st, cx):
+    raise NotImplementedError("fm_advance: no game registered for this state type")
+
+
+def fm_apply(st, cx, i):
+    raise NotImplementedError("fm_apply: no game registered for this state type")
+
+
+def fm_determinise(st, cx, seat, r):
+    raise NotImplementedError("fm_determinise: no game registered for this state type")
+
+
+def fm_result(st, cx, sc, tb, brk):
+    raise NotImplementedError("fm_result: no game registered for this state type")
+
+
+def _is(numba_type, classes) -> bool:
+    return getattr(numba_type, "instance_class", None) in classes
+
+
+def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, result) -> None:
+    """Bind a game's forward-model functions (numba functions) to the shared ``fm_*`` names for its state
+    and context classes (``NamedTuple`` types). Call once, at import of the game's engine."""
+    ours = (state_cls, ctx_cls)
+
+    @overload(fm_new, inline="always")
+    def _new(cx, np_, log):
+        if _is(cx, ours):
+            return lambda cx, np_, log: new(cx, np_, log)
+
+    @overload(fm_reset, inline="always")
+    def _reset(st, cx, seed, g):
+        if _is(st, ours):
+            return lambda st, cx, seed, g: reset(st, cx, seed, g)
+
+    @overload(fm_advance, inline="always")
+    def _advance(st, cx):
+        if _is(st, ours):
+            return lambda st, cx: advance(st, cx)
+
+    @overload(fm_apply, inline="always")
+    def _apply(st, cx, i):
+        if _is(st, ours):
+            return lambda st, cx, i: apply(st, cx, i)
+
+    @overload(fm_determinise, inline="always")
+    def _det(st, cx, seat, r):
+        if _is(st, ours):
+            return lambda st, cx, seat, r: determinise(st, cx, seat, r)
+
+    @overload(fm_result, inline="always")
+    def _result(st, cx, sc, tb, brk):
+        if _is(st, ours):
+            return lambda st, cx, sc, tb, brk: result(st, cx, sc, tb, brk)
+
+
+@njit(cache=True, inline="always")
+def fm_copy(dst, src):
+    """Copy a state into another of the same game: the whole record in one assignment (``log`` and
+    ``nlog``, the event channel, stay)."""
+    dst.rec[0] = src.rec[0]
+
+
+@njit(cache=True, inline="always")
+def ask(st, fns, weights, entry):
+    """Ask lineup entry ``entry`` for the pending decision; a lone candidate needs no bot and an
+    out-of-range answer falls back to the first candidate."""
+    r = st.rec[0]
+    n = r.ctl[C_N]
+    if n <= 1:
+        return 0
+    r.ctl[C_DECISIONS] += 1
+    i = fns[entry](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[entry], r.rng)
+    if i < 0 or i >= n:
+        return 0
+    return i

@@ -1,0 +1,84 @@
+"""The one game loop every engine runs on: reset, then ask and apply until the game is over.
+
+``play_batch`` is what a game's ``GameSpec.play`` calls: ``prange`` over chunks of games, one state (and
+one scratch state for search bots) per chunk, every game ``g`` seeded from ``(seed, g)`` alone.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bots import entry_of_seat
+from .forward import (
+    ALGO_ROLLOUT, C_END, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset, fm_result,
+)
+from .search import rollout_choose
+
+CHUNK = 64  # games per play_range call in a batch
+
+
+@njit(cache=True, _nrt=False)
+def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk):
+    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (scratch ``sim``)."""
+    r = st.rec[0]
+    fm_reset(st, cx, seed, g)
+    np_ = r.ctl[C_NP]
+    while True:
+        seat = fm_advance(st, cx)
+        if seat < 0:
+            return
+        e = entry_of_seat(seat, g, np_, rotate)
+        if search[e, S_ALGO] == ALGO_ROLLOUT and r.ctl[C_N] > 1:
+            i = rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+        else:
+            i = ask(st, fns, weights, e)
+        fm_apply(st, cx, i)
+
+
+@njit(cache=True)
+def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end,
+               log, log_on):
+    """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state)."""
+    st = fm_new(cx, np_, log)
+    st.nlog[1] = 1 if log_on else 0
+    sim = fm_new(cx, np_, log[:0])
+    r = st.rec[0]
+    m = r.moves.shape[0]
+    acc = np.zeros(m, dtype=np.float64)
+    cand = np.zeros(m, dtype=np.int64)
+    used = np.zeros(m, dtype=np.int64)
+    sc = np.zeros(np_, dtype=np.float64)
+    tb = np.zeros(np_, dtype=np.float64)
+    sbrk = np.zeros(brk.shape[1:], dtype=np.float64)
+    for i in range(lo, hi):
+        play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk)
+        fm_result(st, cx, score[i], tiebreak[i], brk[i])
+        length[i] = r.ctl[C_LENGTH]
+        end[i] = r.ctl[C_END]
+
+
+@njit(cache=True, parallel=True)
+def play_batch(cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end,
+               log_width):
+    """``n_games`` games from ``start`` on all threads (chunks of CHUNK games)."""
+    dummy = np.zeros((0, log_width), dtype=np.int64)
+    for c in prange((n_games + CHUNK - 1) // CHUNK):
+        play_range(cx, fns, weights, search, np_, rotate, seed, start, c * CHUNK, min(n_games, (c + 1) * CHUNK),
+                   score, tiebreak, brk, length, end, dummy, False)
+
+
+@njit(cache=True)
+def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
+    """Game ``g`` with its event log: returns (events written, score, tiebreak, brk, length, end)."""
+    score = np.zeros((1, np_))
+    tiebreak = np.zeros((1, np_))
+    brk = np.zeros((1, np_, ncat))
+    length = np.zeros(1, dtype=np.int64)
+    end = np.zeros(1, dtype=np.int8)
+    play_range(cx, fns, weights, search, np_, rotate, seed, g, 0, 1, score, tiebreak, brk, length, end, log, True)
+    n = 0
+    for i in range(log.shape[0]):
+        if log[i, 0] == 0:
+            break
+        n += 1
+    return n, score[0], tiebreak[0], brk[0], length[0], end[0]

@@ -1,0 +1,148 @@
+"""Search bots on the forward model (``sim.core.forward``): one implementation for every game.
+
+**rollout** (flat Monte-Carlo with determinisation, the simplest member of the ISMCTS family; Cowling,
+Powley & Whitehouse 2012): at a decision of seat ``s`` with candidates ``c_1..c_n``, for each playout
+``k = 0..K-1`` the state is copied, re-dealt for ``s`` (everything ``s`` has not seen is shuffled again:
+``fm_determinise``), candidate ``c`` applied and the game played to its end by the playout policy (a
+registered bot, for every seat). The value of a playout is ``s``'s win share (1, 0 or 1/k for a k-way
+shared first place, score tie-break included) plus ``margin`` times its score lead over the best other
+seat (a tie-breaker between candidates that win equally often). The candidate with the best mean is
+played; equal means keep the earlier candidate, and the policy's own pick is always first.
+
+Common random numbers: playout ``k`` of every candidate uses the same re-deal and the same random draws
+(its stream is seeded from ``(base, k)``), so candidates are compared on the same worlds. ``base`` is one
+draw of the game's own stream, so a search is a reproducible part of game ``(seed, i)`` and independent of
+thread and worker counts.
+
+Budget: with more than ``maxcand`` candidates, only the policy's pick and the best others by feature 0
+(the engine's immediate value) are searched.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .events import log_event
+from .forward import (
+    C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, ask, fm_advance, fm_apply, fm_copy,
+    fm_determinise, fm_result,
+)
+from .rng import rng_init, rng_next
+
+# event codes the search writes into a game's log (games keep theirs below 90)
+E_SEARCH = 90  # seat, kind, candidates searched, chosen candidate index, playouts per candidate
+E_SEARCH_CAND = 91  # candidate index, moves[c, 0], moves[c, 1], mean value x 1e6, rank (0 = best)
+EXPLAIN_TOP = 3  # candidates shown per search decision
+
+
+@njit(cache=True, inline="always")
+def seat_value(sc, tb, np_, seat, margin):
+    """Win share of ``seat`` (ties on score broken by the tie-break, then shared) plus ``margin`` x its lead
+    over the best other seat."""
+    better = 0
+    equal = 1
+    best_other = -1e300
+    for p in range(np_):
+        if p == seat:
+            continue
+        if sc[p] > best_other:
+            best_other = sc[p]
+        if sc[p] > sc[seat] or (sc[p] == sc[seat] and tb[p] > tb[seat]):
+            better += 1
+        elif sc[p] == sc[seat] and tb[p] == tb[seat]:
+            equal += 1
+    win = 0.0 if better > 0 else 1.0 / equal
+    return win + margin * (sc[seat] - best_other)
+
+
+@njit(cache=True, inline="always")
+def select_candidates(feats, n, first, maxc, cand, used):
+    """cand[0] = first (the policy's pick), then the rows with the best feature 0 (earlier row on equal
+    values) until ``maxc`` (all rows when maxc <= 0 or n <= maxc). Returns how many."""
+    if maxc <= 0 or n <= maxc:
+        cand[0] = first
+        k = 1
+        for i in range(n):
+            if i != first:
+                cand[k] = i
+                k += 1
+        return n
+    for i in range(n):
+        used[i] = 0
+    cand[0] = first
+    used[first] = 1
+    k = 1
+    while k < maxc:
+        b = -1
+        for i in range(n):
+            if used[i] == 0 and (b < 0 or feats[i, 0] > feats[b, 0]):
+                b = i
+        used[b] = 1
+        cand[k] = b
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def playout(sim, cx, fns, weights, entry):
+    """Play ``sim`` to its end with lineup entry ``entry``'s bot for every seat."""
+    while fm_advance(sim, cx) >= 0:
+        fm_apply(sim, cx, ask(sim, fns, weights, entry))
+
+
+@njit(cache=True, _nrt=False)
+def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk):
+    """The rollout search's choice for the pending decision of ``st`` (see the module doc). ``sim`` is a
+    scratch state of the same game; ``fns[entry]``/``weights[entry]`` are the playout policy."""
+    r = st.rec[0]
+    q = sim.rec[0]
+    n = r.ctl[C_N]
+    seat = r.ctl[C_SEAT]
+    np_ = r.ctl[C_NP]
+    k_play = max(1, int(cfg[S_PLAYOUTS]))
+    margin = cfg[S_MARGIN]
+    base = rng_next(r.rng)  # the search's one draw from the game's stream
+    # the policy's own pick, on a stream of the search's (never the game's)
+    rng_init(q.rng, base, k_play)
+    first = fns[entry](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[entry], q.rng)
+    if first < 0 or first >= n:
+        first = 0
+    nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, used)
+    for ci in range(nc):
+        acc[ci] = 0.0
+    for k in range(k_play):
+        for ci in range(nc):
+            fm_copy(sim, st)
+            rng_init(q.rng, base, k)
+            fm_determinise(sim, cx, seat, q.rng)
+            fm_apply(sim, cx, cand[ci])
+            playout(sim, cx, fns, weights, entry)
+            fm_result(sim, cx, sc, tb, brk)
+            acc[ci] += seat_value(sc, tb, np_, seat, margin)
+    best = 0
+    for ci in range(1, nc):
+        if acc[ci] > acc[best] + 1e-12:
+            best = ci
+    if st.nlog[1]:
+        explain(st, nc, best, k_play, acc, cand, used)
+    return cand[best]
+
+
+@njit(cache=True, _nrt=False)
+def explain(st, nc, best, k_play, acc, cand, used):
+    """Log the search decision and its best candidates (mean value x 1e6) for ``meeplab replay --explain``."""
+    r = st.rec[0]
+    on = True
+    log_event(st.log, st.nlog, on, E_SEARCH, r.ctl[C_SEAT], r.ctl[C_KIND], nc, cand[best], k_play)
+    for i in range(nc):
+        used[i] = 0
+    for rank in range(min(EXPLAIN_TOP, nc)):
+        b = -1
+        for i in range(nc):
+            if used[i] == 0 and (b < 0 or acc[i] > acc[b] + 1e-12):
+                b = i
+        used[b] = 1
+        c = cand[b]
+        mw = r.moves.shape[1]
+        m1 = r.moves[c, 1] if mw > 1 else 0
+        log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1,
+                  int(round(acc[b] / k_play * 1e6)), rank)
