@@ -21,6 +21,10 @@ processes of a machine share it, so a worker loads what another compiled. Each m
 the last hour, which another process may still be reading). ``MEEPLAB_NUMBA_KEYED=0`` turns all this
 off (numba's default: ``__pycache__`` next to the sources, or ``$NUMBA_CACHE_DIR``).
 
+The shared game loop and search (``GENERIC``: ``sim.core.play``, ``sim.core.search``) are compiled for each
+game's state through overloads the game's engine registers, without importing it, so their key also covers
+every module of the game folders ``sim/<game>/``.
+
 Not covered: modules imported with ``importlib`` by name only (a module's key follows its ``import``
 statements) and functions compiled at run time outside an import; bot plug-ins from other packages
 (entry points) use numba's default.
@@ -72,11 +76,28 @@ _IMPORT_RE = re.compile(
 )
 
 
+# Shared modules whose compiled code is specialised for every game at compile time (numba overloads that
+# each game's engine registers, sim.core.forward): they depend on the game folders without importing them.
+GENERIC = ("sim.core.play", "sim.core.search")
+
+
+def _game_modules() -> set[str]:
+    """Every module of the game folders ``sim/<game>/`` (what a GENERIC module is compiled from)."""
+    out = set()
+    for path in (ROOT / "sim").glob("*/*.py"):
+        if path.parent.name != "core" and (path.parent / "__init__.py").is_file():
+            out.add(f"sim.{path.parent.name}" if path.name == "__init__.py" else f"sim.{path.parent.name}.{path.stem}")
+    return out
+
+
 def _imports(name: str) -> frozenset[str]:
-    """Modules of our packages that ``name`` imports (anywhere in its source), with their parents."""
+    """Modules of our packages that ``name`` imports (anywhere in its source), with their parents; a GENERIC
+    module also depends on every game folder."""
     if name in _imports_memo:
         return _imports_memo[name]
     found: set[str] = set(_parents(name))
+    if name in GENERIC:
+        found.update(_game_modules())
     path = _file_of(name)
     if path is not None:
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
