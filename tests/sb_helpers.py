@@ -7,7 +7,7 @@ from sim.core.registry import get_game
 from sim.core.forward import C_LENGTH, C_PHASE, ask
 from sim.schweinebande import engine, state
 from sim.schweinebande.layout import (
-    LOGW, MAXS, NT, V_FARMER, V_LEN, V_NP, V_NROUNDS, V_NSPACES, V_ORDER, V_ROUND, V_SUPPLY, V_TILE,
+    LOGW, MAXS, NT, V_FARMER, V_LEN, V_NP, V_NROUNDS, V_NSPACES, V_ORDER, V_ROUND, V_SUPPLY, V_TILE, V_UNSEEN,
 )
 
 
@@ -134,14 +134,15 @@ def feed_run(view, c, seat, steps, round_=0):
 
 
 def placement_run(view, c, hidden, first, w, round_=0):
-    """Phase B from an all face-down board over ``hidden``; returns (turns, log, tiles left face down by kind)."""
+    """Phase B from an all face-down board over ``hidden`` (an empty bag); returns (turns, log, unseen tiles by
+    kind)."""
     view[V_ROUND] = round_
+    view[V_UNSEEN:V_UNSEEN + NT] = np.bincount(hidden, minlength=NT)  # as if the bag were empty
     st = make_state(c, view)
     rec = st.rec[0]
     ns = c.rays.shape[0]
     rec["hidden"][:ns] = hidden
     rec["mk"][state.M_FACEDOWN] = np.uint64((1 << ns) - 1)
-    rec["tleft"][:] = np.bincount(hidden, minlength=NT)
     rec["ctl"][state.C_FIRST] = first
     engine.start_placement(st, c.cx)
     while True:
@@ -156,7 +157,7 @@ def placement_run(view, c, hidden, first, w, round_=0):
                 continue
         engine.apply(st, c.cx, ask(st, fns(), w, s))
     turns = int(rec["ctl"][C_LENGTH])
-    return turns, finish(st, view), rec["tleft"].copy()
+    return turns, finish(st, view), view[V_UNSEEN:V_UNSEEN + NT].copy()
 
 
 def scratch():

@@ -8,9 +8,9 @@ import numba
 import numpy as np
 import pytest
 
-from sim.core import forward
+from sim.core import forward, search
 from sim.core.bots import available, make_lineup
-from sim.core.forward import C_SEAT
+from sim.core.forward import C_N, C_SEAT
 from sim.schweinebande import engine, state
 
 from sb_helpers import ctx
@@ -95,6 +95,46 @@ def test_determinise_redeals_only_what_nobody_has_seen(c, g, steps):
         changed += under2 != under
     if len(set(under)) > 1:
         assert changed > 0
+
+
+def _decisions(c, st, other, bots, tiny_cfg):
+    """Each bot's choice (and the search bot's) on two states with the same random stream."""
+    out = []
+    for name in bots:
+        lu = make_lineup("schweinebande", [name], 3, False, tiny_cfg)
+        picks = []
+        for s in (st, other):
+            cp = fresh(c)
+            forward.fm_copy(cp, s)
+            cp.rec[0]["rng"][:] = [1, 2, 3, 4]
+            if lu.search[0, forward.S_ALGO]:
+                m = cp.rec[0]["moves"].shape[0]
+                sim = fresh(c)
+                picks.append(search.rollout_choose(
+                    cp, sim, c.cx, lu.fns, lu.weights, lu.search[0], 0, np.zeros(m), np.zeros(m, np.int64),
+                    np.zeros(m, np.int64), np.zeros(3), np.zeros(3), np.zeros((3, 4))))
+            else:
+                picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
+        out.append((name, picks[0], picks[1]))
+    return out
+
+
+@pytest.mark.parametrize("g,steps", POINTS)
+def test_no_bot_reads_what_its_seat_cannot_see(c, tiny, g, steps):
+    """Two states that differ only in hidden parts (what lies under face-down tiles, the bag's order) give
+    every bot, the search bot included, the same features and the same choice."""
+    st = at_decision(c, g, steps)
+    seat = int(st.rec[0]["ctl"][C_SEAT])
+    other = fresh(c)
+    forward.fm_copy(other, st)
+    r = np.zeros(4, dtype=np.uint64)
+    r[0] = 77
+    engine.determinise(other, c.cx, seat, r)
+    n = int(st.rec[0]["ctl"][C_N])
+    assert np.array_equal(st.rec[0]["feats"][:n], other.rec[0]["feats"][:n])
+    bots = ["random", "greedy", "heuristic", "tiny"]
+    for name, a, b in _decisions(c, st, other, bots, [tiny]):
+        assert a == b, name
 
 
 def test_search_is_reproducible_for_any_thread_count(c, tiny):

@@ -24,7 +24,7 @@ from .layout import (
     E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, FACE_DOWN, K_COLLECT, K_FARM, K_PLACE,
     K_REVEAL, K_SACK, K_SELL, MAXP, MAXS, NF, NK, NT, P_FARMERS, P_SACKS, P_TILES, P_FEEDPER, P_MIXED, P_PIGF, P_PIGG, P_QUART,
     P_ROUNDS, P_START_FEED, P_SUPPLY, P_VALUES, SACK, V_FACEDOWN, V_FARM, V_FARMER, V_FEED, V_FLEFT, V_HAND,
-    V_LEN, V_NP, V_NROUNDS, V_NSPACES, V_ORDER, V_REVEALED, V_ROUND, V_SEAT, V_SUPPLY, V_TILE, V_TURNS,
+    V_LEN, V_NP, V_NROUNDS, V_UNSEEN, V_NSPACES, V_ORDER, V_REVEALED, V_ROUND, V_SEAT, V_SUPPLY, V_TILE, V_TURNS,
 )
 from .lines import (
     L_UNKF, LINE_TIE, MAXD, _ctpop, _popcount, gain_of, hand_potential, line_mask, lines_blocked, lines_reset,
@@ -99,6 +99,9 @@ def reset(st, cx, seed, g):
         r.bag[i] = SACK
         i += 1
     shuffle(r.bag, ntiles, r.rng)
+    for k in range(NK):
+        view[V_UNSEEN + k] = pi[P_TILES]
+    view[V_UNSEEN + SACK] = pi[P_SACKS]
     r.ctl[C_PHASE] = PH_ROUND
     r.ctl[forward.C_SEAT] = -1
 
@@ -148,13 +151,9 @@ def start_round(st, cx):
     view = r.pub
     _log_st(st, E_ROUND, -1, view[V_ROUND], 0, 0, 0)
     fd = np.uint64(0)
-    for k in range(NT):
-        r.tleft[k] = 0
     drawn = r.ctl[C_DRAWN]
     for s in range(cxt.ns):
-        t = r.bag[drawn]
-        r.hidden[s] = t
-        r.tleft[t] += 1
+        r.hidden[s] = r.bag[drawn]
         drawn += 1
         view[V_TILE + s] = FACE_DOWN
         fd |= np.uint64(1) << np.uint64(s)
@@ -212,7 +211,7 @@ def post_reveal(st, cx):
     r.ctl[C_LENGTH] += 1
     view[V_REVEALED] = -1
     lgain = r.lgain
-    ug = unknown_gain(r.mgs, cur, r.tleft)
+    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN:V_UNSEEN + NT])
     n = 0
     for s in range(cxt.ns):
         if fd & (one << np.uint64(s)):
@@ -247,7 +246,7 @@ def do_reveal(st, cx, space):
     r.mk[M_FACEDOWN] &= ~(np.uint64(1) << np.uint64(space))
     t = r.hidden[space]
     r.pub[V_TILE + space] = t
-    r.tleft[t] -= 1
+    r.pub[V_UNSEEN + t] -= 1
     r.pub[V_FACEDOWN] = _popcount(r.mk[M_FACEDOWN])
     lines_revealed(r.lreach, r.lgain, cxt.rev, space, t, r.mk[M_FACEDOWN], r.ctl[C_NP], r.mgs)
     _log_st(st, E_REVEAL, cur, space, t, 0, 0)
@@ -269,7 +268,7 @@ def post_place(st, cx):
         do_place(st, cx, True)
         return -1
     lgain = r.lgain
-    ug = unknown_gain(r.mgs, cur, r.tleft)
+    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN:V_UNSEEN + NT])
     # the best line from the revealed space: its kept line sums (still those of a face-down start) with its
     # own tile now known
     x0 = space * MAXD
@@ -359,7 +358,7 @@ def end_placement(st, cx):
         if fd & (one << np.uint64(s)):
             t = r.hidden[s]
             view[V_TILE + s] = t
-            r.tleft[t] -= 1
+            view[V_UNSEEN + t] -= 1
             _log_st(st, E_TURNUP, -1, s, t, 0, 0)
     r.mk[M_FACEDOWN] = 0
     view[V_FACEDOWN] = 0

@@ -28,7 +28,8 @@ V_FEED = V_FARM + MAXP * NK  # [MAXP] feed markers
 V_FLEFT = V_FEED + MAXP  # [MAXP] farmers still to place this round
 V_ORDER = V_FLEFT + MAXP  # [MAXP] order tile (1..P) held, 0 none
 V_SUPPLY = V_ORDER + MAXP  # feed markers left in a limited supply (-1 unlimited)
-V_LEN = V_SUPPLY + 1
+V_UNSEEN = V_SUPPLY + 1  # [NT] tiles of each kind nobody has seen yet (face down or still in the bag): public
+V_LEN = V_UNSEEN + NT
 
 # decision kinds
 K_REVEAL = 0  # moves[i, 0] = face-down space to reveal

@@ -15,7 +15,7 @@ from numba import njit
 from sim.core.forward import C_COMMON, C_NP
 from sim.core.rng import rng_below
 
-from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN
+from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN, V_UNSEEN
 from .lines import MAXD, MAXREV
 from .scoring import NC
 
@@ -61,7 +61,6 @@ STATE_DTYPE = np.dtype([
     ("rng", np.uint64, 4),  # the game's random stream
     ("hidden", np.int64, MAXS),  # HIDDEN: kinds under this round's face-down spaces (valid where mk[M_FACEDOWN])
     ("bag", np.int64, MAX_BAG),  # HIDDEN: the shuffled bag; bag[ctl[C_DRAWN]:bag_size] not yet dealt
-    ("tleft", np.int64, NT),  # kinds among this round's face-down tiles
     ("mk", np.uint64, M_LEN),  # board masks (M_*)
     ("order", np.int64, MAXP),  # collect order: seats by order tile
     ("brk", np.float64, (MAXP, NC)),  # score breakdown so far
@@ -101,40 +100,35 @@ def bag_size(pi):
 
 @njit(cache=True, _nrt=False)
 def determinise(st, cx, seat, rnd):
-    """Re-deal what no player has seen: the kinds under the face-down spaces and the undrawn bag, shuffled
-    together (every tile ever turned up is public, so ``seat`` knows exactly this multiset and nothing of
-    its order). The face-down spaces keep their places; only what lies under them changes."""
-    cxt = cx.tab[0]
+    """Re-deal what no player has seen: the tiles under the face-down spaces and the undealt bag. Every tile
+    ever turned up is public, so ``seat`` knows exactly this multiset (``pub[V_UNSEEN]``) and nothing of its
+    order: the unseen tiles are laid out by kind from those public counts, shuffled with ``rnd`` and dealt to
+    the face-down spaces (in space order), the rest staying in the bag. The result depends only on public
+    information and ``rnd``."""
     r = st.rec[0]
+    cxt = cx.tab[0]
     one = np.uint64(1)
     fd = r.mk[M_FACEDOWN]
-    drawn = r.ctl[C_DRAWN]
-    total = bag_size(cxt.pi)
-    # gather the unseen tiles in the bag's free prefix slots just below `drawn`: first the face-down ones
     nfd = 0
     for s in range(cxt.ns):
         if fd & (one << np.uint64(s)):
             nfd += 1
-    lo = drawn - nfd
+    total = bag_size(cxt.pi)
+    lo = r.ctl[C_DRAWN] - nfd  # bag[lo:drawn] held this round's deal, never read again
     j = lo
-    for s in range(cxt.ns):
-        if fd & (one << np.uint64(s)):
-            r.bag[j] = r.hidden[s]
-            j += 1
-    n = total - lo
-    # Fisher-Yates over bag[lo:total]
-    for i in range(n - 1, 0, -1):
-        k = rng_below(rnd, i + 1)
-        a = r.bag[lo + i]
-        r.bag[lo + i] = r.bag[lo + k]
-        r.bag[lo + k] = a
     for k in range(NT):
-        r.tleft[k] = 0
+        for _ in range(r.pub[V_UNSEEN + k]):
+            r.bag[j] = k
+            j += 1
+    for i in range(total - lo - 1, 0, -1):
+        x = rng_below(rnd, i + 1)
+        a = r.bag[lo + i]
+        r.bag[lo + i] = r.bag[lo + x]
+        r.bag[lo + x] = a
     j = lo
     for s in range(cxt.ns):
         if fd & (one << np.uint64(s)):
             r.hidden[s] = r.bag[j]
-            r.tleft[r.bag[j]] += 1
             j += 1
 
 
