@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Benchmark: games per second per game, player count and bot (all seats the same bot).
+"""Benchmark: games and decisions per second per game, player count and bot (all seats the same bot).
 
 Compile (or cache load) time is measured apart from play time; play time is the median of several
 timed runs of the engine's batch kernel (no result writing). Writes a Markdown table to stdout and,
@@ -8,6 +8,11 @@ with --readme, between the bench markers of README.md.
     python scripts/bench.py                       # every game, default cases
     python scripts/bench.py --game schweinebande --games 50000 --repeats 5
     python scripts/bench.py --cluster --games 1000000     # 2 Dask workers vs numba threads (greedy, 3 players)
+
+A lineup "rollout+heuristic" puts the first bot in one seat and the second in all others. Search bots
+play fewer games per run (SEARCH_GAMES) and at most 2 runs. Decisions per second count the decisions with
+more than one candidate (for games on the forward model). A same-moment A/B of two source trees is
+``scripts/ab.py``; the cold compile time of an engine is ``--cold`` (an empty numba cache).
 """
 from __future__ import annotations
 
@@ -25,24 +30,32 @@ import numba
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sim.core.bots import make_lineup  # noqa: E402
+from sim.core.bots import available, make_lineup  # noqa: E402
 from sim.core.registry import game_ids, get_game  # noqa: E402
 
 # (players, bot) cases per game, and games per timed run (sized for ~1-3 s on 2 cores)
 CASES = {
-    "schweinebande": ([3, 2, 5], ["greedy", "random", "heuristic"], 100_000),
+    "schweinebande": ([3, 2, 5], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 100_000),
     "hacienda": ([3], ["greedy", "random", "heuristic"], 10_000),
     "acbas": ([2], ["greedy", "random", "heuristic"], 40_000),
     "goldrush": ([2, 4], ["greedy", "random", "heuristic"], 4_000),
 }
+SEARCH_GAMES = 128  # games per timed run for lineups with a search bot
 MARK_START = "<!-- bench:start -->"
 MARK_END = "<!-- bench:end -->"
 
 
+def lineup_of(game, bot, players):
+    """'a' = every seat a; 'a+b' = one seat a, the others b."""
+    first, _, rest = bot.partition("+")
+    return make_lineup(game.id, [first] + [rest or first] * (players - 1), players, True)
+
+
 def bench_case(game, players, bot, n_games, repeats, seed=1):
+    """(compile/load s, median, min, max games/s, decisions per game or None)."""
     values = game.params.resolve({})
     ctx = game.prepare(values)
-    lineup = make_lineup(game.id, [bot], players, True)
+    lineup = lineup_of(game, bot, players)
     t0 = time.perf_counter()
     game.play(ctx, lineup, seed, 0, 2, players)
     compile_s = time.perf_counter() - t0
@@ -51,7 +64,27 @@ def bench_case(game, players, bot, n_games, repeats, seed=1):
         t = time.perf_counter()
         game.play(ctx, lineup, seed, r * n_games, n_games, players)
         rates.append(n_games / (time.perf_counter() - t))
-    return compile_s, statistics.median(rates), min(rates), max(rates)
+    per_game = None
+    if game.decisions is not None:
+        k = min(n_games, 16 if lineup.search.any() else 2000)
+        per_game = game.decisions(ctx, lineup, seed, 0, k, players) / k
+    return compile_s, statistics.median(rates), min(rates), max(rates), per_game
+
+
+def cold_compile(gid: str) -> float:
+    """Seconds for a fresh process to compile the engine of ``gid`` with an empty numba cache (greedy bots)."""
+    import subprocess
+    import tempfile
+
+    code = ("import time; t = time.perf_counter(); from sim.core.registry import get_game; "
+            "from sim.core.bots import make_lineup; g = get_game(%r); c = g.prepare(g.params.resolve({})); "
+            "g.play(c, make_lineup(g.id, ['greedy'], g.default_players, True), 1, 0, 2, g.default_players); "
+            "print(time.perf_counter() - t)" % gid)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, MEEPLAB_CACHE_DIR=tmp, NUMBA_CACHE_DIR=tmp)
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT), capture_output=True, text=True,
+                             check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_shard=5_000):
@@ -112,6 +145,7 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
     ap.add_argument("--cluster", action="store_true",
                     help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)")
     args = ap.parse_args(argv)
@@ -121,28 +155,38 @@ def main(argv=None):
         bench_cluster(args.games or 1_000_000, args.repeats)
         return
     ids = args.game or [g for g in CASES if g in game_ids()]
+    if args.cold:
+        for gid in ids:
+            print(f"{gid}: cold compile {cold_compile(gid):.1f} s")
+        return
     rows = []
     for gid in ids:
         game = get_game(gid)
         counts, bots, n_default = CASES.get(gid, ([game.default_players], ["greedy", "random", "heuristic"], 10_000))
         for p in counts:
             for bot in bots:
-                n = args.games or n_default
-                c, med, lo, hi = bench_case(game, p, bot, n, args.repeats)
-                rows.append((gid, p, bot, n, med, lo, hi, c))
-                print(f"{gid:<14} {p}p {bot:<10} {med:>10,.0f} games/s  (min {lo:,.0f}, max {hi:,.0f}; "
-                      f"compile/load {c:.1f} s)", file=sys.stderr)
+                search = any(available(gid)[b].search for b in bot.split("+"))
+                n = min(args.games or n_default, SEARCH_GAMES) if search else args.games or n_default
+                reps = min(args.repeats, 2) if search else args.repeats
+                c, med, lo, hi, per_game = bench_case(game, p, bot, n, reps)
+                rows.append((gid, p, bot, n, med, lo, hi, c, per_game))
+                dps = f"{med * per_game:,.0f} decisions/s" if per_game else ""
+                print(f"{gid:<14} {p}p {bot:<18} {med:>10,.1f} games/s  (min {lo:,.1f}, max {hi:,.1f}; "
+                      f"compile/load {c:.1f} s) {dps}", file=sys.stderr)
     cpu = platform.processor() or platform.machine()
     header = (
         f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} cores ({cpu}), "
         f"{numba.get_num_threads()} numba threads, numba {numba.__version__}; median of {args.repeats} runs; "
-        "all seats played by the named bot; compile/load = first call (numba cache warm after the first run).\n\n"
-        "| game | players | bots | games per run | games/s (median) | min | max | compile/load s |\n"
-        "|---|---|---|---|---|---|---|---|\n"
+        "all seats played by the named bot (a+b: one seat a, the others b; search bots at their default budget, "
+        f"{SEARCH_GAMES} games per run, at most 2 runs); decisions/s counts decisions with more than one candidate; "
+        "compile/load = first call (numba cache warm after the first run).\n\n"
+        "| game | players | bots | games per run | games/s (median) | min | max | decisions/s | compile/load s |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
     )
     table = header + "".join(
-        f"| {g} | {p} | {b} | {n:,} | **{m:,.0f}** | {lo:,.0f} | {hi:,.0f} | {c:.1f} |\n"
-        for g, p, b, n, m, lo, hi, c in rows
+        f"| {g} | {p} | {b} | {n:,} | **{m:,.{0 if m >= 100 else 1}f}** | {lo:,.{0 if m >= 100 else 1}f} | "
+        f"{hi:,.{0 if m >= 100 else 1}f} | {(f'{m * d:,.0f}' if d else 'n/a')} | {c:.1f} |\n"
+        for g, p, b, n, m, lo, hi, c, d in rows
     )
     print(table)
     if args.readme:

@@ -339,12 +339,16 @@ def report_cmd(run_dirs, out, title):
 @click.option("--params", "params_file", type=click.Path(), default=None)
 @click.option("--bot-config", "bot_configs", multiple=True, type=click.Path())
 @click.option("--fixed-seats", is_flag=True)
+@click.option("--explain", is_flag=True,
+              help="Under each search-bot decision, show its best candidates and their mean playout values.")
 @_with_game_flags
-def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs, fixed_seats, **kw):
+def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs, fixed_seats, explain, **kw):
     """Print one game as a readable log, move by move, ending with the score breakdown.
 
     Use the same seed, players, bots and parameters as the batch: game INDEX is then exactly the
-    game recorded in that batch's results.
+    game recorded in that batch's results. Any bot may play, search bots included:
+
+      meeplab replay schweinebande --index 7 --players 3 --bots rollout,heuristic --explain
     """
     from sim.core.bots import make_lineup
     from sim.core.registry import check_players
@@ -356,8 +360,11 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
         raise MeeplabError(f"--index must be >= 0, got {index}")
     values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
     lineup = make_lineup(g.id, _bots(bots), p, not fixed_seats, bot_configs)
+    if explain and not g.forward_model:
+        raise MeeplabError(f"--explain shows search decisions; {g.id} has no search bots yet")
     ctx = g.prepare(values)
-    click.echo(g.replay(ctx, lineup, seed, index, p), nl=False)
+    text = g.replay(ctx, lineup, seed, index, p, explain=True) if explain else g.replay(ctx, lineup, seed, index, p)
+    click.echo(text, nl=False)
 
 
 @cli.command("compare")

@@ -186,3 +186,19 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 
     want = json.loads((ROOT / "tests" / "data" / "schweinebande_fingerprint.json").read_text())
     assert fingerprint("schweinebande", 1000) == want
+
+
+def test_replay_explains_search_decisions(capsys, tiny):
+    from sim.cli import main
+
+    args = ["replay", "schweinebande", "--index", "2", "--players", "2", "--bots", "tiny,heuristic",
+            "--bot-config", tiny]
+    assert main(args + ["--explain"]) in (0, None)
+    text = capsys.readouterr().out
+    assert "search: " in text and "#1 " in text and "mean value" in text
+    assert main(args) in (0, None)
+    plain = capsys.readouterr().out
+    assert "search: " not in plain
+    # the explained game is the same game
+    assert [ln for ln in text.splitlines() if "search: " not in ln and "mean value" not in ln] == plain.splitlines()
+    assert main(["replay", "hacienda", "--explain"]) == 2

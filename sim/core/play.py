@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from .bots import entry_of_seat
 from .forward import (
-    ALGO_ROLLOUT, C_END, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset, fm_result,
+    ALGO_ROLLOUT, C_DECISIONS, C_END, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset, fm_result,
 )
 from .search import rollout_choose
 
@@ -29,6 +29,7 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
             return
         e = entry_of_seat(seat, g, np_, rotate)
         if search[e, S_ALGO] == ALGO_ROLLOUT and r.ctl[C_N] > 1:
+            r.ctl[C_DECISIONS] += 1
             i = rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
         else:
             i = ask(st, fns, weights, e)
@@ -82,3 +83,24 @@ def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
             break
         n += 1
     return n, score[0], tiebreak[0], brk[0], length[0], end[0]
+
+
+@njit(cache=True)
+def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games, ncat):
+    """Bot decisions (more than one candidate) in games ``start .. start + n_games - 1``, on one thread: what
+    the bench divides by to report decisions per second."""
+    log = np.zeros((0, 8), dtype=np.int64)
+    st = fm_new(cx, np_, log)
+    sim = fm_new(cx, np_, log)
+    m = st.rec[0].moves.shape[0]
+    acc = np.zeros(m, dtype=np.float64)
+    cand = np.zeros(m, dtype=np.int64)
+    used = np.zeros(m, dtype=np.int64)
+    sc = np.zeros(np_, dtype=np.float64)
+    tb = np.zeros(np_, dtype=np.float64)
+    sbrk = np.zeros((np_, ncat), dtype=np.float64)
+    total = 0
+    for g in range(start, start + n_games):
+        play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk)
+        total += st.rec[0].ctl[C_DECISIONS]
+    return total

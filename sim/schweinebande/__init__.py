@@ -53,6 +53,12 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
+def decisions(ctx, lineup, seed, start, n_games, n_players):
+    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
+    return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
+                                     seed, start, n_games, engine.NC)
+
+
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
@@ -61,11 +67,11 @@ def events(ctx, lineup, seed, index, n_players):
     return log[:n], turns, score, brk
 
 
-def replay(ctx, lineup, seed, index, n_players):
+def replay(ctx, lineup, seed, index, n_players, explain=False):
     from .replay import format_game
 
     log, turns, score, brk = events(ctx, lineup, seed, index, n_players)
-    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk)
+    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, explain=explain)
 
 
 CATEGORIES = ["quartets", "mixed_groups", "pig_bonus", "final_groups"]
@@ -90,6 +96,8 @@ GAME = GameSpec(
     default_players=3,
     description="Collect animal tiles in lines with your farmers, close groups onto your farm, feed the rest.",
     bot_doc=BOT_DOC,
+    forward_model=True,
+    decisions=decisions,
 )
 
 __all__ = ["GAME", "ANIMALS"]

@@ -1,7 +1,7 @@
 """Readable text log of one Schweinebande game from the engine's event records."""
 from .layout import (
-    E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
-    E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, NT, SACK,
+    K_COLLECT, K_FARM, K_PLACE, K_REVEAL, K_SACK, E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
+    E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, NT,
 )
 from .params import ANIMALS
 
@@ -21,8 +21,28 @@ def _mask(mask: int) -> str:
     return "+".join(ANIMALS[k] for k in range(6) if mask & (1 << k))
 
 
-def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk):
+def _move(kind, m0, m1, cells, dirs):
+    """A candidate move of decision ``kind`` in words (for the search lines of --explain)."""
+    if kind == K_REVEAL:
+        return f"reveal space {m0} (q={cells[m0][0]}, r={cells[m0][1]})"
+    if kind == K_PLACE:
+        return "place a farmer" if m0 else "pass"
+    if kind == K_COLLECT:
+        return f"collect from space {m0} towards {dirs[m1]}"
+    if kind == K_FARM:
+        if m0 == 1:
+            return f"group of {ANIMALS[m1]}"
+        if m0 == 2:
+            return f"mixed group ({_mask(m1)})"
+        return "pig bonus" if m0 == 3 else "stop"
+    if kind == K_SACK:
+        return "use a feed sack" if m0 else "pay with markers"
+    return f"sell a {ANIMALS[m0]}"
+
+
+def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, explain=False):
     from sim.core.bots import entry_of_seat  # python call of the njit helper is fine here
+    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
     cells, dirs = ctx.cells, ctx.dir_names
     bot_of = [lineup.names[entry_of_seat(s, index, n_players, lineup.rotate)] for s in range(n_players)]
@@ -38,15 +58,23 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk):
         f"Schweinebande, {n_players} players, seed {seed}, game {index}",
         "Seats: " + ", ".join(who(s) for s in range(n_players)) + "  (P1 starts)",
     ]
+    kind = -1
     for code, seat, a, b, c, d in log.tolist():
-        if code == E_ROUND:
+        if code == E_SEARCH:
+            kind = a
+            if explain:
+                lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
+        elif code == E_SEARCH_CAND:
+            if explain:
+                lines.extend(explain_lines([(code, seat, a, b, c, d)], lambda m0, m1: _move(kind, m0, m1, cells, dirs)))
+        elif code == E_ROUND:
             lines.append(f"\n== Round {a + 1} ==")
         elif code == E_REVEAL:
             lines.append(f"  {who(seat)} reveals {sp(a)}: {KIND_NAMES[b]}")
         elif code == E_PLACE:
-            lines.append(f"    places a farmer there")
+            lines.append("    places a farmer there")
         elif code == E_PASS:
-            lines.append(f"    passes")
+            lines.append("    passes")
         elif code == E_ORDER:
             lines.append(f"    {who(seat)} takes order tile {a}")
         elif code == E_SITOUT:
