@@ -202,3 +202,10 @@ def test_replay_explains_search_decisions(capsys, tiny):
     # the explained game is the same game
     assert [ln for ln in text.splitlines() if "search: " not in ln and "mean value" not in ln] == plain.splitlines()
     assert main(["replay", "hacienda", "--explain"]) == 2
+
+
+def test_state_record_prints_by_name(c):
+    st = at_decision(c, 1, 9)
+    text = state.describe(st)
+    assert "C_PHASE=" in text and "C_DRAWN=" in text and "pub.V_UNSEEN:" in text and "\nhidden: " in text
+    assert set(state.STATE_DTYPE.names) >= {"pub", "ctl", "moves", "feats", "rng", "hidden", "bag"}
