@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .layout import FACE_DOWN, MAXP, MAXS, NK, NT, SACK, V_FARMER, V_HAND, V_TILE
+from .layout import FACE_DOWN, MAXP, MAXS, NK, NT, SACK, V_HAND, V_TILE
 
 # ---------------------------------------------------------------------------------------------
 # value estimates used as bot features
@@ -46,32 +46,6 @@ def hand_potential(view, seat, pi, ptab, tmp):
     for k in range(NK):
         tmp[k] = view[V_HAND + seat * NT + k]
     return potential(tmp, pi, ptab)
-
-
-@njit(cache=True, inline="always")
-def line_counts(view, rays, space, d, counts):
-    """Tiles a farmer on ``space`` collects looking in direction ``d`` (face-down ones in counts[7])."""
-    for k in range(NT + 1):
-        counts[k] = 0
-    t = view[V_TILE + space]
-    if t >= 0:
-        if t == FACE_DOWN:
-            counts[NT] += 1
-        else:
-            counts[t] += 1
-    for j in range(rays.shape[2]):
-        s = rays[space, d, j]
-        if s < 0:
-            break
-        if view[V_FARMER + s] >= 0:
-            break
-        t = view[V_TILE + s]
-        if t < 0:
-            continue
-        if t == FACE_DOWN:
-            counts[NT] += 1
-        else:
-            counts[t] += 1
 
 
 @njit(cache=True, inline="always")
