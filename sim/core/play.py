@@ -37,20 +37,23 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
 
 
 @njit(cache=True)
+def new_player(cx, np_, ncat, log):
+    """A state writing its events to ``log`` (logging off until ``nlog[1]`` is set), a scratch state for search
+    bots and the search's buffers: (st, sim, acc, cand, used, sc, tb, brk), allocated once per chunk."""
+    st = fm_new(cx, np_, log)
+    sim = fm_new(cx, np_, log[:0])
+    m = st.rec[0].moves.shape[0]
+    return (st, sim, np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
+            np.zeros(np_, dtype=np.float64), np.zeros(np_, dtype=np.float64), np.zeros((np_, ncat), dtype=np.float64))
+
+
+@njit(cache=True)
 def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end,
                log, log_on):
     """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state)."""
-    st = fm_new(cx, np_, log)
+    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
-    sim = fm_new(cx, np_, log[:0])
     r = st.rec[0]
-    m = r.moves.shape[0]
-    acc = np.zeros(m, dtype=np.float64)
-    cand = np.zeros(m, dtype=np.int64)
-    used = np.zeros(m, dtype=np.int64)
-    sc = np.zeros(np_, dtype=np.float64)
-    tb = np.zeros(np_, dtype=np.float64)
-    sbrk = np.zeros(brk.shape[1:], dtype=np.float64)
     for i in range(lo, hi):
         play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk)
         fm_result(st, cx, score[i], tiebreak[i], brk[i])
@@ -89,16 +92,7 @@ def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
 def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games, ncat):
     """Bot decisions (more than one candidate) in games ``start .. start + n_games - 1``, on one thread: what
     the bench divides by to report decisions per second."""
-    log = np.zeros((0, 8), dtype=np.int64)
-    st = fm_new(cx, np_, log)
-    sim = fm_new(cx, np_, log)
-    m = st.rec[0].moves.shape[0]
-    acc = np.zeros(m, dtype=np.float64)
-    cand = np.zeros(m, dtype=np.int64)
-    used = np.zeros(m, dtype=np.int64)
-    sc = np.zeros(np_, dtype=np.float64)
-    tb = np.zeros(np_, dtype=np.float64)
-    sbrk = np.zeros((np_, ncat), dtype=np.float64)
+    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
     total = 0
     for g in range(start, start + n_games):
         play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk)

@@ -830,6 +830,9 @@ def advance(st, cx):
             s = post_feed(st, cx)
             if s >= 0:
                 return s
+            if view[V_ROUND] == view[V_NROUNDS] - 1:
+                end_game(st, cx)
+                return -1
             view[V_ROUND] += 1
             r.ctl[C_PHASE] = PH_ROUND
         elif ph == PH_SELL:
@@ -837,10 +840,6 @@ def advance(st, cx):
             if s >= 0:
                 return s
         elif ph == PH_ROUND:
-            if view[V_ROUND] >= view[V_NROUNDS]:
-                view[V_ROUND] = view[V_NROUNDS] - 1
-                end_game(st, cx)
-                return -1
             start_round(st, cx)
         else:
             return -1

@@ -43,7 +43,7 @@ M_KINDS = 2  # [NT] spaces holding each tile kind, then [MAXP] each seat's farme
 M_LEN = M_KINDS + NT + MAXP
 
 # phases: where advance resumes
-PH_ROUND = 0  # deal a round (or end the game after the last)
+PH_ROUND = 0  # deal a round (the last round's feeding ends the game instead)
 PH_REVEAL = 1  # a placement turn: which face-down tile to reveal
 PH_PLACE = 2  # place a farmer on the revealed tile?
 PH_COLLECT = 3
