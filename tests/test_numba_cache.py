@@ -68,3 +68,22 @@ def test_key_follows_imports():
     assert eng == numba_cache.source_key("sim.core.rng")
     reach = numba_cache._imports("strategies.common")
     assert "sim.core.rng" in reach and "strategies" in reach
+
+
+def test_shared_loop_is_keyed_per_game():
+    # The shared loop's directory follows its own imports; each compiled signature carries the keys of the game
+    # folders its types come from, so editing one game does not recompile another game's loop.
+    import numba
+
+    import numpy as np
+
+    from sim.core import play
+    from sim.schweinebande.state import CTX_DTYPE, SBCtx
+
+    assert not [m for m in numba_cache._imports("sim.core.play") if m.split(".")[:2] != ["sim", "core"] and m != "sim"]
+    cache = play.play_batch._cache
+    assert type(cache).__name__ == "GameKeyedCache"
+    sig = (numba.typeof(SBCtx(np.zeros(1, dtype=CTX_DTYPE))), numba.int64)
+    key = cache._index_key(sig, play.play_batch.targetctx.codegen())
+    assert key[-1] == (("schweinebande", numba_cache.game_key("schweinebande")),)
+    assert numba_cache.game_key("schweinebande") != numba_cache.game_key("hacienda")

@@ -22,8 +22,10 @@ the last hour, which another process may still be reading). ``MEEPLAB_NUMBA_KEYE
 off (numba's default: ``__pycache__`` next to the sources, or ``$NUMBA_CACHE_DIR``).
 
 The shared game loop and search (``GENERIC``: ``sim.core.play``, ``sim.core.search``) are compiled for each
-game's state through overloads the game's engine registers, without importing it, so their key also covers
-every module of the game folders ``sim/<game>/``.
+game's state through overloads the game's engine registers, without importing it. Their directory follows
+their own imports only; each compiled signature is keyed, inside numba's index, by the sources of the game
+folders ``sim/<game>/`` whose types it takes (:func:`game_keyed`). An edit of one game recompiles that game's
+loop and search, not the other games'.
 
 Not covered: modules imported with ``importlib`` by name only (a module's key follows its ``import``
 statements) and functions compiled at run time outside an import; bot plug-ins from other packages
@@ -81,23 +83,73 @@ _IMPORT_RE = re.compile(
 GENERIC = ("sim.core.play", "sim.core.search")
 
 
-def _game_modules() -> set[str]:
-    """Every module of the game folders ``sim/<game>/`` (what a GENERIC module is compiled from)."""
-    out = set()
-    for path in (ROOT / "sim").glob("*/*.py"):
-        if path.parent.name != "core" and (path.parent / "__init__.py").is_file():
-            out.add(f"sim.{path.parent.name}" if path.name == "__init__.py" else f"sim.{path.parent.name}.{path.stem}")
+def _game_modules(game: str) -> set[str]:
+    """Every module of the game folder ``sim/<game>/`` (what a GENERIC function is compiled from for it)."""
+    folder = ROOT / "sim" / game
+    out = {f"sim.{game}"} if (folder / "__init__.py").is_file() else set()
+    out.update(f"sim.{game}.{path.stem}" for path in folder.glob("*.py") if path.name != "__init__.py")
     return out
 
 
+def game_key(game: str) -> str:
+    """Hash of the sources of game folder ``sim/<game>/`` and of every module of our packages they import."""
+    memo = f"game:{game}"
+    if memo not in _key_memo:
+        h = hashlib.sha256()
+        for mod in sorted(_game_modules(game)):
+            h.update(mod.encode() + b"\0" + source_key(mod).encode())
+        _key_memo[memo] = h.hexdigest()[:20]
+    return _key_memo[memo]
+
+
+def _games_of(typ, out: set[str]) -> set[str]:
+    """Game folders whose classes appear in numba type ``typ`` (a game's state or context NamedTuple)."""
+    cls = getattr(typ, "instance_class", None)
+    mod = getattr(cls, "__module__", "") or ""
+    parts = mod.split(".")
+    if len(parts) >= 2 and parts[0] == "sim" and parts[1] != "core" and (ROOT / "sim" / parts[1]).is_dir():
+        out.add(parts[1])
+    for sub in getattr(typ, "types", ()) or ():
+        _games_of(sub, out)
+    return out
+
+
+def game_keyed(dispatcher):
+    """Key ``dispatcher``'s cached signatures (a GENERIC function) by the game folders their types come from.
+
+    numba's index key is (signature, machine, bytecode hash); this adds :func:`game_key` of every game whose
+    state or context the signature holds, so an edit of that game compiles again and nothing else does."""
+    from numba.core.caching import FunctionCache
+
+    if type(getattr(dispatcher, "_cache", None)) is FunctionCache:  # numba made it with cache=True
+        dispatcher._cache = _cache_class()(dispatcher.py_func)
+    return dispatcher
+
+
+_CACHE_CLASS: list = []
+
+
+def _cache_class():
+    """numba's FunctionCache with the game folders' keys in every index key (made once, numba imported late)."""
+    if not _CACHE_CLASS:
+        from numba.core.caching import FunctionCache
+
+        class GameKeyedCache(FunctionCache):
+            def _index_key(self, sig, codegen):
+                games: set[str] = set()
+                for typ in getattr(sig, "args", sig):
+                    _games_of(typ, games)
+                return super()._index_key(sig, codegen) + (tuple((g, game_key(g)) for g in sorted(games)),)
+
+        _CACHE_CLASS.append(GameKeyedCache)
+    return _CACHE_CLASS[0]
+
+
 def _imports(name: str) -> frozenset[str]:
-    """Modules of our packages that ``name`` imports (anywhere in its source), with their parents; a GENERIC
-    module also depends on every game folder."""
+    """Modules of our packages that ``name`` imports (anywhere in its source), with their parents."""
     if name in _imports_memo:
         return _imports_memo[name]
     found: set[str] = set(_parents(name))
-    if name in GENERIC:
-        found.update(_game_modules())
     path = _file_of(name)
     if path is not None:
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -183,8 +235,19 @@ class _KeyedLoader(SourceFileLoader):
         prev = _set_cache_dir(str(cache_dir(module.__name__)))
         try:
             super().exec_module(module)
+            if module.__name__ in GENERIC:
+                _key_by_game(module)
         finally:
             _set_cache_dir(prev)
+
+
+def _key_by_game(module) -> None:
+    """Every cached numba function defined in a GENERIC module gets per-game index keys (:func:`game_keyed`)."""
+    from numba.core.registry import CPUDispatcher
+
+    for obj in vars(module).values():
+        if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__:
+            game_keyed(obj)
 
 
 class _KeyedFinder:
