@@ -835,6 +835,12 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
                     + _overview(runs, stats, labels, anchors) + "</section>")
     toc_links += [(a, lab) for a, lab in zip(anchors, labels)]
     if len(runs) > 1:  # the comparison first: it is what a multi-run report is for
+        seq = [(i, r.meta["sprt"]) for i, r in enumerate(runs) if i and isinstance(r.meta.get("sprt"), dict)]
+        if seq:  # compare --until-significant: the sequential test's verdict leads
+            from .sequential import sprt_section
+
+            toc_links.insert(0, ("sequential", "Sequential test"))
+            body += [sprt_section(rec, labels[0], labels[i]) for i, rec in seq]
         body.append(comparison_section(runs, stats, labels, colors))
         if sweep:
             body.append(sweep_section(runs, stats, labels, sweep, colors))

@@ -376,11 +376,37 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
               help="TOML overrides of the baseline.")
 @click.option("--out", "-o", required=True, type=click.Path(),
               help="Directory: OUT/baseline, OUT/variant and OUT/report.html.")
-def compare_cmd(game, base_sets, base_params_file, out, **kw):
+@click.option("--until-significant", "sequential", is_flag=True,
+              help="Play in batches and stop as soon as a sequential probability ratio test (SPRT) on the "
+                   "paired per-game difference decides, or at --max-games.")
+@click.option("--delta", type=float, default=None,
+              help="SPRT: smallest difference worth detecting, in win-share points (0.02 = 2 points).")
+@click.option("--elo", type=float, default=None,
+              help="SPRT: the smallest difference as Elo at the fair share 1/P (instead of --delta).")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="SPRT: chance of declaring a change that is not there.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="SPRT: chance of missing a change of --delta.")
+@click.option("--alternative", type=click.Choice(["two-sided", "greater", "less"]), default="two-sided",
+              show_default=True, help="SPRT: which direction of change counts.")
+@click.option("--batch", type=int, default=1000, show_default=True,
+              help="SPRT: games per player count between two looks.")
+@click.option("--max-games", type=int, default=None,
+              help="SPRT: stop undecided after this many games per player count (default: --games).")
+@click.option("--metric", default=None, metavar="bot:NAME|seat:K",
+              help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
+                   "when one bot plays every seat).")
+def compare_cmd(game, base_sets, base_params_file, out, sequential, delta, elo, alpha, beta, alternative,
+                batch, max_games, metric, **kw):
     """What-if: play the baseline and a variant (--set/--params) on the same seeds and compare.
 
     Both runs use the same (seed, game index) streams, so the comparison is paired game by game
     (common random numbers): differences are measured with far less noise than two independent runs.
+    With --until-significant the games are played in batches until an SPRT (as Fishtest's for engine
+    patches) accepts "no change" or "a change of --delta"; the report shows its LLR path and verdict:
+
+      meeplab compare schweinebande --set pig_bonus_farm=3 --bots heuristic,greedy --players 3 \
+          --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
     """
     flags = _flag_values(kw)
     variant_cfg = _config(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
@@ -388,8 +414,40 @@ def compare_cmd(game, base_sets, base_params_file, out, **kw):
         raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
     base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
     base_cfg = _config(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
-    _play([base_cfg, variant_cfg], kw)  # both validated before anything is played
+    if not sequential:
+        if any(v is not None for v in (delta, elo, max_games, metric)):
+            raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
+        _play([base_cfg, variant_cfg], kw)  # both validated before anything is played
+    else:
+        _sequential(base_cfg, variant_cfg, kw, Path(out), delta=delta, elo=elo, alpha=alpha, beta=beta,
+                    alternative=alternative, batch=batch, max_games=max_games or kw["n_games"], metric=metric)
     _report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
+
+
+def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
+    """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
+    import json
+
+    from sim.core.sprt import SprtSettings, run_sequential
+
+    st = SprtSettings(**settings)
+    st.check()
+    for cfg in (base_cfg, variant_cfg):
+        cfg.progress = False
+    echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
+    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+        record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
+    if record.get("status") != "complete":
+        sys.exit(130)
+    (out / "sprt.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+    meta_path = variant_cfg.out / "run.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["sprt"] = record
+    meta_path.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    if not kw["quiet"]:
+        for t in record["tests"]:
+            click.echo(f"{t['n_players']} players, {t['games']:,} games: {t['verdict']}: {t['text']}", err=True)
+    return record
 
 
 @cli.command("sweep")
