@@ -209,3 +209,32 @@ def test_state_record_prints_by_name(c):
     text = state.describe(st)
     assert "C_PHASE=" in text and "C_DRAWN=" in text and "pub.V_UNSEEN:" in text and "\nhidden: " in text
     assert set(state.STATE_DTYPE.names) >= {"pub", "ctl", "moves", "feats", "rng", "hidden", "bag"}
+
+
+def test_playout_value_win_share_or_rank_share():
+    sc, tb = np.array([3.0, 5.0, 3.0, 1.0]), np.zeros(4)
+    assert search.seat_value(sc, tb, 4, 0, 0.0, False) == 0.0  # seat 1 scored more
+    assert search.seat_value(sc, tb, 4, 1, 0.0, False) == 1.0
+    # rank share: seat 0 beats seat 3, ties seat 2 (half), loses to seat 1: 1.5 of 3 others
+    assert search.seat_value(sc, tb, 4, 0, 0.0, True) == 0.5
+    assert search.seat_value(sc, tb, 4, 3, 0.0, True) == 0.0
+    assert search.seat_value(sc, tb, 4, 1, 0.1, True) == 1.0 + 0.1 * 2.0
+
+
+def test_switch_margin_keeps_the_policy_pick(c, tmp_path):
+    """With a huge ``switch`` the search plays its policy's own pick (what it plays when searching that pick
+    alone), and without it the search departs from that pick somewhere."""
+    cfg = tmp_path / "sw.toml"
+    cfg.write_text("".join(
+        f"[bots.{n}]\nbase = \"rollout\"\n[bots.{n}.weights]\nplayouts = 4\nmax_candidates = {k}\nswitch = {s}\n"
+        for n, k, s in (("free", 4, 0.0), ("stay", 4, 1e9), ("alone", 1, 0.0))))
+    departed = 0
+    for g in range(3):
+        for steps in (0, 3, 9, 17, 30):
+            st = at_decision(c, g, steps)
+            if st.rec[0]["ctl"][C_N] < 2:
+                continue
+            picks = {name: a for name, a, _ in _decisions(c, st, st, ["free", "stay", "alone"], [str(cfg)])}
+            assert picks["stay"] == picks["alone"]
+            departed += picks["free"] != picks["alone"]
+    assert departed > 0

@@ -18,7 +18,7 @@ A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry p
 * ``DESCRIPTION`` (optional): one line shown by ``meeplab bots GAME``.
 * ``SEARCH`` (instead of ``choose``): a search bot on the game's forward model (``sim.core.search``), e.g.
   ``SEARCH = "rollout"`` with ``POLICY = "heuristic"`` (the registered bot that plays the playouts) and
-  ``WEIGHTS`` holding the search budget (``playouts``, ``margin``, ``max_candidates``). A TOML variant
+  ``WEIGHTS`` holding the search budget (``playouts``, ``margin``, ``max_candidates``, ``switch``, ``value``). A TOML variant
   may set ``policy = "NAME"`` next to ``base``.
 * ``READS`` (optional): which features ``choose`` reads, so that an engine may skip computing the rest
   (the choices stay exactly the same):
@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from .errors import MeeplabError
-from .forward import S_ALGO, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_WIDTH
+from .forward import S_ALGO, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, S_WIDTH, VALUE_RANK, VALUE_WIN
 from .params import load_toml
 
 # what a bot's choose reads of the features (module attribute READS; Lineup.reads per entry)
@@ -259,8 +259,13 @@ def _search_row(spec: BotSpec) -> np.ndarray:
     row[S_PLAYOUTS] = w.get("playouts", 16.0)
     row[S_MARGIN] = w.get("margin", 0.0)
     row[S_MAXCAND] = w.get("max_candidates", 0.0)
+    row[S_SWITCH] = w.get("switch", 0.0)
+    row[S_VALUE] = w.get("value", float(VALUE_WIN))
     if row[S_PLAYOUTS] < 1:
         raise MeeplabError(f"bot '{spec.name}': playouts must be at least 1, got {row[S_PLAYOUTS]:g}")
+    if row[S_VALUE] not in (VALUE_WIN, VALUE_RANK):
+        raise MeeplabError(f"bot '{spec.name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), "
+                           f"got {row[S_VALUE]:g}")
     return row
 
 

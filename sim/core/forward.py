@@ -58,9 +58,13 @@ S_ALGO = 0  # 0 = plain bot (ask fns[entry]); 1 = flat Monte-Carlo rollout searc
 S_PLAYOUTS = 1  # playouts per candidate
 S_MARGIN = 2  # weight of the score margin (points) added to the win share
 S_MAXCAND = 3  # at most this many candidates searched (the policy's own pick and then the best by feature 0)
+S_SWITCH = 4  # another candidate replaces the policy's pick only if its mean value is higher by more than this
+S_VALUE = 5  # playout value: VALUE_WIN (win share) or VALUE_RANK (share of the other seats beaten)
 S_WIDTH = 8
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
+VALUE_WIN = 0
+VALUE_RANK = 1
 
 
 def fm_new(cx, np_, log):

@@ -6,8 +6,10 @@ Powley & Whitehouse 2012): at a decision of seat ``s`` with candidates ``c_1..c_
 ``fm_determinise``), candidate ``c`` applied and the game played to its end by the playout policy (a
 registered bot, for every seat). The value of a playout is ``s``'s win share (1, 0 or 1/k for a k-way
 shared first place, score tie-break included) plus ``margin`` times its score lead over the best other
-seat (a tie-breaker between candidates that win equally often). The candidate with the best mean is
-played; equal means keep the earlier candidate, and the policy's own pick is always first.
+seat (a tie-breaker between candidates that win equally often); with ``value = 1`` the win share is replaced
+by the share of the other seats the searching seat finishes ahead of (a denser signal at many players). The
+candidate with the best mean is played; equal means keep the earlier candidate, and the policy's own pick is
+always first and is kept unless another candidate's mean beats it by more than ``switch``.
 
 Common random numbers: playout ``k`` of every candidate uses the same re-deal and the same random draws
 (its stream is seeded from ``(base, k)``), so candidates are compared on the same worlds. ``base`` is one
@@ -23,8 +25,8 @@ from numba import njit
 
 from .events import log_event
 from .forward import (
-    C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, ask, fm_advance, fm_apply, fm_copy,
-    fm_determinise, fm_result,
+    C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, VALUE_RANK, ask, fm_advance,
+    fm_apply, fm_copy, fm_determinise, fm_result,
 )
 from .rng import rng_init, rng_next
 
@@ -35,9 +37,10 @@ EXPLAIN_TOP = 3  # candidates shown per search decision
 
 
 @njit(cache=True, inline="always")
-def seat_value(sc, tb, np_, seat, margin):
-    """Win share of ``seat`` (ties on score broken by the tie-break, then shared) plus ``margin`` x its lead
-    over the best other seat."""
+def seat_value(sc, tb, np_, seat, margin, rank):
+    """The value of a finished playout for ``seat``: its win share (ties on score broken by the tie-break, then
+    shared), or with ``rank`` its share of the other seats it finishes ahead of (a tie counts half), plus
+    ``margin`` x its lead over the best other seat."""
     better = 0
     equal = 1
     best_other = -1e300
@@ -50,7 +53,10 @@ def seat_value(sc, tb, np_, seat, margin):
             better += 1
         elif sc[p] == sc[seat] and tb[p] == tb[seat]:
             equal += 1
-    win = 0.0 if better > 0 else 1.0 / equal
+    if rank:
+        win = (np_ - 1 - better - 0.5 * (equal - 1)) / (np_ - 1)
+    else:
+        win = 0.0 if better > 0 else 1.0 / equal
     return win + margin * (sc[seat] - best_other)
 
 
@@ -100,6 +106,7 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
     np_ = r.ctl[C_NP]
     k_play = max(1, int(cfg[S_PLAYOUTS]))
     margin = cfg[S_MARGIN]
+    rank = cfg[S_VALUE] == VALUE_RANK
     base = rng_next(r.rng)  # the search's one draw from the game's stream
     # the policy's own pick, on a stream of the search's (never the game's)
     rng_init(q.rng, base, k_play)
@@ -117,10 +124,11 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
             fm_apply(sim, cx, cand[ci])
             playout(sim, cx, fns, weights, entry)
             fm_result(sim, cx, sc, tb, brk)
-            acc[ci] += seat_value(sc, tb, np_, seat, margin)
-    best = 0
+            acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
+    best = 0  # the policy's pick, unless another candidate is better by more than the switch margin
+    need = acc[0] + cfg[S_SWITCH] * k_play + 1e-12
     for ci in range(1, nc):
-        if acc[ci] > acc[best] + 1e-12:
+        if acc[ci] > need and acc[ci] > acc[best] + 1e-12:
             best = ci
     if st.nlog[1]:
         explain(st, nc, best, k_play, acc, cand, used)

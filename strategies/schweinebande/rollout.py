@@ -3,4 +3,4 @@ re-dealt copies of the state by the playout policy; the best mean win share wins
 SEARCH = "rollout"
 POLICY = "heuristic"
 DESCRIPTION = "search: 8 heuristic playouts per candidate from re-dealt copies (at most 8 candidates)"
-WEIGHTS = {"playouts": 8.0, "margin": 0.002, "max_candidates": 8.0}
+WEIGHTS = {"playouts": 8.0, "margin": 0.002, "max_candidates": 8.0, "switch": 0.0, "value": 0.0}
