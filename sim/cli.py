@@ -426,9 +426,7 @@ def compare_cmd(game, base_sets, base_params_file, out, sequential, delta, elo, 
 
 def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
     """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
-    import json
-
-    from sim.core.sprt import SprtSettings, run_sequential
+    from sim.core.sprt import SprtSettings, run_sequential, store
 
     st = SprtSettings(**settings)
     st.check()
@@ -439,11 +437,7 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
         record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
     if record.get("status") != "complete":
         sys.exit(130)
-    (out / "sprt.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
-    meta_path = variant_cfg.out / "run.json"
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    meta["sprt"] = record
-    meta_path.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    store(out, variant_cfg.out, record)
     if not kw["quiet"]:
         for t in record["tests"]:
             click.echo(f"{t['n_players']} players, {t['games']:,} games: {t['verdict']}: {t['text']}", err=True)
@@ -475,6 +469,9 @@ def sweep_cmd(game, sweep_param, sweep_values, out, **kw):
         cfgs.append(cfg)
     _play(cfgs, kw)
     _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {sweep_param}")
+
+
+from sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
 
 
 def main(argv=None) -> int:

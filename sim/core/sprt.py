@@ -319,3 +319,17 @@ def run_sequential(base_cfg, var_cfg, settings: SprtSettings, metric_text: str |
     for t in record["tests"]:
         t["text"] = verdict_text(t["verdict"], metric_label(metric), t["delta"])
     return record
+
+
+def store(out, variant_out, record: dict[str, Any]) -> None:
+    """Keep the SPRT record as ``OUT/sprt.json`` and as ``sprt`` in the variant's run.json (reports read it)."""
+    import json
+    from pathlib import Path
+
+    Path(out, "sprt.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+    meta_path = Path(variant_out, "run.json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta["sprt"] = record
+    tmp = meta_path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    tmp.replace(meta_path)

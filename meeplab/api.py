@@ -1,0 +1,291 @@
+"""The notebook API: play, compare and load runs from Python and look at them as pandas DataFrames.
+
+Everything here is the command line's machinery (:mod:`sim.core.runner`, :mod:`sim.core.sprt`,
+:mod:`reports`); every run is an ordinary run directory, so ``meeplab report`` and :func:`load` read it
+again later. Aggregations run in polars over the rows on disk; only their (small) results become pandas.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import scipy.stats as sps
+
+from sim.core.errors import MeeplabError
+
+__all__ = ["Result", "Comparison", "run", "compare", "load"]
+
+
+def _players(players, game) -> list[int]:
+    if players is None:
+        return [game.default_players]
+    if isinstance(players, int):
+        return [players]
+    if isinstance(players, str):
+        from sim.cli import _players as parse
+
+        return parse(players)
+    return [int(p) for p in players]
+
+
+def _bots(bots) -> list[str]:
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else [str(b) for b in bots]
+    names = [b for b in names if b]
+    if not names:
+        raise MeeplabError("bots: give at least one bot name")
+    return names
+
+
+def _overrides(set: dict | None, params: str | Path | None) -> dict[str, Any]:
+    from sim.core.params import load_params_file
+
+    over: dict[str, Any] = {}
+    if params:
+        over.update(load_params_file(params))
+    over.update(dict(set or {}))
+    return over
+
+
+def _out(out, prefix: str) -> Path:
+    return Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"meeplab-{prefix}-"))
+
+
+def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force,
+            progress):
+    from sim.core.registry import get_game
+    from sim.core.runner import DEFAULT_CHUNK, RunConfig
+
+    g = get_game(game)
+    return RunConfig(game=g, games=int(games), players=_players(players, g), bots=_bots(bots), seed=int(seed),
+                     threads=threads, overrides=_overrides(set, params), out=Path(out), rotate=rotate,
+                     bot_configs=tuple(str(b) for b in bot_configs), chunk=DEFAULT_CHUNK, progress=progress,
+                     label=label, command="meeplab.run (Python)", force=force)
+
+
+def _interval(df: pl.DataFrame, mean: str, sd: str, n: str, lo: str, hi: str) -> pl.DataFrame:
+    """t interval of a mean from its sd and count (95%)."""
+    nn = df[n].to_numpy().astype(float)
+    t = np.where(nn > 1, sps.t.ppf(0.975, np.maximum(nn - 1, 1)), np.nan)
+    half = t * df[sd].fill_null(np.nan).to_numpy() / np.sqrt(np.maximum(nn, 1))
+    return df.with_columns(pl.Series(lo, df[mean].to_numpy() - half), pl.Series(hi, df[mean].to_numpy() + half))
+
+
+class Result:
+    """One run directory. Tables are pandas DataFrames; ``lazy`` is the polars LazyFrame of every row."""
+
+    def __init__(self, path: str | Path):
+        from reports.load import load_run
+
+        self.run = load_run(path)
+        self._stats = None
+
+    # -- what the run is -------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.run.path
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """run.json: game, parameters, bots, seed, speed (and ``sprt`` for a sequential variant)."""
+        return dict(self.run.meta)
+
+    @property
+    def game(self) -> str:
+        return self.run.game
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.run.params
+
+    @property
+    def lazy(self) -> pl.LazyFrame:
+        """Every row, lazily, for heavy lifting in polars (nothing is read until collected)."""
+        return self.run.lf
+
+    def __repr__(self) -> str:
+        return (f"<meeplab.Result {self.game} {self.run.label!r}: {self.run.n_rows:,} rows, players "
+                f"{self.run.players}, {self.path}>")
+
+    @property
+    def stats(self):
+        if self._stats is None:
+            from reports.stats import run_stats
+
+            self._stats = run_stats(self.run)
+        return self._stats
+
+    # -- tables ------------------------------------------------------------------------------
+    @property
+    def results(self) -> pd.DataFrame:
+        """One row per game and seat (the columns of ``sim/core/SCHEMA.md``)."""
+        return self.run.collect(self.run.lf).to_pandas()
+
+    def win_rates(self) -> pd.DataFrame:
+        """Per player count and bot: seats played, wins, win rate (per seat when it fills several) and its 95%
+        interval (``lo``, ``hi``: Wilson; by game for a bot in several seats), mean score and rank."""
+        cols = ["n_players", "bot", "n", "wins", "win_rate", "lo", "hi", "n_eff", "seats_per_game", "games_won",
+                "mean_score", "sd_score", "mean_rank"]
+        return self.stats.by_bot.select(cols).sort("n_players", "bot").to_pandas()
+
+    def seats(self) -> pd.DataFrame:
+        """Per player count and seat: raw win rate with its 95% interval (``lo``, ``hi``), and the seat effect
+        with the lineup taken into account (``adv`` = win probability minus 1/P among equal bots, with
+        ``adv_lo``, ``adv_hi``; ``sig``), plus ``p_seat``, the p-value of "no seat effect"."""
+        df = self.stats.by_seat
+        p = pl.DataFrame({"n_players": list(self.stats.seat_p), "p_seat": list(self.stats.seat_p.values())},
+                         schema={"n_players": pl.Int64, "p_seat": pl.Float64})
+        keep = [c for c in ("n_players", "seat", "n", "wins", "win_rate", "lo", "hi", "mean_score", "adj_rate",
+                            "adv", "adv_lo", "adv_hi", "sig") if c in df.columns]
+        return df.select(keep).join(p, on="n_players", how="left").sort("n_players", "seat").to_pandas()
+
+    def breakdown(self) -> pd.DataFrame:
+        """Per player count, bot and scoring category: mean points per seat with a 95% t interval over the
+        seats played (``lo``, ``hi``), and the category's share of the bot's mean score."""
+        cats = self.run.categories
+        aggs = [pl.len().alias("n"), pl.col("score").mean().alias("_total")]
+        for c in cats:
+            aggs += [pl.col(c).mean().alias(f"{c}__mean"), pl.col(c).std().alias(f"{c}__sd")]
+        wide = self.run.collect(self.run.lf.group_by("n_players", "bot").agg(aggs)).sort("n_players", "bot")
+        parts = []
+        for c in cats:
+            d = wide.select("n_players", "bot", "n", "_total", pl.lit(c).alias("category"),
+                            pl.col(f"{c}__mean").alias("mean"), pl.col(f"{c}__sd").alias("sd"))
+            parts.append(_interval(d, "mean", "sd", "n", "lo", "hi"))
+        if not parts:
+            return pd.DataFrame(columns=["n_players", "bot", "category", "n", "mean", "sd", "lo", "hi", "share"])
+        df = pl.concat(parts).with_columns(
+            pl.when(pl.col("_total") != 0).then(pl.col("mean") / pl.col("_total")).otherwise(None).alias("share"))
+        return df.select("n_players", "bot", "category", "n", "mean", "sd", "lo", "hi", "share").to_pandas()
+
+    def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
+        """Write the HTML report (default ``<run>/report.html``); returns its path."""
+        from reports.html import build_report
+
+        return build_report([self.path], Path(path) if path else self.path / "report.html", title=title)
+
+
+class Comparison:
+    """A baseline and a variant played on the same seeds (``compare``), or any two runs (``load``)."""
+
+    def __init__(self, baseline: Result, variant: Result, path: Path | None = None):
+        self.baseline, self.variant, self.path = baseline, variant, path
+
+    def __repr__(self) -> str:
+        return f"<meeplab.Comparison {self.baseline.run.label!r} vs {self.variant.run.label!r}>"
+
+    @property
+    def paired(self) -> bool:
+        from reports.stats import pairing
+
+        return pairing(self.baseline.run, self.variant.run)[0]
+
+    @property
+    def sprt(self) -> dict[str, Any] | None:
+        """The sequential test's record (``compare(..., until_significant=True)``), else None."""
+        rec = self.variant.run.meta.get("sprt")
+        return rec if isinstance(rec, dict) else None
+
+    def differences(self) -> pd.DataFrame:
+        """Per player count and bot: win rate and mean score of both runs and ``variant - baseline`` with 95%
+        intervals (``d_win_lo``, ``d_win_hi``, ``d_score_lo``, ``d_score_hi``) and p-values: paired game by game
+        when the runs share seed, players and lineups (common random numbers), else unpaired."""
+        from reports.stats import paired_compare, unpaired_compare
+
+        if self.paired:
+            df = paired_compare(self.baseline.run, self.variant.run)
+        else:
+            df = unpaired_compare(self.baseline.stats, self.variant.stats)
+        return df.with_columns(pl.lit(self.paired).alias("paired")).to_pandas()
+
+    def win_rates(self) -> pd.DataFrame:
+        """Both runs' :meth:`Result.win_rates`, with a ``run`` column (baseline, variant)."""
+        a, b = self.baseline.win_rates(), self.variant.win_rates()
+        return pd.concat([a.assign(run="baseline"), b.assign(run="variant")], ignore_index=True)
+
+    def sprt_path(self) -> pd.DataFrame:
+        """The sequential test's LLR after each batch (one row per player count and look)."""
+        rec = self.sprt
+        if rec is None:
+            raise MeeplabError("this comparison was not played with until_significant=True")
+        rows = [dict(pt, n_players=t["n_players"]) for t in rec["tests"] for pt in t["path"]]
+        return pd.DataFrame(rows)
+
+    def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
+        from reports.html import build_report
+
+        if path is None:
+            if self.path is None:
+                raise MeeplabError("report(path): give the HTML file to write")
+            path = self.path / "report.html"
+        return build_report([self.baseline.path, self.variant.path], Path(path), title=title)
+
+
+def run(game: str, games: int = 1000, players: int | str | Iterable[int] | None = None,
+        bots: str | Iterable[str] = "greedy", seed: int = 1, set: dict[str, Any] | None = None,
+        params: str | Path | None = None, bot_configs: Iterable[str] = (), rotate: bool = True,
+        threads: int | None = None, out: str | Path | None = None, label: str = "", force: bool = False,
+        progress: bool = False) -> Result:
+    """Play ``games`` games per player count and return the run (written to ``out``, default a new temporary
+    directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
+    them; ``bots`` one name per seat (fewer repeat), rotated over the seats unless ``rotate=False``."""
+    from sim.core.runner import run as run_batch
+
+    cfg = _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, _out(out, "run"),
+                  label, force, progress)
+    meta = run_batch(cfg)
+    if meta["status"] != "complete":
+        raise KeyboardInterrupt(f"run interrupted; the finished shards are in {cfg.out}")
+    return Result(cfg.out)
+
+
+def compare(game: str, variant: dict[str, Any] | None = None, baseline: dict[str, Any] | None = None,
+            games: int = 1000, players: int | str | Iterable[int] | None = None,
+            bots: str | Iterable[str] = "greedy", seed: int = 1, variant_params: str | Path | None = None,
+            baseline_params: str | Path | None = None, bot_configs: Iterable[str] = (), rotate: bool = True,
+            threads: int | None = None, out: str | Path | None = None, force: bool = False,
+            until_significant: bool = False, delta: float | None = None, elo: float | None = None,
+            alpha: float = 0.05, beta: float = 0.05, alternative: str = "two-sided", batch: int = 1000,
+            max_games: int | None = None, metric: str | None = None, progress: bool = False) -> Comparison:
+    """Play the baseline (rule book, or ``baseline`` overrides) and the variant on the same seeds; with
+    ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``; ``games`` is then the
+    cap unless ``max_games`` is given). Writes ``out/baseline``, ``out/variant`` (and ``out/sprt.json``)."""
+    from sim.core.runner import check_config
+    from sim.core.runner import run as run_batch
+
+    root = _out(out, "compare")
+    common = dict(games=games, players=players, bots=bots, seed=seed, bot_configs=bot_configs, rotate=rotate,
+                  threads=threads, force=force, progress=progress)
+    var_cfg = _config(game, set=variant, params=variant_params, out=root / "variant", label="variant", **common)
+    if not var_cfg.overrides:
+        raise MeeplabError("compare needs a variant: variant={'name': value} or variant_params=FILE")
+    base_cfg = _config(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline",
+                       **common)
+    if until_significant:
+        from sim.core.sprt import SprtSettings, run_sequential, store
+
+        st = SprtSettings(alpha=alpha, beta=beta, delta=delta, elo=elo, alternative=alternative, batch=batch,
+                          max_games=int(max_games or games))
+        rec = run_sequential(base_cfg, var_cfg, st, metric)
+        if rec.get("status") != "complete":
+            raise KeyboardInterrupt("comparison interrupted")
+        store(root, var_cfg.out, rec)
+    else:
+        for cfg in (base_cfg, var_cfg):
+            check_config(cfg)
+        for cfg in (base_cfg, var_cfg):
+            if run_batch(cfg)["status"] != "complete":
+                raise KeyboardInterrupt(f"comparison interrupted; the finished shards are in {cfg.out}")
+    return Comparison(Result(base_cfg.out), Result(var_cfg.out), root)
+
+
+def load(path: str | Path) -> Result | Comparison:
+    """Open what ``meeplab run``/``compare`` wrote: a run directory gives a :class:`Result`; a ``compare``
+    directory (``baseline/`` and ``variant/`` inside) a :class:`Comparison`."""
+    p = Path(path)
+    if (p / "baseline" / "run.json").is_file() and (p / "variant" / "run.json").is_file():
+        return Comparison(Result(p / "baseline"), Result(p / "variant"), p)
+    return Result(p)
