@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.bots import MAX_ENTRIES
+from sim.core.errors import MeeplabError
 from sim.core.game import Batch, GameSpec
 
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR, SLOTS
@@ -42,11 +42,18 @@ class Ctx:
     pr: np.ndarray
     through: np.ndarray
     cityseg: np.ndarray
+    cx: Any = None  # the engine's read-only record (state.GRCtx)
 
 
 def prepare(values: dict[str, Any]) -> Ctx:
+    from .state import MAXT, MAXTOK, make_ctx
+
     deck = load_deck(values["deck"])
     tokens = load_tokens(values["tokens"])
+    if deck.n > MAXT:
+        raise MeeplabError(f"deck file {deck.path}: {deck.n} tiles, the engine holds at most {MAXT}")
+    if len(tokens.values) > MAXTOK:
+        raise MeeplabError(f"token file {tokens.path}: {len(tokens.values)} tokens, the engine holds at most {MAXTOK}")
     n = deck.n
     through = -np.ones(n, np.int64)
     cityseg = -np.ones(n, np.int64)
@@ -57,49 +64,57 @@ def prepare(values: dict[str, Any]) -> Ctx:
                 through[i] = s
             if k == K_CITY:
                 cityseg[i] = s
-    return Ctx(values=values, deck=deck, tokens=tokens, pr=param_vector(values), through=through, cityseg=cityseg)
-
-
-def _args(ctx: Ctx):
-    d = ctx.deck
-    return (d.seg, d.nseg, d.edges, d.edge_seg, d.half_seg, d.rots, d.nrots, ctx.through, ctx.cityseg,
-            np.int64(d.start), ctx.tokens.values, ctx.pr)
+    pr = param_vector(values)
+    return Ctx(values=values, deck=deck, tokens=tokens, pr=pr, through=through, cityseg=cityseg,
+               cx=make_ctx(deck, tokens, pr, through, cityseg))
 
 
 def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> Batch:
-    from .engine import play_batch
+    from sim.core import play as core_play
+
+    from . import engine  # noqa: F401  (registers the forward model)
 
     score = np.zeros((n_games, n_players))
     tiebreak = np.zeros((n_games, n_players))
     bd = np.zeros((n_games, n_players, len(CATEGORIES)))
     length = np.zeros(n_games, np.int64)
-    play_batch(np.int64(seed), np.int64(start), np.int64(n_games), np.int64(n_players), bool(lineup.rotate),
-               lineup.fns, lineup.weights, *_args(ctx), score, tiebreak, bd, length)
+    end = np.zeros(n_games, np.int8)
+    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
+                         n_games, score, tiebreak, bd, length, end, LOGW)
     return Batch(score=score, tiebreak=tiebreak, breakdown=bd, length=length)
 
 
-def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
-    """One game with the event log on: (log rows, score, breakdown, turns)."""
-    from .engine import play_game
+def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> int:
+    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
+    from sim.core import play as core_play
 
-    score = np.zeros(n_players)
-    tiebreak = np.zeros(n_players)
-    bd = np.zeros((n_players, len(CATEGORIES)))
-    log = np.zeros((20000, LOGW), np.int64)
-    turns = play_game(np.int64(index), np.int64(seed), np.int64(n_players), bool(lineup.rotate), lineup.fns,
-                      lineup.weights, *_args(ctx), score, tiebreak, bd, log, True)
-    # G_NLOG lives inside the game; count rows by the END event
+    from . import engine  # noqa: F401
+
+    return int(core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players,
+                                         lineup.rotate, seed, start, n_games, len(CATEGORIES)))
+
+
+def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
+    """One game with the event log on (the batch's own code path): (log rows, score, breakdown, turns)."""
+    from sim.core import play as core_play
+
+    from . import engine  # noqa: F401
     from .const import EV_END
 
-    end = int(np.nonzero(log[:, 0] == EV_END)[0][-1]) + 1 if (log[:, 0] == EV_END).any() else len(log)
-    return log[:end], score, bd, turns
+    log = np.zeros((40000, LOGW), np.int64)
+    _, score, _, bd, turns, _ = core_play.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
+                                                      n_players, lineup.rotate, seed, index, log, len(CATEGORIES))
+    # rows are counted by the END event (event code 0 is the start tile, so the shared count stops at row 0)
+    ends = np.nonzero(log[:, 0] == EV_END)[0]
+    end = int(ends[-1]) + 1 if len(ends) else len(log)
+    return log[:end], score, bd, int(turns)
 
 
-def replay(ctx: Ctx, lineup, seed: int, index: int, n_players: int) -> str:
+def replay(ctx: Ctx, lineup, seed: int, index: int, n_players: int, explain: bool = False) -> str:
     from .replay import format_game
 
     log, score, bd, turns = play_logged(ctx, lineup, seed, index, n_players)
-    return format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index)
+    return format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, explain=explain)
 
 
 def notes(values: dict[str, Any]) -> list[str]:
@@ -132,4 +147,6 @@ GAME = GameSpec(
     description="Tile laying in the Wild West: railroads, mountains with mining tokens, cities, prairies.",
     flags=("deck", "tokens"),
     bot_doc=BOT_DOC,
+    forward_model=True,
+    decisions=decisions,
 )

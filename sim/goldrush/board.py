@@ -10,7 +10,7 @@ from numba import njit
 
 from .const import (
     E_M, E_P, E_R, EV_TOKENS, F_CITY, F_COW, F_DONE, F_END0, F_END1, F_HORSE, F_KIND, F_LOCO, F_NUG, F_OCC,
-    F_OPEN, F_PAR, F_SEG, F_SEGS, F_STACK, F_TILE, F_TIPI, G_B, G_NFRONT, G_NLOG, G_NPL, G_SUPPLY, K_CITY,
+    F_OPEN, F_PAR, F_SEG, F_SEGS, F_STACK, F_TILE, F_TIPI, G_B, G_NFRONT, G_NPL, G_SUPPLY, K_CITY,
     K_MTN, K_RAIL, LOGW, MAXP, S_CITY, S_HORSE, S_KIND, S_LOCO, S_NEDGES, S_NUG, S_SPUR, S_TIPI, SLOTS,
 )
 
@@ -27,10 +27,11 @@ def delta(d, B):
 
 
 @njit(cache=True, error_model="numpy")
-def emit(log, gi, on, a, b, c, d, e, f, g):
-    if not on:
+def emit(log, nlog, a, b, c, d, e, f, g):
+    """Append an event row to ``log`` when logging is on (``nlog``: rows written, on flag)."""
+    if nlog[1] == 0:
         return
-    i = gi[G_NLOG]
+    i = nlog[0]
     if i >= log.shape[0]:
         return
     log[i, 0] = a
@@ -40,7 +41,7 @@ def emit(log, gi, on, a, b, c, d, e, f, g):
     log[i, 4] = e
     log[i, 5] = f
     log[i, 6] = g
-    gi[G_NLOG] = i + 1
+    nlog[0] = i + 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -99,7 +100,7 @@ def fits(code, cons):
 
 @njit(cache=True, error_model="numpy")
 def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg,
-               half_seg, log, logging):
+               half_seg, log, nlog):
     """Put tile ``inst`` at ``pos`` turned ``rot``; merge features; put mining tokens; update the frontier.
 
     Returns the placement index of the tile.
@@ -186,7 +187,7 @@ def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, 
                 r = find(nd, base + s)
                 nd[r, F_STACK] += k
                 gi[G_SUPPLY] -= k
-                emit(log, gi, logging, EV_TOKENS, base + s, k, nd[r, F_STACK], 0, 0, 0)
+                emit(log, nlog, EV_TOKENS, base + s, k, nd[r, F_STACK], 0, 0, 0)
     return t
 
 

@@ -15,8 +15,8 @@ E_M, E_R, E_P = 1, 2, 3  # edge codes
 NF = F_COW + MAXP
 
 # per-game integers (gi[:])
-G_NPL, G_SUPPLY, G_TOKPTR, G_NFRONT, G_B, G_CUR, G_DRAW, G_NLOG, G_TURN, G_NTILES = range(10)
-NG = 10
+G_NPL, G_SUPPLY, G_TOKPTR, G_NFRONT, G_B, G_CUR, G_DRAW, G_TURN, G_NTILES = range(9)
+NG = 9
 
 # player integers (pi[p, :])
 PI_SUPPLY, PI_TENT, PI_TOKSUM, PI_TOKN = range(4)
@@ -30,6 +30,7 @@ NPR = 15
 # categories
 C_RAIL, C_MTN, C_CITY, C_PRAIRIE, C_TOKENS = range(5)
 CATEGORIES = ["railroads", "mountains", "cities", "prairies", "gold_tokens"]
+NCAT = 5
 
 # decision kinds
 KIND_PLACE = 0

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+
 from .const import (
     CATEGORIES, E_M, E_P, E_R, EV_COWBOY, EV_DISCARD, EV_END, EV_FINAL, EV_LOST, EV_MINE, EV_PASS, EV_PLACE,
     EV_REMOVE, EV_RETURN, EV_SCORE, EV_START, EV_TAKE, EV_TENT, EV_TENT_HOME, EV_TOKENS, K_CITY, K_MTN,
@@ -97,7 +99,22 @@ class Layout:
         return ["".join(r).rstrip() for r in grid]
 
 
-def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index) -> str:
+ACTION_TEXT = {0: "pass", 1: "cowboy on the {}", 2: "tent to the {}", 3: "mine at the {}", 4: "take back the cowboy on the {}"}
+
+
+def _search_lines(rows, lay) -> list[str]:
+    """The search bot's candidates of one decision (``meeplab replay --explain``)."""
+    kind = rows[0][2] if rows and rows[0][0] == E_SEARCH else 0
+
+    def describe(m0, m1):
+        if kind == 0:
+            return f"place at {lay.pos_text(m0)} turned {90 * m1} deg"
+        return ACTION_TEXT.get(int(m0), "action {}").format(lay.seg_text(m1) if m1 >= 0 else "")
+
+    return explain_lines(rows, describe)
+
+
+def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, explain=False) -> str:
     lay = Layout(ctx)
     names = [lineup.names[(s + index) % n_players] if lineup.rotate else lineup.names[s] for s in range(n_players)]
     P = [f"P{s + 1}({names[s]})" for s in range(n_players)]
@@ -107,8 +124,16 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index) -> s
     occ: dict[int, str] = {}
     tents: dict[int, int] = {}
     turn = 0
+    search: list[tuple[int, ...]] = []
     for row in log:
         ev, a, b, c, d, e, f = (int(v) for v in row)
+        if ev in (E_SEARCH, E_SEARCH_CAND):
+            if explain:
+                search.append((ev, a, b, c, d, e))
+            continue
+        if search:
+            out += _search_lines(search, lay)
+            search = []
         if ev == EV_START:
             lay.add(a, b, 0)
             out.append(f"start: {lay.tile_name(a)} at (+0,+0)")

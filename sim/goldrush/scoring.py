@@ -38,7 +38,7 @@ def rail_points(nd, r, pl, through, pr, complete):
 
 
 @njit(cache=True, error_model="numpy")
-def return_cowboys(nd, r, P, cow, pi, log, gi, logging):
+def return_cowboys(nd, r, P, cow, pi, log, nlog):
     """Cowboys standing on feature ``r`` go home."""
     for p in range(P):
         for k in range(MAXC):
@@ -47,24 +47,26 @@ def return_cowboys(nd, r, P, cow, pi, log, gi, logging):
                 cow[p, k] = -1
                 pi[p, PI_SUPPLY] += 1
                 nd[x, F_OCC] = -1
-                emit(log, gi, logging, EV_RETURN, p, x, 0, 0, 0, 0)
+                emit(log, nlog, EV_RETURN, p, x, 0, 0, 0, 0)
         nd[r, F_COW + p] = 0
 
 
 @njit(cache=True, error_model="numpy")
-def tents_home(nd, r, P, pi, log, gi, logging):
+def tents_home(nd, r, P, pi, log, nlog):
     for p in range(P):
         x = pi[p, PI_TENT]
         if x >= 0 and find(nd, x) == r:
             pi[p, PI_TENT] = -1
             nd[x, F_OCC] = -1
-            emit(log, gi, logging, EV_TENT_HOME, p, x, 0, 0, 0, 0)
+            emit(log, nlog, EV_TENT_HOME, p, x, 0, 0, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
-def take_token(gi, pi, p, tokvals):
-    """The top token of a stack: its face is the next unrevealed token (tokens are exchangeable face down)."""
+def take_token(gi, pi, p, tokvals, tokown):
+    """The top token of a stack: its face is the next unrevealed token (tokens are exchangeable face down);
+    ``tokown`` records who holds it (its face is hidden from the others until the end)."""
     v = tokvals[gi[G_TOKPTR]]
+    tokown[gi[G_TOKPTR]] = p
     gi[G_TOKPTR] += 1
     pi[p, PI_TOKSUM] += v
     pi[p, PI_TOKN] += 1
@@ -72,7 +74,7 @@ def take_token(gi, pi, p, tokvals):
 
 
 @njit(cache=True, error_model="numpy")
-def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, cow, pi, bd, gi, log, logging):
+def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi, log, nlog):
     """Score the completed feature ``r`` (railroad, mountain or city), return cowboys (and tents)."""
     k = nd[r, F_KIND]
     m = majority(nd, r, P)
@@ -82,25 +84,25 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, cow, pi, 
             for p in range(P):
                 if nd[r, F_COW + p] == m:
                     bd[p, C_RAIL] += pts
-                    emit(log, gi, logging, EV_SCORE, C_RAIL, r, p, np.int64(pts), 1, 0)
+                    emit(log, nlog, EV_SCORE, C_RAIL, r, p, np.int64(pts), 1, 0)
     elif k == K_MTN:
         if m > 0:
             q = cur
             while nd[r, F_STACK] > 0:
                 if nd[r, F_COW + q] == m:
-                    v = take_token(gi, pi, q, tokvals)
+                    v = take_token(gi, pi, q, tokvals, tokown)
                     nd[r, F_STACK] -= 1
-                    emit(log, gi, logging, EV_TAKE, q, r, v, 0, 0, 0)
+                    emit(log, nlog, EV_TAKE, q, r, v, 0, 0, 0)
                 q = (q + 1) % P
             pts = nd[r, F_NUG] * pr[P_NUG_PTS]
             for p in range(P):
                 if nd[r, F_COW + p] == m:
                     bd[p, C_MTN] += pts
-                    emit(log, gi, logging, EV_SCORE, C_MTN, r, p, np.int64(pts), 1, 0)
+                    emit(log, nlog, EV_SCORE, C_MTN, r, p, np.int64(pts), 1, 0)
         elif nd[r, F_STACK] > 0:
-            emit(log, gi, logging, EV_LOST, r, nd[r, F_STACK], 0, 0, 0, 0)
+            emit(log, nlog, EV_LOST, r, nd[r, F_STACK], 0, 0, 0, 0)
             nd[r, F_STACK] = 0
-        tents_home(nd, r, P, pi, log, gi, logging)
+        tents_home(nd, r, P, pi, log, nlog)
     else:
         complete, ndist = city_status(nd, r, pl, seg, nseg)
         pts = ndist * pr[P_CITY_PTS]
@@ -108,13 +110,13 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, cow, pi, 
             for p in range(P):
                 if nd[r, F_COW + p] == m:
                     bd[p, C_CITY] += pts
-                    emit(log, gi, logging, EV_SCORE, C_CITY, r, p, np.int64(pts), 1, 0)
+                    emit(log, nlog, EV_SCORE, C_CITY, r, p, np.int64(pts), 1, 0)
     nd[r, F_DONE] = 1
-    return_cowboys(nd, r, P, cow, pi, log, gi, logging)
+    return_cowboys(nd, r, P, cow, pi, log, nlog)
 
 
 @njit(cache=True, error_model="numpy")
-def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, logging):
+def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, nlog):
     """End of game: incomplete railroads, mountains (tents and tokens removed first), cities; prairies; tokens."""
     n = gi[G_NPL]
     for t in range(n):
@@ -134,9 +136,9 @@ def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, loggi
             elif k == K_MTN:
                 if nd[x, F_DONE] == 0:
                     if nd[x, F_STACK] > 0:
-                        emit(log, gi, logging, EV_LOST, x, nd[x, F_STACK], 1, 0, 0, 0)
+                        emit(log, nlog, EV_LOST, x, nd[x, F_STACK], 1, 0, 0, 0)
                     nd[x, F_STACK] = 0
-                    tents_home(nd, x, P, pi, log, gi, logging)
+                    tents_home(nd, x, P, pi, log, nlog)
                     if pr[P_END_MTN] > 0.5:
                         pts = nd[x, F_NUG] * pr[P_NUG_PTS]
                         cat = C_MTN
@@ -153,7 +155,7 @@ def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, loggi
                 for p in range(P):
                     if nd[x, F_COW + p] == m:
                         bd[p, cat] += pts
-                        emit(log, gi, logging, EV_SCORE, cat, x, p, np.int64(pts), 0, 0)
+                        emit(log, nlog, EV_SCORE, cat, x, p, np.int64(pts), 0, 0)
     for p in range(P):
         bd[p, C_TOKENS] += pi[p, PI_TOKSUM]
-        emit(log, gi, logging, EV_FINAL, p, pi[p, PI_TOKSUM], pi[p, PI_TOKN], 0, 0, 0)
+        emit(log, nlog, EV_FINAL, p, pi[p, PI_TOKSUM], pi[p, PI_TOKN], 0, 0, 0)
