@@ -825,12 +825,17 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
                    f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}")
 
     sweep = sweep_param(runs) if len(runs) > 1 else None
+    from .sweep2 import grid_params, grid_section
+
+    grid = grid_params(runs) if len(runs) > 2 and not sweep else None
     toc_links = []
     body = []
     if len(runs) > 1:
         toc_links.append(("comparison", "Comparison"))
         if sweep:
             toc_links.append(("sweep", f"Sweep: {sweep}"))
+        if grid:
+            toc_links.append(("sweep2", f"Sweep: {grid[0]} × {grid[1]}"))
         body.append('<section class="block" id="overview"><h2>Runs in this report</h2>'
                     + _overview(runs, stats, labels, anchors) + "</section>")
     toc_links += [(a, lab) for a, lab in zip(anchors, labels)]
@@ -844,6 +849,8 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
         body.append(comparison_section(runs, stats, labels, colors))
         if sweep:
             body.append(sweep_section(runs, stats, labels, sweep, colors))
+        if grid:
+            body.append(grid_section(runs, stats, labels, grid))
     for run, st, lab, a in zip(runs, stats, labels, anchors):
         body.append(run_section(run, st, lab, a, colors))
     toc = ""

@@ -447,28 +447,48 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
 @cli.command("sweep")
 @click.argument("game")
 @_run_options
-@click.option("--param", "sweep_param", required=True, help="Parameter to sweep.")
-@click.option("--values", "sweep_values", required=True,
-              help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'.")
+@click.option("--param", "sweep_params", required=True, multiple=True,
+              help="Parameter to sweep; give --param/--values twice for a two-parameter grid.")
+@click.option("--values", "sweep_values", required=True, multiple=True,
+              help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'; "
+                   "one --values per --param.")
 @click.option("--out", "-o", required=True, type=click.Path(),
-              help="Directory: one run per value in OUT/NAME=VALUE and OUT/report.html.")
-def sweep_cmd(game, sweep_param, sweep_values, out, **kw):
-    """Run GAME once per value of one parameter (same seeds) and chart the effect."""
+              help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.")
+def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
+    """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
+
+    Changes against the first run are marked with Holm's correction across all points (named in the
+    report). Two parameters give a grid and a heat map of the largest seat gap:
+
+      meeplab sweep schweinebande --param pig_bonus_farm --values "0;2;4" --param start_feed --values "0;1;2" \
+          --games 5000 --players 3 --bots heuristic,greedy --out runs/grid
+    """
+    import itertools
+
     flags = _flag_values(kw)
     g = _game(game)
-    g.params.get(sweep_param, g.id)
-    values = [v.strip() for v in sweep_values.split(";") if v.strip()]
-    if len(values) < 2:
-        raise MeeplabError("--values needs at least two values separated by ';'")
+    if len(sweep_params) != len(sweep_values):
+        raise MeeplabError("give one --values for each --param")
+    if len(sweep_params) > 2:
+        raise MeeplabError("sweep takes one or two parameters (--param twice at most)")
+    if len(set(sweep_params)) != len(sweep_params):
+        raise MeeplabError("sweep: the two --param names must differ")
+    axes = []
+    for name, text in zip(sweep_params, sweep_values):
+        g.params.get(name, g.id)
+        values = [v.strip() for v in text.split(";") if v.strip()]
+        if len(values) < 2:
+            raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
+        axes.append([(name, v) for v in values])
     cfgs = []
-    for v in values:
-        sets = tuple(kw["sets"]) + (f"{sweep_param}={v}",)
-        safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
-        cfg = _config(game, flags=flags, out=Path(out) / f"{sweep_param}={safe}",
-                      label=f"{sweep_param}={v}", **dict(kw, sets=sets))
+    for point in itertools.product(*axes):
+        sets = tuple(kw["sets"]) + tuple(f"{n}={v}" for n, v in point)
+        name = ",".join(f"{n}=" + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v) for n, v in point)
+        cfg = _config(game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point),
+                      **dict(kw, sets=sets))
         cfgs.append(cfg)
     _play(cfgs, kw)
-    _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {sweep_param}")
+    _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
 
 
 from sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
