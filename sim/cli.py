@@ -6,6 +6,7 @@ reported as one line on stderr with exit code 2.
 from __future__ import annotations
 
 import contextlib
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -437,6 +438,7 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
         record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
     if record.get("status") != "complete":
         sys.exit(130)
+    record["metric_arg"] = metric
     store(out, variant_cfg.out, record)
     if not kw["quiet"]:
         for t in record["tests"]:
@@ -492,6 +494,54 @@ def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
 
 
 from sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
+
+
+@cli.command("experiment")
+@click.argument("file", type=click.Path())
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Directory for the runs and OUT/report.html (default: the file's 'out', else runs/<file name>).")
+@click.option("--games", "-n", "n_games", type=int, default=None,
+              help="Play at most this many games per player count instead of the file's (a quick look).")
+@click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores).")
+@click.option("--workers", "-w", type=int, default=None, metavar="N", help="Play on a local Dask cluster of N processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on a running Dask cluster.")
+@click.option("--force", is_flag=True, help="Play everything again (default: skip what is complete, finish "
+                                             "what was interrupted).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet):
+    """Play a whole what-if experiment from one TOML file and write one report against its baseline.
+
+    The file names the game, players, bots, games (or SPRT settings), the baseline parameters and named
+    variants (parameters or parameter files); see scripts/experiments/ for one per game. Runs already
+    complete are not played again, interrupted ones are finished; rerun after editing the file with
+    --force.
+
+      meeplab experiment scripts/experiments/schweinebande.toml --out runs/sb-exp
+    """
+    from sim.core import experiment as ex
+
+    exp = ex.load(file)
+    root = Path(out) if out else (exp.out or Path("runs") / Path(file).stem)
+    if n_games is not None and n_games <= 0:
+        raise MeeplabError(f"--games must be a positive number, got {n_games}")
+    kw = dict(workers=workers, scheduler=scheduler, threads=threads, quiet=quiet, shard=None, chunk=None)
+    title = exp.title or f"{exp.game}: experiment {Path(file).stem}"
+    if exp.sprt is None:
+        pairs = ex.plan(exp, root, n_games, threads, force, progress=not quiet)
+        cfgs = [pairs[0][1]] + [v for _, _, v in pairs]
+        _play(cfgs, kw)
+        _report([c.out for c in cfgs], root / "report.html", title)
+        return
+    settings, metric = ex.sprt_settings(exp, n_games)
+    pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
+    for name, base, var in pairs:
+        if not force and ex.sequential_done(root / name, settings, metric, base, var):
+            click.echo(f"meeplab: {root / name} is already complete; nothing to play", err=True)
+            continue
+        _sequential(base, var, kw, root / name, metric=metric, **settings.__dict__)
+    bases = [b for _, b, _ in pairs]
+    longest = max(bases, key=lambda b: json.loads((b.out / "run.json").read_text())["games"])
+    _report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,220 @@
+"""Experiment files: one TOML file holds a whole what-if study, rerunnable with ``meeplab experiment FILE``.
+
+::
+
+    game = "schweinebande"
+    players = "2-3"                 # or [2, 3] or 3
+    bots = "heuristic,greedy"       # or a list; one entry per seat, rotated unless rotate = false
+    games = 20000                   # per player count (with [sprt]: the most games per player count)
+    seed = 1
+    bot_configs = []                # tuned-variant TOML files (paths relative to this file)
+    out = "runs/pig-bonus"          # default: runs/<file name>; --out overrides
+
+    [baseline]                      # parameter overrides of the baseline (none: the rule book)
+    params = "base.toml"            # optional: a parameter file, relative to this file, then the pairs below
+    pig_bonus_farm = 2
+
+    [variants.more-pigs]            # one table per named variant: parameters and/or a parameter file
+    pig_bonus_farm = 3
+    [variants.feed]
+    params = "feed.toml"
+
+    [sprt]                          # optional: stop each comparison when significant
+    delta = 0.02                    # or elo = 10; alpha, beta, alternative, batch, metric as the CLI
+
+Without ``[sprt]`` the baseline and every variant are played on the same seeds into ``OUT/baseline`` and
+``OUT/<variant>``; with it every variant is a ``compare --until-significant`` into ``OUT/<variant>/``. A run
+already complete with the same settings is not played again, an interrupted one is finished (its shards
+are kept), on this machine or a Dask cluster; one report, ``OUT/report.html``, compares every variant
+with the baseline.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import MeeplabError
+from .params import load_params_file, load_toml
+
+TOP_KEYS = {"game", "players", "bots", "games", "seed", "bot_configs", "rotate", "out", "title", "baseline",
+            "variants", "sprt", "description"}
+SPRT_KEYS = {"delta", "elo", "alpha", "beta", "alternative", "batch", "max_games", "metric"}
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass
+class Experiment:
+    path: Path
+    game: str
+    players: list[int]
+    bots: list[str]
+    games: int
+    seed: int = 1
+    rotate: bool = True
+    bot_configs: tuple[str, ...] = ()
+    out: Path | None = None
+    title: str = ""
+    baseline: dict[str, Any] = field(default_factory=dict)
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+    sprt: dict[str, Any] | None = None
+
+
+def _where(path: Path, key: str) -> str:
+    return f"experiment {path}: {key}"
+
+
+def _param_table(path: Path, key: str, table: Any) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise MeeplabError(f"{_where(path, key)} must be a table of parameters")
+    over: dict[str, Any] = {}
+    if "params" in table:
+        f = table["params"]
+        if not isinstance(f, str):
+            raise MeeplabError(f"{_where(path, key)}.params must be a file name")
+        over.update(load_params_file(path.parent / f))
+    for k, v in table.items():
+        if k == "params":
+            continue
+        if isinstance(v, dict):
+            raise MeeplabError(f"{_where(path, key)}: unexpected table [{key}.{k}]")
+        over[k] = v
+    return over
+
+
+def _players(path: Path, v: Any) -> list[int]:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return [v]
+    if isinstance(v, str):
+        from ..cli import _players as parse
+
+        return parse(v)
+    if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        return list(v)
+    raise MeeplabError(f"{_where(path, 'players')} must be a count, a list of counts or a text like '2-5'")
+
+
+def load(path: str | Path) -> Experiment:
+    """Read and check an experiment file (names, types, files); the parameters are checked when played."""
+    path = Path(path)
+    data = load_toml(path, "experiment file")
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise MeeplabError(f"experiment {path}: unknown key '{unknown[0]}' (known: {', '.join(sorted(TOP_KEYS))})")
+    for key in ("game", "bots", "games"):
+        if key not in data:
+            raise MeeplabError(f"experiment {path}: missing '{key}'")
+    if not isinstance(data["game"], str):
+        raise MeeplabError(f"{_where(path, 'game')} must be a game name")
+    bots = data["bots"]
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",") if b.strip()]
+    if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
+        raise MeeplabError(f"{_where(path, 'bots')} must be bot names ('a,b' or a list)")
+    games = data["games"]
+    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
+        raise MeeplabError(f"{_where(path, 'games')} must be a positive whole number, got {games!r}")
+    seed = data.get("seed", 1)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise MeeplabError(f"{_where(path, 'seed')} must be a whole number")
+    variants_raw = data.get("variants")
+    if not isinstance(variants_raw, dict) or not variants_raw:
+        raise MeeplabError(f"experiment {path}: needs at least one [variants.NAME] table")
+    variants = {}
+    for name, table in variants_raw.items():
+        if not _NAME.match(name) or name == "baseline":
+            raise MeeplabError(f"experiment {path}: variant name '{name}' must be letters, digits, '.', '_', '-' "
+                               "and not 'baseline'")
+        variants[name] = _param_table(path, f"variants.{name}", table)
+    sprt = data.get("sprt")
+    if sprt is not None:
+        if not isinstance(sprt, dict):
+            raise MeeplabError(f"{_where(path, 'sprt')} must be a table")
+        bad = sorted(set(sprt) - SPRT_KEYS)
+        if bad:
+            raise MeeplabError(f"experiment {path}: unknown key 'sprt.{bad[0]}' (known: {', '.join(sorted(SPRT_KEYS))})")
+    configs = data.get("bot_configs", [])
+    if not isinstance(configs, list) or not all(isinstance(c, str) for c in configs):
+        raise MeeplabError(f"{_where(path, 'bot_configs')} must be a list of file names")
+    out = data.get("out")
+    return Experiment(
+        path=path, game=data["game"], players=_players(path, data.get("players", [])) if "players" in data else [],
+        bots=bots, games=games, seed=seed, rotate=bool(data.get("rotate", True)),
+        bot_configs=tuple(str(path.parent / c) for c in configs),
+        out=(path.parent / out) if isinstance(out, str) else None, title=str(data.get("title", "")),
+        baseline=_param_table(path, "baseline", data.get("baseline", {})), variants=variants, sprt=sprt,
+    )
+
+
+def plan(exp: Experiment, out: Path, games: int | None = None, threads: int | None = None,
+         force: bool = False, progress: bool = True):
+    """The run configurations: ``[(name, baseline_cfg, variant_cfg)]``; every one validated here."""
+    from .registry import get_game
+    from .runner import RunConfig, check_config
+
+    g = get_game(exp.game)
+    players = exp.players or [g.default_players]
+    n = int(games or exp.games)
+
+    def cfg(over: dict[str, Any], where: Path, label: str) -> RunConfig:
+        return RunConfig(game=g, games=n, players=list(players), bots=list(exp.bots), seed=exp.seed, threads=threads,
+                         overrides=dict(over), out=where, rotate=exp.rotate, bot_configs=exp.bot_configs,
+                         progress=progress, label=label, command=f"meeplab experiment {exp.path}",
+                         resume=not force, force=force)
+
+    pairs = []
+    for name, over in exp.variants.items():
+        if exp.sprt is None:
+            base, var = cfg(exp.baseline, out / "baseline", "baseline"), cfg(over, out / name, name)
+        else:
+            base = cfg(exp.baseline, out / name / "baseline", "baseline")
+            var = cfg(over, out / name / "variant", name)
+        pairs.append((name, base, var))
+    for _, base, var in pairs:
+        for c in (base, var):
+            try:
+                check_config(c)
+            except MeeplabError as exc:
+                raise MeeplabError(f"experiment {exp.path} ({c.label}): {exc}") from None
+    return pairs
+
+
+def sprt_settings(exp: Experiment, games: int | None):
+    from .sprt import SprtSettings
+
+    s = dict(exp.sprt or {})
+    metric = s.pop("metric", None)
+    max_games = int(s.pop("max_games", games or exp.games))
+    if games:
+        max_games = min(max_games, int(games))
+    st = SprtSettings(max_games=max_games, **{k: v for k, v in s.items()})
+    if games:  # a smaller budget (tests, a quick look): batches no larger than it
+        st = SprtSettings(**{**st.__dict__, "batch": min(st.batch, max_games)})
+    st.check()
+    return st, metric
+
+
+def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
+    """Whether ``where`` holds a finished sequential comparison of exactly these settings and runs."""
+    try:
+        rec = json.loads((where / "sprt.json").read_text(encoding="utf-8"))
+        metas = [json.loads((c.out / "run.json").read_text(encoding="utf-8")) for c in (base_cfg, var_cfg)]
+    except (OSError, ValueError):
+        return False
+    from dataclasses import asdict
+
+    from .runner import resolve_params
+
+    if rec.get("settings") != json.loads(json.dumps(asdict(settings))) or rec.get("metric_arg") != metric:
+        return False
+    for meta, c in zip(metas, (base_cfg, var_cfg)):
+        if meta.get("status") != "complete" or meta.get("seed") != c.seed or meta.get("bots") != list(c.bots):
+            return False
+        if meta.get("players") != list(c.players) or meta.get("rotate") != c.rotate:
+            return False
+        want = {k: (list(v) if isinstance(v, tuple) else v) for k, v in resolve_params(c.game, c.overrides).items()}
+        if meta.get("params") != json.loads(json.dumps(want)):
+            return False
+    return True
