@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from sim.acbas import GAME
+from sim.acbas import GAME, end_states
 from sim.acbas import engine as E
 from sim.acbas import farm as F
 from sim.acbas.params import PARAMS, pack
@@ -47,10 +47,8 @@ def test_heuristic_beats_greedy_in_both_seats():
 def test_invariants_and_reproducibility():
     lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
     n = 300
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    brk = np.zeros((n, 2, 8))
-    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 7, 0, n, farms, brk)
     ctx = GAME.prepare(GAME.params.defaults())
+    farms, brk = end_states(ctx, lu, 7, 0, n)
     bt = GAME.play(ctx, lu, 7, 0, n, 2)
     assert np.allclose(bt.breakdown, brk)  # the batch and the single-game path agree
     assert np.allclose(bt.score, brk.sum(axis=2))
@@ -94,13 +92,12 @@ def test_replay_is_the_batch_game():
 
 
 def _play(lu, n, seed, reads, values=None):
-    prm, prmf = pack(PARAMS.defaults() if values is None else values)
-    score = np.zeros((n, 2))
-    tb = np.zeros((n, 2))
-    brk = np.zeros((n, 2, 8))
-    ln = np.zeros(n, dtype=np.int64)
-    E.play_batch(prm, prmf, lu.fns, lu.weights, True, seed, 0, n, score, tb, brk, ln, reads)
-    return np.concatenate([score.ravel(), brk.ravel(), ln])
+    import dataclasses
+
+    ctx = GAME.prepare(PARAMS.defaults() if values is None else values)
+    lu = dataclasses.replace(lu, reads=np.zeros(5, np.int64) if reads is None else reads)
+    bt = GAME.play(ctx, lu, seed, 0, n, 2)
+    return np.concatenate([bt.score.ravel(), bt.breakdown.ravel(), bt.length])
 
 
 def test_skipped_features_play_the_same_games():

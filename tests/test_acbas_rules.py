@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from sim.acbas import GAME
+from sim.acbas import GAME, end_states
+from sim.acbas.defaults import est_special
 from sim.acbas import engine as E
 from sim.acbas import farm as F
 from sim.acbas.params import PARAMS, pack
@@ -225,11 +226,8 @@ def run_special(ps, gs, only):
     z = np.zeros(E.P_SIZE, np.int64)
     moves = np.zeros((E.MAXM, E.MW), np.int64)
     feats = np.zeros((E.MAXM, E.NF))
-    lu = ctx_for(["greedy"])
-    E.do_special(ps, gs, 0, PRM, PRMF, wk, lu.fns, lu.weights, 0, np.ones(4, np.uint64),
-                 np.zeros(E.V_LEN, np.int64), moves, feats, True, z.copy(),
-                 z.copy(), np.zeros(13), np.zeros(13), np.zeros((0, E.LOGW), np.int64), np.zeros(1, np.int64),
-                 False)
+    # the estimate's default choice (defaults.py): the first building row and its default free animal
+    est_special(ps, gs, PRM, PRMF, wk, moves, feats, z.copy(), np.zeros(13), np.zeros(13))
 
 
 def test_shelter_gives_one_animal_of_choice():
@@ -312,9 +310,7 @@ def test_workers_alternate_and_spaces_block():
 def test_reference_scorer_agrees_on_random_end_states():
     lu = ctx_for(["random", "greedy"])
     n = 1500
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    brk = np.zeros((n, 2, 8))
-    E.end_states(PRM, PRMF, lu.fns, lu.weights, True, 99, 0, n, farms, brk)
+    farms, brk = end_states(GAME.prepare(PARAMS.defaults()), lu, 99, 0, n)
     cats = GAME.categories
     for g in range(n):
         for p in range(2):
@@ -352,9 +348,7 @@ def test_random_bot_builds_non_rectangular_and_large_pastures():
     """Random play reaches pastures the old rectangle-only plans could not: non-rectangular or > 6 spaces."""
     lu = ctx_for(["random"])
     n = 300
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    brk = np.zeros((n, 2, 8))
-    E.end_states(PRM, PRMF, lu.fns, lu.weights, lu.rotate, 7, 0, n, farms, brk)
+    farms, brk = end_states(GAME.prepare(PARAMS.defaults()), lu, 7, 0, n)
     odd = 0
     for g in range(n):
         for p in range(2):
@@ -374,8 +368,7 @@ def end_farms(over, seed, n):
     """(prm, prmf, final farms [game, player]) of n random-vs-heuristic games under the parameter overrides."""
     prm, prmf = pack(dict(PARAMS.defaults(), **over))
     lu = make_lineup("acbas", ["random", "heuristic"], 2, True)
-    farms = np.zeros((n, 2, F.P_SIZE), np.int64)
-    E.end_states(prm, prmf, lu.fns, lu.weights, True, seed, 0, n, farms, np.zeros((n, 2, 8)))
+    farms, _ = end_states(GAME.prepare(dict(PARAMS.defaults(), **over)), lu, seed, 0, n)
     return prm, prmf, farms
 
 
@@ -456,6 +449,31 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
     assert kinds == {"building", "pasture", "open"}
 
 
+def special_decision(ps, gs, flag, lu):
+    """The Special building decision on farm ps (seat 0) and board gs through the forward model, the quick
+    scoring on (flag 1) or off: (its features, the farm and board after the bot's choice and free animal)."""
+    from sim.acbas import engine_ctx, state
+    from sim.core import forward
+
+    c = GAME.prepare(PARAMS.defaults())
+    cx = engine_ctx(c.prm, c.prmf, lu, c.mono)
+    st = state.new_state(cx, 2, np.zeros((0, E.LOGW), np.int64))
+    r = st.rec[0]
+    r["ps"][0] = ps
+    r["gs"][:] = gs
+    r["rng"][:] = 1
+    st.scr[0]["wk"][E.S_ROW, E.MONO_COL] = flag
+    r["ctl"][state.C_ME] = 0
+    r["ctl"][forward.C_PHASE] = state.PH_SPECIAL
+    assert E.advance(st, cx) == 0
+    feats = r["feats"][:r["ctl"][forward.C_N]].copy()
+    E.apply(st, cx, forward.ask(st, lu.fns, lu.weights, 0))
+    if r["ctl"][forward.C_PHASE] == state.PH_ANIMAL:
+        assert E.advance(st, cx) == 0
+        E.apply(st, cx, forward.ask(st, lu.fns, lu.weights, 0))
+    return feats, r["ps"][0].copy(), r["gs"].copy()
+
+
 def test_special_buildings_scored_without_housing_give_the_same_features():
     # the real Special building scores a Storage Building / Shelter that keeps every animal without housing (the
     # Shelter's free animal included): the features and the choice match the housed evaluation (flag off)
@@ -472,14 +490,7 @@ def test_special_buildings_scored_without_housing_give_the_same_features():
                 gs = np.zeros(E.GS_SIZE, np.int64)
                 gs[E.GS_STALLS] = 3
                 gs[E.GS_SPEC:E.GS_SPEC + 4] = 1
-                wk = E.new_wk()
-                wk[E.S_ROW, E.MONO_COL] = flag
-                z = np.zeros(E.P_SIZE, np.int64)
-                moves = np.zeros((E.MAXM, E.MW), np.int64)
-                feats = np.zeros((E.MAXM, E.NF))
-                E.do_special(ps, gs, 0, PRM, PRMF, wk, greedy.fns, greedy.weights, 0, np.ones(4, np.uint64),
-                             np.zeros(E.V_LEN, np.int64), moves, feats, False, z.copy(), z.copy(), np.zeros(13),
-                             np.zeros(13), np.zeros((0, E.LOGW), np.int64), np.zeros(1, np.int64), False)
+                feats, ps, gs = special_decision(ps, gs, flag, greedy)
                 out.append((feats, ps, gs))
             assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (g, p)
             assert np.array_equal(out[0][2], out[1][2])

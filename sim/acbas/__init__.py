@@ -1,11 +1,18 @@
 """Agricola: All Creatures Big and Small (Uwe Rosenberg, Lookout 2012), exactly 2 players."""
 import numpy as np
 
+from sim.core import play as core_play
+from sim.core.bots import MAX_ENTRIES, READS_ALL
+from sim.core.forward import ALGO_NONE, S_ALGO
 from sim.core.game import Batch, GameSpec
 
 from . import engine
+from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
+from .state import make_ctx
+
+NCAT = len(CATEGORIES)
 
 
 class Context:
@@ -14,35 +21,73 @@ class Context:
     def __init__(self, values):
         self.values = values
         self.prm, self.prmf = pack(values)
+        self.mono = bool(engine.bounds_hold(self.prm, self.prmf))
 
 
 def prepare(values):
     return Context(values)
 
 
-def play(ctx, lineup, seed, start, n_games, n_players):
+def engine_ctx(prm, prmf, lineup, mono=None):
+    """The engine's context record for a run of ``lineup``: parameters, what each entry's bot reads of the
+    features (every feature for all entries when a search bot plays: its playouts may ask any policy about any
+    seat) and the seat rotation."""
+    reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
+    if lineup.reads is not None:
+        reads[:] = lineup.reads
+    search = getattr(lineup, "search", None)
+    if search is not None and (search[:, S_ALGO] != ALGO_NONE).any():
+        reads[:] = READS_ALL
+    if mono is None:
+        mono = bool(engine.bounds_hold(prm, prmf))
+    return make_ctx(prm, prmf, reads, lineup.rotate, mono)
+
+
+def play(ctx, lineup, seed, start, n_games, n_players=2):
+    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     score = np.zeros((n_games, 2))
     tiebreak = np.zeros((n_games, 2))
-    brk = np.zeros((n_games, 2, len(CATEGORIES)))
+    brk = np.zeros((n_games, 2, NCAT))
     length = np.zeros(n_games, dtype=np.int64)
-    engine.play_batch(ctx.prm, ctx.prmf, lineup.fns, lineup.weights, lineup.rotate, seed, start, n_games,
-                      score, tiebreak, brk, length, lineup.reads)
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length)
+    end = np.zeros(n_games, dtype=np.int8)
+    core_play.play_batch(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start, n_games,
+                         score, tiebreak, brk, length, end, LOGW)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
+
+
+def decisions(ctx, lineup, seed, start, n_games, n_players=2):
+    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
+    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
+    return core_play.count_decisions(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start,
+                                     n_games, NCAT)
 
 
 def events(ctx, lineup, seed, index, n_players=2):
     """The event log of one game (the batch's own code path with logging on) and its results."""
-    log = np.zeros((8192, engine.LOGW), dtype=np.int64)
-    n, score, tiebreak, brk = engine.play_logged(ctx.prm, ctx.prmf, lineup.fns, lineup.weights, lineup.rotate,
-                                                 index, seed, log, lineup.reads)
+    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
+    log = np.zeros((8192, LOGW), dtype=np.int64)
+    n, score, tiebreak, brk, _, _ = core_play.play_logged(cx, lineup.fns, lineup.weights, lineup.search, 2,
+                                                          lineup.rotate, seed, index, log, NCAT)
     return log[:n], score, tiebreak, brk
 
 
-def replay(ctx, lineup, seed, index, n_players=2):
+def end_states(ctx, lineup, seed, start, n_games):
+    """For the reference-scorer tests: final farm rows farms[g, p, :] and the engine's breakdown brk[g, p, :]."""
+    from .endstates import end_states_nb
+
+    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
+    farms = np.zeros((n_games, 2, engine.P_SIZE), dtype=np.int64)
+    brk = np.zeros((n_games, 2, NCAT))
+    end_states_nb(cx, lineup.fns, lineup.weights, lineup.search, lineup.rotate, seed, start, n_games, farms, brk,
+                  np.zeros((0, LOGW), dtype=np.int64))
+    return farms, brk
+
+
+def replay(ctx, lineup, seed, index, n_players=2, explain=False):
     from .replay import format_game
 
     log, score, tiebreak, brk = events(ctx, lineup, seed, index, n_players)
-    return format_game(ctx, lineup, seed, index, log, score, tiebreak, brk)
+    return format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=explain)
 
 
 BOT_DOC = """Decision kinds (sim/acbas/bots.md): 0 action space, 1 enclosure plan (Fences/Walls, repeated; a
@@ -67,4 +112,6 @@ GAME = GameSpec(
     default_players=2,
     description="2-player worker placement: animals, pastures, buildings; exact housing solver",
     bot_doc=BOT_DOC,
+    forward_model=True,
+    decisions=decisions,
 )

@@ -79,7 +79,28 @@ def draw_farm(prm, ncols, home, borders, troughs, packed, animals):
     return lines
 
 
-def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk):
+def _move(kind, m0, m1):
+    """A candidate of decision ``kind`` in words (for the search lines of --explain)."""
+    if kind == E.K_ACTION:
+        return SLOT_NAMES[m0]
+    if kind == E.K_PLAN:
+        return "stop" if m1 == 0 else f"{m1} border(s)"
+    if kind in (E.K_TROUGH, E.K_STALL):
+        return "stop" if m0 < 0 else space_name(m0)
+    if kind == E.K_STABLES:
+        return "stop" if m0 < 0 else f"{space_name(m0)} ({'wood' if m1 == 0 else 'stone'})"
+    if kind == E.K_SPECIAL:
+        return f"{BUILDING_NAMES[m0]} on {space_name(m1)}"
+    if kind == E.K_EXPAND:
+        return "left" if m0 == 1 else "right"
+    if kind in (E.K_SHELTER, E.K_OPENST):
+        return TYPES[m0]
+    return f"{m0} {m1}"
+
+
+def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=False):
+    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+
     prm = ctx.prm
     out = [f"Agricola: All Creatures Big and Small - seed {seed}, game {index}"]
     for s in range(2):
@@ -90,10 +111,20 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk):
     out.append("Farm drawing: '=====' and '|' are borders, C cottage, H Half-Timbered House, s stall, S stables, "
                "O Open Stables, h Shelter, W Storage, t trough; 3s = 3 sheep (p pigs, c cows, h horses), "
                "~s = same pasture")
+    kind = 0
     for rec in log:
         code = int(rec[0])
         a = [int(x) for x in rec[1:]]
         p = a[0]
+        if code == E_SEARCH:
+            kind = a[1]
+            if explain:
+                out.extend(explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], None))
+            continue
+        if code == E_SEARCH_CAND:
+            if explain:
+                out.extend(explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], lambda m0, m1: _move(kind, m0, m1)))
+            continue
         if code == E.E_ROUND:
             out.append("")
             out.append(f"=== Round {a[0] + 1} (start player P{a[1]}) ===")

@@ -1,0 +1,232 @@
+"""The estimate's default sub-choices: how an action's value is estimated before the player picks an action space.
+
+An action space's features (``engine.post_action``) come from carrying the action out on a copy of the farm with
+default sub-choices (no bot is asked): the candidate with the best immediate value plus a little capacity
+(``ask_default``), on the cheap evaluation that does not house the animals (``eval_cheap``). These are the
+estimate-mode twins of the player's decisions in ``engine.py``: the same candidates, one placement each.
+"""
+import numpy as np
+from numba import njit
+
+from .buildings import *  # noqa: F401,F403
+from .buildings import _copy, _pasture_of, _pcg, _pcs  # noqa: F401
+from .evaluation import *  # noqa: F401,F403
+from .farm import *  # noqa: F401,F403
+from .layout import *  # noqa: F401,F403
+from .params import *  # noqa: F401,F403
+
+
+@njit(cache=True, _nrt=False)
+def ask_default(n, feats):
+    """The estimate's choice: the best immediate value plus a little capacity, the first on ties."""
+    if n <= 1:
+        return 0
+    best = -1e18
+    bi = 0
+    for i in range(n):
+        v = feats[i, F_SCORE] + 0.2 * feats[i, F_CAP] + 0.05 * (feats[i, F_WOOD] + feats[i, F_STONE]
+                                                                + feats[i, F_REED])
+        if v > best + 1e-9:
+            best = v
+            bi = i
+    return bi
+
+
+@njit(cache=True)
+def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
+    """Troughs in the estimate: one trough on the default space (cached per farm: est_cache). res0 = eval_cheap(ps)."""
+    placed = 0
+    storage = has_building(ps, B_STORAGE)
+    while gs[GS_TROUGHS] > 0:
+        w = trough_cost(placed, prm)
+        if ps[P_WOOD] < w:
+            break
+        est_cache(ps, me, wk, bld_key(ps))
+        c = _pcg(wk, me, PC_EST + 4)
+        if c != -2:
+            if c >= 0:
+                ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(c))
+                ps[P_WOOD] -= w
+                gs[GS_TROUGHS] -= 1
+                placed += 1
+            break
+        T = np.uint64(ps[P_T])
+        m = 0
+        seen = np.uint64(0)
+        past = pastures_mask(ps)
+        for s in range(3 * ps[P_NCOLS]):
+            if T & bit(s) != U0:
+                continue
+            if ps[np.uint64(P_BLD + s)] == 0:
+                # the estimate needs one space per kind: a free space outside pastures, or one per pasture
+                if past & bit(s) == U0:
+                    if seen & bit(18) != U0:
+                        continue
+                    seen |= bit(18)
+                else:
+                    if seen & bit(s) != U0:
+                        continue
+                    seen |= _pasture_of(ps, past, s)
+            moves[np.uint64(m), 0] = s
+            moves[np.uint64(m), 1] = w
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = 0
+            dc, dx = trough_gain(ps, prm, past, s)
+            # eval_cheap of the farm with the trough, from eval_cheap(ps) in res0
+            wood1 = ps[P_WOOD] - w
+            res1[10] = res0[10]
+            res1[11] = res0[11] + dx
+            res1[12] = prmf[0] * (wood1 + ps[P_STONE] + ps[P_REED]) if storage else 0.0
+            res1[0] = res1[10] + res1[11] + res1[12]
+            res1[1] = res0[1] + dc
+            res1[2] = 0
+            res1[3] = 0
+            res1[4] = res1[10]
+            feats[np.uint64(m), F_SCORE] = res1[0] - res0[0]
+            feats[np.uint64(m), F_WOOD] = -w
+            feats[np.uint64(m), F_STONE] = 0.0
+            feats[np.uint64(m), F_REED] = 0.0
+            feats[np.uint64(m), F_BORD] = 0.0
+            feats[np.uint64(m), F_CAP] = res1[1] - res0[1]
+            feats[np.uint64(m), F_KEPT] = res1[2] - res0[2]
+            feats[np.uint64(m), F_LOST] = 0.0
+            feats[np.uint64(m), F_PAIRS] = res1[3] - res0[3]
+            feats[np.uint64(m), F_BPTS] = res1[4] - res0[4]
+            feats[np.uint64(m), F_ONSPACE] = 0.0
+            m += 1
+        if m == 0:
+            _pcs(wk, me, PC_EST + 4, -1)
+            break
+        i = ask_default(m, feats)
+        s = moves[np.uint64(i), 0]
+        _pcs(wk, me, PC_EST + 4, s)
+        ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
+        ps[P_WOOD] -= w
+        gs[GS_TROUGHS] -= 1
+        placed += 1
+        break  # the estimate places one trough (its caller evaluates the farm)
+    return placed
+
+
+@njit(cache=True)
+def est_stall(ps, gs, me, prm, prmf, wk, moves, feats, tps, res0, res1):
+    """The Stall in the estimate: the default space (cached per farm: est_cache)."""
+    est_cache(ps, me, wk, bld_key(ps))
+    s = _pcg(wk, me, PC_EST + 5)
+    if s < 0:
+        m = 0
+        for s in range(3 * ps[P_NCOLS]):
+            if ps[np.uint64(P_BLD + s)] != 0:
+                continue
+            moves[np.uint64(m), 0] = s
+            moves[np.uint64(m), 1] = 0
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = 0
+            _copy(tps, ps)
+            tps[np.uint64(P_BLD + s)] = B_STALL
+            tps[P_STONE] -= prm[I_STALL_STONE]
+            tps[P_REED] -= prm[I_STALL_REED]
+            eval_cheap(tps, prm, prmf, wk, res1)
+            feat_row(feats, m, res0, res1, ps, tps, 0)
+            m += 1
+        i = ask_default(m, feats)
+        s = moves[np.uint64(i), 0]
+        _pcs(wk, me, PC_EST + 5, s)
+    ps[np.uint64(P_BLD + s)] = B_STALL
+    ps[P_STONE] -= prm[I_STALL_STONE]
+    ps[P_REED] -= prm[I_STALL_REED]
+    gs[GS_STALLS] -= 1
+
+
+@njit(cache=True)
+def est_stables(ps, prm, prmf, wk, moves, feats, tps, res0, res1):
+    """Stables in the estimate: one, on the default stall and payment."""
+    c = prm[I_STABLES_COST]
+    if not can_stables(ps, prm):
+        return 0
+    m = 0
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[np.uint64(P_BLD + s)] != B_STALL:
+            continue
+        for pay in range(2):
+            if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
+                continue
+            moves[np.uint64(m), 0] = s
+            moves[np.uint64(m), 1] = pay
+            moves[np.uint64(m), 2] = 0
+            moves[np.uint64(m), 3] = 0
+            _copy(tps, ps)
+            tps[np.uint64(P_BLD + s)] = B_STABLES
+            if pay == 0:
+                tps[P_WOOD] -= c
+            else:
+                tps[P_STONE] -= c
+            eval_cheap(tps, prm, prmf, wk, res1)
+            feat_row(feats, m, res0, res1, ps, tps, 0)
+            m += 1
+    i = ask_default(m, feats)
+    s = moves[np.uint64(i), 0]
+    ps[np.uint64(P_BLD + s)] = B_STABLES
+    if moves[np.uint64(i), 1] == 0:
+        ps[P_WOOD] -= c
+    else:
+        ps[P_STONE] -= c
+    return 1
+
+
+@njit(cache=True)
+def est_special(ps, gs, prm, prmf, wk, moves, feats, tps2, res0, res1):
+    """A special building in the estimate: the default building and space; the Shelter's or Open Stables' free
+    animal is the first type (eval_cheap does not see animals: every type has the same, zero, features)."""
+    m = gen_specials(ps, gs, prm, moves)
+    # the estimate needs one free space outside the pastures per building (pasture spaces all kept)
+    past = pastures_mask(ps)
+    m2 = 0
+    seen = np.uint64(0)
+    for i in range(m):
+        code = moves[np.uint64(i), 0]
+        sp = moves[np.uint64(i), 1]
+        if (code == B_STORAGE or code == B_SHELTER) and past & bit(sp) == U0:
+            key = bit(code)
+            if seen & key != U0:
+                continue
+            seen |= key
+        for j in range(MW):
+            moves[np.uint64(m2), j] = moves[np.uint64(i), j]
+        m2 += 1
+    m = m2
+    for i in range(m):
+        _copy(tps2, ps)
+        code = moves[np.uint64(i), 0]
+        sp = moves[np.uint64(i), 1]
+        w, st, r = special_cost(code, moves[np.uint64(i), 2], prm)
+        tps2[P_WOOD] -= w
+        tps2[P_STONE] -= st
+        tps2[P_REED] -= r
+        tps2[np.uint64(P_BLD + sp)] = code
+        if code == B_SHELTER or code == B_OPEN:
+            t = quick_free_animal(tps2, code, prm)
+            tps2[np.uint64(P_AN + t)] += 1
+        eval_cheap(tps2, prm, prmf, wk, res1)
+        feat_row(feats, i, res0, res1, ps, tps2, 0)
+    i = ask_default(m, feats)
+    code = moves[np.uint64(i), 0]
+    s = moves[np.uint64(i), 1]
+    pay = moves[np.uint64(i), 2]
+    place_special(ps, gs, code, s, pay, prm)
+    if code == B_SHELTER or code == B_OPEN:
+        ps[np.uint64(P_AN + (2 if code == B_OPEN else 0))] += 1
+
+
+@njit(cache=True)
+def est_action(ps, gs, me, slot, prm, prmf, wk, moves, feats, tps, tps2, res0, res1):
+    """Troughs, Stall, Stables or a special building carried out on a copy (ps, gs) with the default sub-choices
+    (res0 = eval_cheap(ps)); the other action spaces are estimated directly by the caller."""
+    if slot == S_TROUGHS:
+        est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1)
+    elif slot == S_STALL:
+        est_stall(ps, gs, me, prm, prmf, wk, moves, feats, tps, res0, res1)
+    elif slot == S_STABLES:
+        est_stables(ps, prm, prmf, wk, moves, feats, tps, res0, res1)
+    else:
+        est_special(ps, gs, prm, prmf, wk, moves, feats, tps2, res0, res1)

@@ -1,0 +1,138 @@
+"""The ACBAS state record (``sim/CONTRACT.md``): named fields, allocation, determinise, print.
+
+``AcState.rec`` holds the whole game (``STATE_DTYPE``): the bots' view ``pub`` (layout ``V_*`` in ``layout.py``),
+the control words ``ctl`` (the shared ``C_*`` of ``sim.core.forward``, then the game's own below), the pending
+decision (``moves``, ``feats``), the random stream (the bots' draws: the game itself has no chance), both farms
+``ps`` (rows laid out in ``farm.py``), the shared board ``gs``, the workers left per seat, the evaluations of the
+decision in progress and, at the end, the scores.
+
+``AcState.scr`` is the engine's workspace (``SCR_DTYPE``), outside the record and never copied: the housing memo,
+the enclosure-plan and estimate caches (``wk``, laid out in ``layout.py``) and the estimate's buffers. Every cache
+in it is keyed by the farm it describes, so a state copied into another finds it either valid or recomputes it.
+
+ACBAS has no hidden information and no chance once the game starts (every card and good is on the table, there is
+no deck and no die), so ``determinise`` is the identity on the game; it only invalidates the copy's per-game plan
+caches.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sim.core.bots import MAX_ENTRIES
+from sim.core.forward import C_COMMON, C_NP
+
+from .farm import P_SIZE, WCOLS
+from .layout import GS_SIZE, MAXM, MW, NF, PC_EST, S_ROW, MONO_COL, V_LEN, W_ROWS_ALL, WROWS, PCR, FLAT_SHIFT, \
+    FLAT_MASK
+from .params import N_PRM
+
+# -- the game's own control words (after the shared ones) --------------------------------------------------------
+C_RND = C_COMMON + 0  # round (0-based)
+C_TURN = C_COMMON + 1  # placement turn in this round (0 .. 2 x workers - 1)
+C_CUR = C_COMMON + 2  # seat whose placement turn is next
+C_ME = C_COMMON + 3  # seat carrying out the action in progress
+C_SLOT = C_COMMON + 4  # action space in progress
+C_PLACED = C_COMMON + 5  # borders / troughs / stables placed by this action so far
+C_G = C_COMMON + 6  # game index (which lineup entry plays which seat)
+C_CODE = C_COMMON + 7  # special building just built (its free animal is pending)
+C_GOT = C_COMMON + 8  # borders taken from the Expand space (logged with the side)
+C_LEN = C_COMMON + 9
+
+# phases: where advance resumes
+PH_ROUND = 0  # refill and start a round
+PH_TURN = 1  # the next placement turn (or breeding after the last)
+PH_ACTION = 2  # the action-space decision is posted
+PH_BORDERS = 3  # Fences / Walls: the next enclosure plan (or stop)
+PH_TROUGHS = 4  # Troughs: the next trough (or stop)
+PH_STALL = 5  # Stall: its space
+PH_STABLES = 6  # Stables: the next stall to upgrade (or stop)
+PH_SPECIAL = 7  # Special building: which, where, how paid
+PH_ANIMAL = 8  # the Shelter's / Open Stables' free animal
+PH_EXPAND = 9  # Expand: which side
+PH_OVER = 10
+
+STATE_DTYPE = np.dtype([
+    ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): both farms and the board, all public
+    ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
+    ("moves", np.int64, (MAXM, MW)),  # candidates of the pending decision
+    ("feats", np.float64, (MAXM, NF)),  # their features
+    ("rng", np.uint64, 4),  # the game's random stream (the bots' draws)
+    ("ps", np.int64, (2, P_SIZE)),  # the two farms (farm.P_*)
+    ("gs", np.int64, GS_SIZE),  # the shared board (layout.GS_*)
+    ("left", np.int64, 2),  # workers each seat still has to place this round
+    ("res", np.float64, (4, 13)),  # evaluations of the decision in progress (res[0]: the deciding farm now)
+    ("score", np.float64, 2),  # final scores (set at the end)
+    ("tb", np.float64, 2),  # tie-break: the start player of round 1 loses a tie
+    ("brk", np.float64, (2, 8)),  # final score breakdown
+])
+SCR_DTYPE = np.dtype([
+    ("wk", np.int64, (W_ROWS_ALL, WCOLS)),  # housing memo, plan and estimate caches (layout.py)
+    ("m1", np.int64, (MAXM, MW)),  # the estimate's candidates
+    ("f1", np.float64, (MAXM, NF)),  # and features
+    ("tps", np.int64, (4, P_SIZE)),  # farm copies
+    ("tgs", np.int64, GS_SIZE),  # a board copy
+    ("parts", np.float64, 8),
+])
+AcState = namedtuple("AcState", ["rec", "log", "nlog", "scr"])
+# the read-only context of a run: one record (``cx.tab[0]``)
+CTX_DTYPE = np.dtype([
+    ("prm", np.int64, N_PRM),  # packed integer parameters (params.I_*)
+    ("prmf", np.float64, 1),  # packed float parameters
+    ("reads", np.int64, MAX_ENTRIES),  # what each lineup entry's bot reads of the features (sim.core.bots.READS)
+    ("rotate", np.int64),  # seats rotate over the lineup
+    ("mono", np.int64),  # the bounds of the pruned estimates hold (engine.bounds_hold)
+])
+AcCtx = namedtuple("AcCtx", ["tab"])
+
+
+@njit(cache=True)
+def new_state(cx, np_, log):
+    st = AcState(np.zeros(1, dtype=STATE_DTYPE), log, np.zeros(2, dtype=np.int64), np.zeros(1, dtype=SCR_DTYPE))
+    st.rec[0].ctl[C_NP] = np_
+    st.scr[0].wk[S_ROW, MONO_COL] = cx.tab[0].mono
+    return st
+
+
+@njit(cache=True, _nrt=False)
+def clear_plan_caches(wk):
+    """Invalidate both seats' enclosure-plan and estimate caches (E = -1 matches no farm)."""
+    for p in range(2):
+        wk[np.uint64(WROWS + p * PCR + (5 >> FLAT_SHIFT)), np.uint64(5 & FLAT_MASK)] = 0
+        wk[np.uint64(WROWS + p * PCR + (PC_EST >> FLAT_SHIFT)), np.uint64(PC_EST & FLAT_MASK)] = -1
+
+
+@njit(cache=True, _nrt=False)
+def determinise(st, cx, seat, rnd):
+    """The identity: ACBAS has no hidden information and no chance after the setup. Only the copy's per-game
+    plan caches are invalidated (they came from another line of play)."""
+    clear_plan_caches(st.scr[0].wk)
+
+
+def make_ctx(prm, prmf, reads, rotate, mono):
+    tab = np.zeros(1, dtype=CTX_DTYPE)
+    t = tab[0]
+    t["prm"][:] = prm
+    t["prmf"][:] = prmf
+    t["reads"][:] = reads
+    t["rotate"] = 1 if rotate else 0
+    t["mono"] = 1 if mono else 0
+    return AcCtx(tab)
+
+
+def describe(st) -> str:
+    """The state record as text: every control word by name, then the other fields."""
+    from sim.core import forward
+    rec = st.rec[0]
+    names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
+    names.update({v: k for k, v in globals().items() if k.startswith("C_") and isinstance(v, int) and k != "C_LEN"})
+    lines = ["ctl: " + ", ".join(f"{names.get(i, i)}={int(x)}" for i, x in enumerate(rec["ctl"]))]
+    n = int(rec["ctl"][forward.C_N])
+    for f in STATE_DTYPE.names:
+        if f == "ctl":
+            continue
+        v = rec[f]
+        if f in ("moves", "feats"):
+            v = v[:n]
+        lines.append(f"{f}: {np.array2string(v, threshold=80, max_line_width=200)}")
+    return "\n".join(lines)
