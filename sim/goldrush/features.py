@@ -69,279 +69,322 @@ def gfind(grp, s):
     return s
 
 
+# placement features: the tile's new features after a placement, valued for the deciding seat
+# group stats (gs[g, :]) of a new feature g (new segments joined through shared neighbours)
+GS_OPEN, GS_SEGS, GS_NUG, GS_LOCO, GS_STACK, GS_TIPI, GS_HORSE, GS_KIND, GS_SPURS, GS_MINE_VAL, GS_MINE_OPEN = range(11)
+# feature row slots of a placement (bots.md)
+PF_GAIN, PF_OPP_GAIN, PF_FOLLOW, PF_GROW, PF_OPP_GROW, PF_OPEN, PF_OPEN_EDGES, PF_EDGES_DELTA, PF_TENT_TOK, \
+    PF_OPEN_KIND, PF_TILES_LEFT, PF_PRAIRIE, PF_STACK = range(13)
+
+
+@njit(cache=True, error_model="numpy")
+def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e):
+    """Where the tile at ``pos`` turned ``rot`` would touch placed tiles: per contact the new segment, the root of
+    the neighbour's feature and whether a whole edge (railroad or mountain) or a prairie half meets. Returns the
+    number of contacts."""
+    nc = 0
+    for d in range(4):
+        nt = board[pos + delta(d, B)]
+        if nt < 0:
+            continue
+        ninst = pl[nt, 0]
+        nrot = pl[nt, 1]
+        od = (d + 2) % 4
+        s = edge_seg[inst, rot, d]
+        if s >= 0:
+            sc_s[nc] = s
+            sc_r[nc] = find(nd, nt * SLOTS + edge_seg[ninst, nrot, od])
+            sc_e[nc] = 1
+            nc += 1
+        for j in range(2):
+            s = half_seg[inst, rot, 2 * d + j]
+            if s >= 0:
+                sc_s[nc] = s
+                sc_r[nc] = find(nd, nt * SLOTS + half_seg[ninst, nrot, 2 * od + 1 - j])
+                sc_e[nc] = 0
+                nc += 1
+    return nc
+
+
+@njit(cache=True, error_model="numpy")
+def join_segments(grp, ns, sc_s, sc_r, nc):
+    """New segments that touch the same neighbour feature become one feature (``grp``: union-find over the
+    tile's segments)."""
+    for s in range(ns):
+        grp[s] = s
+    for i in range(nc):
+        for j in range(i + 1, nc):
+            if sc_r[i] == sc_r[j]:
+                a = gfind(grp, sc_s[i])
+                b = gfind(grp, sc_s[j])
+                if a != b:
+                    grp[max(a, b)] = min(a, b)
+
+
+@njit(cache=True, error_model="numpy")
+def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
+    """Each new feature's counters from the tile's own segments (its mountains take tokens from the supply)."""
+    for s in range(ns):
+        for q in range(11):
+            gs[s, q] = 0
+        for p in range(P):
+            gcow[s, p] = 0
+    for s in range(ns):
+        g = gfind(grp, s)
+        grp[s] = g
+        gs[g, GS_OPEN] += seg[inst, s, S_NEDGES]
+        gs[g, GS_SEGS] += 1
+        nug = seg[inst, s, S_NUG]
+        gs[g, GS_NUG] += nug
+        if nug > 0 and supply > 0:
+            k = min(nug, supply)
+            gs[g, GS_STACK] += k
+            supply -= k
+        gs[g, GS_LOCO] += seg[inst, s, S_LOCO]
+        gs[g, GS_TIPI] += seg[inst, s, S_TIPI]
+        gs[g, GS_HORSE] += seg[inst, s, S_HORSE]
+        gs[g, GS_KIND] = seg[inst, s, S_KIND]
+        if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1:
+            gs[g, GS_SPURS] += 1
+
+
+@njit(cache=True, error_model="numpy")
+def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers):
+    """Add each neighbour feature once to the new feature it joins (a joined edge closes two open edges); note
+    the value and open edges of those where ``me`` has the majority. Returns the number of neighbour features
+    (``roots[q]`` joins new feature ``rgrp[q]``)."""
+    nr = 0
+    for i in range(nc):
+        g = grp[sc_s[i]]
+        if sc_e[i] == 1:
+            gs[g, GS_OPEN] -= 2
+        r = sc_r[i]
+        seen = False
+        for q in range(nr):
+            if roots[q] == r:
+                seen = True
+        if seen:
+            continue
+        roots[nr] = r
+        rgrp[nr] = g
+        nr += 1
+        gs[g, GS_OPEN] += nd[r, F_OPEN]
+        gs[g, GS_SEGS] += nd[r, F_SEGS]
+        gs[g, GS_NUG] += nd[r, F_NUG]
+        gs[g, GS_LOCO] += nd[r, F_LOCO]
+        gs[g, GS_STACK] += nd[r, F_STACK]
+        gs[g, GS_TIPI] += nd[r, F_TIPI]
+        gs[g, GS_HORSE] += nd[r, F_HORSE]
+        for p in range(P):
+            gcow[g, p] += nd[r, F_COW + p]
+        mr = majority(nd, r, P)
+        if mr > 0 and nd[r, F_COW + me] == mr:
+            gs[g, GS_MINE_VAL] += root_value(nd, r, pr, emean, farmers)
+            gs[g, GS_MINE_OPEN] += nd[r, F_OPEN]
+    return nr
+
+
+@njit(cache=True, error_model="numpy")
+def loco_applies(pr, locos):
+    """Does a completed railroad with ``locos`` locomotives score the multiplier?"""
+    return (pr[P_LOCO_EXACT] > 0.5 and locos == 1) or (pr[P_LOCO_EXACT] <= 0.5 and locos >= 1)
+
+
+@njit(cache=True, error_model="numpy")
+def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp, grow_opp):
+    """The new feature ``s`` (railroad, mountain or prairie): points it completes for its majority, growth of
+    open features, or, when nobody stands on it, the value of claiming it."""
+    k = gs[s, GS_KIND]
+    opn = gs[s, GS_OPEN]
+    tiles = gs[s, GS_SEGS] - (gs[s, GS_SPURS] - 1 if gs[s, GS_SPURS] > 1 else 0)
+    m = 0
+    for p in range(P):
+        if gcow[s, p] > m:
+            m = gcow[s, p]
+    complete = (k == K_RAIL or k == K_MTN) and opn == 0
+    val = feature_value(k, tiles, gs[s, GS_NUG], gs[s, GS_STACK], gs[s, GS_TIPI], gs[s, GS_HORSE], 0, pr, emean,
+                        farmers)
+    if complete and k == K_RAIL and loco_applies(pr, gs[s, GS_LOCO]):
+        val *= pr[P_LOCO_MULT]
+    if m > 0:
+        nwin = 0
+        for p in range(P):
+            if gcow[s, p] == m:
+                nwin += 1
+        if complete:
+            share = val
+            if k == K_MTN:
+                share = gs[s, GS_NUG] * pr[P_NUG_PTS] + gs[s, GS_STACK] * emean / nwin
+            for p in range(P):
+                if gcow[s, p] == m:
+                    if p == me:
+                        row[PF_GAIN] += share
+                    else:
+                        gain_opp[p] += share
+        else:
+            for p in range(P):
+                if gcow[s, p] == m:
+                    if p == me:
+                        row[PF_GROW] += val - gs[s, GS_MINE_VAL]
+                        row[PF_EDGES_DELTA] += opn - gs[s, GS_MINE_OPEN]
+                    else:
+                        grow_opp[p] += val
+    elif has_supply and (k != K_PRAIRIE or farmers):
+        # free feature: the value of a new cowboy here
+        if complete:
+            if val > row[PF_FOLLOW]:
+                row[PF_FOLLOW] = val
+        elif val * edge_odds(rem_e, k, opn) + 0.01 > row[PF_OPEN]:
+            row[PF_OPEN] = val * edge_odds(rem_e, k, opn) + 0.01
+            row[PF_OPEN_EDGES] = opn
+            row[PF_OPEN_KIND] = k + 1
+        if k == K_PRAIRIE and val > row[PF_PRAIRIE]:
+            row[PF_PRAIRIE] = val
+    return m, complete
+
+
+@njit(cache=True, error_model="numpy")
+def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row):
+    """An unfinished mountain: tokens the tile adds under my tent, or a free stack worth a tent or a miner."""
+    if my_tent_root >= 0:
+        for q in range(nr):
+            if roots[q] == my_tent_root and rgrp[q] == s:
+                row[PF_TENT_TOK] += gs[s, GS_STACK] - nd[my_tent_root, F_STACK]
+    if m == 0 and gs[s, GS_STACK] * emean > row[PF_STACK]:
+        row[PF_STACK] = gs[s, GS_STACK] * emean
+
+
+@njit(cache=True, error_model="numpy")
+def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
+    """The tile's own city for a merchant: complete when every railroad leaving it is complete (points per
+    distinct completed railroad), else half its railroads' worth as an open feature."""
+    complete = True
+    nsp = 0
+    nd_ = 0
+    for s in range(ns):
+        if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_CITY] == city_s:
+            nsp += 1
+            g = grp[s]
+            if gs[g, GS_OPEN] > 0:
+                complete = False
+            else:
+                dup = False
+                for s2 in range(s):
+                    if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == city_s and grp[s2] == g:
+                        dup = True
+                if not dup:
+                    nd_ += 1
+    if complete:
+        v = nd_ * pr[P_CITY_PTS]
+        if v > row[PF_FOLLOW]:
+            row[PF_FOLLOW] = v
+    else:
+        v = nsp * pr[P_CITY_PTS] * 0.5
+        if v > row[PF_OPEN]:
+            row[PF_OPEN] = v
+            row[PF_OPEN_EDGES] = nsp
+            row[PF_OPEN_KIND] = K_CITY + 1
+
+
+@njit(cache=True, error_model="numpy")
+def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, pr, row, gain_opp):
+    """Cities with a merchant at the ends of railroads this placement completes: their points if every railroad
+    of the city is then complete."""
+    for q in range(nr):
+        r = roots[q]
+        if nd[r, F_KIND] != K_RAIL:
+            continue
+        g = rgrp[q]
+        if gs[g, GS_OPEN] != 0:
+            continue
+        for e in range(2):
+            te = nd[r, F_END0 + e]
+            if te < 0:
+                continue
+            cinst = pl[te, 0]
+            cs = cityseg[cinst]
+            if cs < 0:
+                continue
+            c = te * SLOTS + cs
+            if nd[c, F_DONE] != 0 or nd[c, F_OCC] < 0:
+                continue
+            owner = nd[c, F_OCC]
+            # all spurs complete (now or because they join group g)?
+            ok = True
+            ndist = 0
+            counted_g = False
+            for s2 in range(nseg[cinst]):
+                if seg[cinst, s2, S_KIND] != K_RAIL or seg[cinst, s2, S_CITY] != cs:
+                    continue
+                rr = find(nd, te * SLOTS + s2)
+                ing = False
+                for q2 in range(nr):
+                    if roots[q2] == rr and rgrp[q2] == g:
+                        ing = True
+                if ing:
+                    if not counted_g:
+                        counted_g = True
+                        ndist += 1
+                elif nd[rr, F_OPEN] == 0:
+                    ndist += 1  # (loops through the same city counted per spur here: a rough look-ahead)
+                else:
+                    ok = False
+            if ok:
+                v = ndist * pr[P_CITY_PTS] * (0.5 if e == 1 and nd[r, F_END0] == te else 1.0)
+                if owner == me:
+                    row[PF_GAIN] += v
+                elif owner < MAXP:
+                    gain_opp[owner] += v
+
+
+@njit(cache=True, error_model="numpy")
+def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
+                   pi, rem_e, row, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
+    """The feature row of placing ``inst`` at ``pos`` turned ``rot``, for seat ``me`` (a look-ahead: the merged
+    features are computed beside the union-find, which is not changed)."""
+    ns = nseg[inst]
+    farmers = pr[P_FARMERS] > 0.5
+    for q in range(row.shape[0]):
+        row[q] = 0.0
+    for p in range(MAXP):
+        gain_opp[p] = 0.0
+        grow_opp[p] = 0.0
+    nc = neighbour_contacts(nd, pl, board, gi[G_B], pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e)
+    join_segments(grp, ns, sc_s, sc_r, nc)
+    tile_stats(gs, gcow, grp, seg, inst, ns, P, gi[G_SUPPLY])
+    nr = neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers)
+    has_supply = pi[me, PI_SUPPLY] > 0
+    my_tent_root = -1
+    if pi[me, PI_TENT] >= 0:
+        my_tent_root = find(nd, pi[me, PI_TENT])
+    for s in range(ns):
+        if grp[s] != s or gs[s, GS_KIND] == K_CITY:
+            continue
+        m, complete = value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp,
+                                  grow_opp)
+        if gs[s, GS_KIND] == K_MTN and not complete:
+            value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row)
+    if cityseg[inst] >= 0 and has_supply:
+        value_new_city(seg, inst, ns, cityseg[inst], grp, gs, pr, row)
+    value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, pr, row, gain_opp)
+    for p in range(P):
+        if p != me:
+            if gain_opp[p] > row[PF_OPP_GAIN]:
+                row[PF_OPP_GAIN] = gain_opp[p]
+            if grow_opp[p] > row[PF_OPP_GROW]:
+                row[PF_OPP_GROW] = grow_opp[p]
+    row[PF_TENT_TOK] = row[PF_TENT_TOK] * emean
+    row[PF_TILES_LEFT] = gi[G_NTILES] - gi[G_DRAW]
+
+
 @njit(cache=True, error_model="numpy")
 def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
-               pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
-    """Features of each placement ``moves[i] = (cell, rotation)`` of ``inst`` for player ``me`` (read-only
-    look-ahead: the merged features are computed without touching the union-find)."""
+                    pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
+    """Feature rows of the placements ``moves[i] = (cell, rotation)`` of ``inst`` for seat ``me``."""
     for i in range(n):
-        pos = moves[i, 0]
-        rot = moves[i, 1]
-        row = feats[i]
-        B = gi[G_B]
-        ns = nseg[inst]
-        farmers = pr[P_FARMERS] > 0.5
-        np_ = 0
-        for s in range(ns):
-            grp[s] = s
-        for d in range(4):
-            nt = board[pos + delta(d, B)]
-            if nt < 0:
-                continue
-            ninst = pl[nt, 0]
-            nrot = pl[nt, 1]
-            od = (d + 2) % 4
-            s = edge_seg[inst, rot, d]
-            if s >= 0:
-                sc_s[np_] = s
-                sc_r[np_] = find(nd, nt * SLOTS + edge_seg[ninst, nrot, od])
-                sc_e[np_] = 1
-                np_ += 1
-            for j in range(2):
-                s = half_seg[inst, rot, 2 * d + j]
-                if s >= 0:
-                    sc_s[np_] = s
-                    sc_r[np_] = find(nd, nt * SLOTS + half_seg[ninst, nrot, 2 * od + 1 - j])
-                    sc_e[np_] = 0
-                    np_ += 1
-        # new segments sharing a neighbour feature become one feature
-        for i in range(np_):
-            for j in range(i + 1, np_):
-                if sc_r[i] == sc_r[j]:
-                    a = gfind(grp, sc_s[i])
-                    b = gfind(grp, sc_s[j])
-                    if a != b:
-                        grp[max(a, b)] = min(a, b)
-        # group stats: 0 open, 1 segs, 2 nug, 3 loco, 4 stack, 5 tipi, 6 horse, 7 kind, 8 new spurs, 9 my-before value,
-        # 10 my-before open
-        for s in range(ns):
-            for q in range(11):
-                gs[s, q] = 0
-            for p in range(P):
-                gcow[s, p] = 0
-        supply = gi[G_SUPPLY]
-        for s in range(ns):
-            g = gfind(grp, s)
-            grp[s] = g
-            gs[g, 0] += seg[inst, s, S_NEDGES]
-            gs[g, 1] += 1
-            nug = seg[inst, s, S_NUG]
-            gs[g, 2] += nug
-            if nug > 0 and supply > 0:
-                k = min(nug, supply)
-                gs[g, 4] += k
-                supply -= k
-            gs[g, 3] += seg[inst, s, S_LOCO]
-            gs[g, 5] += seg[inst, s, S_TIPI]
-            gs[g, 6] += seg[inst, s, S_HORSE]
-            gs[g, 7] = seg[inst, s, S_KIND]
-            if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1:
-                gs[g, 8] += 1
-        nr = 0
-        for i in range(np_):
-            g = grp[sc_s[i]]
-            if sc_e[i] == 1:
-                gs[g, 0] -= 2
-            r = sc_r[i]
-            seen = False
-            for q in range(nr):
-                if roots[q] == r:
-                    seen = True
-            if seen:
-                continue
-            roots[nr] = r
-            rgrp[nr] = g
-            nr += 1
-            gs[g, 0] += nd[r, F_OPEN]
-            gs[g, 1] += nd[r, F_SEGS]
-            gs[g, 2] += nd[r, F_NUG]
-            gs[g, 3] += nd[r, F_LOCO]
-            gs[g, 4] += nd[r, F_STACK]
-            gs[g, 5] += nd[r, F_TIPI]
-            gs[g, 6] += nd[r, F_HORSE]
-            for p in range(P):
-                gcow[g, p] += nd[r, F_COW + p]
-            mr = majority(nd, r, P)
-            if mr > 0 and nd[r, F_COW + me] == mr:
-                gs[g, 9] += root_value(nd, r, pr, emean, farmers)
-                gs[g, 10] += nd[r, F_OPEN]
-        gain_me = 0.0
-        for p in range(MAXP):
-            gain_opp[p] = 0.0
-            grow_opp[p] = 0.0
-        follow = 0.0
-        open_best = 0.0
-        open_best_edges = 0.0
-        open_best_kind = 0.0
-        prairie_best = 0.0
-        grow_me = 0.0
-        my_open_delta = 0.0
-        tent_tokens = 0.0
-        stack_best = 0.0
-        has_supply = pi[me, PI_SUPPLY] > 0
-        my_tent_root = -1
-        if pi[me, PI_TENT] >= 0:
-            my_tent_root = find(nd, pi[me, PI_TENT])
-        city_s = cityseg[inst]
-        for s in range(ns):
-            if grp[s] != s:
-                continue
-            k = gs[s, 7]
-            if k == K_CITY:
-                continue
-            opn = gs[s, 0]
-            tiles = gs[s, 1] - (gs[s, 8] - 1 if gs[s, 8] > 1 else 0)
-            m = 0
-            for p in range(P):
-                if gcow[s, p] > m:
-                    m = gcow[s, p]
-            complete = (k == K_RAIL or k == K_MTN) and opn == 0
-            val = feature_value(k, tiles, gs[s, 2], gs[s, 4], gs[s, 5], gs[s, 6], 0, pr, emean, farmers)
-            if complete and k == K_RAIL:
-                lc = gs[s, 3]
-                if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
-                    val *= pr[P_LOCO_MULT]
-            if m > 0:
-                nwin = 0
-                for p in range(P):
-                    if gcow[s, p] == m:
-                        nwin += 1
-                if complete:
-                    share = val
-                    if k == K_MTN:
-                        share = gs[s, 2] * pr[P_NUG_PTS] + gs[s, 4] * emean / nwin
-                    for p in range(P):
-                        if gcow[s, p] == m:
-                            if p == me:
-                                gain_me += share
-                            else:
-                                gain_opp[p] += share
-                else:
-                    for p in range(P):
-                        if gcow[s, p] == m:
-                            if p == me:
-                                grow_me += val - gs[s, 9]
-                                my_open_delta += opn - gs[s, 10]
-                            else:
-                                grow_opp[p] += val
-            else:
-                # free feature: value of a new cowboy here
-                if has_supply and (k != K_PRAIRIE or farmers):
-                    if complete:
-                        if val > follow:
-                            follow = val
-                    elif val * edge_odds(rem_e, k, opn) + 0.01 > open_best:
-                        open_best = val * edge_odds(rem_e, k, opn) + 0.01
-                        open_best_edges = opn
-                        open_best_kind = k + 1
-                    if k == K_PRAIRIE and val > prairie_best:
-                        prairie_best = val
-            if k == K_MTN and not complete:
-                if my_tent_root >= 0:
-                    for q in range(nr):
-                        if roots[q] == my_tent_root and rgrp[q] == s:
-                            tent_tokens += gs[s, 4] - nd[my_tent_root, F_STACK]
-                if m == 0 and gs[s, 4] * emean > stack_best:
-                    stack_best = gs[s, 4] * emean
-        # the new tile's city: complete when every railroad leaving it is complete
-        if city_s >= 0 and has_supply:
-            complete = True
-            nsp = 0
-            nd_ = 0
-            for s in range(ns):
-                if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_CITY] == city_s:
-                    nsp += 1
-                    g = grp[s]
-                    if gs[g, 0] > 0:
-                        complete = False
-                    else:
-                        dup = False
-                        for s2 in range(s):
-                            if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == city_s and grp[s2] == g:
-                                dup = True
-                        if not dup:
-                            nd_ += 1
-            if complete:
-                v = nd_ * pr[P_CITY_PTS]
-                if v > follow:
-                    follow = v
-            else:
-                v = nsp * pr[P_CITY_PTS] * 0.5
-                if v > open_best:
-                    open_best = v
-                    open_best_edges = nsp
-                    open_best_kind = K_CITY + 1
-        # existing cities with a merchant completed by this placement
-        for q in range(nr):
-            r = roots[q]
-            if nd[r, F_KIND] != K_RAIL:
-                continue
-            g = rgrp[q]
-            if gs[g, 0] != 0:
-                continue
-            for e in range(2):
-                te = nd[r, F_END0 + e]
-                if te < 0:
-                    continue
-                cinst = pl[te, 0]
-                cs = cityseg[cinst]
-                if cs < 0:
-                    continue
-                c = te * SLOTS + cs
-                if nd[c, F_DONE] != 0 or nd[c, F_OCC] < 0:
-                    continue
-                owner = nd[c, F_OCC]
-                # all spurs complete (now or because they join group g)?
-                ok = True
-                ndist = 0
-                counted_g = False
-                for s2 in range(nseg[cinst]):
-                    if seg[cinst, s2, S_KIND] != K_RAIL or seg[cinst, s2, S_CITY] != cs:
-                        continue
-                    rr = find(nd, te * SLOTS + s2)
-                    ing = False
-                    for q2 in range(nr):
-                        if roots[q2] == rr and rgrp[q2] == g:
-                            ing = True
-                    if ing:
-                        if not counted_g:
-                            counted_g = True
-                            ndist += 1
-                    elif nd[rr, F_OPEN] == 0:
-                        ndist += 1  # (loops through the same city counted per spur here: a rough look-ahead)
-                    else:
-                        ok = False
-                if ok:
-                    v = ndist * pr[P_CITY_PTS] * (0.5 if e == 1 and nd[r, F_END0] == te else 1.0)
-                    if owner == me:
-                        gain_me += v
-                    elif owner < MAXP:
-                        gain_opp[owner] += v
-        best_opp = 0.0
-        best_grow_opp = 0.0
-        for p in range(P):
-            if p != me:
-                if gain_opp[p] > best_opp:
-                    best_opp = gain_opp[p]
-                if grow_opp[p] > best_grow_opp:
-                    best_grow_opp = grow_opp[p]
-        row[0] = gain_me
-        row[1] = best_opp
-        row[2] = follow
-        row[3] = grow_me
-        row[4] = best_grow_opp
-        row[5] = open_best
-        row[6] = open_best_edges
-        row[7] = my_open_delta
-        row[8] = tent_tokens * emean
-        row[9] = open_best_kind
-        row[10] = gi[G_NTILES] - gi[G_DRAW]
-        row[11] = prairie_best
-        row[12] = stack_best
-        row[13] = 0.0
-        row[14] = 0.0
-        for q in range(15, row.shape[0]):
-            row[q] = 0.0
+        eval_placement(nd, gi, pl, board, moves[i, 0], moves[i, 1], inst, me, P, seg, nseg, edge_seg, half_seg,
+                       cityseg, pr, emean, pi, rem_e, feats[i], sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp,
+                       gain_opp, grow_opp)
 
 
 @njit(cache=True, error_model="numpy")
@@ -380,169 +423,208 @@ def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
     return n
 
 
+# follower-action features (bots.md: ACTION feats)
+@njit(cache=True, error_model="numpy")
+def action_row(moves, feats, n, a, x, arg, frac, supply):
+    """Start candidate ``n``: move (type, node, arg), features cleared but the share of tiles left and my supply."""
+    for q in range(feats.shape[1]):
+        feats[n, q] = 0.0
+    moves[n, 0] = a
+    moves[n, 1] = x
+    moves[n, 2] = arg
+    feats[n, 9] = frac
+    feats[n, 10] = supply
+
+
+@njit(cache=True, error_model="numpy")
+def cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row):
+    """A railwayman: 1 per tile (x the locomotive multiplier once complete)."""
+    val = rail_tiles(nd, r, pl, through) * pr[P_RAIL_PTS]
+    full = val
+    lc = nd[r, F_LOCO]
+    if loco_applies(pr, lc):
+        full = val * pr[P_LOCO_MULT]
+    if opn == 0:
+        val = full
+        row[0] = val
+    row[1] = val
+    row[11] = edge_odds(rem_e, K_RAIL, opn)
+    row[14] = lc
+    row[19] = full
+    row[20] = val * pr[P_END_RAIL]
+
+
+@njit(cache=True, error_model="numpy")
+def cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row):
+    """A gold miner: the nuggets and the tokens of the stack (at their expected value)."""
+    val = nd[r, F_NUG] * pr[P_NUG_PTS] + nd[r, F_STACK] * emean
+    if opn == 0:
+        row[0] = val
+    row[1] = val
+    row[11] = edge_odds(rem_e, K_MTN, opn)
+    row[14] = nd[r, F_STACK]
+    row[15] = nd[r, F_NUG]
+    row[19] = val
+    row[20] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
+
+
+@njit(cache=True, error_model="numpy")
+def cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row):
+    """A merchant: points per distinct completed railroad of the city. Returns the city's open railroad edges."""
+    complete, ndist = city_status(nd, x, pl, seg, nseg)
+    nsp = 0
+    oe = 0
+    for s2 in range(nseg[inst]):
+        if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == s:
+            nsp += 1
+            oe += nd[find(nd, t * SLOTS + s2), F_OPEN]
+    if complete:
+        row[0] = ndist * pr[P_CITY_PTS]
+        row[1] = ndist * pr[P_CITY_PTS]
+        row[19] = ndist * pr[P_CITY_PTS]
+    else:
+        row[1] = nsp * pr[P_CITY_PTS]
+        row[19] = nsp * pr[P_CITY_PTS]
+    row[11] = edge_odds(rem_e, K_CITY, oe)
+    row[14] = ndist
+    row[20] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
+    return oe
+
+
+@njit(cache=True, error_model="numpy")
+def cowboy_on_prairie(nd, r, pr, row):
+    """A farmer: tipis and horses of the prairie, scored at the end."""
+    row[1] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
+    row[11] = 1.0
+    row[19] = row[1]
+    row[20] = row[1] * pr[P_END_PRAIRIE]
+
+
+@njit(cache=True, error_model="numpy")
+def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves, feats, n):
+    """A cowboy on any feature of the new tile nobody stands on yet (prairies only with farmers)."""
+    inst = pl[t, 0]
+    for s in range(nseg[inst]):
+        x = t * SLOTS + s
+        k = seg[inst, s, S_KIND]
+        if k == K_PRAIRIE and not farmers:
+            continue
+        r = find(nd, x)
+        if majority(nd, r, P) > 0:
+            continue
+        action_row(moves, feats, n, A_COWBOY, x, k, frac, supply)
+        row = feats[n]
+        opn = nd[r, F_OPEN]
+        if k == K_RAIL:
+            cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row)
+        elif k == K_MTN:
+            cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row)
+        elif k == K_CITY:
+            opn = cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row)
+        else:
+            cowboy_on_prairie(nd, r, pr, row)
+        row[2] = opn
+        row[3 + k] = 1.0
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def mining_row(nd, r, me, P, troot, rem_e, row):
+    """Columns shared by tent and mine candidates on mountain ``r``: open edges, odds, stack, majorities, tents."""
+    row[2] = nd[r, F_OPEN]
+    row[11] = edge_odds(rem_e, K_MTN, nd[r, F_OPEN])
+    row[14] = nd[r, F_STACK]
+    row[15] = nd[r, F_NUG]
+    mg, ob = margin(nd, r, me, P)
+    row[16] = mg
+    row[17] = ob
+    row[18] = other_tents(troot, r, me, P)
+
+
+@njit(cache=True, error_model="numpy")
+def tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, moves, feats, n):
+    """The tent onto any free mountain area of an unfinished mountain (completed mountains leave the list)."""
+    mine_root = troot[me]
+    i = 0
+    while i < mtn_nodes[0]:
+        x = mtn_nodes[i + 1]
+        r = find(nd, x)
+        if nd[r, F_OPEN] == 0:
+            # a completed mountain never reopens: drop its nodes from the list for good
+            last = mtn_nodes[0]
+            mtn_nodes[i + 1] = mtn_nodes[last]
+            mtn_nodes[0] = last - 1
+            continue
+        i += 1
+        if nd[x, F_OCC] >= 0:
+            continue
+        action_row(moves, feats, n, A_TENT, x, K_MTN, frac, supply)
+        row = feats[n]
+        if r == mine_root:
+            row[21] = 1.0  # another area of the mountain under my tent: the same stack, nothing gained
+        else:
+            row[1] = nd[r, F_STACK] * emean
+        row[7] = 1.0
+        row[12] = 1.0 if mine_root >= 0 else 0.0
+        mining_row(nd, r, me, P, troot, rem_e, row)
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def mine_action(nd, me, P, pi, emean, rem_e, frac, supply, troot, moves, feats, n):
+    """Take the top token of the stack under my tent (when there is one)."""
+    mine_root = troot[me]
+    if mine_root >= 0 and nd[mine_root, F_STACK] > 0:
+        action_row(moves, feats, n, A_MINE, pi[me, PI_TENT], K_MTN, frac, supply)
+        row = feats[n]
+        row[0] = emean
+        row[1] = nd[mine_root, F_STACK] * emean
+        row[8] = 1.0
+        mining_row(nd, mine_root, me, P, troot, rem_e, row)
+        n += 1
+    return n
+
+
+@njit(cache=True, error_model="numpy")
+def remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, feats, n):
+    """House rule: take one of my cowboys back without scoring."""
+    for k in range(MAXC):
+        x = cow[me, k]
+        if x < 0:
+            continue
+        action_row(moves, feats, n, A_REMOVE, x, k, frac, supply)
+        row = feats[n]
+        r = find(nd, x)
+        row[1] = -root_value(nd, r, pr, emean, farmers)
+        row[2] = nd[r, F_OPEN]
+        row[11] = edge_odds(rem_e, nd[r, F_KIND], nd[r, F_OPEN])
+        row[13] = 1.0
+        n += 1
+    return n
+
+
 @njit(cache=True, error_model="numpy")
 def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats,
                     troot):
-    """Legal actions after placing tile ``t`` and their features; returns their count (``troot``: scratch
-    int64[MAXP])."""
-    inst = pl[t, 0]
-    n = 0
+    """Legal follower actions after placing tile ``t`` and their features; returns their count (pass first)."""
     left = gi[G_NTILES] - gi[G_DRAW]
     frac = left / max(1.0, gi[G_NTILES] - 1.0)
     farmers = pr[P_FARMERS] > 0.5
-    for q in range(feats.shape[1]):
-        feats[0, q] = 0.0
-    moves[0, 0] = A_PASS
-    moves[0, 1] = -1
-    moves[0, 2] = 0
-    feats[0, 9] = frac
-    feats[0, 10] = pi[me, PI_SUPPLY]
+    supply = pi[me, PI_SUPPLY]
+    action_row(moves, feats, 0, A_PASS, -1, 0, frac, supply)
     n = 1
-    if pi[me, PI_SUPPLY] > 0:
-        for s in range(nseg[inst]):
-            x = t * SLOTS + s
-            k = seg[inst, s, S_KIND]
-            if k == K_PRAIRIE and not farmers:
-                continue
-            r = find(nd, x)
-            if majority(nd, r, P) > 0:
-                continue
-            for q in range(feats.shape[1]):
-                feats[n, q] = 0.0
-            moves[n, 0] = A_COWBOY
-            moves[n, 1] = x
-            moves[n, 2] = k
-            opn = nd[r, F_OPEN]
-            if k == K_RAIL:
-                val = rail_tiles(nd, r, pl, through) * pr[P_RAIL_PTS]
-                full = val
-                lc = nd[r, F_LOCO]
-                if (pr[P_LOCO_EXACT] > 0.5 and lc == 1) or (pr[P_LOCO_EXACT] <= 0.5 and lc >= 1):
-                    full = val * pr[P_LOCO_MULT]
-                if opn == 0:
-                    val = full
-                    feats[n, 0] = val
-                feats[n, 1] = val
-                feats[n, 11] = edge_odds(rem_e, k, opn)
-                feats[n, 14] = lc
-                feats[n, 19] = full
-                feats[n, 20] = val * pr[P_END_RAIL]
-            elif k == K_MTN:
-                val = nd[r, F_NUG] * pr[P_NUG_PTS] + nd[r, F_STACK] * emean
-                if opn == 0:
-                    feats[n, 0] = val
-                feats[n, 1] = val
-                feats[n, 11] = edge_odds(rem_e, k, opn)
-                feats[n, 14] = nd[r, F_STACK]
-                feats[n, 15] = nd[r, F_NUG]
-                feats[n, 19] = val
-                feats[n, 20] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
-            elif k == K_CITY:
-                complete, ndist = city_status(nd, x, pl, seg, nseg)
-                nsp = 0
-                oe = 0
-                for s2 in range(nseg[inst]):
-                    if seg[inst, s2, S_KIND] == K_RAIL and seg[inst, s2, S_CITY] == s:
-                        nsp += 1
-                        oe += nd[find(nd, t * SLOTS + s2), F_OPEN]
-                opn = oe
-                if complete:
-                    feats[n, 0] = ndist * pr[P_CITY_PTS]
-                    feats[n, 1] = ndist * pr[P_CITY_PTS]
-                    feats[n, 19] = ndist * pr[P_CITY_PTS]
-                else:
-                    feats[n, 1] = nsp * pr[P_CITY_PTS]
-                    feats[n, 19] = nsp * pr[P_CITY_PTS]
-                feats[n, 11] = edge_odds(rem_e, k, oe)
-                feats[n, 14] = ndist
-                feats[n, 20] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
-            else:
-                feats[n, 1] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
-                feats[n, 11] = 1.0
-                feats[n, 19] = feats[n, 1]
-                feats[n, 20] = feats[n, 1] * pr[P_END_PRAIRIE]
-            feats[n, 2] = opn
-            feats[n, 3 + k] = 1.0
-            feats[n, 9] = frac
-            feats[n, 10] = pi[me, PI_SUPPLY]
-            n += 1
+    if supply > 0:
+        n = cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves,
+                           feats, n)
     if pr[P_TENTS] > 0.5:
         for p in range(P):
             troot[p] = find(nd, pi[p, PI_TENT]) if pi[p, PI_TENT] >= 0 else -1
-        mine_root = troot[me]
-        i = 0
-        while i < mtn_nodes[0]:
-            x = mtn_nodes[i + 1]
-            r = find(nd, x)
-            if nd[r, F_OPEN] == 0:
-                # a completed mountain never reopens: drop its nodes from the list for good
-                last = mtn_nodes[0]
-                mtn_nodes[i + 1] = mtn_nodes[last]
-                mtn_nodes[0] = last - 1
-                continue
-            i += 1
-            if nd[x, F_OCC] >= 0:
-                continue
-            for q in range(feats.shape[1]):
-                feats[n, q] = 0.0
-            moves[n, 0] = A_TENT
-            moves[n, 1] = x
-            moves[n, 2] = K_MTN
-            if r == mine_root:
-                feats[n, 21] = 1.0  # another area of the mountain under my tent: the same stack, nothing gained
-            else:
-                feats[n, 1] = nd[r, F_STACK] * emean
-            feats[n, 2] = nd[r, F_OPEN]
-            feats[n, 7] = 1.0
-            feats[n, 9] = frac
-            feats[n, 10] = pi[me, PI_SUPPLY]
-            feats[n, 11] = edge_odds(rem_e, K_MTN, nd[r, F_OPEN])
-            feats[n, 12] = 1.0 if mine_root >= 0 else 0.0
-            feats[n, 14] = nd[r, F_STACK]
-            feats[n, 15] = nd[r, F_NUG]
-            mg, ob = margin(nd, r, me, P)
-            feats[n, 16] = mg
-            feats[n, 17] = ob
-            feats[n, 18] = other_tents(troot, r, me, P)
-            n += 1
-        if mine_root >= 0 and nd[mine_root, F_STACK] > 0:
-            for q in range(feats.shape[1]):
-                feats[n, q] = 0.0
-            moves[n, 0] = A_MINE
-            moves[n, 1] = pi[me, PI_TENT]
-            moves[n, 2] = K_MTN
-            feats[n, 0] = emean
-            feats[n, 1] = nd[mine_root, F_STACK] * emean
-            feats[n, 2] = nd[mine_root, F_OPEN]
-            feats[n, 8] = 1.0
-            feats[n, 9] = frac
-            feats[n, 10] = pi[me, PI_SUPPLY]
-            feats[n, 11] = edge_odds(rem_e, K_MTN, nd[mine_root, F_OPEN])
-            feats[n, 14] = nd[mine_root, F_STACK]
-            feats[n, 15] = nd[mine_root, F_NUG]
-            mg, ob = margin(nd, mine_root, me, P)
-            feats[n, 16] = mg
-            feats[n, 17] = ob
-            feats[n, 18] = other_tents(troot, mine_root, me, P)
-            n += 1
+        n = tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, moves, feats, n)
+        n = mine_action(nd, me, P, pi, emean, rem_e, frac, supply, troot, moves, feats, n)
     if pr[P_HOUSE_REMOVE] > 0.5:
-        for k in range(MAXC):
-            x = cow[me, k]
-            if x < 0:
-                continue
-            for q in range(feats.shape[1]):
-                feats[n, q] = 0.0
-            moves[n, 0] = A_REMOVE
-            moves[n, 1] = x
-            moves[n, 2] = k
-            r = find(nd, x)
-            feats[n, 1] = -root_value(nd, r, pr, emean, farmers)
-            feats[n, 2] = nd[r, F_OPEN]
-            feats[n, 9] = frac
-            feats[n, 10] = pi[me, PI_SUPPLY]
-            feats[n, 11] = edge_odds(rem_e, nd[r, F_KIND], nd[r, F_OPEN])
-            feats[n, 13] = 1.0
-            n += 1
+        n = remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, feats, n)
     return n
 
 
