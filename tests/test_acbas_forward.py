@@ -161,3 +161,25 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 
     want = json.loads((ROOT / "tests" / "data" / "acbas_fingerprint.json").read_text())
     assert fingerprint("acbas", 1000) == want
+
+
+def test_first_run_prints_one_compile_notice(tmp_path, monkeypatch, capsys):
+    """The runner's notice (sim.core.runner.compile_notice) comes once per game and source version, names the
+    game and, once a compile was measured on this machine, its time."""
+    from sim.core.runner import compile_notice
+
+    monkeypatch.setenv("MEEPLAB_CACHE_DIR", str(tmp_path))
+    with compile_notice(GAME):
+        pass
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"compiling the {GAME.title} engine, first run only")
+    with compile_notice(GAME):
+        pass
+    assert capsys.readouterr().err == ""
+    marker = next((tmp_path / "first-run").glob("acbas-*.txt"))
+    old = marker.with_name("acbas-0000.txt")
+    old.write_text("42.0\n")
+    marker.unlink()
+    with compile_notice(GAME):
+        pass
+    assert "about 42 s" in capsys.readouterr().err

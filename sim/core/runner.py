@@ -230,7 +230,8 @@ def run(cfg: RunConfig) -> dict[str, Any]:
                 # Warm-up (compile or load from cache) on one game, timed apart from play; on a local
                 # machine the cluster's workers then load what this compiled.
                 tc = time.perf_counter()
-                game.play(ctx, lineup, cfg.seed, 0, 1, p)
+                with compile_notice(game):
+                    game.play(ctx, lineup, cfg.seed, 0, 1, p)
                 compile_time += time.perf_counter() - tc
         stream = executor.results(job, todo)
         for shard, data in stream:
@@ -358,6 +359,52 @@ def _merge_chunks(chunks_dir: Path, target: Path) -> None:
     if writer is None:
         return
     os.replace(tmp, target)
+
+
+def _first_run_key(game: GameSpec) -> str:
+    """What a game's compiled code depends on: its folder's sources, the shared loop and search, numba."""
+    import hashlib
+
+    import numba
+
+    from .numba_cache import game_key, source_key
+
+    h = hashlib.sha256()
+    for part in (game_key(game.id), source_key("sim.core.play"), source_key("sim.core.search"), numba.__version__):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()[:20]
+
+
+@contextlib.contextmanager
+def compile_notice(game: GameSpec, stream=None):
+    """Around a game's first call in this process: when its code has not been compiled into the numba cache
+    yet (no marker for the current sources under the cache base), print one line first ("compiling the X
+    engine, first run only, about N s"; N = the last cold compile measured on this machine, else the game's
+    ``compile_s``) and record the time it took once done. Knows no game by name."""
+    from .numba_cache import cache_base
+
+    folder = cache_base() / "first-run"
+    marker = folder / f"{game.id}-{_first_run_key(game)}.txt"
+    if marker.is_file():
+        yield
+        return
+    est = None
+    old = sorted(folder.glob(f"{game.id}-*.txt"), key=lambda f: f.stat().st_mtime) if folder.is_dir() else []
+    for f in reversed(old):
+        with contextlib.suppress(ValueError, OSError, IndexError):
+            t = float(f.read_text().split()[0])
+            if t >= 5.0:  # a compile, not a load from a cache made before the markers
+                est = t
+                break
+    if est is None:
+        est = getattr(game, "compile_s", None)  # a game may state its cold compile time (seconds)
+    about = f", about {est:.0f} s" if est else ""
+    print(f"compiling the {game.title} engine, first run only{about}", file=stream or sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    yield
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
 
 
 def _progress(total: int, enabled: bool, initial: int = 0):
