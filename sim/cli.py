@@ -544,6 +544,121 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     _report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
 
 
+@cli.command("fair")
+@click.argument("game")
+@_run_options
+@click.option("--param", "fair_param", required=True, help="The numeric rule parameter to tune.")
+@click.option("--range", "fair_range", required=True, metavar="LO:HI", help="Values to search, e.g. 8:16.")
+@click.option("--target", type=click.Choice(["seats", "bots"]), default="seats", show_default=True,
+              help="seats: seat --seat wins 1/P; bots: the first two bots in --bots win equally often.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="With --target seats: the seat whose win rate should be the fair share (0 = start player).")
+@click.option("--steps", type=int, default=8, show_default=True, help="Most values played after the two ends.")
+@click.option("--out", "-o", required=True, type=click.Path(),
+              help="Directory: one run per value tried (OUT/NAME=VALUE), OUT/fair.json and OUT/report.html.")
+def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
+    """Find the value of a rule parameter that makes GAME fairest, with an interval.
+
+    A noisy root search (regula falsi, Illinois step) on the signed imbalance: seat --seat's win rate minus
+    1/P, or the first bot's win share minus the second's; every value is played on the same seeds (common
+    random numbers). Reports the value, its 95% interval and the win rates there:
+
+      meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target seats --players 3 \
+          --bots heuristic --games 4000 --out runs/fair-pigs
+    """
+    from reports.load import load_run
+    from reports.stats import run_stats
+    from sim.core import fair as fr
+    from sim.core.runner import run as run_batch
+
+    flags = _flag_values(kw)
+    g = _game(game)
+    prm = g.params.get(fair_param, g.id)
+    if prm.kind not in ("int", "float"):
+        raise MeeplabError(f"fair: {fair_param} is {prm.describe_type()}; only a number can be searched")
+    lo, hi = fr.parse_range(fair_range, prm.kind, prm.lo, prm.hi)
+    if steps < 0:
+        raise MeeplabError(f"--steps must be >= 0, got {steps}")
+    players = _players(kw["players"]) if kw["players"] else [g.default_players]
+    bots = _bots(kw["bots"])
+    pair = None
+    if target == "bots":
+        distinct = list(dict.fromkeys(bots))
+        if len(distinct) < 2:
+            raise MeeplabError("--target bots needs two different bots in --bots, e.g. heuristic,greedy")
+        pair = (distinct[0], distinct[1])
+    elif not 0 <= seat < min(players):
+        raise MeeplabError(f"--seat {seat}: there are only {min(players)} seats at {min(players)} players")
+    kw = dict(kw, resume=not kw["force"])
+    cache: dict = {}  # value -> (run directory, its rows)
+
+    def config(x: float):
+        key = fr.fmt(x, prm.kind)
+        return key, _config(game, flags=flags, out=Path(out) / f"{fair_param}={key}", label=f"{fair_param}={key}",
+                            **dict(kw, sets=tuple(kw["sets"]) + (f"{fair_param}={key}",)))
+
+    for x in (lo, hi):  # both ends checked before anything is played
+        from sim.core.runner import check_config
+
+        check_config(config(x)[1])
+    searches = []
+    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+        def play(x: float):
+            key, cfg = config(x)
+            if key not in cache:
+                cfg.executor = ex
+                meta = run_batch(cfg)
+                if meta["status"] != "complete":
+                    sys.exit(130)
+                import polars as pl
+
+                cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet",
+                                                       columns=["n_players", "game_index", "seat", "bot", "win"]))
+            return cache[key]
+
+        for p in players:
+            def evaluate(x: float, p=p):
+                where, df = play(x)
+                m, se = fr.imbalance(df, p, target, seat, pair)
+                return fr.Point(float(x), m, se, str(where))
+
+            s = fr.search(evaluate, lo, hi, prm.kind, steps, p)
+            play(s.value)  # the win rates at the answer
+            searches.append(s)
+    what = f"seat {seat + 1}'s win rate - 1/P" if target == "seats" else f"{pair[0]} - {pair[1]} win share"
+    record = {"game": g.id, "param": fair_param, "range": [lo, hi], "target": target, "imbalance": what,
+              "results": []}
+    for s in searches:
+        where = cache[fr.fmt(s.value, prm.kind)][0]
+        st = run_stats(load_run(where))
+        bb = st.by_bot.filter(st.by_bot["n_players"] == s.n_players)
+        bs = st.by_seat.filter(st.by_seat["n_players"] == s.n_players)
+        rec = {"n_players": s.n_players, "value": s.value, "lo": s.lo, "hi": s.hi, "crossing": s.crossing,
+               "note": s.note, "run": str(where),
+               "points": [{"x": q.x, "imbalance": q.f, "se": q.se} for q in s.points],
+               "bots": bb.select("bot", "win_rate", "lo", "hi").to_dicts(),
+               "seats": bs.select("seat", "win_rate", "lo", "hi").to_dicts()}
+        record["results"].append(rec)
+        val = fr.fmt(s.value, prm.kind)
+        if s.crossing:
+            click.echo(f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
+                       f"imbalance {what}, {len(s.points)} values played)")
+            if s.note:
+                click.echo(f"  note: {s.note}")
+        else:
+            click.echo(f"{s.n_players} players, {fair_param}: {s.note}")
+        click.echo("  at " + val + ": " + ", ".join(
+            f"{r['bot']} {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["bots"]) + "; seats " + ", ".join(
+            f"{r['seat'] + 1}: {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["seats"])
+            + f" (fair {1 / s.n_players:.3f})")
+    fr.save(Path(out), record)
+    dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
+    if len(dirs) > 1:
+        _report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}")
+
+
+
+
 def main(argv=None) -> int:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:
