@@ -659,6 +659,63 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
 
 
 
+@cli.command("tournament")
+@click.argument("game")
+@_run_options
+@click.option("--out", "-o", required=True, type=click.Path(),
+              help="Directory: one run per lineup (OUT/pP/BOTS), OUT/tournament.json and OUT/report.html.")
+def tournament_cmd(game, out, **kw):
+    """Play every lineup of --bots at every --players count and rate the bots.
+
+    Every combination of the bots with at least two different bots, --games games each, seats rotated. The
+    report has a match-up matrix (how often each bot finishes ahead of each other) and Bradley-Terry ratings
+    with 95% intervals, the seat effect removed:
+
+      meeplab tournament schweinebande --bots heuristic,greedy,random,rollout --players 2-4 --games 500 \
+          --out runs/sb-tournament
+    """
+    import polars as pl
+
+    from reports import tournament as rep
+    from sim.core import tournament as tn
+
+    flags = _flag_values(kw)
+    g = _game(game)
+    bots = _bots(kw["bots"])
+    names = list(dict.fromkeys(bots))
+    if len(names) < 2:
+        raise MeeplabError("tournament needs at least two different bots in --bots")
+    players = _players(kw["players"]) if kw["players"] else [g.default_players]
+    kw = dict(kw, resume=not kw["force"])
+    cfgs, plan = [], []
+    for p in players:
+        for lineup in tn.lineups(names, p):
+            name = "+".join(lineup)
+            cfg = _config(game, flags=flags, out=Path(out) / f"p{p}" / name, label=f"{p}p {name}",
+                          **dict(kw, bots=",".join(lineup), players=str(p)))
+            cfgs.append(cfg)
+            plan.append((p, lineup))
+    _play(cfgs, kw)
+    frames = [pl.read_parquet(c.out / "results.parquet", columns=["n_players", "game_index", "seat", "bot", "rank"])
+              .with_columns(pl.col("bot").cast(pl.String)) for c in cfgs]
+    pairs = tn.pairs_of(frames, names)
+    fit = tn.fit(pairs, names)
+    rec = {
+        "game": g.id, "title": g.title, "players": players, "games_each": kw["n_games"], "games": fit.games,
+        "pairs": fit.pairs, "converged": fit.converged,
+        "ratings": [{"bot": b, "rating": float(r), "lo": float(lo), "hi": float(hi), "se": float(se)}
+                    for b, r, lo, hi, se in zip(names, fit.rating, fit.lo, fit.hi, fit.se)],
+        "seats": fit.seats.to_dicts(), "matchups": tn.matchups(pairs, names).to_dicts(),
+        "lineups": [{"n_players": p, "bots": list(lu), "games": kw["n_games"], "run": str(c.out)}
+                    for (p, lu), c in zip(plan, cfgs)],
+    }
+    Path(out, "tournament.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
+    path = rep.write(rec, Path(out) / "report.html")
+    for r in sorted(rec["ratings"], key=lambda r: -r["rating"]):
+        click.echo(f"{r['bot']:<20} {r['rating']:+7.0f}  [{r['lo']:+.0f}, {r['hi']:+.0f}]")
+    click.echo(f"report written to {path}", err=True)
+
+
 def main(argv=None) -> int:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:
