@@ -716,6 +716,101 @@ def tournament_cmd(game, out, **kw):
     click.echo(f"report written to {path}", err=True)
 
 
+def _files_of(paths, glob) -> list[Path]:
+    """The files named, and the files of each directory named (``glob``, default: its most common extension)."""
+    from collections import Counter
+
+    files: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            inside = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            if glob:
+                inside = sorted(p.glob(glob))
+            else:
+                common = Counter(f.suffix for f in inside).most_common(1)
+                inside = [f for f in inside if common and f.suffix == common[0][0]]
+            if not inside:
+                raise MeeplabError(f"{p}: no files to play")
+            files += inside
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise MeeplabError(f"{p}: no such file or directory")
+    names = [f.stem for f in files]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise MeeplabError(f"two files share the name '{dup[0]}'; give them different names")
+    if len(files) < 2:
+        raise MeeplabError("give at least two files to compare")
+    return files
+
+
+def _rank_files(game, param, what, paths, glob, out, kw):
+    from reports import maps as rep
+
+    flags = _flag_values(kw)
+    g = _game(game)
+    if param not in g.params:
+        raise MeeplabError(f"{game} has no '{param}' parameter; '{what}' compares files of games that have one")
+    if flags.get(param) is not None or any(s.split("=", 1)[0].strip() == param for s in kw["sets"]):
+        raise MeeplabError(f"the {what} come from the files given; do not also set {param}")
+    files = _files_of(paths, glob)
+    kw = dict(kw, resume=not kw["force"])
+    cfgs = [_config(game, flags=flags, out=Path(out) / f.stem, label=f.stem,
+                    **dict(kw, sets=tuple(kw["sets"]) + (f"{param}={f.resolve()}",))) for f in files]
+    _play(cfgs, kw)
+    rows = []
+    for f, c in zip(files, cfgs):
+        for r in rep.measure(c.out):
+            rows.append(dict(r, name=f.stem, file=str(f), run=str(c.out)))
+    players = sorted({r["n_players"] for r in rows})
+    ranking = [r for p in players for r in rep.rank([r for r in rows if r["n_players"] == p])]
+    rec = {"game": g.id, "title": g.title, "what": what, "param": param, "files": [str(f) for f in files],
+           "players": players, "games": kw["n_games"], "bots": _bots(kw["bots"]), "ranking": ranking}
+    Path(out, f"{what}.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
+    path = rep.write(rec, Path(out) / "report.html")
+    for p in players:
+        click.echo(f"{p} players, fairest first: seat gap, score spread, length")
+        for i, r in enumerate([r for r in ranking if r["n_players"] == p]):
+            click.echo(f"  {i + 1:>3}. {r['name']:<24} {100 * r['seat_gap']:5.1f} pts  {r['spread']:7.1f}  "
+                       f"{r['length']:6.1f}{'  (seat effect significant)' if r['q_seat'] < 0.05 else ''}")
+    click.echo(f"report written to {path}", err=True)
+
+
+@cli.command("maps")
+@click.argument("game")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@_run_options
+@click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
+@click.option("--out", "-o", required=True, type=click.Path(),
+              help="Directory: one run per map (OUT/NAME), OUT/maps.json and OUT/report.html.")
+def maps_cmd(game, paths, glob, out, **kw):
+    """Play GAME on each map (files, or the files of a directory) on the same seeds and rank the maps.
+
+    Ranked by seat fairness (the largest gap between two seats' win rates), then score spread and game
+    length; the game's 'map' parameter takes each file:
+
+      meeplab maps hacienda ../shared/maps/hacienda --players 3 --bots heuristic,greedy --games 2000 --out runs/maps
+    """
+    _rank_files(game, "map", "maps", paths, glob, out, kw)
+
+
+@cli.command("decks")
+@click.argument("game")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@_run_options
+@click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
+@click.option("--out", "-o", required=True, type=click.Path(),
+              help="Directory: one run per deck (OUT/NAME), OUT/decks.json and OUT/report.html.")
+def decks_cmd(game, paths, glob, out, **kw):
+    """Play GAME with each deck file on the same seeds and rank the decks (as 'maps', by the 'deck' parameter).
+
+      meeplab decks goldrush decks/a.csv decks/b.csv --players 2-3 --bots heuristic,greedy --games 2000 --out runs/decks
+    """
+    _rank_files(game, "deck", "decks", paths, glob, out, kw)
+
+
 def main(argv=None) -> int:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:
