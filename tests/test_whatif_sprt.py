@@ -25,7 +25,10 @@ def test_wald_bounds_and_llr():
     # normal log-likelihood ratio of mean d1 against d0 with the sample variance
     direct = (((x - 0.2) ** 2).sum() - ((x - 0.6) ** 2).sum()) / (2 * var)
     assert llr(n, s, s2, 0.2, 0.6) == pytest.approx(direct)
-    assert llr(3, 0.0, 0.0, 0.0, 0.1) == 0.0  # no variance yet: no evidence
+    assert llr(1, 1.0, 1.0, 0.0, 0.1) == 0.0  # no variance yet: no evidence
+    # no game changed: at most (1 - delta)^n under H1
+    assert llr(50, 0.0, 0.0, 0.0, 0.1) == pytest.approx(50 * math.log(0.9))
+    assert llr(5, 5.0, 5.0, 0.0, 0.1) == 0.0  # every game changed by the same amount: no variance, no bound
 
 
 def test_elo_delta_is_the_fair_share_shift():

@@ -75,11 +75,18 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 def llr(n: int, s: float, s2: float, d0: float, d1: float) -> float:
     """Normal-approximation log-likelihood ratio of H1 (mean ``d1``) against H0 (mean ``d0``) after ``n``
-    observations with sum ``s`` and sum of squares ``s2``; 0 while the variance is unknown or zero."""
+    observations with sum ``s`` and sum of squares ``s2``; 0 while the variance is unknown.
+
+    When no game changed at all (every difference 0, so no variance), the normal model says nothing; but a
+    per-game difference lies in [-1, 1], so a mean of ``d1`` needs at least a share ``|d1|`` of the games to
+    change, and ``n`` unchanged games have probability at most ``(1 - |d1|)^n`` under H1: the LLR used is
+    ``n log(1 - |d1 - d0|)``, a bound in H0's favour (the rule change touches no game)."""
     if n < 2:
         return 0.0
     var = (s2 - s * s / n) / (n - 1)
     if not var > 1e-12:
+        if s == 0.0 and s2 == 0.0 and d0 == 0.0:
+            return n * math.log1p(-min(abs(d1 - d0), 0.999))
         return 0.0
     return (d1 - d0) * (s - n * (d0 + d1) / 2.0) / var
 
