@@ -38,7 +38,7 @@ CASES = {
     "schweinebande": ([3, 2, 5], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 100_000),
     "hacienda": ([3], ["greedy", "random", "heuristic"], 10_000),
     "acbas": ([2], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 40_000),
-    "goldrush": ([2, 4], ["greedy", "random", "heuristic"], 4_000),
+    "goldrush": ([2, 4], ["greedy", "random", "heuristic", "rollout+heuristic"], 4_000),
 }
 SEARCH_GAMES = 128  # games per timed run for lineups with a search bot
 MARK_START = "<!-- bench:start -->"
