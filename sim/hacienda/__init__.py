@@ -5,12 +5,14 @@ from collections import deque
 
 import numpy as np
 
+from sim.core import play as core_play
 from sim.core.errors import MeeplabError
 from sim.core.game import Batch, GameSpec
 
-from . import engine
+from . import engine, flow
 from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
 from .params import PARAMS
+from .state import make_ctx
 from .scoring import (
     MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_COMPULSORY, P_DISPLAY,
     P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN,
@@ -133,48 +135,56 @@ class Context:
                 fr = grown
             ball[i] = fr
         self.ball3 = ball
-
-    def args(self):
-        return (self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace,
-                self.ball3)
+        # the engine's records: the run's context, and a state record of this board's shape for new_state
+        self.cx = make_ctx(self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist,
+                           self.mkspace, self.ball3)
 
 
 def prepare(values):
     return Context(values)
 
 
-def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
-    """The batch plus how each game ended: 0 by the rules, 1 ``max_rounds`` cap, 2 dead end (safety nets)."""
+END_CODES = ("rules", "cap", "stalled")
+
+
+def play(ctx, lineup, seed, start, n_games, n_players):
     score = np.zeros((n_games, n_players))
     tiebreak = np.zeros((n_games, n_players))
     brk = np.zeros((n_games, n_players, len(CATEGORIES)))
     length = np.zeros(n_games, dtype=np.int64)
-    ending = np.zeros(n_games, dtype=np.int64)
-    engine.play_batch(*ctx.args(), lineup.fns, lineup.weights, n_players, lineup.rotate, seed, start, n_games,
-                      score, tiebreak, brk, length, ending)
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length), ending
+    end = np.zeros(n_games, dtype=np.int8)
+    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
+                         n_games, score, tiebreak, brk, length, end, engine.LOGW)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
-def play(ctx, lineup, seed, start, n_games, n_players):
-    return play_with_endings(ctx, lineup, seed, start, n_games, n_players)[0]
+def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
+    """The batch plus how each game ended (index into END_CODES: 0 by the rules, 1 max_rounds cap, 2 stalled)."""
+    b = play(ctx, lineup, seed, start, n_games, n_players)
+    return b, b.end.astype(np.int64)
+
+
+def decisions(ctx, lineup, seed, start, n_games, n_players):
+    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
+    return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
+                                     seed, start, n_games, len(CATEGORIES))
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
-    """The event log of one game (the same play_game as the batch) plus its results (and state snapshots)."""
+    """The event log of one game (the same game as the batch) plus its results (and, with ``snapshots``, the
+    board at both scorings: rows of scoring.NROWS x W masks, then pesos per seat and water tiles in play)."""
     log = np.zeros((40000, engine.LOGW), dtype=np.int64)
-    from .scoring import NROWS
-
-    snap = np.zeros((2, NROWS * ctx.board.W + 8), dtype=np.uint64) if snapshots else np.zeros((2, 1), dtype=np.uint64)
-    n, turns, score, tiebreak, brk = engine.play_logged(*ctx.args(), lineup.fns, lineup.weights, n_players,
-                                                        lineup.rotate, index, seed, log, snap, snapshots)
+    n, score, tiebreak, brk, turns, snap = flow.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
+                                                            n_players, lineup.rotate, seed, index, log,
+                                                            len(CATEGORIES))
     return log[:n], turns, score, tiebreak, brk, snap
 
 
-def replay(ctx, lineup, seed, index, n_players):
+def replay(ctx, lineup, seed, index, n_players, explain=False):
     from .replay import format_game
 
     log, turns, score, tiebreak, brk, _ = events(ctx, lineup, seed, index, n_players)
-    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk)
+    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk, explain=explain)
 
 
 def notes(values):
@@ -209,4 +219,7 @@ GAME = GameSpec(
                 "(when animal stack 1 runs out) and at the end (mid + final totals). Tie-break: pesos.",
     flags=("map",),
     bot_doc=BOT_DOC,
+    end_codes=END_CODES,
+    forward_model=True,
+    decisions=decisions,
 )

@@ -25,14 +25,43 @@ def _unpack(x, k):
     return out[::-1]
 
 
-def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk):
+def _move(ctx, kind, m0, m1):
+    """A candidate move of decision ``kind`` in words (for the search lines of --explain)."""
+    if kind == E.K_ACTION:
+        names = ("buy face-up land", "buy blind land", "buy face-up animal", "buy blind animal", "play",
+                 "buy a hacienda", "buy a water tile", "harvest", "end the turn")
+        if m0 == E.A_PLAY:
+            return f"play {CARD[m1]}"
+        if m0 in (E.A_BUY_LAND_UP, E.A_BUY_ANIMAL_UP):
+            return f"{names[m0]} (slot {m1})"
+        return names[m0] if 0 <= m0 < len(names) else f"action {m0}"
+    if kind in (E.K_LAND, E.K_ANIMAL):
+        return f"place {CARD[m1]} on {_hex(ctx, m0)}"
+    if kind == E.K_HACIENDA:
+        return f"hacienda on the {'land chain' if m1 == 0 else ANIMALS[m1 - 1] + ' herd'} at {_hex(ctx, m0)}"
+    if kind == E.K_WATER:
+        return f"{SHAPES[m0]} water tile at {_hex(ctx, m1)}"
+    return f"harvest the chain at {_hex(ctx, m0)}" + (f" (chip from {_hex(ctx, m1)})" if m1 >= 0 else "")
+
+
+def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk, explain=False):
+    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+
     lines = [f"Hacienda, game {index} (seed {seed}), {n_players} players, map {ctx.board.name} ({ctx.board.path})"]
     for s in range(n_players):
         lines.append(f"  seat {s}: {lineup.names[(s + index) % n_players if lineup.rotate else s]}")
+    kind = -1
     for rec in log:
         code, seat, a, b, c, d = (int(x) for x in rec)
         who = f"seat {seat}"
-        if code == E.E_SETUP:
+        if code == E_SEARCH:
+            kind = a
+            if explain:
+                lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
+        elif code == E_SEARCH_CAND:
+            if explain:
+                lines.extend(explain_lines([(code, seat, a, b, c, d)], lambda m0, m1: _move(ctx, kind, m0, m1)))
+        elif code == E.E_SETUP:
             lh = _unpack(a, 6)
             ah = _unpack(b, 4)
             hand = ", ".join(f"{n} {CARD[t]}" for t, n in enumerate(lh + ah) if n)

@@ -1,0 +1,182 @@
+"""The forward-model contract on Hacienda: copy, determinise (re-deals exactly what a seat cannot see), hidden
+information (no bot reads it), and the fingerprint that proves the engine plays the same games as before a
+refactor."""
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core import forward
+from sim.core.bots import make_lineup
+from sim.core.forward import C_N, C_NP, C_SEAT
+from sim.core.registry import get_game
+from sim.hacienda import flow, state
+from sim.hacienda.engine import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 11
+
+
+@pytest.fixture(scope="module")
+def c():
+    g = get_game("hacienda")
+    return g.prepare(g.params.resolve({}))
+
+
+def fresh(c, np_=3):
+    return flow.new_state(c.cx, np_, np.zeros((0, 6), dtype=np.int64))
+
+
+def at_decision(c, g, steps, np_=3, bots=("heuristic", "greedy", "random")):
+    """Game g (seed 11) played by the given bots (seat s = entry s) for ``steps`` decisions, stopped at the
+    next one."""
+    lu = make_lineup("hacienda", list(bots), np_, False)
+    st = fresh(c, np_)
+    flow.reset(st, c.cx, SEED, g)
+    for _ in range(steps):
+        seat = flow.advance(st, c.cx)
+        assert seat >= 0
+        flow.apply(st, c.cx, forward.ask(st, lu.fns, lu.weights, seat))
+    assert flow.advance(st, c.cx) >= 0
+    return st
+
+
+def hidden_of(c, st, seat):
+    """What ``seat`` cannot see, as multisets: the undrawn land deck plus the other hands' unseen land cards;
+    the animal stacks and removed cards plus the other hands' unseen animal cards; and the shape of it all
+    (cards each other hand holds of each kind, deck and stack sizes)."""
+    r = st.rec[0]
+    pi = c.cx.tab[0]["pi"]
+    np_ = int(r["ctl"][C_NP])
+    sp = state.py_tables(st, c.cx)[1]
+    land = [int(x) for x in r["ldeck"][sp[SR, S_LPTR]:sp[SR, S_LEND]]]
+    removed = int(pi[22 + np_ - 2])
+    anim = [int(x) for x in r["adeck"][:removed]] + [int(x) for x in r["adeck"][sp[SR, S_APTR]:sp[SR, S_A2]]]
+    shape = []
+    for q in range(np_):
+        if q == seat:
+            continue
+        for t in range(NT):
+            k = int(r["hand"][q, t] - r["known"][q, t])
+            assert k >= 0
+            (land if t < T_ANIMAL else anim).extend([t] * k)
+        shape.append((int(r["hand"][q, :T_ANIMAL].sum()), int(r["hand"][q, T_ANIMAL:].sum())))
+    return sorted(land), sorted(anim), shape
+
+
+POINTS = [(0, 0), (3, 7), (5, 30), (8, 80), (2, 150), (4, 260)]
+
+
+@pytest.mark.parametrize("g,steps", POINTS)
+def test_copy_is_exact_and_advancing_a_copy_leaves_the_original(c, g, steps):
+    st = at_decision(c, g, steps)
+    before = st.rec.tobytes()
+    cp = fresh(c)
+    forward.fm_copy(cp, st)
+    assert cp.rec.tobytes() == before
+    lu = make_lineup("hacienda", ["greedy"], 3, False)
+    while flow.advance(cp, c.cx) >= 0:
+        flow.apply(cp, c.cx, forward.ask(cp, lu.fns, lu.weights, 0))
+    assert st.rec.tobytes() == before
+    assert cp.rec[0]["ctl"][forward.C_OVER] == 1
+
+
+@pytest.mark.parametrize("g,steps", POINTS)
+def test_determinise_redeals_exactly_what_the_seat_cannot_see(c, g, steps):
+    st = at_decision(c, g, steps)
+    seat = int(st.rec[0]["ctl"][C_SEAT])
+    want = hidden_of(c, st, seat)
+    a = st.rec[0]
+    changed = {"ldeck": 0, "adeck": 0, "hand": 0}
+    for k in range(10):
+        cp = fresh(c)
+        forward.fm_copy(cp, st)
+        r = np.zeros(4, dtype=np.uint64)
+        r[0] = 1000 + k
+        flow.determinise(cp, c.cx, seat, r)
+        b = cp.rec[0]
+        for f in a.dtype.names:
+            if f not in ("ldeck", "adeck", "hand", "pool"):
+                assert np.array_equal(a[f], b[f]), f
+        assert np.array_equal(a["hand"][seat], b["hand"][seat])  # the seat's own hand stays
+        assert hidden_of(c, cp, seat) == want  # the same cards, only their places change
+        sp = state.py_tables(st, c.cx)[1]
+        lo, hi = sp[SR, S_LPTR], sp[SR, S_LEND]
+        assert np.array_equal(a["ldeck"][:lo], b["ldeck"][:lo])  # drawn cards stay
+        for f in changed:
+            changed[f] += not np.array_equal(a[f], b[f])
+    assert changed["adeck"] > 0 and changed["ldeck"] > 0 and changed["hand"] > 0
+
+
+@pytest.mark.parametrize("g,steps", POINTS)
+def test_determinise_depends_only_on_what_the_seat_sees(c, g, steps):
+    st = at_decision(c, g, steps)
+    seat = int(st.rec[0]["ctl"][C_SEAT])
+    other = fresh(c)
+    forward.fm_copy(other, st)
+    r = np.zeros(4, dtype=np.uint64)
+    r[0] = 5
+    flow.determinise(other, c.cx, seat, r)  # another deal of the hidden parts
+    outs = []
+    for s in (st, other):
+        cp = fresh(c)
+        forward.fm_copy(cp, s)
+        r = np.zeros(4, dtype=np.uint64)
+        r[0] = 99
+        flow.determinise(cp, c.cx, seat, r)
+        cp.rec[0]["pool"][:] = 0
+        outs.append(cp.rec.tobytes())
+    assert outs[0] == outs[1]
+
+
+def _choices(c, st, other, bots):
+    out = []
+    for name in bots:
+        lu = make_lineup("hacienda", [name], 3, False)
+        picks = []
+        for s in (st, other):
+            cp = fresh(c)
+            forward.fm_copy(cp, s)
+            cp.rec[0]["rng"][:] = [1, 2, 3, 4]
+            picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
+        out.append((name, picks[0], picks[1]))
+    return out
+
+
+@pytest.mark.parametrize("g,steps", POINTS)
+def test_no_bot_reads_what_its_seat_cannot_see(c, g, steps):
+    """Two states that differ only in hidden parts (deck and stack order, the other hands' unseen cards) give
+    every bot the same view, candidates and features, and the same choice."""
+    st = at_decision(c, g, steps)
+    seat = int(st.rec[0]["ctl"][C_SEAT])
+    other = fresh(c)
+    forward.fm_copy(other, st)
+    r = np.zeros(4, dtype=np.uint64)
+    r[0] = 77
+    flow.determinise(other, c.cx, seat, r)
+    assert not np.array_equal(st.rec[0]["adeck"], other.rec[0]["adeck"])
+    n = int(st.rec[0]["ctl"][C_N])
+    for f in ("pub", "moves", "feats"):
+        assert np.array_equal(st.rec[0][f][:n] if f != "pub" else st.rec[0][f],
+                              other.rec[0][f][:n] if f != "pub" else other.rec[0][f]), f
+    for name, a, b in _choices(c, st, other, ["random", "greedy", "heuristic"]):
+        assert a == b, name
+
+
+def test_describe_names_every_field(c):
+    st = at_decision(c, 1, 5)
+    text = state.describe(st)
+    assert "C_P=" in text and "pub.V_MONEY:" in text and "\nadeck:" in text and "\nMSf:" in text
+
+
+def test_fingerprint_of_every_result_column_is_unchanged():
+    """Score, tiebreak, breakdown and length of 200 games per lineup and player count (2-5; random, greedy,
+    heuristic and mixed) are those of the engine before the forward model (stored from commit 9e4787e; a
+    rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from fingerprint import fingerprint
+
+    want = json.loads((ROOT / "tests" / "data" / "hacienda_fingerprint.json").read_text())
+    assert fingerprint("hacienda", 200) == want
