@@ -11,6 +11,8 @@ from sim.core.bots import make_lineup
 from tests import test_acbas_ref as R
 from tests.test_acbas_farm import H, V, conts, make
 
+REGIONS = (F.REG, F.RBND, F.RSIZE, F.REG_END, E.REG_WITH)  # gen_plans' region tables
+
 PRM, PRMF = pack(PARAMS.defaults())
 
 
@@ -76,7 +78,7 @@ def plan_rows(ps, kmax=None, partial=6):
     moves = np.zeros((E.MAXM, E.MW), np.int64)
     wk = E.new_wk()
     k = int(ps[F.P_BORD]) if kmax is None else kmax
-    n = E.gen_plans(ps, PRM, moves, E.MAXM, k, F.NSPACE, partial, True, wk)
+    n = E.gen_plans(ps, PRM, moves, E.MAXM, k, F.NSPACE, partial, True, wk, *REGIONS)
     return [tuple(int(x) for x in moves[i]) for i in range(n)]
 
 
@@ -401,7 +403,7 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                     pe0 |= int(F.SPACE_EDGES[s])
             capo0, _ = E.open_value(ps, prm, O, B, T, np.uint64(ps[F.P_E]))
             storage = bool(F.has_building(ps, 7))
-            for i in range(E.gen_plans(ps, prm, moves, E.MAXM, 6, F.NSPACE, 3, True, wk)):
+            for i in range(E.gen_plans(ps, prm, moves, E.MAXM, 6, F.NSPACE, 3, True, wk, *REGIONS)):
                 tps = ps.copy()
                 tps[F.P_E] |= moves[i, 0]
                 tps[F.P_WOOD] -= moves[i, 1]

@@ -28,7 +28,7 @@ def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def trough_gain(ps, prm, past, s):
     """(capacity, expansion points) that one more trough on space s adds to ps's farm (closed pastures past).
     The farm then keeps every animal it houses now: its containers only grow (_eval_known scores it)."""
@@ -128,7 +128,7 @@ def gen_specials(ps, gs, prm, moves):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def can_special(ps, gs, prm):
     for j in range(4):
         if gs[GS_SPEC + j] == 0:

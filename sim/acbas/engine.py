@@ -13,6 +13,7 @@ sub-choices, for the action-space features).
 """
 import numpy as np
 from numba import njit
+from numba.core.types.function_type import WrapperAddressProtocol
 
 from sim.core import forward
 from sim.core.bots import READS_ALL, READS_NONE, entry_of_seat
@@ -48,7 +49,7 @@ def _logs(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     _log(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def end_turn(st):
     """The action is carried out: the other seat's placement turn is next."""
     r = st.rec[0]
@@ -104,11 +105,11 @@ def result(st, cx, sc, tb, brk):
             brk[p, c] = r.brk[p, c]
 
 
-@njit(cache=True, _nrt=False)
-def start_round(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def start_round(st, tab):
     """Refill the action spaces; the start player places first."""
     r = st.rec[0]
-    prm = cx.tab[0].prm
+    prm = tab[0].prm
     gs = r.gs
     rnd = r.ctl[C_RND]
     gs[GS_ROUND] = rnd
@@ -124,12 +125,12 @@ def start_round(st, cx):
     r.ctl[C_PHASE] = PH_TURN
 
 
-@njit(cache=True, _nrt=False)
-def end_round(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def end_round(st, tab):
     """Breeding (every type with at least two animals gets one more, housing permitting), then the next round or
     the final scoring."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -170,12 +171,12 @@ def end_round(st, cx):
 # ---------------------------------------------------------------------------------------------------------------
 # the action space
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def post_action(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_action(st, tab):
     """A placement turn: the free action spaces the seat can carry out, each with the features of carrying it
     out now with default sub-choices (defaults.py)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     sc = st.scr[0]
@@ -358,11 +359,11 @@ def post_action(st, cx):
     return _post(st, me, K_ACTION, n)
 
 
-@njit(cache=True, _nrt=False)
-def apply_action(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_action(st, tab, i):
     """Place the worker on the chosen action space and start carrying it out."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     gs = r.gs
     me = r.ctl[C_ME]
@@ -384,7 +385,7 @@ def apply_action(st, cx, i):
         _logs(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
         end_turn(st)
     elif slot <= S_STONE2 or slot >= S_MILL:
-        take_goods(st, cx, me, slot)
+        take_goods(st, tab, me, slot)
         end_turn(st)
     elif slot == S_FENCES or slot == S_WALLS:
         r.ctl[C_PHASE] = PH_BORDERS
@@ -409,11 +410,11 @@ def apply_action(st, cx, i):
         r.ctl[C_PHASE] = PH_SPECIAL
 
 
-@njit(cache=True, _nrt=False)
-def take_goods(st, cx, me, slot):
+@njit(cache=True, _nrt=False, inline="always")
+def take_goods(st, tab, me, slot):
     """A goods or animal space: take everything on it; the animals are housed (the best set stays)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     gs = r.gs
     ps = r.ps[np.uint64(me)]
     acc = GS_ACC + slot * NG
@@ -438,11 +439,11 @@ def take_goods(st, cx, me, slot):
 # ---------------------------------------------------------------------------------------------------------------
 # Fences / Walls: enclosure plans, one after another, until the player stops
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def post_borders(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_borders(st, tab):
     """The next enclosure plan (or stop, after a first one); -1 when no plan is possible (the action ends)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -461,7 +462,8 @@ def post_borders(st, cx):
     storage = has_building(ps, B_STORAGE)
     stg = prmf[0] if storage else 0.0
     kmax = max_borders(ps, prm, walls, placed)
-    n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk)
+    n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk, cxt.reg, cxt.rbnd, cxt.rsize,
+                  cxt.reg_end, cxt.reg_with)
     evaluate(ps, prm, prmf, wk, res0)
     ncols = ps[P_NCOLS]
     B = building_mask(ps)
@@ -529,10 +531,10 @@ def post_borders(st, cx):
     return _post(st, me, K_PLAN, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_borders(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_borders(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
@@ -554,11 +556,11 @@ def apply_borders(st, cx, i):
 # ---------------------------------------------------------------------------------------------------------------
 # Troughs, Stall, Stables
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def post_troughs(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_troughs(st, tab):
     """The next trough's space (or stop, after a first one); -1 when none can be placed (the action ends)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -615,10 +617,10 @@ def post_troughs(st, cx):
     return _post(st, me, K_TROUGH, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_troughs(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_troughs(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
@@ -635,11 +637,11 @@ def apply_troughs(st, cx, i):
     evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
 
 
-@njit(cache=True, _nrt=False)
-def post_stall(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_stall(st, tab):
     """The Stall's space (any building-free space; the action space is offered only when one exists)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -668,10 +670,10 @@ def post_stall(st, cx):
     return _post(st, me, K_STALL, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_stall(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_stall(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
@@ -685,12 +687,12 @@ def apply_stall(st, cx, i):
     end_turn(st)
 
 
-@njit(cache=True, _nrt=False)
-def post_stables(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_stables(st, tab):
     """The next stall to upgrade and how to pay (or stop, after a first one); -1 when none can be (the action
     ends)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -738,10 +740,10 @@ def post_stables(st, cx):
     return _post(st, me, K_STABLES, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_stables(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_stables(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
@@ -762,11 +764,11 @@ def apply_stables(st, cx, i):
 # ---------------------------------------------------------------------------------------------------------------
 # Special building (and its free animal), Expand
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def post_special(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_special(st, tab):
     """Which special building, on which space, paid how (the action space is offered only when one can be)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -842,10 +844,10 @@ def post_special(st, cx):
     return _post(st, me, K_SPECIAL, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_special(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_special(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
@@ -862,11 +864,11 @@ def apply_special(st, cx, i):
         end_turn(st)
 
 
-@njit(cache=True, _nrt=False)
-def post_animal(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_animal(st, tab):
     """The free animal of the Shelter (any type) or the Open Stables (cow or horse)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -893,10 +895,10 @@ def post_animal(st, cx):
     return _post(st, me, K_SHELTER if code == B_SHELTER else K_OPENST, m)
 
 
-@njit(cache=True, _nrt=False)
-def apply_animal(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_animal(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
     t = r.moves[np.uint64(i), 0]
@@ -906,11 +908,11 @@ def apply_animal(st, cx, i):
     end_turn(st)
 
 
-@njit(cache=True, _nrt=False)
-def post_expand(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def post_expand(st, tab):
     """Expand: the new column on the left (1) or the right (0)."""
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
@@ -933,10 +935,10 @@ def post_expand(st, cx):
     return _post(st, me, K_EXPAND, 2)
 
 
-@njit(cache=True, _nrt=False)
-def apply_expand(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_expand(st, tab, i):
     r = st.rec[0]
-    cxt = cx.tab[0]
+    cxt = tab[0]
     me = r.ctl[C_ME]
     ps = r.ps[np.uint64(me)]
     side = r.moves[np.uint64(i), 0]
@@ -950,63 +952,128 @@ def apply_expand(st, cx, i):
 # ---------------------------------------------------------------------------------------------------------------
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def advance(st, cx):
+@njit(cache=True, _nrt=False, inline="always")
+def advance_in(st, tab):
     """Forced steps up to the next decision; returns its seat, or -1 once the game is over."""
     r = st.rec[0]
     while True:
         ph = r.ctl[C_PHASE]
         if ph == PH_TURN:
-            if r.ctl[C_TURN] == 2 * cx.tab[0].prm[I_WORKERS]:
-                end_round(st, cx)
+            if r.ctl[C_TURN] == 2 * tab[0].prm[I_WORKERS]:
+                end_round(st, tab)
                 continue
-            return post_action(st, cx)
+            return post_action(st, tab)
         if ph == PH_ROUND:
-            start_round(st, cx)
+            start_round(st, tab)
             continue
         if ph == PH_OVER:
             return -1
         seat = -1
         if ph == PH_BORDERS:
-            seat = post_borders(st, cx)
+            seat = post_borders(st, tab)
         elif ph == PH_TROUGHS:
-            seat = post_troughs(st, cx)
+            seat = post_troughs(st, tab)
         elif ph == PH_STALL:
-            seat = post_stall(st, cx)
+            seat = post_stall(st, tab)
         elif ph == PH_STABLES:
-            seat = post_stables(st, cx)
+            seat = post_stables(st, tab)
         elif ph == PH_SPECIAL:
-            seat = post_special(st, cx)
+            seat = post_special(st, tab)
         elif ph == PH_ANIMAL:
-            seat = post_animal(st, cx)
+            seat = post_animal(st, tab)
         elif ph == PH_EXPAND:
-            seat = post_expand(st, cx)
+            seat = post_expand(st, tab)
         else:  # PH_ACTION: the action-space decision is still pending
             return r.ctl[C_SEAT]
         if seat >= 0:
             return seat
 
 
-@njit(cache=True, _nrt=False)
-def apply(st, cx, i):
+@njit(cache=True, _nrt=False, inline="always")
+def apply_in(st, tab, i):
     """Perform candidate ``i`` of the pending decision."""
     k = st.rec[0].ctl[C_KIND]
     if k == K_ACTION:
-        apply_action(st, cx, i)
+        apply_action(st, tab, i)
     elif k == K_PLAN:
-        apply_borders(st, cx, i)
+        apply_borders(st, tab, i)
     elif k == K_TROUGH:
-        apply_troughs(st, cx, i)
+        apply_troughs(st, tab, i)
     elif k == K_STALL:
-        apply_stall(st, cx, i)
+        apply_stall(st, tab, i)
     elif k == K_STABLES:
-        apply_stables(st, cx, i)
+        apply_stables(st, tab, i)
     elif k == K_SPECIAL:
-        apply_special(st, cx, i)
+        apply_special(st, tab, i)
     elif k == K_SHELTER or k == K_OPENST:
-        apply_animal(st, cx, i)
+        apply_animal(st, tab, i)
     else:
-        apply_expand(st, cx, i)
+        apply_expand(st, tab, i)
+
+
+def _step(st, tab, i):
+    """The whole engine behind one function pointer: ``i < 0`` advances to the next decision (returns its seat
+    or -1), ``i >= 0`` applies candidate ``i`` (returns 0)."""
+    if i < 0:
+        return advance_in(st, tab)
+    apply_in(st, tab, i)
+    return 0
+
+
+# Compile time. numba links the machine code of every function a function calls into the caller's own and
+# optimises it all again there, so an engine called directly from the shared loop would be optimised once per
+# level above it (the loop, its batch, the search and each of their entry points). Called through a function
+# pointer (the context's ``step``, as the loop calls bots), it is compiled and optimised once, in ``step``.
+step = njit(cache=True, _nrt=False)(_step)
+
+
+class StepPointer(WrapperAddressProtocol):
+    """``step`` compiled for one signature, as numba's first-class function (the wrapper address protocol of
+    ``numba.core.types.function_type``): numba types it as a function pointer and calls it without linking its
+    code into the caller."""
+
+    def __init__(self, sig):
+        step.compile(sig)
+        self.sig = sig
+
+    def __wrapper_address__(self):
+        from numba.experimental.function_type import _get_wrapper_address
+
+        return _get_wrapper_address(step, self.sig)
+
+    def signature(self):
+        return self.sig
+
+
+_POINTERS = {}
+
+
+def step_function(tab):
+    """``step`` for the state type and the context table ``tab`` as a function pointer (compiled once per
+    process, loaded from numba's cache after the first run)."""
+    import numba
+    from numba import types
+
+    from .state import SCR_DTYPE, STATE_DTYPE
+
+    dummy = AcState(np.zeros(1, dtype=STATE_DTYPE), np.zeros((0, LOGW), dtype=np.int64), np.zeros(2, dtype=np.int64),
+                    np.zeros(1, dtype=SCR_DTYPE))
+    sig = types.int64(numba.typeof(dummy), numba.typeof(tab), types.int64)
+    if sig not in _POINTERS:
+        _POINTERS[sig] = StepPointer(sig)
+    return _POINTERS[sig]
+
+
+@njit(cache=True)
+def advance(st, cx):
+    """Run the forced steps up to the next decision; returns its seat, or -1 once the game is over."""
+    return cx.step(st, cx.tab, -1)
+
+
+@njit(cache=True)
+def apply(st, cx, i):
+    """Perform candidate ``i`` of the pending decision."""
+    cx.step(st, cx.tab, i)
 
 
 forward.register(AcState, AcCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,

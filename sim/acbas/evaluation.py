@@ -54,7 +54,7 @@ def _pack_parts(res):
     return w | (np.int64(1) << np.int64(63))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
     """_eval_finish for a farm whose capacity cap is known and whose kept animals are in ps, with the same float
     operations in the same order as score_parts_o. pk < 0: the packed parts (_pack_parts) of the same farm and
@@ -93,7 +93,7 @@ def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
     res[4] = res[10]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
     troughs, buildings, columns, home board) and the animals: a direct-mapped table in wk (EM_ROW) keeps the
@@ -306,7 +306,7 @@ def _regions_without(with_bits, B, w, nreg):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _closure_plans(with_bits, regs, bnd, sizes, maxsize, nreg, B, X, kmax, moves, n, maxm, wk, stamp):
     """Append (after the n rows so far) the closure plans of the first nreg regions (regs, their boundaries bnd,
     their sizes; with_bits: REG_WITH or SREG_WITH): every building-free region of at most maxsize spaces whose
@@ -331,7 +331,7 @@ def _closure_plans(with_bits, regs, bnd, sizes, maxsize, nreg, B, X, kmax, moves
 
 
 @njit(cache=True)
-def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
+def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk, reg, rbnd, rsize, reg_end, reg_with):
     """Enclosure plans, rows [edge mask, borders, region space mask, open space or -1], at most ``maxm``,
     each with 1..kmax borders, each border set once:
     * singles (when ``singles``): every useful border position alone (region 0), so that any border set
@@ -341,7 +341,10 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
       A region inside a pasture gives a split, a region around an unfinished enclosure its completion,
       a region containing an existing pasture an extension;
     * partial closures (regions up to ``partial_max`` spaces): the same minus the sides towards one free
-      neighbour space (the open space), to be closed later by a building or more borders."""
+      neighbour space (the open space), to be closed later by a building or more borders.
+    reg, rbnd, rsize, reg_end, reg_with: the region tables (farm.REG, RBND, RSIZE, REG_END, layout.REG_WITH), passed
+    in (the engine keeps them in its context record) rather than read as globals: numba would freeze their 700 kB
+    into the machine code of every function that calls this one."""
     ncols = ps[P_NCOLS]
     B = U0
     EB = U0
@@ -367,20 +370,20 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk):
             U &= ~b
             n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
     # closures first, then (while room is left) the partial closures
-    n = _closure_plans(REG_WITH, REG, RBND, RSIZE, maxsize, REG_END[ncols], B, EB | E, kmax, moves, n, maxm, wk, stamp)
+    n = _closure_plans(reg_with, reg, rbnd, rsize, maxsize, reg_end[ncols], B, EB | E, kmax, moves, n, maxm, wk, stamp)
     # REG is sorted by last column, then size: in each column's block the small regions come first
     for cb in range(ncols):
         if n >= maxm:
             break
-        for i in range(REG_END[cb], REG_END[cb + 1]):
+        for i in range(reg_end[cb], reg_end[cb + 1]):
             if n >= maxm:
                 break
-            if RSIZE[i] > partial_max:
+            if rsize[i] > partial_max:
                 break
-            R = np.uint64(REG[i])
+            R = np.uint64(reg[i])
             if R & B != U0:
                 continue
-            need = np.uint64(RBND[i]) & ~EB & ~E
+            need = np.uint64(rbnd[i]) & ~EB & ~E
             k = popcount(need)
             if k < 2:
                 continue
@@ -500,7 +503,7 @@ def full_columns(ps, used):
     return popcount(full)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
     """(capacity of the closed pastures past and the lone troughs, full expansions) of ps's farm (open spaces O,
     buildings B, troughs T, flood masks DN, RT); the pastures are the components of past with region R's boundary
@@ -596,7 +599,7 @@ def plan_cache_fill(ps, me, prm, wk, moves):
         _pcs(wk, me, PC_BEST + PC_KC + j, -2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
     """The estimate's enclosure: the best plan (regions up to DEFAULT_PLAN_SPACES spaces, closed at once) by
     cheap value + capacity/5 - goods/20, placed once. Plans and their farm effect are cached per player

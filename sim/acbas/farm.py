@@ -236,7 +236,7 @@ def pastures_mask(ps):
     return O & ~grow(LEAK, O, DN, RT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def containers_w(ps, prm, wk):
     """Fill the farm's animal containers: wk[0, k] capacity, wk[1, k] spaces, wk[2, k] kind (0 pasture, 1 building,
     2 lone trough). Returns (K, closed-pasture space mask). Containers of capacity 0 are left out."""
@@ -746,7 +746,7 @@ def full_expansions(ps, past):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def score_parts_o(ps, prm, prmf, past, out, off):
     """Score breakdown of a housed farm: animals, bonus x4, buildings, expansions, storage; returns total.
     (Helpers written out inline: every njit call with array arguments costs reference-count updates.)"""

@@ -22,9 +22,9 @@ from numba import njit
 from sim.core.bots import MAX_ENTRIES
 from sim.core.forward import C_COMMON, C_NP
 
-from .farm import P_SIZE, WCOLS
+from .farm import P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS
 from .layout import GS_SIZE, MAXM, MW, NF, PC_EST, S_ROW, MONO_COL, V_LEN, W_ROWS_ALL, WROWS, PCR, FLAT_SHIFT, \
-    FLAT_MASK
+    FLAT_MASK, REG_WITH
 from .params import N_PRM
 
 # -- the game's own control words (after the shared ones) --------------------------------------------------------
@@ -82,8 +82,15 @@ CTX_DTYPE = np.dtype([
     ("reads", np.int64, MAX_ENTRIES),  # what each lineup entry's bot reads of the features (sim.core.bots.READS)
     ("rotate", np.int64),  # seats rotate over the lineup
     ("mono", np.int64),  # the bounds of the pruned estimates hold (engine.bounds_hold)
+    # the farm's regions (farm.REG, RBND, RSIZE, REG_END; layout.REG_WITH): data, not compiled-in constants
+    ("reg", np.int64, len(REG)),
+    ("rbnd", np.int64, len(REG)),
+    ("rsize", np.int64, len(REG)),
+    ("reg_end", np.int64, len(REG_END)),
+    ("reg_with", np.uint64, REG_WITH.shape),
 ])
-AcCtx = namedtuple("AcCtx", ["tab"])
+# step: engine.step as a function pointer (see engine.py: the engine is compiled once, not once per caller)
+AcCtx = namedtuple("AcCtx", ["tab", "step"])
 
 
 @njit(cache=True)
@@ -110,6 +117,8 @@ def determinise(st, cx, seat, rnd):
 
 
 def make_ctx(prm, prmf, reads, rotate, mono):
+    from .engine import step_function
+
     tab = np.zeros(1, dtype=CTX_DTYPE)
     t = tab[0]
     t["prm"][:] = prm
@@ -117,7 +126,12 @@ def make_ctx(prm, prmf, reads, rotate, mono):
     t["reads"][:] = reads
     t["rotate"] = 1 if rotate else 0
     t["mono"] = 1 if mono else 0
-    return AcCtx(tab)
+    t["reg"][:] = REG
+    t["rbnd"][:] = RBND
+    t["rsize"][:] = RSIZE
+    t["reg_end"][:] = REG_END
+    t["reg_with"][:] = REG_WITH
+    return AcCtx(tab, step_function(tab))
 
 
 def describe(st) -> str:
