@@ -1,19 +1,36 @@
 """Linear value of the engine's features with round-dependent weights (values of goods, animals, capacity,
-buildings blend from their early-game to their late-game weight as the rounds pass)."""
+buildings blend from their early-game to their late-game weight as the rounds pass).
+
+``temperature`` (last weight): 0 plays the best value (ties, values within 1e-9, drawn uniformly); T > 0 draws
+candidate i with probability proportional to exp((v_i - v_max) / T) (a softmax over the values, in points of
+the blended value: candidates within about T of the best keep a fair chance, those several T below almost none).
+ACBAS has no chance, so this is where a mirror match gets its variety (bots.md, "Variety")."""
 import numpy as np
+from numba import njit
 
 from sim.core.bots import bot_jit, load_weights_toml
+from sim.core.rng import rng_float
 from strategies.common import pick_uniform
 
-DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml)"
+DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml); softmax temperature"
 
 FEATURES = ("score", "wood", "stone", "reed", "borders", "capacity", "kept", "lost", "pairs", "building_points",
             "on_space")
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
-_names = [f"{p}_{f}" for f in FEATURES for p in ("early", "late")]
+_names = [f"{p}_{f}" for f in FEATURES for p in ("early", "late")] + ["temperature"]
 if list(WEIGHTS) != _names:
     raise ValueError(f"heuristic.toml must list exactly these weights in this order: {', '.join(_names)}")
 NFEAT = len(FEATURES)
+T_SLOT = 2 * NFEAT  # index of the temperature in the weights
+
+
+@njit(cache=True, inline="always")
+def value(feats, i, k, weights, x):
+    v = 0.0
+    for j in range(k):
+        w = weights[2 * j] * (1.0 - x) + weights[2 * j + 1] * x
+        v += w * feats[i, j]
+    return v
 
 
 @bot_jit
@@ -25,14 +42,12 @@ def choose(kind, view, moves, n, feats, weights, rng):
     if rounds > 1:
         x = view[0] / (rounds - 1.0)
     k = min(NFEAT, feats.shape[1])
+    temp = weights[T_SLOT] if weights.shape[0] > T_SLOT else 0.0
     best = -np.inf
     cnt = 0
     choice = 0
     for i in range(n):
-        v = 0.0
-        for j in range(k):
-            w = weights[2 * j] * (1.0 - x) + weights[2 * j + 1] * x
-            v += w * feats[i, j]
+        v = value(feats, i, k, weights, x)
         if v > best + 1e-9:
             best = v
             cnt = 1
@@ -41,4 +56,15 @@ def choose(kind, view, moves, n, feats, weights, rng):
             cnt += 1
             if pick_uniform(cnt, rng) == 0:
                 choice = i
+    if temp <= 0.0:
+        return choice
+    # softmax: one more pass for the total, one draw, one pass to find the drawn row
+    tot = 0.0
+    for i in range(n):
+        tot += np.exp((value(feats, i, k, weights, x) - best) / temp)
+    u = rng_float(rng) * tot
+    for i in range(n):
+        u -= np.exp((value(feats, i, k, weights, x) - best) / temp)
+        if u < 0.0:
+            return i
     return choice
