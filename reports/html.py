@@ -287,10 +287,26 @@ def _seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> str:
     return text + ", though no single seat's interval excludes the fair share."
 
 
+SAFETY_WARN = 0.01  # findings from a table where more than this share of games ended by a safety net get a warning
+
+
+def _safety_finding(st: RunStats, g: dict) -> str:
+    """How many games at this player count a safety net ended (not the rule book), by end code."""
+    p = g["n_players"]
+    codes = ""
+    if st.endings is not None:
+        e = st.endings.filter((pl.col("n_players") == p) & (pl.col("end") != "rules"))
+        codes = ", ".join(f"{esc(r['end'])} {num(r['games'], 0)}" for r in e.iter_rows(named=True))
+    return (f"<b>Endings at {p} players:</b> {pct(g['safety_share'])} of games ({num(g['safety_games'], 0)} of "
+            f"{num(g['games'], 0)}) ended by a safety net, not by the rule book ({codes}; the game's README "
+            "says what each means).")
+
+
 def _findings(run: Run, st: RunStats) -> str:
     items = []
     for g in st.games.iter_rows(named=True):
         p = g["n_players"]
+        first = len(items)
         bb = st.by_bot.filter(pl.col("n_players") == p).sort("win_rate", descending=True)
         if bb.height > 1:
             top, second = bb.row(0, named=True), bb.row(1, named=True)
@@ -308,6 +324,14 @@ def _findings(run: Run, st: RunStats) -> str:
         if seats.height > 1:
             items.append(_seat_finding(st, p, seats))
         items.append(f"<b>Ties at {p} players:</b> {pct(g['tie_share'])} of games end with a shared first place.")
+        share = g.get("safety_share") or 0.0
+        if share > 0:
+            items.append(_safety_finding(st, g))
+        if share > SAFETY_WARN:
+            warn = (f"<span class='warnmark' title='more than {pct(SAFETY_WARN, 0)} of these games ended by a "
+                    f"safety net'>&#9888; {pct(share)} of the {p}-player games ended by a safety net, not the "
+                    "rule book:</span> ")
+            items[first:] = [warn + i for i in items[first:]]
     if run.categories:
         bb = st.by_bot
         tot = {c: float((bb[f"cat_{c}"] * bb["n"]).sum()) for c in run.categories}

@@ -402,7 +402,8 @@ def welch_p(m1: float, sd1: float, n1: int, m2: float, sd2: float, n2: int) -> f
 class RunStats:
     """Everything the report shows about one run, as small DataFrames."""
 
-    games: pl.DataFrame       # n_players, games, tie_games, tie_share, mean_length, sd_length
+    games: pl.DataFrame       # n_players, games, tie_games, tie_share, mean_length, sd_length, safety_games,
+    #   safety_share (games ended by a safety net, not the rule book: end != "rules")
     ties: pl.DataFrame        # n_players, k (winners sharing first place), games
     by_bot: pl.DataFrame      # n_players, bot, n, wins, win_rate (per seat), lo, hi, n_eff, by_game, games_won,
     #   seats_per_game, mean_score, sd_score, min/max, mean_rank, cat_*
@@ -414,6 +415,7 @@ class RunStats:
     score_hist: pl.DataFrame  # n_players, bot, left, width, count
     seat_p: dict[int, float]  # n_players -> p-value for "no seat effect" (score test of seat_model)
     seat_model: dict[int, SeatModel]  # n_players -> seat effect with the lineup taken into account
+    endings: pl.DataFrame = None  # n_players, end (GameSpec.end_codes value), games
 
 
 def _with_wilson(df: pl.DataFrame, k: str = "wins", n: str = "n") -> pl.DataFrame:
@@ -535,11 +537,17 @@ def run_stats(run: Run) -> RunStats:
             pl.col("length").filter(pl.col("seat") == 0).std().alias("sd_length"),
             pl.col("length").filter(pl.col("seat") == 0).min().alias("min_length"),
             pl.col("length").filter(pl.col("seat") == 0).max().alias("max_length"),
+            # games a safety net ended (any end code but the rule book's "rules": GameSpec.end_codes)
+            (pl.col("end") != "rules").filter(pl.col("seat") == 0).sum().alias("safety_games"),
         ).sort("n_players")
     ).with_columns(
         pl.col("games").cast(pl.Int64),
         (pl.col("tie_games") / pl.col("games")).alias("tie_share"),
+        (pl.col("safety_games") / pl.col("games")).alias("safety_share"),
     )
+    endings = c(
+        lf.filter(pl.col("seat") == 0).group_by("n_players", "end").agg(pl.len().alias("games"))
+    ).sort("n_players", "end")
 
     ties = c(
         lf.filter(pl.col("rank") == 1)
@@ -627,7 +635,8 @@ def run_stats(run: Run) -> RunStats:
     seat_p = {p: m.p for p, m in seat_model.items()}
 
     return RunStats(games=games, ties=ties, by_bot=by_bot, by_seat=by_seat, seat_bot=seat_bot,
-                    ranks=ranks, lengths=lengths, score_hist=score_hist, seat_p=seat_p, seat_model=seat_model)
+                    ranks=ranks, lengths=lengths, score_hist=score_hist, seat_p=seat_p, seat_model=seat_model,
+                    endings=endings)
 
 
 # -- comparisons between runs ----------------------------------------------------------------

@@ -44,6 +44,7 @@ p { margin: 6px 0 10px; }
 .findings h4 { margin: 2px 0 6px; }
 .findings ul { margin: 0; padding-left: 20px; }
 .findings li { margin: 3px 0; }
+.warnmark { color: var(--bad); font-weight: 600; }
 table { border-collapse: collapse; margin: 8px 0 14px; font-size: 13.5px; min-width: 40%; }
 th, td { padding: 5px 11px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 th { background: #f0f2f5; font-weight: 600; font-size: 12.5px; color: #3c434d; }

@@ -307,28 +307,41 @@ def scoring(st, cx, phase):
 
 
 @njit(cache=True, _nrt=False)
+def game_over(st, how):
+    r = st.rec[0]
+    r.pub[V_PHASE] = 2
+    r.ctl[C_END] = how
+    r.ctl[C_PHASE] = PH_OVER
+    r.ctl[C_OVER] = 1
+    r.ctl[C_LENGTH] = r.ctl[C_TURNS]
+    r.ctl[C_SEAT] = -1
+
+
+@njit(cache=True, _nrt=False)
 def end_round(st, cx):
-    """After every player's turn: the scorings the rule book calls for now, or the safety nets' ending."""
+    """After every player's turn: the mid-game scoring once stack 2 is in use, the final scoring once it is
+    exhausted too (the rule book). Safety nets: a round in which nobody could do anything but end the turn
+    means nobody ever can again (stalled: the board is scored once as it stands, as a final scoring; a
+    mid-game scoring already made stays); the ``max_rounds`` cap makes the outstanding scorings."""
     r = st.rec[0]
     pi = cx.tab[0].pi
-    MS, SP, FV = tables(st, cx)
+    SP = tables(st, cx)[1]
     r.ctl[C_RND] += 1
-    stuck = r.ctl[C_STUCK] != 0
-    cap = r.ctl[C_RND] >= pi[P_MAX_ROUNDS] or stuck
+    if r.ctl[C_STUCK] != 0:
+        _log_st(st, E_CAP, -1, r.ctl[C_RND], 1, 0, 0)
+        scoring(st, cx, 2)
+        game_over(st, END_STALLED)
+        return
+    cap = r.ctl[C_RND] >= pi[P_MAX_ROUNDS]
     if cap:
-        r.ctl[C_END] = END_STALLED if stuck else END_CAP
-        _log_st(st, E_CAP, -1, r.ctl[C_RND], 1 if stuck else 0, 0, 0)
+        _log_st(st, E_CAP, -1, r.ctl[C_RND], 0, 0, 0)
     if r.ctl[C_MID] == 0 and (SP[SR, S_STACK2_IN] == 1 or cap):
         scoring(st, cx, 1)
         r.ctl[C_MID] = 1
         r.pub[V_PHASE] = 1
     if r.ctl[C_MID] != 0 and (SP[SR, S_APTR] >= SP[SR, S_A2] or cap):
         scoring(st, cx, 2)
-        r.pub[V_PHASE] = 2
-        r.ctl[C_PHASE] = PH_OVER
-        r.ctl[C_OVER] = 1
-        r.ctl[C_LENGTH] = r.ctl[C_TURNS]
-        r.ctl[C_SEAT] = -1
+        game_over(st, END_CAP if cap else END_RULES)
         return
     r.ctl[C_PHASE] = PH_ROUND
 

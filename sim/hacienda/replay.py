@@ -96,8 +96,12 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
         elif code == E.E_STACK2:
             lines.append(f"** animal stack 1 is used up: stack 2 comes in; mid-game scoring at the end of round {a + 1}")
         elif code == E.E_CAP:
-            why = "no player can do anything but end the turn (dead end)" if b else f"safety cap of {a} rounds reached"
-            lines.append(f"** {why}: outstanding scorings now")
+            if b:
+                lines.append("** STALLED: in a whole round no player could do anything but end the turn, so nobody "
+                             "ever can again (an ending the rule book does not have): the board is scored once "
+                             "as it stands")
+            else:
+                lines.append(f"** safety cap of {a} rounds reached: outstanding scorings now")
         elif code == E.E_SCORE_A:
             name = "MID-GAME" if a == 1 else "FINAL"
             lines.append(f"== {name} scoring {who}: markets {b}, chains {c}, haciendas {d}")
