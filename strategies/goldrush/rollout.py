@@ -1,7 +1,8 @@
-"""Flat Monte-Carlo search with determinisation (sim.core.search): every candidate is played out from re-dealt
-copies of the state (the draw pile's order and the token faces this seat has not seen are shuffled again) by the
-playout policy; the best mean win share wins."""
+"""Flat Monte-Carlo search with determinisation (sim.core.search): the heuristic's own pick and the two best other
+candidates by immediate value are each played out from re-dealt copies of the state (the draw pile's order and the
+token faces this seat has not seen are shuffled again) by the heuristic in every seat; another candidate replaces
+the heuristic's pick only when its mean win share (plus a small point-lead term) is better by more than 0.1."""
 SEARCH = "rollout"
 POLICY = "heuristic"
-DESCRIPTION = "search: 8 heuristic playouts per candidate from re-dealt copies (at most 8 candidates)"
-WEIGHTS = {"playouts": 8.0, "margin": 0.002, "max_candidates": 8.0}
+DESCRIPTION = "search: 16 heuristic playouts per candidate from re-dealt copies (3 candidates, switch 0.1)"
+WEIGHTS = {"playouts": 16.0, "margin": 0.01, "max_candidates": 3.0, "switch": 0.1, "value": 0.0}
