@@ -498,3 +498,23 @@ def test_special_buildings_scored_without_housing_give_the_same_features():
             assert np.array_equal(out[0][2], out[1][2])
             rows += int(np.count_nonzero(out[0][0].any(axis=1)))
     assert rows > 500
+
+
+def test_a_border_beside_a_building_is_a_legal_candidate_ranked_last():
+    """The book allows any border anywhere ("Add any number of borders from your supply to your farm"): a border on
+    a side of the cottage is offered, after every plan that changes the farm, and placing it changes no pasture."""
+    ps = make()
+    ps[F.P_BORD] = 9
+    rows = plan_rows(ps)
+    cottage = 3 * 0 + 2  # A3
+    beside = int(F.SPACE_EDGES[cottage])
+    idx = [i for i, (e, k, r, x) in enumerate(rows) if k == 1 and e & beside == e]
+    assert idx, "no single border beside the cottage"
+    assert min(idx) > max(i for i, (e, k, r, x) in enumerate(rows) if e & beside != e)
+    e = rows[idx[0]][0]
+    after = ps.copy()
+    after[F.P_E] |= e
+    assert F.pastures_mask(after) == F.pastures_mask(ps)
+    # the action is still offered only for a position that helps: with every useful side bordered, none
+    ps[F.P_E] = int(E.useful_edges(ps))
+    assert not E.can_border(ps, PRM, False, 0)

@@ -400,6 +400,20 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk, reg
                 kp = popcount(part)
                 if kp >= 1 and kp <= kmax:
                     n = _plan_add(moves, n, maxm, wk, stamp, part, kp, R, x)
+    if singles:
+        # last (while room is left): a border beside a building, alone. The book allows any border anywhere
+        # ("Add any number of borders from your supply to your farm"); next to a building it changes no pasture
+        # (a building's sides already close it), so it is offered, ranked last, and never makes the action legal
+        # by itself (can_border asks for a position that helps)
+        V = U0
+        for s in range(3 * ncols):
+            if B & bit(s) != U0:
+                V |= np.uint64(SPACE_EDGES[s])
+        V &= ~E
+        while V != U0:
+            b = V & (~V + U1)
+            V &= ~b
+            n = _plan_add(moves, n, maxm, wk, stamp, b, 1, U0, -1)
     return n
 
 
