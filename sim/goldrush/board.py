@@ -26,7 +26,7 @@ def delta(d, B):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def emit(log, nlog, a, b, c, d, e, f, g):
     """Append an event row to ``log`` when logging is on (``nlog``: rows written, on flag)."""
     if nlog[1] == 0:
@@ -44,7 +44,7 @@ def emit(log, nlog, a, b, c, d, e, f, g):
     nlog[0] = i + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def find(nd, x):
     while nd[x, F_PAR] != x:
         p = nd[x, F_PAR]
@@ -54,7 +54,7 @@ def find(nd, x):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def union(nd, a, b):
     ra = find(nd, a)
     rb = find(nd, b)
@@ -87,18 +87,18 @@ def union(nd, a, b):
     return ra
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def constraint_mask(c):
     x = (c | (c >> 1)) & 0x55
     return x * 3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fits(code, cons):
     return ((code ^ cons) & constraint_mask(cons)) == 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg,
                half_seg, log, nlog):
     """Put tile ``inst`` at ``pos`` turned ``rot``; merge features; put mining tokens; update the frontier.
@@ -191,7 +191,7 @@ def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, 
     return t
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rail_tiles(nd, r, pl, through):
     """Tiles of railroad feature ``r`` (segments minus tiles counted twice)."""
     n = nd[r, F_SEGS]
@@ -209,7 +209,7 @@ def rail_tiles(nd, r, pl, through):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def city_status(nd, c, pl, seg, nseg):
     """(complete?, distinct completed railroads) of the city node ``c``."""
     t = nd[c, F_TILE]
@@ -233,7 +233,7 @@ def city_status(nd, c, pl, seg, nseg):
     return complete, ndist
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def new_game_board(nd, gi, pl, board, front, fidx, cons, mtn_nodes):
     """Reset the arrays touched by a previous game."""
     for t in range(gi[G_NPL]):

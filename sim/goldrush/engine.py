@@ -37,7 +37,7 @@ __all__ = ["reset", "advance", "apply", "result", "run_script", "action_features
 # ---------------------------------------------------------------------------------------------------------------
 # setting up
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def clear_table(r, np_, pr, ntiles):
     """Take the previous game's tiles off the board and give every player cowboys and a tent."""
     new_game_board(r.nd, r.gi, r.pl, r.board, r.front, r.fidx, r.cons, r.mtn)
@@ -63,7 +63,7 @@ def clear_table(r, np_, pr, ntiles):
             r.ctl[j] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shuffle_tokens(r, cxt):
     """The mining tokens, shuffled face down."""
     for i in range(cxt.ntok):
@@ -72,7 +72,7 @@ def shuffle_tokens(r, cxt):
     r.gi[G_SUPPLY] = cxt.ntok
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def count_edges(rem_e, code, sign):
     """Add ``sign`` to the public count of pile tiles with an edge of each kind, for one tile."""
     for e in range(1, 4):
@@ -82,7 +82,7 @@ def count_edges(rem_e, code, sign):
                 break
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def shuffle_pile(r, cxt):
     """Every tile but the start tile, shuffled into the draw pile."""
     ntiles = cxt.ntiles
@@ -98,7 +98,7 @@ def shuffle_pile(r, cxt):
         count_edges(r.rem_e, cxt.edges[r.order[i], 0], 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place_start_tile(st, cxt):
     """The start tile face up in the centre (its mountain gets its token)."""
     r = st.rec[0]
@@ -111,7 +111,7 @@ def place_start_tile(st, cxt):
                cxt.edges, cxt.edge_seg, cxt.half_seg, st.log, st.nlog)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reset(st, cx, seed, g):
     """Game ``g``: seed the stream from (seed, g), clear the table, shuffle tokens and tiles, lay the start tile."""
     r = st.rec[0]
@@ -128,7 +128,7 @@ def reset(st, cx, seed, g):
 # ---------------------------------------------------------------------------------------------------------------
 # a turn: draw and place, one follower action, scoring
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def post(st, seat, kind, n):
     """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
     r = st.rec[0]
@@ -137,7 +137,7 @@ def post(st, seat, kind, n):
     r.ctl[C_N] = n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_tile(st, cx):
     """Draw the next tile. Returns True with its placements posted, False when it fits nowhere (removed)."""
     r = st.rec[0]
@@ -167,7 +167,7 @@ def draw_tile(st, cx):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def place(st, cx, pos, rot):
     """Lay the drawn tile at ``pos`` turned ``rot`` (features merge, tokens go onto its mountains)."""
     r = st.rec[0]
@@ -178,7 +178,7 @@ def place(st, cx, pos, rot):
                                cxt.nseg, cxt.edges, cxt.edge_seg, cxt.half_seg, st.log, st.nlog)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def list_actions(st, cx):
     """The follower actions after the placement; posts them when there is a choice. Returns their count."""
     r = st.rec[0]
@@ -194,7 +194,7 @@ def list_actions(st, cx):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def do_action(nd, gi, cur, a, x, arg, tokvals, tokown, pi, cow, log, nlog):
     """Apply one follower action of player ``cur`` (A_PASS, A_COWBOY, A_TENT, A_MINE, A_REMOVE)."""
     if a == A_COWBOY:
@@ -230,7 +230,7 @@ def do_action(nd, gi, cur, a, x, arg, tokvals, tokown, pi, cow, log, nlog):
         emit(log, nlog, EV_PASS, cur, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tokvals, tokown, cow, pi, bd, done,
                log, nlog):
     """Score what placing tile ``t`` completed: railroads, mountains, then cities."""
@@ -270,7 +270,7 @@ def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tok
                                log, nlog)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def act(st, cx, i):
     """Perform follower action ``i``, score the turn and pass the turn on."""
     r = st.rec[0]
@@ -286,7 +286,7 @@ def act(st, cx, i):
     r.ctl[C_PHASE] = PH_DRAW
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def end_game(st, cx):
     """After the last tile: the final scoring (incomplete features, prairies, token faces)."""
     r = st.rec[0]
@@ -303,7 +303,7 @@ def end_game(st, cx):
 # ---------------------------------------------------------------------------------------------------------------
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def advance(st, cx):
     """Run forced steps up to the next decision; returns its seat, or -1 when the game is over."""
     r = st.rec[0]
@@ -328,7 +328,7 @@ def advance(st, cx):
             return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def apply(st, cx, i):
     """Perform candidate ``i`` of the pending decision."""
     r = st.rec[0]
@@ -341,7 +341,7 @@ def apply(st, cx, i):
     r.ctl[C_N] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def result(st, cx, sc, tb, brk):
     """Score (sum of the breakdown), no tie-break (a tie is shared) and breakdown of every seat."""
     r = st.rec[0]

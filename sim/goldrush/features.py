@@ -21,7 +21,7 @@ from .const import (
 from .scoring import majority
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def token_mean(tok_tot, tok_n, pi, me):
     """Expected value of a face-down token as seat ``me`` knows it: the printed mix (``tok_tot`` points on
     ``tok_n`` tokens) minus my own taken tokens. Tokens other players took stay unknown to me, so they are
@@ -32,7 +32,7 @@ def token_mean(tok_tot, tok_n, pi, me):
     return (tok_tot - pi[me, PI_TOKSUM]) / unknown
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def edge_odds(rem_e, kind, open_edges):
     """Rough chance to close ``open_edges`` edges of a feature with the tiles left (per edge rem/(rem+3))."""
     if open_edges <= 0:
@@ -42,7 +42,7 @@ def edge_odds(rem_e, kind, open_edges):
     return q ** open_edges
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def feature_value(k, tiles, nug, stack, tipi, horse, nspurs, pr, emean, farmers):
     if k == K_RAIL:
         return tiles * pr[P_RAIL_PTS]
@@ -55,14 +55,14 @@ def feature_value(k, tiles, nug, stack, tipi, horse, nspurs, pr, emean, farmers)
     return 0.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def root_value(nd, r, pr, emean, farmers):
     k = nd[r, F_KIND]
     return feature_value(k, nd[r, F_SEGS], nd[r, F_NUG], nd[r, F_STACK], nd[r, F_TIPI], nd[r, F_HORSE], 0,
                          pr, emean, farmers)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def gfind(grp, s):
     while grp[s] != s:
         s = grp[s]
@@ -77,7 +77,7 @@ PF_GAIN, PF_OPP_GAIN, PF_FOLLOW, PF_GROW, PF_OPP_GROW, PF_OPEN, PF_OPEN_EDGES, P
     PF_OPEN_KIND, PF_TILES_LEFT, PF_PRAIRIE, PF_STACK = range(13)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e):
     """Where the tile at ``pos`` turned ``rot`` would touch placed tiles: per contact the new segment, the root of
     the neighbour's feature and whether a whole edge (railroad or mountain) or a prairie half meets. Returns the
@@ -106,7 +106,7 @@ def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_
     return nc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def join_segments(grp, ns, sc_s, sc_r, nc):
     """New segments that touch the same neighbour feature become one feature (``grp``: union-find over the
     tile's segments)."""
@@ -121,7 +121,7 @@ def join_segments(grp, ns, sc_s, sc_r, nc):
                     grp[max(a, b)] = min(a, b)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
     """Each new feature's counters from the tile's own segments (its mountains take tokens from the supply)."""
     for s in range(ns):
@@ -148,7 +148,7 @@ def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
             gs[g, GS_SPURS] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers):
     """Add each neighbour feature once to the new feature it joins (a joined edge closes two open edges); note
     the value and open edges of those where ``me`` has the majority. Returns the number of neighbour features
@@ -184,13 +184,13 @@ def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P,
     return nr
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def loco_applies(pr, locos):
     """Does a completed railroad with ``locos`` locomotives score the multiplier?"""
     return (pr[P_LOCO_EXACT] > 0.5 and locos == 1) or (pr[P_LOCO_EXACT] <= 0.5 and locos >= 1)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp, grow_opp):
     """The new feature ``s`` (railroad, mountain or prairie): points it completes for its majority, growth of
     open features, or, when nobody stands on it, the value of claiming it."""
@@ -243,7 +243,7 @@ def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, r
     return m, complete
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row):
     """An unfinished mountain: tokens the tile adds under my tent, or a free stack worth a tent or a miner."""
     if my_tent_root >= 0:
@@ -254,7 +254,7 @@ def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row
         row[PF_STACK] = gs[s, GS_STACK] * emean
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
     """The tile's own city for a merchant: complete when every railroad leaving it is complete (points per
     distinct completed railroad), else half its railroads' worth as an open feature."""
@@ -286,7 +286,7 @@ def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
             row[PF_OPEN_KIND] = K_CITY + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, pr, row, gain_opp):
     """Cities with a merchant at the ends of railroads this placement completes: their points if every railroad
     of the city is then complete."""
@@ -337,7 +337,7 @@ def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, p
                     gain_opp[owner] += v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
                    pi, rem_e, row, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
     """The feature row of placing ``inst`` at ``pos`` turned ``rot``, for seat ``me`` (a look-ahead: the merged
@@ -377,7 +377,7 @@ def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg
     row[PF_TILES_LEFT] = gi[G_NTILES] - gi[G_DRAW]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
                     pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
     """Feature rows of the placements ``moves[i] = (cell, rotation)`` of ``inst`` for seat ``me``."""
@@ -387,7 +387,7 @@ def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_se
                        gain_opp, grow_opp)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def margin(nd, r, me, P):
     """(my cowboys - most cowboys of an opponent, most cowboys of an opponent) on feature ``r``."""
     best = 0
@@ -397,7 +397,7 @@ def margin(nd, r, me, P):
     return nd[r, F_COW + me] - best, best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def other_tents(troot, r, me, P):
     """Other players' tents on mountain ``r`` (``troot[p]``: root under player p's tent, -1 = none)."""
     n = 0
@@ -407,7 +407,7 @@ def other_tents(troot, r, me, P):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
     n = 0
     for i in range(gi[G_NFRONT]):
@@ -424,7 +424,7 @@ def list_placements(gi, board, front, cons, inst, edges, rots, nrots, moves):
 
 
 # follower-action features (bots.md: ACTION feats)
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def action_row(moves, feats, n, a, x, arg, frac, supply):
     """Start candidate ``n``: move (type, node, arg), features cleared but the share of tiles left and my supply."""
     for q in range(feats.shape[1]):
@@ -436,7 +436,7 @@ def action_row(moves, feats, n, a, x, arg, frac, supply):
     feats[n, 10] = supply
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row):
     """A railwayman: 1 per tile (x the locomotive multiplier once complete)."""
     val = rail_tiles(nd, r, pl, through) * pr[P_RAIL_PTS]
@@ -454,7 +454,7 @@ def cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row):
     row[20] = val * pr[P_END_RAIL]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row):
     """A gold miner: the nuggets and the tokens of the stack (at their expected value)."""
     val = nd[r, F_NUG] * pr[P_NUG_PTS] + nd[r, F_STACK] * emean
@@ -468,7 +468,7 @@ def cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row):
     row[20] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row):
     """A merchant: points per distinct completed railroad of the city. Returns the city's open railroad edges."""
     complete, ndist = city_status(nd, x, pl, seg, nseg)
@@ -491,7 +491,7 @@ def cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row):
     return oe
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_on_prairie(nd, r, pr, row):
     """A farmer: tipis and horses of the prairie, scored at the end."""
     row[1] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
@@ -500,7 +500,7 @@ def cowboy_on_prairie(nd, r, pr, row):
     row[20] = row[1] * pr[P_END_PRAIRIE]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves, feats, n):
     """A cowboy on any feature of the new tile nobody stands on yet (prairies only with farmers)."""
     inst = pl[t, 0]
@@ -529,7 +529,7 @@ def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac,
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mining_row(nd, r, me, P, troot, rem_e, row):
     """Columns shared by tent and mine candidates on mountain ``r``: open edges, odds, stack, majorities, tents."""
     row[2] = nd[r, F_OPEN]
@@ -542,7 +542,7 @@ def mining_row(nd, r, me, P, troot, rem_e, row):
     row[18] = other_tents(troot, r, me, P)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, moves, feats, n):
     """The tent onto any free mountain area of an unfinished mountain (completed mountains leave the list)."""
     mine_root = troot[me]
@@ -572,7 +572,7 @@ def tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, mo
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def mine_action(nd, me, P, pi, emean, rem_e, frac, supply, troot, moves, feats, n):
     """Take the top token of the stack under my tent (when there is one)."""
     mine_root = troot[me]
@@ -587,7 +587,7 @@ def mine_action(nd, me, P, pi, emean, rem_e, frac, supply, troot, moves, feats, 
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, feats, n):
     """House rule: take one of my cowboys back without scoring."""
     for k in range(MAXC):
@@ -605,7 +605,7 @@ def remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, 
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats,
                     troot):
     """Legal follower actions after placing tile ``t`` and their features; returns their count (pass first)."""
@@ -628,7 +628,7 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def fill_view(view, gi, me, P, pi, nd, bd):
     view[V_SEAT] = me
     view[V_NPLAYERS] = P

@@ -15,7 +15,7 @@ from .const import (
 )
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def majority(nd, r, P):
     """Highest cowboy count on feature ``r`` (0 = nobody)."""
     m = 0
@@ -26,7 +26,7 @@ def majority(nd, r, P):
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def rail_points(nd, r, pl, through, pr, complete):
     tiles = rail_tiles(nd, r, pl, through)
     pts = tiles * pr[P_RAIL_PTS]
@@ -37,7 +37,7 @@ def rail_points(nd, r, pl, through, pr, complete):
     return pts
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def return_cowboys(nd, r, P, cow, pi, log, nlog):
     """Cowboys standing on feature ``r`` go home."""
     for p in range(P):
@@ -51,7 +51,7 @@ def return_cowboys(nd, r, P, cow, pi, log, nlog):
         nd[r, F_COW + p] = 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def tents_home(nd, r, P, pi, log, nlog):
     for p in range(P):
         x = pi[p, PI_TENT]
@@ -61,7 +61,7 @@ def tents_home(nd, r, P, pi, log, nlog):
             emit(log, nlog, EV_TENT_HOME, p, x, 0, 0, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def take_token(gi, pi, p, tokvals, tokown):
     """The top token of a stack: its face is the next unrevealed token (tokens are exchangeable face down);
     ``tokown`` records who holds it (its face is hidden from the others until the end)."""
@@ -73,7 +73,7 @@ def take_token(gi, pi, p, tokvals, tokown):
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi, log, nlog):
     """Score the completed feature ``r`` (railroad, mountain or city), return cowboys (and tents)."""
     k = nd[r, F_KIND]
@@ -115,7 +115,7 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, c
     return_cowboys(nd, r, P, cow, pi, log, nlog)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, nlog):
     """End of game: incomplete railroads, mountains (tents and tokens removed first), cities; prairies; tokens."""
     n = gi[G_NPL]
