@@ -17,6 +17,14 @@ from sim.hacienda.engine import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 11
+TINY = "[bots.tiny]\nbase = \"rollout\"\n[bots.tiny.weights]\nplayouts = 1\nmax_candidates = 2\n"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bots") / "tiny.toml"
+    path.write_text(TINY)
+    return str(path)
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +188,40 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 
     want = json.loads((ROOT / "tests" / "data" / "hacienda_fingerprint.json").read_text())
     assert fingerprint("hacienda", 200) == want
+
+
+def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_parts(c, tiny):
+    import numba
+
+    from sim.core import search
+
+    g = get_game("hacienda")
+    lu = make_lineup("hacienda", ["tiny", "heuristic"], 2, True, [tiny])
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = g.play(c, lu, 5, 0, 4, 2)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = g.play(c, lu, 5, 0, 4, 2)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.score, two.score) and np.array_equal(one.length, two.length)
+    # the search decides the same on two states that differ only in what its seat cannot see
+    st = at_decision(c, 3, 30)
+    seat = int(st.rec[0]["ctl"][C_SEAT])
+    other = fresh(c)
+    forward.fm_copy(other, st)
+    r = np.zeros(4, dtype=np.uint64)
+    r[0] = 77
+    flow.determinise(other, c.cx, seat, r)
+    lu = make_lineup("hacienda", ["tiny"], 3, False, [tiny])
+    picks = []
+    for s in (st, other):
+        cp = fresh(c)
+        forward.fm_copy(cp, s)
+        cp.rec[0]["rng"][:] = [1, 2, 3, 4]
+        m = cp.rec[0]["moves"].shape[0]
+        picks.append(search.rollout_choose(cp, fresh(c), c.cx, lu.fns, lu.weights, lu.search[0], 0, np.zeros(m),
+                                           np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
+                                           np.zeros((3, 10))))
+    assert picks[0] == picks[1]
