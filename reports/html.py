@@ -828,6 +828,10 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
     paths = list(paths)
     if not paths:
         raise MeeplabError("report: no run directories given")
+    from .ladder import build_ladder_report, is_ladder
+
+    if len(paths) == 1 and is_ladder(paths[0]):  # meeplab ladder's directory: its own report
+        return build_ladder_report(paths[0], out, title)
     out = _output_path(Path(out))
     runs = [load_run(p) for p in paths]
     stats = [run_stats(r) for r in runs]

@@ -1,0 +1,177 @@
+"""Skill-aware commands of the CLI: ``tune`` (machine-tuned bot weights) and ``ladder`` (does a finding hold for
+stronger players?). Registered on the ``meeplab`` group by ``sim.cli``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli import _bots, _command_line, _game, _overrides, _players, cli, _with_game_flags, _flag_values
+from sim.core.errors import MeeplabError
+
+
+@cli.command("tune")
+@click.argument("game")
+@click.option("--bot", default="heuristic", show_default=True, help="Bot whose weights are tuned.")
+@click.option("--players", "-p", default=None,
+              help="Player count(s) the objective averages over: 3, or 2,4, or 2-5 (default: the game's usual).")
+@click.option("--vs", "vs", default=None,
+              help="The field, comma-separated, cycled over the other seats (default: the untuned bot and greedy).")
+@click.option("--budget", type=int, default=200_000, show_default=True,
+              help="Games to spend in all (generations and the final check).")
+@click.option("--games-per-eval", type=int, default=200, show_default=True,
+              help="Games per weight vector, generation and player count (all on the same seeds).")
+@click.option("--popsize", type=int, default=None, help="CMA-ES population (default: 4 + 3 ln(weights)).")
+@click.option("--sigma", type=float, default=0.3, show_default=True,
+              help="CMA-ES initial step, in units of each weight's own size.")
+@click.option("--margin", type=float, default=0.001, show_default=True,
+              help="Weight of the mean score lead (points) added to the win share in the objective (a tie-breaker).")
+@click.option("--final-games", type=int, default=None,
+              help="Fresh games per player count for the final check (default: budget / 5).")
+@click.option("--name", default="tuned", show_default=True, help="Name of the variant written.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
+@click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
+@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
+              help="TOML file defining bot variants (repeatable).")
+@click.option("--out", "-o", required=True, type=click.Path(), help="TOML file to write (refused if it exists).")
+@click.option("--force", is_flag=True, help="Replace OUT if it exists.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_with_game_flags
+def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, margin, final_games, name, seed, sets,
+             params_file, bot_configs, out, force, quiet, **kw):
+    """Tune a bot's weights by CMA-ES on GAME itself and write them as a TOML variant.
+
+    Each generation plays every candidate weight vector, and the best so far (the incumbent), on the same
+    games against the field; the incumbent is replaced only by a candidate that beats it there. At the end
+    the incumbent and the untuned bot play the same fresh games, and OUT's comment gives the win share
+    with its 95 % interval. Ctrl-C writes the best weights so far. Use the result with --bot-config OUT,
+    or put it in strategies/GAME/ to ship it.
+
+    \b
+      meeplab tune schweinebande --bot heuristic --players 2,3 --budget 400000 --out tuned.toml
+      meeplab run schweinebande --bot-config tuned.toml --bots tuned,heuristic --players 3 --out runs/t
+    """
+    import numba
+
+    from sim.core.bots import available
+    from sim.core.registry import check_players
+    from sim.core.tune import tune, variant_toml, write_variant
+
+    g = _game(game)
+    counts = _players(players) if players else [g.default_players]
+    for p in counts:
+        check_players(g, p)
+    field = _bots(vs) if vs else [bot, "greedy"]
+    known = available(g.id, bot_configs)
+    for b in [bot, *field]:
+        if b not in known:
+            raise MeeplabError(f"unknown bot '{b}' for {g.id}; available: {', '.join(sorted(known))}")
+    if budget <= 0 or games_per_eval <= 0:
+        raise MeeplabError("--budget and --games-per-eval must be positive")
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise MeeplabError(f"--name must be letters, digits, '-' or '_', got {name!r}")
+    out_path = Path(out)
+    if out_path.exists() and not force:
+        raise MeeplabError(f"{out_path} exists; give --force to replace it or another --out")
+    values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
+    ctx = g.prepare(values)
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=budget, unit="game", desc=f"tuning {bot}", leave=False)
+    try:
+        res = tune(g, ctx, bot, field, counts, budget, seed=seed, bot_configs=bot_configs,
+                   games_per_eval=games_per_eval, popsize=popsize, sigma=sigma, margin=margin, final_games=final_games,
+                   progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    text = variant_toml(res, name, bot, _command_line(), field, counts, budget)
+    write_variant(out_path, text, force=True)
+    if res.final:
+        f = res.final
+        for p, d in f["by_players"].items():
+            lo, hi = d["interval"]
+            click.echo(f"{name}, {p} players: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}] on {d['games']:,} fresh "
+                       f"games (untuned {d['base_share']:.3f}, fair {d['fair']:.3f})", err=True)
+        click.echo(f"{res.games_played:,} games on {numba.get_num_threads()} threads -> {out_path}", err=True)
+    else:
+        click.echo(f"interrupted after {res.generations} generation(s): best weights so far -> {out_path}", err=True)
+        raise SystemExit(130)
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in name)
+
+
+@cli.command("ladder")
+@click.argument("game")
+@click.option("--bots", "-b", "rungs", default="random,greedy,heuristic", show_default=True,
+              help="The rungs, weakest first, comma-separated (at least two).")
+@click.option("--players", "-p", default=None, help="Player count(s): 3, or 2,3,4, or 2-5 (default: the game's usual).")
+@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
+              help="Games per run and player count (every rung's self-play and every neighbouring pair).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
+@click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
+@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
+              help="TOML file defining bot variants (repeatable), e.g. a file written by 'meeplab tune'.")
+@click.option("--workers", "-w", type=int, default=None, metavar="N", help="Play on a local Dask cluster of N workers.")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on a running Dask cluster.")
+@click.option("--resume", is_flag=True, help="Finish the ladder already in OUT (only what it lacks).")
+@click.option("--force", is_flag=True, help="Replace the ladder already in OUT.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars or summaries.")
+@click.option("--out", "-o", required=True, type=click.Path(),
+              help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.")
+@_with_game_flags
+def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, bot_configs, workers, scheduler,
+               resume, force, quiet, out, **kw):
+    """Play GAME at several skill levels and say which findings hold for stronger players.
+
+    Each rung (a bot, weakest first) plays a self-play run, every seat the same bot: the seat effect at that
+    skill. Each pair of neighbouring rungs plays a cross-play run (seats alternating, rotated): how often the
+    stronger one wins. The report's section "Does it hold for stronger players?" shows, per player count and
+    rung, seat win rates, the leading score category, shared wins and game length, and flags every finding
+    that changes sign, or whose intervals at the lowest and highest rung do not overlap.
+
+    \b
+      meeplab ladder schweinebande --players 2-5 --bots random,greedy,heuristic,rollout --games 2000 --out runs/ladder
+      meeplab report runs/ladder --out ladder.html
+    """
+    import json
+
+    from sim.cli import _config, _play, _report
+
+    names = _bots(rungs)
+    if len(names) < 2:
+        raise MeeplabError("--bots needs at least two rungs, weakest first, e.g. random,greedy,heuristic")
+    if len(set(names)) != len(names):
+        raise MeeplabError(f"--bots lists a rung twice: {rungs}")
+    root = Path(out)
+    if (root / "ladder.json").exists() and not (resume or force):
+        raise MeeplabError(f"{root} already holds a ladder; give --resume to finish it or --force to replace it")
+    kw2 = dict(n_games=n_games, players=players, seed=seed, threads=threads, sets=sets, params_file=params_file,
+               bot_configs=bot_configs, fixed_seats=False, shard=None, chunk=None, workers=workers,
+               scheduler=scheduler, resume=resume, force=force, quiet=quiet)
+    flags = _flag_values(kw)
+    meta = {"game": game, "rungs": names, "self": {}, "cross": [], "command": _command_line()}
+    cfgs = []
+    for r in names:
+        d = f"self-{_slug(r)}"
+        meta["self"][r] = d
+        cfgs.append(_config(game, flags=flags, out=root / d, label=f"{r} (self-play)", **dict(kw2, bots=r)))
+    for a, b in zip(names, names[1:]):
+        d = f"cross-{_slug(a)}-{_slug(b)}"
+        meta["cross"].append([a, b, d])
+        cfgs.append(_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
+    from sim.core.runner import check_config
+
+    for cfg in cfgs:
+        check_config(cfg)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "ladder.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    _play(cfgs, kw2)
+    _report([root], root / "report.html", None)

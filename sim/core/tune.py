@@ -1,0 +1,199 @@
+"""Machine-tuned bots: CMA-ES over a bot's weights, played on the simulator itself (``meeplab tune``).
+
+The objective of a weight vector is its win share against a field (``--vs``): the tuned bot sits in one entry of a
+rotated lineup whose other entries cycle through the field, at every player count asked for, and its win share (a
+k-way tie for first counts 1/k) is averaged over the player counts. Everything is played by the game's batch engine
+(``GameSpec.play``, all cores), never game by game in Python.
+
+Noise is handled three ways:
+
+* **A tie-breaker.** The objective is the win share plus ``margin`` (default 0.001) times the mean score lead over
+  the best other seat, so that a field of candidates that all lose still shows which loses by less.
+* **Common random numbers.** All candidates of a generation, and the incumbent, play the same games (the same
+  ``(seed, game index)`` block, a new block per generation), so their differences are not luck of the deal.
+* **The incumbent is re-evaluated** every generation on that generation's games; a candidate replaces it only by
+  beating it there. The incumbent starts as the untuned weights, so the result is never worse than the start on
+  the games seen.
+* **A final check on fresh seeds** (game indices no generation used) measures the incumbent and the untuned bot on the
+  same games; its Wilson 95 % interval is written into the TOML's comment.
+
+CMA-ES (Hansen's ``cma`` package) searches in a scaled space: weight ``i`` is ``w0_i + z_i * s_i`` with
+``s_i = max(|w0_i|, 0.1 * mean |w0|, 0.01)``, so a step of 1 changes each weight by about its own size.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .bots import available, make_lineup
+from .errors import MeeplabError
+from .game import GameSpec, rank_and_win
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    """Wilson 95 % interval of a win share (the reports' own)."""
+    from reports.stats import wilson as _wilson
+
+    return _wilson(k, n)
+
+
+FRESH_START = 1 << 40  # game index of the final check: far beyond any generation's games
+
+
+@dataclass
+class TuneResult:
+    bot: str
+    names: tuple[str, ...]
+    start: np.ndarray  # the untuned weights
+    best: np.ndarray  # the incumbent at the end
+    generations: int
+    games_played: int
+    interrupted: bool
+    history: list[dict[str, Any]] = field(default_factory=list)  # per generation: best, incumbent, mean share
+    final: dict[str, Any] | None = None  # the fresh-seed check: n, share, lo, hi, base_share, base_lo, base_hi
+
+
+def field_names(bot: str, vs: list[str], n_players: int) -> list[str]:
+    """Lineup entries: the tuned bot, then the field cycled over the other seats."""
+    return [bot] + [vs[i % len(vs)] for i in range(n_players - 1)]
+
+
+class Evaluator:
+    """Win share of entry 0 with given weights, on games ``start .. start + n - 1`` at each player count; the
+    objective adds ``margin`` x its mean score lead over the best other seat (a tie-breaker that still points
+    the way when every candidate loses every game)."""
+
+    def __init__(self, game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], seed: int,
+                 bot_configs=(), margin: float = 0.0):
+        self.game, self.ctx, self.seed, self.players, self.margin = game, ctx, seed, players, margin
+        self.lineups = {p: make_lineup(game.id, field_names(bot, vs, p), p, True, bot_configs) for p in players}
+        self.width = len(available(game.id, bot_configs)[bot].weights)
+
+    def wins(self, w: np.ndarray, start: int, n: int, lead: list | None = None) -> list[float]:
+        """Sum of entry 0's win shares at each player count (``n`` games each); appends the sums of its score
+        lead over the best other seat to ``lead``."""
+        out = []
+        for p, lu in self.lineups.items():
+            weights = lu.weights.copy()
+            weights[0, : self.width] = w
+            lu2 = type(lu)(names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads,
+                           search=lu.search)
+            b = self.game.play(self.ctx, lu2, self.seed, start, n, p)
+            _, win = rank_and_win(b.score, b.tiebreak)
+            g = start + np.arange(n)[:, None]
+            entry = (np.arange(p)[None, :] + g) % p
+            out.append(float(win[entry == 0].sum()))
+            if lead is not None:
+                mine = b.score[entry == 0]
+                others = np.where(entry == 0, -np.inf, b.score).max(axis=1)
+                lead.append(float((mine - others).sum()))
+        return out
+
+    def share(self, w: np.ndarray, start: int, n: int) -> float:
+        """The objective: mean win share over the player counts (+ margin x mean score lead)."""
+        lead: list[float] = []
+        wins = self.wins(w, start, n, lead)
+        return (float(np.mean(wins)) + self.margin * float(np.mean(lead))) / n
+
+
+def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budget: int, *, seed: int = 1,
+         bot_configs=(), games_per_eval: int | None = None, popsize: int | None = None, sigma: float = 0.3,
+         margin: float = 0.001, final_games: int | None = None, progress: Callable[[int], None] | None = None) -> TuneResult:
+    """CMA-ES on ``bot``'s weights within ``budget`` games (final check included); Ctrl-C ends it early with
+    the incumbent (``interrupted``; no final check then)."""
+    import cma
+
+    spec = available(game.id, bot_configs).get(bot)
+    if spec is None:
+        raise MeeplabError(f"unknown bot '{bot}' for {game.id}")
+    if spec.search or not spec.weights:
+        raise MeeplabError(f"bot '{bot}' has no weights to tune (tune works on a plain bot with weights, e.g. "
+                           f"heuristic)")
+    w0 = np.array(spec.weights, dtype=np.float64)
+    ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin)
+    dim = len(w0)
+    lam = popsize or (4 + int(3 * math.log(dim)))
+    per_gen = games_per_eval or 200
+    final_n = final_games if final_games is not None else max(200, budget // 5)
+    per_round = per_gen * len(players) * (lam + 1)
+    gens = (budget - 2 * final_n * len(players)) // per_round
+    if gens < 1:
+        raise MeeplabError(
+            f"--budget {budget:,} is too small: one generation costs {per_round:,} games ({lam + 1} weight vectors x "
+            f"{per_gen} games x {len(players)} player count(s)) and the final check {2 * final_n * len(players):,}")
+    scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))
+    es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1,
+                                                        "verbose": -9})
+    incumbent = w0.copy()
+    res = TuneResult(bot=bot, names=spec.weight_names, start=w0, best=incumbent, generations=0, games_played=0,
+                     interrupted=False)
+    try:
+        for gen in range(gens):
+            start = gen * per_gen
+            zs = es.ask()
+            shares = [ev.share(w0 + np.asarray(z) * scale, start, per_gen) for z in zs]
+            inc = ev.share(incumbent, start, per_gen)
+            es.tell(zs, [-s for s in shares])
+            b = int(np.argmax(shares))
+            if shares[b] > inc:
+                incumbent, inc = w0 + np.asarray(zs[b]) * scale, shares[b]
+            res.best, res.generations = incumbent, gen + 1
+            res.games_played += per_round
+            res.history.append({"generation": gen + 1, "best": max(shares), "mean": float(np.mean(shares)),
+                                "incumbent": inc})
+            if progress:
+                progress(per_round)
+    except KeyboardInterrupt:
+        res.interrupted = True
+        return res
+    n = final_n
+    k_new = ev.wins(incumbent, FRESH_START, n)
+    k_old = ev.wins(w0, FRESH_START, n)
+    res.games_played += 2 * n * len(players)
+    if progress:
+        progress(2 * n * len(players))
+    total = n * len(players)
+    lo, hi = wilson(sum(k_new), total)
+    blo, bhi = wilson(sum(k_old), total)
+    res.final = {"games": total, "share": sum(k_new) / total, "lo": lo, "hi": hi,
+                 "base_share": sum(k_old) / total, "base_lo": blo, "base_hi": bhi,
+                 "fair": float(np.mean([1 / p for p in players])),
+                 "by_players": {p: {"games": n, "share": a / n, "interval": wilson(a, n), "base_share": b / n,
+                                    "base_interval": wilson(b, n), "fair": 1 / p}
+                                for p, a, b in zip(players, k_new, k_old)}}
+    return res
+
+
+def variant_toml(res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int],
+                 budget: int) -> str:
+    """The TOML variant (``[bots.NAME]``) with a comment that says how it was made and how good it is."""
+    lines = [f"# Made by: {command}" if command else "# Made by meeplab tune",
+             f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
+             f"(budget {budget:,}); field: {', '.join(vs)}; player counts: {', '.join(map(str, players))}."]
+    if res.interrupted:
+        lines.append("# Interrupted (Ctrl-C): the best weights so far, without the final check on fresh seeds.")
+    if res.final:
+        f = res.final
+        lines.append(f"# Final check on {f['games']:,} fresh games (95 % Wilson intervals), tuned vs untuned {base} "
+                     f"in the same seat on the same games:")
+        for p, d in f["by_players"].items():
+            (lo, hi), (blo, bhi) = d["interval"], d["base_interval"]
+            lines.append(f"#   {p} players, {d['games']:,} games: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}], "
+                         f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}")
+    desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
+    lines += [f"[bots.{name}]", f'base = "{base}"', f'description = "{desc}"', f"[bots.{name}.weights]"]
+    lines += [f"\"{k}\" = {float(v)!r}" for k, v in zip(res.names, res.best)]
+    return "\n".join(lines) + "\n"
+
+
+def write_variant(path: Path, text: str, force: bool) -> None:
+    if path.exists() and not force:
+        raise MeeplabError(f"{path} exists; give --force to replace it or another --out")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,79 @@
+"""Machine tuning (meeplab tune) and the skill ladder (meeplab ladder, reports/ladder.py)."""
+import json
+
+import pytest
+
+from sim.cli import main
+from sim.core.bots import available
+from sim.core.registry import get_game
+from sim.core.tune import tune, variant_toml
+
+from reports.ladder import findings
+
+
+def _bad_config(tmp_path):
+    """heuristic with its immediate-gain weights turned upside down: a deliberately bad weight vector."""
+    ws = available("schweinebande")["heuristic"].weights_dict()
+    lines = ["[bots.bad]", 'base = "heuristic"', "[bots.bad.weights]"]
+    lines += [f'"{k}" = -1.0' for k in ws if k.endswith(".gain") or k == "farm.points"]
+    path = tmp_path / "bad.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_tuning_on_a_tiny_budget_improves_a_bad_weight_vector(tmp_path):
+    cfg = _bad_config(tmp_path)
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    res = tune(g, ctx, "bad", ["heuristic"], [2], 20000, seed=2, bot_configs=[cfg], games_per_eval=100,
+               popsize=8, sigma=1.0, final_games=1000)
+    f = res.final
+    assert f["base_share"] < 0.05 and f["share"] > f["base_share"] + 0.2
+    lo, hi = f["by_players"][2]["interval"]
+    assert lo > f["base_share"]
+    out = tmp_path / "tuned.toml"
+    out.write_text(variant_toml(res, "better", "bad", "", ["heuristic"], [2], 20000))
+    bots = available("schweinebande", [cfg, str(out)])
+    assert bots["better"].weights == tuple(float(x) for x in res.best)
+
+
+def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys):
+    out = tmp_path / "t.toml"
+    args = ["tune", "schweinebande", "--players", "2", "--vs", "greedy", "--budget", "4000", "--games-per-eval",
+            "50", "--final-games", "200", "--quiet", "--out", str(out)]
+    assert main(args) == 0
+    text = out.read_text()
+    assert "[bots.tuned]" in text and "Final check on 200 fresh games" in text
+    assert main(args) == 2 and "exists" in capsys.readouterr().err
+    assert main(["tune", "schweinebande", "--bot", "rollout", "--budget", "100", "--out", str(tmp_path / "x")]) == 2
+
+
+def _row(p, rung, rates, lo, hi, cat="a"):
+    return {"n_players": p, "rung": rung, "games": 1000, "seat_rate": rates, "seat_lo": lo, "seat_hi": hi,
+            "tie": 0.01, "tie_lo": 0.005, "tie_hi": 0.02, "length": 10.0, "length_lo": 9.9, "length_hi": 10.1,
+            "category": cat, "category_share": 0.5}
+
+
+def test_ladder_flags_a_planted_sign_change():
+    low = _row(2, "weak", [0.60, 0.40], [0.57, 0.37], [0.63, 0.43])
+    high = _row(2, "strong", [0.44, 0.56], [0.41, 0.53], [0.47, 0.59], cat="b")
+    flags = findings([low, high], ["weak", "strong"])
+    whys = {(f["finding"], f["why"]) for f in flags}
+    assert ("seat 1's win rate (fair 50.0%)", "changes sign") in whys
+    assert ("leading score category", "changes") in whys
+    same = _row(2, "strong", [0.59, 0.41], [0.56, 0.38], [0.62, 0.44])
+    assert findings([low, same], ["weak", "strong"]) == []
+
+
+def test_ladder_command_and_report(tmp_path):
+    out = tmp_path / "lad"
+    assert main(["ladder", "schweinebande", "--players", "2", "--bots", "random,greedy", "--games", "300",
+                 "--quiet", "--out", str(out)]) == 0
+    meta = json.loads((out / "ladder.json").read_text())
+    assert meta["rungs"] == ["random", "greedy"] and meta["cross"] == [["random", "greedy", "cross-random-greedy"]]
+    html = (out / "report.html").read_text()
+    assert "Does it hold for stronger players?" in html and "skill gap" in html
+    assert main(["ladder", "schweinebande", "--bots", "random,greedy", "--out", str(out)]) == 2
+    assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
+    assert "Does it hold for stronger players?" in (tmp_path / "r.html").read_text()
+    assert main(["ladder", "schweinebande", "--bots", "greedy", "--out", str(tmp_path / "one")]) == 2
