@@ -201,7 +201,6 @@ def test_replay_explains_search_decisions(capsys, tiny):
     assert "search: " not in plain
     # the explained game is the same game
     assert [ln for ln in text.splitlines() if "search: " not in ln and "mean value" not in ln] == plain.splitlines()
-    assert main(["replay", "hacienda", "--explain"]) == 2
 
 
 def test_state_record_prints_by_name(c):
