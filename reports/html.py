@@ -832,6 +832,10 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
 
     if len(paths) == 1 and is_ladder(paths[0]):  # meeplab ladder's directory: its own report
         return build_ladder_report(paths[0], out, title)
+    from .options import build_options_report, is_options
+
+    if len(paths) == 1 and is_options(paths[0]):  # meeplab options' directory: its own report
+        return build_options_report(paths[0], out, title)
     out = _output_path(Path(out))
     runs = [load_run(p) for p in paths]
     stats = [run_stats(r) for r in runs]

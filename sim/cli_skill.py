@@ -175,3 +175,110 @@ def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, 
     (root / "ladder.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
     _play(cfgs, kw2)
     _report([root], root / "report.html", None)
+
+
+@cli.command("options")
+@click.argument("game")
+@click.option("--bot", default="heuristic", show_default=True, help="The bot: restricted in one seat, free in the others.")
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: the game's usual).")
+@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
+              help="Games per option class and mode (and for the unrestricted baseline), all on the same seeds.")
+@click.option("--classes", default=None,
+              help="Comma-separated option classes to test (default: every class the game declares).")
+@click.option("--converse/--no-converse", default=True, show_default=True,
+              help="Also play 'only this class where there is a choice' for each class.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
+@click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
+@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
+              help="TOML file defining bot variants (repeatable).")
+@click.option("--force", is_flag=True, help="Replace the options run already in OUT.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+@click.option("--list", "list_only", is_flag=True, help="List the game's option classes and exit.")
+@click.option("--out", "-o", type=click.Path(), default=None, help="Directory: options.json and report.html.")
+@_with_game_flags
+def options_cmd(game, bot, players, n_games, classes, converse, seed, threads, sets, params_file, bot_configs, force,
+                quiet, list_only, out, **kw):
+    """What is each option worth? Restricted play on GAME (Jaffe et al. 2012).
+
+    For each option class the game declares (`meeplab options GAME --list`; sim/GAME/options.py), one copy of BOT that may not use it plays unrestricted copies on the same games as an
+    unrestricted baseline; the report ranks the classes by the change in win share (paired 95 % intervals, Holm
+    across classes) and names the options the bot cannot win without (dominant) and those it loses nothing
+    without (useless). With --converse (the default) also "only this class where there is a choice".
+
+    \b
+      meeplab options hacienda --bot heuristic --players 3 --games 2000 --out runs/options
+      meeplab report runs/options --out options.html
+    """
+    import json
+
+    import numba
+
+    from sim.core.bots import available
+    from sim.core.options import MODES, run_options
+    from sim.core.registry import check_players
+
+    g = _game(game)
+    p = players or g.default_players
+    check_players(g, p)
+    if n_games < 2:
+        raise MeeplabError("--games must be at least 2")
+    if not g.options:
+        raise MeeplabError(f"{g.id} declares no option classes")
+    names = [n for n, _ in g.options]
+    if list_only:
+        for n, what in g.options:
+            click.echo(f"{n:<22} {what}")
+        return
+    if not out:
+        raise MeeplabError("--out DIR is required (where options.json and report.html go)")
+    if classes:
+        wanted = _bots(classes)
+        bad = [c for c in wanted if c not in names]
+        if bad:
+            raise MeeplabError(f"unknown option class '{bad[0]}' for {g.id}; available: {', '.join(names)}")
+        idx = [names.index(c) for c in wanted]
+    else:
+        idx = list(range(len(names)))
+    known = available(g.id, bot_configs)
+    if bot not in known:
+        raise MeeplabError(f"unknown bot '{bot}' for {g.id}; available: {', '.join(sorted(known))}")
+    root = Path(out)
+    if (root / "options.json").exists() and not force:
+        raise MeeplabError(f"{root} already holds an options run; give --force to replace it or another --out")
+    if root.exists() and not root.is_dir():
+        raise MeeplabError(f"{root} is a file, not a directory")
+    if threads:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
+    ctx = g.prepare(values)
+    modes = MODES if converse else ("forbid",)
+    total = n_games * (1 + len(idx) * len(modes))
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="game", desc=f"options {g.id}", leave=False)
+    try:
+        res = run_options(g, ctx, bot, p, n_games, seed=seed, bot_configs=bot_configs, modes=modes, classes=idx,
+                          progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    meta = {"game": g.id, "title": g.title, "bot": bot, "players": p, "games": n_games, "seed": seed,
+            "base_share": res.base_share, "params": {k: v for k, v in values.items()
+                                                      if isinstance(v, (int, float, str, list, tuple))},
+            "command": _command_line(), "rows": res.rows}
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = root / "options.json.tmp"
+    tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    tmp.replace(root / "options.json")
+    from reports.options import build_options_report
+
+    path = build_options_report(root, root / "report.html")
+    if not quiet:
+        for r in sorted((r for r in res.rows if r["mode"] == "forbid"), key=lambda r: r["delta"]):
+            click.echo(f"without {r['option']:<22} win share {r['share']:.3f} (change {r['delta']:+.3f}, "
+                       f"[{r['delta_lo']:+.3f}, {r['delta_hi']:+.3f}]) {r['verdict']}", err=True)
+        click.echo(f"{total:,} games -> {path}", err=True)

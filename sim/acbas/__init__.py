@@ -6,7 +6,7 @@ from sim.core.bots import MAX_ENTRIES, READS_ALL
 from sim.core.forward import ALGO_NONE, S_ALGO
 from sim.core.game import Batch, GameSpec
 
-from . import engine
+from . import engine, options
 from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
@@ -114,4 +114,5 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     decisions=decisions,
+    options=options.OPTIONS,
 )

@@ -60,6 +60,8 @@ S_MARGIN = 2  # weight of the score margin (points) added to the win share
 S_MAXCAND = 3  # at most this many candidates searched (the policy's own pick and then the best by feature 0)
 S_SWITCH = 4  # another candidate replaces the policy's pick only if its mean value is higher by more than this
 S_VALUE = 5  # playout value: VALUE_WIN (win share) or VALUE_RANK (share of the other seats beaten)
+S_FORBID = 6  # restricted play: option classes (bit mask over the game's OPTIONS) this entry may not choose
+S_ONLY = 7  # restricted play: option classes this entry must choose whenever one of them is a candidate
 S_WIDTH = 8
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
@@ -89,6 +91,10 @@ def fm_determinise(st, cx, seat, r):
 
 def fm_result(st, cx, sc, tb, brk):
     raise NotImplementedError("fm_result: no game registered for this state type")
+
+
+def fm_option_mask(st, cx, i):
+    raise NotImplementedError("fm_option_mask: no option classes registered for this state type")
 
 
 def _is(numba_type, classes) -> bool:
@@ -129,6 +135,18 @@ def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, res
     def _result(st, cx, sc, tb, brk):
         if _is(st, ours):
             return lambda st, cx, sc, tb, brk: result(st, cx, sc, tb, brk)
+
+
+def register_options(state_cls, ctx_cls, option_mask) -> None:
+    """Bind a game's option classes (restricted play, ``sim/core/restrict.py``): ``option_mask(st, cx, i)`` is the
+    bit mask of the classes (bits = positions in ``GameSpec.options``) candidate ``i`` of the pending decision
+    belongs to; 0 for a candidate of no class (where to place a tile, which chain to harvest, ...)."""
+    ours = (state_cls, ctx_cls)
+
+    @overload(fm_option_mask, inline="always")
+    def _mask(st, cx, i):
+        if _is(st, ours):
+            return lambda st, cx, i: option_mask(st, cx, i)
 
 
 @njit(cache=True, inline="always")

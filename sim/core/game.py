@@ -67,6 +67,9 @@ class GameSpec:
     # decisions(ctx, lineup, seed, start, n_games, n_players) -> bot decisions with more than one candidate in
     # those games (engines on the forward model; the bench reports decisions per second)
     decisions: Callable[..., int] | None = None
+    # restricted play (``meeplab options``): the game's option classes, (name, what it is) in bit order of its
+    # ``options.py`` mask (sim/core/restrict.py); empty = the game declares none
+    options: tuple[tuple[str, str], ...] = ()
 
 
 def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

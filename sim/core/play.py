@@ -12,25 +12,41 @@ from .bots import entry_of_seat
 from .forward import (
     ALGO_ROLLOUT, C_DECISIONS, C_END, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset, fm_result,
 )
-from .search import rollout_choose
+from .restrict import allowed_list, ask_among, is_restricted
+from .search import rollout_among, rollout_choose
 
 CHUNK = 64  # games per play_range call in a batch
 
 
 @njit(cache=True, _nrt=False)
 def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk):
-    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (scratch ``sim``)."""
+    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (scratch ``sim``), and
+    entries under a restriction (``sim.core.restrict``) choose among their allowed candidates. ``used`` holds
+    three rows' worth of scratch (``new_player``): the search's, and two lists of allowed candidates."""
     r = st.rec[0]
     fm_reset(st, cx, seed, g)
     np_ = r.ctl[C_NP]
+    m = r.moves.shape[0]
+    pick = used[m:2 * m]
+    pick2 = used[2 * m:3 * m]
     while True:
         seat = fm_advance(st, cx)
         if seat < 0:
             return
         e = entry_of_seat(seat, g, np_, rotate)
-        if search[e, S_ALGO] == ALGO_ROLLOUT and r.ctl[C_N] > 1:
+        n = r.ctl[C_N]
+        k = n
+        if n > 1 and is_restricted(search[e]):
+            k = allowed_list(st, cx, search[e], pick)
+        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1:
             r.ctl[C_DECISIONS] += 1
-            i = rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+            if is_restricted(search[e]):
+                i = rollout_among(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk, pick, k,
+                                  pick2)
+            else:
+                i = rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+        elif k < n:
+            i = ask_among(st, fns, weights, e, r.rng, pick, k)
         else:
             i = ask(st, fns, weights, e)
         fm_apply(st, cx, i)
@@ -43,7 +59,7 @@ def new_player(cx, np_, ncat, log):
     st = fm_new(cx, np_, log)
     sim = fm_new(cx, np_, log[:0])
     m = st.rec[0].moves.shape[0]
-    return (st, sim, np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64),
+    return (st, sim, np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64), np.zeros(3 * m, dtype=np.int64),
             np.zeros(np_, dtype=np.float64), np.zeros(np_, dtype=np.float64), np.zeros((np_, ncat), dtype=np.float64))
 
 

@@ -25,9 +25,10 @@ from numba import njit
 
 from .events import log_event
 from .forward import (
-    C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, VALUE_RANK, ask, fm_advance,
+    C_DECISIONS, C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, VALUE_RANK, ask, fm_advance,
     fm_apply, fm_copy, fm_determinise, fm_result,
 )
+from .restrict import ask_among, ask_restricted
 from .rng import rng_init, rng_next
 
 # event codes the search writes into a game's log (games keep theirs below 90)
@@ -64,19 +65,24 @@ def seat_value(sc, tb, np_, seat, margin, rank):
 def select_candidates(feats, n, first, maxc, cand, used):
     """cand[0] = first (the policy's pick), then the rows with the best feature 0 (earlier row on equal
     values) until ``maxc`` (all rows when maxc <= 0 or n <= maxc). Returns how many."""
-    if maxc <= 0 or n <= maxc:
-        cand[0] = first
-        k = 1
-        for i in range(n):
-            if i != first:
-                cand[k] = i
-                k += 1
-        return n
     for i in range(n):
         used[i] = 0
-    cand[0] = first
+    return select_from(feats, n, n, first, maxc, cand, used)
+
+
+@njit(cache=True, inline="always")
+def select_from(feats, n, n_free, first, maxc, cand, used):
+    """As :func:`select_candidates` among the ``n_free`` rows with ``used[i] == 0`` (the others are not
+    candidates: a restricted player's forbidden rows)."""
     used[first] = 1
+    cand[0] = first
     k = 1
+    if maxc <= 0 or n_free <= maxc:
+        for i in range(n):
+            if used[i] == 0:
+                cand[k] = i
+                k += 1
+        return k
     while k < maxc:
         b = -1
         for i in range(n):
@@ -95,6 +101,19 @@ def playout(sim, cx, fns, weights, entry):
         fm_apply(sim, cx, ask(sim, fns, weights, entry))
 
 
+@njit(cache=True, inline="always")
+def playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick):
+    """As :func:`playout`, with seat ``seat`` playing under its entry's restriction (``sim.core.restrict``)."""
+    while True:
+        s = fm_advance(sim, cx)
+        if s < 0:
+            return
+        if s == seat:
+            fm_apply(sim, cx, ask_restricted(sim, cx, fns, weights, entry, cfg, pick))
+        else:
+            fm_apply(sim, cx, ask(sim, fns, weights, entry))
+
+
 @njit(cache=True, _nrt=False)
 def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk):
     """The rollout search's choice for the pending decision of ``st`` (see the module doc). ``sim`` is a
@@ -102,11 +121,7 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
     r = st.rec[0]
     q = sim.rec[0]
     n = r.ctl[C_N]
-    seat = r.ctl[C_SEAT]
-    np_ = r.ctl[C_NP]
     k_play = max(1, int(cfg[S_PLAYOUTS]))
-    margin = cfg[S_MARGIN]
-    rank = cfg[S_VALUE] == VALUE_RANK
     base = rng_next(r.rng)  # the search's one draw from the game's stream
     # the policy's own pick, on a stream of the search's (never the game's)
     rng_init(q.rng, base, k_play)
@@ -114,6 +129,41 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
     if first < 0 or first >= n:
         first = 0
     nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, used)
+    evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, used, False)
+    return pick_best(st, cfg, nc, k_play, acc, cand, used)
+
+
+@njit(cache=True, _nrt=False)
+def rollout_among(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk, pick, k, pick2):
+    """:func:`rollout_choose` for a restricted player: only the ``k`` candidates in ``pick`` are searched, and in
+    the playouts the searching seat keeps its restriction (``pick2``: scratch for its later decisions)."""
+    r = st.rec[0]
+    q = sim.rec[0]
+    n = r.ctl[C_N]
+    k_play = max(1, int(cfg[S_PLAYOUTS]))
+    base = rng_next(r.rng)
+    rng_init(q.rng, base, k_play)
+    first = ask_among(st, fns, weights, entry, q.rng, pick, k)
+    r.ctl[C_DECISIONS] -= 1  # the search's decision is counted once, by the loop
+    for i in range(n):
+        used[i] = 1
+    for j in range(k):
+        used[pick[j]] = 0
+    nc = select_from(r.feats, n, k, first, int(cfg[S_MAXCAND]), cand, used)
+    evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, pick2, True)
+    return pick_best(st, cfg, nc, k_play, acc, cand, used)
+
+
+@njit(cache=True, inline="always")
+def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, pick, restricted):
+    """acc[ci] = the summed playout values of candidate cand[ci] (common random numbers: playout k of every
+    candidate starts from the same re-deal and stream)."""
+    r = st.rec[0]
+    q = sim.rec[0]
+    seat = r.ctl[C_SEAT]
+    np_ = r.ctl[C_NP]
+    margin = cfg[S_MARGIN]
+    rank = cfg[S_VALUE] == VALUE_RANK
     for ci in range(nc):
         acc[ci] = 0.0
     for k in range(k_play):
@@ -122,10 +172,18 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
             rng_init(q.rng, base, k)
             fm_determinise(sim, cx, seat, q.rng)
             fm_apply(sim, cx, cand[ci])
-            playout(sim, cx, fns, weights, entry)
+            if restricted:
+                playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick)
+            else:
+                playout(sim, cx, fns, weights, entry)
             fm_result(sim, cx, sc, tb, brk)
             acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
-    best = 0  # the policy's pick, unless another candidate is better by more than the switch margin
+
+
+@njit(cache=True, inline="always")
+def pick_best(st, cfg, nc, k_play, acc, cand, used):
+    """The policy's pick (cand[0]) unless another candidate's mean is better by more than the switch margin."""
+    best = 0
     need = acc[0] + cfg[S_SWITCH] * k_play + 1e-12
     for ci in range(1, nc):
         if acc[ci] > need and acc[ci] > acc[best] + 1e-12:

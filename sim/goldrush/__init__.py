@@ -12,6 +12,7 @@ from sim.core.game import Batch, GameSpec
 
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR, SLOTS
 from .deck import Deck, Tokens, load_deck, load_tokens
+from .options import OPTIONS
 from .params import PARAMS, param_vector
 
 BOT_DOC = """\
@@ -72,7 +73,7 @@ def prepare(values: dict[str, Any]) -> Ctx:
 def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> Batch:
     from sim.core import play as core_play
 
-    from . import engine  # noqa: F401  (registers the forward model)
+    from . import engine, options  # noqa: F401  (register the forward model and the option classes)
 
     score = np.zeros((n_games, n_players))
     tiebreak = np.zeros((n_games, n_players))
@@ -88,7 +89,7 @@ def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: 
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     from sim.core import play as core_play
 
-    from . import engine  # noqa: F401
+    from . import engine, options  # noqa: F401
 
     return int(core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players,
                                          lineup.rotate, seed, start, n_games, len(CATEGORIES)))
@@ -98,7 +99,7 @@ def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
     """One game with the event log on (the batch's own code path): (log rows, score, breakdown, turns)."""
     from sim.core import play as core_play
 
-    from . import engine  # noqa: F401
+    from . import engine, options  # noqa: F401
     from .const import EV_END
 
     log = np.zeros((40000, LOGW), np.int64)
@@ -149,4 +150,5 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     decisions=decisions,
+    options=OPTIONS,
 )

@@ -9,7 +9,7 @@ from sim.core import play as core_play
 from sim.core.errors import MeeplabError
 from sim.core.game import Batch, GameSpec
 
-from . import engine, flow
+from . import engine, flow, options
 from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
 from .params import PARAMS
 from .state import make_ctx
@@ -222,4 +222,5 @@ GAME = GameSpec(
     end_codes=END_CODES,
     forward_model=True,
     decisions=decisions,
+    options=options.OPTIONS,
 )

@@ -5,7 +5,7 @@ from sim.core.game import Batch, GameSpec
 
 from sim.core import play as core_play
 
-from . import engine, layout
+from . import engine, layout, options
 from .board import build
 from .layout import LOGW
 from .state import make_ctx
@@ -98,6 +98,7 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     decisions=decisions,
+    options=options.OPTIONS,
 )
 
 __all__ = ["GAME", "ANIMALS"]
