@@ -480,6 +480,22 @@ def _length_section(run: Run, st: RunStats) -> str:
     return f"<h3>Game length</h3>{fig}{tbl}"
 
 
+def _variety_section(run: Run) -> str:
+    """For a game without chance once it starts: how many distinct games the run holds."""
+    from .stats import distinct_games, run_has_chance
+
+    if run_has_chance(run):
+        return ""
+    d = distinct_games(run)
+    rows = [(f"{r['n_players']}", num(r["games"], 0), num(r["distinct"], 0), pct(r["distinct"] / max(r["games"], 1)))
+            for r in d.iter_rows(named=True)]
+    return ("<h3>Distinct games</h3><p>This game has no chance once it starts (no deck, die or hidden tile): two "
+            "games differ only where a bot draws at random. A game counts once for every identical sequence of "
+            "results (each seat's bot, score, tie-break and score breakdown, the game's length and ending), so the "
+            "rates above rest on this many different games, not on the number played.</p>"
+            + table(["players", "games", "distinct games", "share"], rows, [True] * 4))
+
+
 def _rank_section(st: RunStats, colors: dict[str, str]) -> str:
     fig = figure(charts.rank_distribution(st.ranks, colors), "rank distribution",
                  "how often each bot finished 1st, 2nd, … (shared places count for every player sharing them). "
@@ -500,6 +516,7 @@ def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[st
         _score_section(run, st, colors),
         _breakdown_section(run, st, colors),
         _length_section(run, st),
+        _variety_section(run),
         _rank_section(st, colors),
         "</section>",
     ]

@@ -823,3 +823,34 @@ def sweep_order(runs: Sequence[Run], name: str) -> list[int]:
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
         return sorted(range(len(runs)), key=lambda i: vals[i])
     return list(range(len(runs)))
+
+
+def run_has_chance(run: Run) -> bool:
+    """``run.json``'s ``chance``; for a run written before that field, the game's ``GameSpec.chance``."""
+    if "chance" in run.meta:
+        return bool(run.meta["chance"])
+    try:
+        from sim.core.registry import get_game
+
+        return bool(get_game(run.game).chance)
+    except Exception:  # an unknown or unloadable game: assume chance (nothing to count)
+        return True
+
+
+def distinct_games(run: Run) -> pl.DataFrame:
+    """Per player count: games, and distinct games (equal when every seat has the same bot, score, tie-break,
+    score breakdown, and the game the same length and ending). For a game without chance this is how many lines
+    of play a run's rates rest on."""
+    cols = ["bot", "score", "tiebreak", *run.categories]
+    have = set(run.lf.collect_schema().names())
+    cols = [c for c in cols if c in have]
+    per_game = (run.lf.sort(["n_players", "game_index", "seat"])
+                .group_by(["n_players", "game_index"], maintain_order=True)
+                .agg([pl.col(c) for c in cols] + [pl.col("length").first()]
+                     + ([pl.col("end").first().cast(pl.String)] if "end" in have else [])))
+    key = pl.concat_str([pl.col(c).cast(pl.List(pl.String)).list.join(",") for c in cols]
+                        + [pl.col("length").cast(pl.String)]
+                        + ([pl.col("end")] if "end" in have else []), separator="|")
+    return (per_game.with_columns(key.alias("key")).group_by("n_players")
+            .agg(pl.len().alias("games"), pl.col("key").n_unique().alias("distinct"))
+            .sort("n_players").collect())

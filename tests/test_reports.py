@@ -445,3 +445,26 @@ def test_report_errors(runs, tmp_path):
     (tmp_path / "blocker").write_text("a file where a folder is needed")
     with pytest.raises(MeeplabError, match="cannot write report"):
         build_report([runs["interrupted"]], tmp_path / "blocker" / "r.html")
+
+
+def test_distinct_games_counted_for_a_game_without_chance(tmp_path):
+    from reports.stats import distinct_games
+
+    d = make_run(tmp_path / "nochance", players=(3,), games=40)
+    df = pl.read_parquet(d / "results.parquet")
+    # games 20..39 repeat games 0..19 exactly (same bots, scores, breakdowns and lengths): 20 distinct games
+    first = df.filter(pl.col("game_index") < 20)
+    df = pl.concat([first, first.with_columns(pl.col("game_index") + 20)])
+    df.write_parquet(d / "results.parquet")
+    meta = json.loads((d / "run.json").read_text())
+    meta["chance"] = False
+    (d / "run.json").write_text(json.dumps(meta))
+    run = load_run(d)
+    counts = distinct_games(run).row(0, named=True)
+    assert (counts["games"], counts["distinct"]) == (40, 20)
+    out = build_report([d], tmp_path / "r.html")
+    html = out.read_text()
+    assert "Distinct games" in html and "no chance once it starts" in html
+    meta["chance"] = True  # a game with chance: no such section
+    (d / "run.json").write_text(json.dumps(meta))
+    assert "Distinct games" not in build_report([d], tmp_path / "r2.html").read_text()

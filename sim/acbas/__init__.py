@@ -115,4 +115,5 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=options.OPTIONS,
+    chance=False,
 )

@@ -70,6 +70,9 @@ class GameSpec:
     # restricted play (``meeplab options``): the game's option classes, (name, what it is) in bit order of its
     # ``options.py`` mask (sim/core/restrict.py); empty = the game declares none
     options: tuple[tuple[str, str], ...] = ()
+    # False for a game without chance once it starts (no deck, die or hidden tile): its games differ only by the
+    # bots' own random choices, and the report counts the distinct games a run holds
+    chance: bool = True
 
 
 def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

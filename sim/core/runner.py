@@ -184,6 +184,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         "games_completed": {},
         "categories": list(game.categories),
         "length_unit": game.length_unit,
+        "chance": game.chance,
         "threads": threads,
         "workers": executor.workers,
         "scheduler": executor.scheduler,
