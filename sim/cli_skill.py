@@ -28,6 +28,8 @@ from sim.core.errors import MeeplabError
               help="Weight of the mean score lead (points) added to the win share in the objective (a tie-breaker).")
 @click.option("--final-games", type=int, default=None,
               help="Fresh games per player count for the final check (default: budget / 5).")
+@click.option("--weights", "only", default=None,
+              help="Comma-separated glob patterns of the weights to tune, e.g. 'place.*,sack.*' (default: all).")
 @click.option("--name", default="tuned", show_default=True, help="Name of the variant written.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
@@ -38,8 +40,8 @@ from sim.core.errors import MeeplabError
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @_with_game_flags
-def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, margin, final_games, name, seed, sets,
-             params_file, bot_configs, out, force, quiet, **kw):
+def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, margin, final_games, only, name, seed,
+             sets, params_file, bot_configs, out, force, quiet, **kw):
     """Tune a bot's weights by CMA-ES on GAME itself and write them as a TOML variant.
 
     Each generation plays every candidate weight vector, and the best so far (the incumbent), on the same
@@ -84,7 +86,7 @@ def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, mar
     try:
         res = tune(g, ctx, bot, field, counts, budget, seed=seed, bot_configs=bot_configs,
                    games_per_eval=games_per_eval, popsize=popsize, sigma=sigma, margin=margin, final_games=final_games,
-                   progress=bar.update if bar else None)
+                   progress=bar.update if bar else None, only=_bots(only) if only else None)
     finally:
         if bar:
             bar.close()

@@ -37,6 +37,20 @@ def test_tuning_on_a_tiny_budget_improves_a_bad_weight_vector(tmp_path):
     assert bots["better"].weights == tuple(float(x) for x in res.best)
 
 
+def test_tuning_only_some_weights_keeps_the_others(tmp_path):
+    cfg = _bad_config(tmp_path)
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    res = tune(g, ctx, "bad", ["heuristic"], [2], 3000, seed=3, bot_configs=[cfg], games_per_eval=50,
+               popsize=6, sigma=1.0, final_games=200, only=["collect.*", "farm.points"])
+    names = res.names
+    moved = {n for n, a, b in zip(names, res.start, res.best) if a != b}
+    assert moved and all(n.startswith("collect.") or n == "farm.points" for n in moved)
+    assert "Weights searched: collect.gain" in variant_toml(res, "x", "bad", "", ["heuristic"], [2], 3000)
+    with pytest.raises(Exception, match="matches none"):
+        tune(g, ctx, "bad", ["heuristic"], [2], 3000, bot_configs=[cfg], only=["nothing.*"])
+
+
 def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys):
     out = tmp_path / "t.toml"
     args = ["tune", "schweinebande", "--players", "2", "--vs", "greedy", "--budget", "4000", "--games-per-eval",

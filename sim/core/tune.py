@@ -55,6 +55,7 @@ class TuneResult:
     interrupted: bool
     history: list[dict[str, Any]] = field(default_factory=list)  # per generation: best, incumbent, mean share
     final: dict[str, Any] | None = None  # the fresh-seed check: n, share, lo, hi, base_share, base_lo, base_hi
+    tuned: tuple[str, ...] = ()  # the weights searched (all when empty); the others kept their values
 
 
 def field_names(bot: str, vs: list[str], n_players: int) -> list[str]:
@@ -102,9 +103,13 @@ class Evaluator:
 
 def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budget: int, *, seed: int = 1,
          bot_configs=(), games_per_eval: int | None = None, popsize: int | None = None, sigma: float = 0.3,
-         margin: float = 0.001, final_games: int | None = None, progress: Callable[[int], None] | None = None) -> TuneResult:
+         margin: float = 0.001, final_games: int | None = None, progress: Callable[[int], None] | None = None,
+         only: list[str] | None = None) -> TuneResult:
     """CMA-ES on ``bot``'s weights within ``budget`` games (final check included); Ctrl-C ends it early with
-    the incumbent (``interrupted``; no final check then)."""
+    the incumbent (``interrupted``; no final check then). ``only``: glob patterns of the weight names to tune
+    (``place.*``); the others keep their values."""
+    import fnmatch
+
     import cma
 
     spec = available(game.id, bot_configs).get(bot)
@@ -114,8 +119,15 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
         raise MeeplabError(f"bot '{bot}' has no weights to tune (tune works on a plain bot with weights, e.g. "
                            f"heuristic)")
     w0 = np.array(spec.weights, dtype=np.float64)
+    idx = np.arange(len(w0))
+    if only:
+        idx = np.array([i for i, n in enumerate(spec.weight_names) if any(fnmatch.fnmatch(n, pat) for pat in only)],
+                       dtype=np.int64)
+        if idx.size == 0:
+            raise MeeplabError(f"--weights {','.join(only)} matches none of {bot}'s weights "
+                               f"({', '.join(spec.weight_names)})")
     ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin)
-    dim = len(w0)
+    dim = len(idx)
     lam = popsize or (4 + int(3 * math.log(dim)))
     per_gen = games_per_eval or 200
     final_n = final_games if final_games is not None else max(200, budget // 5)
@@ -125,22 +137,27 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
         raise MeeplabError(
             f"--budget {budget:,} is too small: one generation costs {per_round:,} games ({lam + 1} weight vectors x "
             f"{per_gen} games x {len(players)} player count(s)) and the final check {2 * final_n * len(players):,}")
-    scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))
+    scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
+
+    def at(z) -> np.ndarray:
+        w = w0.copy()
+        w[idx] += np.asarray(z) * scale
+        return w
     es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1,
                                                         "verbose": -9})
     incumbent = w0.copy()
     res = TuneResult(bot=bot, names=spec.weight_names, start=w0, best=incumbent, generations=0, games_played=0,
-                     interrupted=False)
+                     interrupted=False, tuned=tuple(spec.weight_names[i] for i in idx) if only else ())
     try:
         for gen in range(gens):
             start = gen * per_gen
             zs = es.ask()
-            shares = [ev.share(w0 + np.asarray(z) * scale, start, per_gen) for z in zs]
+            shares = [ev.share(at(z), start, per_gen) for z in zs]
             inc = ev.share(incumbent, start, per_gen)
             es.tell(zs, [-s for s in shares])
             b = int(np.argmax(shares))
             if shares[b] > inc:
-                incumbent, inc = w0 + np.asarray(zs[b]) * scale, shares[b]
+                incumbent, inc = at(zs[b]), shares[b]
             res.best, res.generations = incumbent, gen + 1
             res.games_played += per_round
             res.history.append({"generation": gen + 1, "best": max(shares), "mean": float(np.mean(shares)),
@@ -174,6 +191,8 @@ def variant_toml(res: TuneResult, name: str, base: str, command: str, vs: list[s
     lines = [f"# Made by: {command}" if command else "# Made by meeplab tune",
              f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
              f"(budget {budget:,}); field: {', '.join(vs)}; player counts: {', '.join(map(str, players))}."]
+    if res.tuned:
+        lines.append(f"# Weights searched: {', '.join(res.tuned)} (the others are {base}'s).")
     if res.interrupted:
         lines.append("# Interrupted (Ctrl-C): the best weights so far, without the final check on fresh seeds.")
     if res.final:
