@@ -54,7 +54,9 @@ def options_section(meta: dict[str, Any]) -> str:
              f"games (seed {meta['seed']}, seats rotated) as the unrestricted baseline, whose win share in that "
              f"entry is {pct(meta['base_share'])} (fair {pct(fair)}). Each change in win share is a paired "
              "difference per game with its 95 % interval; ● marks a change significant after Holm's correction "
-             "over the classes of a table. If every candidate of a decision is forbidden, the rules force one and "
+             "over the classes of a table. Verdicts: <i>dominant</i> (it wins under half its fair share without it), "
+             "<i>useless</i> (it loses under 2 points of win share without it), <i>unused</i> (the restriction changed "
+             "no game), <i>costly</i> / <i>helps</i> (a significant loss / gain), – (no clear effect). If every candidate of a decision is forbidden, the rules force one and "
              "the bot chooses among them.</p>"]
     rows = meta["rows"]
     forbid = [r for r in rows if r["mode"] == "forbid"]
@@ -72,15 +74,16 @@ def options_section(meta: dict[str, Any]) -> str:
         mr = sorted((r for r in rows if r["mode"] == mode), key=lambda r: r["delta"])
         if not mr:
             continue
-        body = [[f"<code>{esc(r['option'])}</code>", esc(r["what"]),
+        body = [[f"<code>{esc(r['option'])}</code><br><span class='muted'>{esc(r['what'])}</span>",
                  f"{pct(r['share'])} {ci(r['lo'], r['hi'])}",
                  f"{spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)}"
                  + sig_mark(r["p_holm"] < 0.05 and r["changed"] > 0),
-                 f"{r['score_delta']:+.2f}", f"{r['changed']:,}", esc(VERDICT_TEXT.get(r["verdict"], r["verdict"]))]
+                 f"{r['score_delta']:+.2f}", f"{r['changed']:,}",
+                 f"<span title='{esc(VERDICT_TEXT.get(r['verdict'], ''))}'>{esc(r['verdict'])}</span>"]
                 for r in mr]
         parts.append(f"<h3>{head}</h3>")
-        parts.append(table(["option", "what", "win share", "change vs unrestricted", "score change", "games changed",
-                            "verdict"], body, [False, False, True, True, True, True, False]))
+        parts.append(table(["option", "win share", "change", "score change", "games changed", "verdict"], body,
+                           [False, True, True, True, True, False]))
         uri = _chart(mr, head)
         if uri:
             parts.append(figure(uri, head, "Change in the restricted bot's win share against the unrestricted "
@@ -93,7 +96,7 @@ def _chart(rows: list[dict[str, Any]], title: str) -> str:
     from . import charts
 
     plt = charts.plt
-    fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(rows) + 1.2))
+    fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(rows) + 1.4), layout="constrained")
     y = np.arange(len(rows))
     d = np.array([r["delta"] for r in rows])
     lo = np.array([r["delta_lo"] for r in rows])
