@@ -26,7 +26,7 @@ def delta(d, B):
     return -1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def emit(log, nlog, a, b, c, d, e, f, g):
     """Append an event row to ``log`` when logging is on (``nlog``: rows written, on flag)."""
     if nlog[1] == 0:

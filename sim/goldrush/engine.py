@@ -107,7 +107,7 @@ def place_start_tile(st, cxt):
     B = gi[G_B]
     cpos = (B // 2) * B + B // 2
     emit(st.log, st.nlog, EV_START, cxt.start, cpos, 0, 0, 0, 0)
-    place_tile(r.nd, gi, r.pl, r.board, r.front, r.fidx, r.cons, r.mtn, cpos, cxt.start, 0, cxt.seg, cxt.nseg,
+    place_tile(r.nd, gi, r.pl, r.board, r.front, r.fidx, r.cons, r.mtn, cpos, cxt.start, np.int64(0), cxt.seg, cxt.nseg,
                cxt.edges, cxt.edge_seg, cxt.half_seg, st.log, st.nlog)
 
 

@@ -77,7 +77,7 @@ PF_GAIN, PF_OPP_GAIN, PF_FOLLOW, PF_GROW, PF_OPP_GROW, PF_OPEN, PF_OPEN_EDGES, P
     PF_OPEN_KIND, PF_TILES_LEFT, PF_PRAIRIE, PF_STACK = range(13)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e):
     """Where the tile at ``pos`` turned ``rot`` would touch placed tiles: per contact the new segment, the root of
     the neighbour's feature and whether a whole edge (railroad or mountain) or a prairie half meets. Returns the
@@ -106,7 +106,7 @@ def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_
     return nc
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def join_segments(grp, ns, sc_s, sc_r, nc):
     """New segments that touch the same neighbour feature become one feature (``grp``: union-find over the
     tile's segments)."""
@@ -121,7 +121,7 @@ def join_segments(grp, ns, sc_s, sc_r, nc):
                     grp[max(a, b)] = min(a, b)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
     """Each new feature's counters from the tile's own segments (its mountains take tokens from the supply)."""
     for s in range(ns):
@@ -148,7 +148,7 @@ def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
             gs[g, GS_SPURS] += 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers):
     """Add each neighbour feature once to the new feature it joins (a joined edge closes two open edges); note
     the value and open edges of those where ``me`` has the majority. Returns the number of neighbour features
@@ -190,7 +190,7 @@ def loco_applies(pr, locos):
     return (pr[P_LOCO_EXACT] > 0.5 and locos == 1) or (pr[P_LOCO_EXACT] <= 0.5 and locos >= 1)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp, grow_opp):
     """The new feature ``s`` (railroad, mountain or prairie): points it completes for its majority, growth of
     open features, or, when nobody stands on it, the value of claiming it."""
@@ -243,7 +243,7 @@ def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, r
     return m, complete
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row):
     """An unfinished mountain: tokens the tile adds under my tent, or a free stack worth a tent or a miner."""
     if my_tent_root >= 0:
@@ -254,7 +254,7 @@ def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row
         row[PF_STACK] = gs[s, GS_STACK] * emean
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
     """The tile's own city for a merchant: complete when every railroad leaving it is complete (points per
     distinct completed railroad), else half its railroads' worth as an open feature."""
@@ -286,7 +286,7 @@ def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
             row[PF_OPEN_KIND] = K_CITY + 1
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, pr, row, gain_opp):
     """Cities with a merchant at the ends of railroads this placement completes: their points if every railroad
     of the city is then complete."""
@@ -337,7 +337,7 @@ def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, p
                     gain_opp[owner] += v
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
                    pi, rem_e, row, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
     """The feature row of placing ``inst`` at ``pos`` turned ``rot``, for seat ``me`` (a look-ahead: the merged
@@ -448,7 +448,7 @@ def cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row):
         val = full
         row[0] = val
     row[1] = val
-    row[11] = edge_odds(rem_e, K_RAIL, opn)
+    row[11] = edge_odds(rem_e, np.int64(K_RAIL), opn)
     row[14] = lc
     row[19] = full
     row[20] = val * pr[P_END_RAIL]
@@ -461,7 +461,7 @@ def cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row):
     if opn == 0:
         row[0] = val
     row[1] = val
-    row[11] = edge_odds(rem_e, K_MTN, opn)
+    row[11] = edge_odds(rem_e, np.int64(K_MTN), opn)
     row[14] = nd[r, F_STACK]
     row[15] = nd[r, F_NUG]
     row[19] = val
@@ -485,7 +485,7 @@ def cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row):
     else:
         row[1] = nsp * pr[P_CITY_PTS]
         row[19] = nsp * pr[P_CITY_PTS]
-    row[11] = edge_odds(rem_e, K_CITY, oe)
+    row[11] = edge_odds(rem_e, np.int64(K_CITY), oe)
     row[14] = ndist
     row[20] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
     return oe
@@ -533,7 +533,7 @@ def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac,
 def mining_row(nd, r, me, P, troot, rem_e, row):
     """Columns shared by tent and mine candidates on mountain ``r``: open edges, odds, stack, majorities, tents."""
     row[2] = nd[r, F_OPEN]
-    row[11] = edge_odds(rem_e, K_MTN, nd[r, F_OPEN])
+    row[11] = edge_odds(rem_e, np.int64(K_MTN), nd[r, F_OPEN])
     row[14] = nd[r, F_STACK]
     row[15] = nd[r, F_NUG]
     mg, ob = margin(nd, r, me, P)

@@ -79,7 +79,7 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, c
     k = nd[r, F_KIND]
     m = majority(nd, r, P)
     if k == K_RAIL:
-        pts = rail_points(nd, r, pl, through, pr, True)
+        pts = rail_points(nd, r, pl, through, pr, np.bool_(True))
         if m > 0:
             for p in range(P):
                 if nd[r, F_COW + p] == m:
@@ -131,7 +131,7 @@ def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, nlog)
             cat = -1
             if k == K_RAIL:
                 if nd[x, F_OPEN] > 0 and pr[P_END_RAIL] > 0.5:
-                    pts = rail_points(nd, x, pl, through, pr, False)
+                    pts = rail_points(nd, x, pl, through, pr, np.bool_(False))
                     cat = C_RAIL
             elif k == K_MTN:
                 if nd[x, F_DONE] == 0:

@@ -148,7 +148,7 @@ def redeal_tokens(r, np_, seat, ntok, rnd):
         if i >= ptr or r.tokown[i] != seat:
             r.pool[k] = r.tokvals[i]
             k += 1
-    _shuffle_sorted(r.pool, 0, k, rnd)
+    _shuffle_sorted(r.pool, np.int64(0), k, rnd)
     k = 0
     for p in range(np_):
         if p != seat:
