@@ -1,5 +1,13 @@
 """Rule-book tips as weights: chains of 3+, many markets, water next to own tiles, harvest long chains,
-haciendas on the longest chain; keeps buying cards (animal cards first) so the hand never runs dry."""
+haciendas on the longest chain; keeps buying cards (animal cards first) so the hand never runs dry.
+
+Future actions: with compulsory actions every turn spends pesos or cards, and a player with neither (and no
+chain to harvest) can never act again. The bot keeps a reserve of future actions, counted in pesos as
+``pesos + price_blind x cards in hand`` (a card in hand is an action that costs nothing; a blind buy keeps the
+count, a play lowers it by one card, a hacienda or water tile by its price, a harvest or market income raises
+it): every peso an action takes from it below ``reserve`` costs ``reserve_pen`` points, every peso it brings
+back below ``reserve`` earns as much. So a poor player harvests, buys a card blind rather than face up, and
+leaves haciendas and water tiles for when it can afford them without running dry."""
 from numba import njit
 
 from sim.core.bots import bot_jit, load_weights_toml
@@ -29,6 +37,8 @@ W_ROOM = 15
 W_MARKET_DIST = 16
 W_HERD = 17
 W_KEEP_MONEY = 18
+W_RESERVE = 19
+W_RESERVE_PEN = 20
 
 A_BUY_LAND_UP = 0
 A_BUY_LAND_BLIND = 1
@@ -42,6 +52,7 @@ A_END = 8
 
 V_MONEY = 16
 V_SEAT = 0
+PRICE_BLIND = 2.0  # pesos per future action (the book's blind price; a card in hand is worth one)
 
 
 @njit(cache=True, inline="always")
@@ -94,10 +105,24 @@ def _score_action(code, t, f0, f1, f2, handsize, money, w):
 def choose(kind, view, moves, n, feats, weights, rng):
     best = -1e18
     bi = 0
+    reserve = weights[W_RESERVE]
+    have = 0.0
+    short = 0.0
+    if kind == 0 and n > 0:
+        # the reserve of future actions, in pesos: pesos + a blind buy's price per card in hand
+        have = feats[0, 5] + PRICE_BLIND * feats[0, 4]
+        short = max(0.0, reserve - have)
     for i in range(n):
         if kind == 0:
             s = _score_action(moves[i, 0], moves[i, 1], feats[i, 0], feats[i, 1], feats[i, 2], feats[i, 4], feats[i, 5],
                               weights)
+            code = moves[i, 0]
+            d = feats[i, 1]
+            if code == A_PLAY:
+                d -= PRICE_BLIND
+            elif code <= A_BUY_ANIMAL_BLIND:
+                d += PRICE_BLIND
+            s -= weights[W_RESERVE_PEN] * (max(0.0, reserve - have - d) - short)
         elif kind == 1:  # land: grow chains towards 3+, merge, stay near unreached markets
             s = (feats[i, 0] * weights[W_VALUE] + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
                  + weights[W_MERGE] * feats[i, 5] + weights[W_ROOM] * feats[i, 6]
