@@ -182,7 +182,7 @@ def test_describe_names_every_field(c):
 def test_fingerprint_of_every_result_column_is_unchanged():
     """Score, tiebreak, breakdown and length of 200 games per lineup and player count (2-5; random, greedy,
     heuristic and mixed) are those stored (the engine before the forward model, commit 9e4787e, with stalled games scored once since e3fa07f;
-    the heuristic lineups since the heuristic keeps a reserve of future actions; a
+    the heuristic lineups since the heuristic keeps a reserve of future actions, all since the box's limits; a
     rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
     sys.path.insert(0, str(ROOT / "scripts"))
     from fingerprint import fingerprint

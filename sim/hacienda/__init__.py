@@ -14,7 +14,8 @@ from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
 from .params import PARAMS
 from .state import make_ctx
 from .scoring import (
-    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_COMPULSORY, P_DISPLAY,
+    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_COMPULSORY, P_DISCS,
+    P_DISPLAY, P_LAND_TILES,
     P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN,
     P_MAX_ROUNDS, P_MP, P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY,
     P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN, P_WTILES,
@@ -55,6 +56,8 @@ def pack_params(values) -> np.ndarray:
     pi[P_WTILES:P_WTILES + 4] = values["water_tiles"]
     pi[P_MAX_ROUNDS] = values["max_rounds"]
     pi[P_COMPULSORY] = 1 if values["compulsory_actions"] else 0
+    pi[P_DISCS] = values["animal_discs"]
+    pi[P_LAND_TILES] = values["land_tiles"]
     mp = values["market_points"]
     if len(mp) > P_COMPULSORY - P_MP:
         raise MeeplabError(f"parameter 'market_points' has {len(mp)} entries, at most {P_COMPULSORY - P_MP}")

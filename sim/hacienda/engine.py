@@ -77,6 +77,8 @@ V_DISP_LAND = 36  # 8: face-up land cards (type or -1)
 V_DISP_ANIMAL = 44  # 8: face-up animal cards (type 6..9 or -1)
 V_WSUPPLY = 52  # 4: water tiles left by shape
 V_MARKETS = 56  # 5: markets reached per player
+V_LAND_TILES = 61  # land tiles of the deciding player's colour left in the box (-1 unlimited)
+V_DISCS = 62  # animal discs the deciding player has left (-1 unlimited)
 V_HDR = 64
 V_SPACE = 64
 

@@ -28,13 +28,14 @@ from .engine import (
     S_LEND, S_LPTR, S_LVER, S_NPC, S_PVER, S_STACK2_IN, S_WS, S_WVER, SP_LAB, SP_OWNER, SP_ROWS, SP_STAMP, SP_WCNT,
     SR, SR_CBH, SR_GC, T_ANIMAL, T_PAMPA, V_ACTIONS_LEFT, V_CARD, V_CHIPS_SUPPLY, V_DISP_ANIMAL, V_DISP_LAND,
     V_HAC_OK, V_HAC_SUPPLY, V_HAND, V_HANDSIZE, V_HARV_OK, V_LAND_DECK, V_MARKETS, V_MONEY, V_NP, V_NSPACES,
-    V_PHASE, V_ROUND, V_SEAT, V_SPACE, V_STACK1, V_STACK2, V_TURN, V_WATER_OK, V_WSUPPLY, _act_row, _ball3, _draw_animal,
+    V_PHASE, V_ROUND, V_SEAT, V_SPACE, V_STACK1, V_STACK2, V_TURN, V_WATER_OK, V_WSUPPLY, V_LAND_TILES, V_DISCS, _act_row, _ball3, _draw_animal,
     _dirty_group, _dirty_land, _group_cached, _unreached, _water_fits, best_group, best_values, best_water,
     eval_spaces, gen_groups, gen_harvest, gen_water, init_free, legal_row, place_animal, place_land, place_water,
     water_cells,
 )
 from .scoring import (
-    NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHIPS, P_COMPULSORY, P_DISPLAY, P_HAC_PRICE,
+    NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHIPS, P_COMPULSORY, P_DISCS, P_DISPLAY, P_HAC_PRICE,
+    P_LAND_TILES,
     P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
     P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_TURN, P_WTILES,
     R_CHIPS, R_FPAM, R_FTERR, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBMK, R_OCC, R_PAMPA, R_REACH, R_SRC, R_TERR,
@@ -73,6 +74,72 @@ def _post(st, seat, kind, n):
     r.ctl[C_KIND] = kind
     r.ctl[C_N] = n
     return seat
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the box's limits: land tiles (double-sided, two player colours each) and animal discs (30 per player)
+# ---------------------------------------------------------------------------------------------------------------
+NO_LIMIT = 1 << 30
+
+
+@njit(cache=True, inline="always")
+def land_left(r, pi, p):
+    """Land tiles with p's colour on one side still in the box (NO_LIMIT when the supply is off)."""
+    if pi[P_LAND_TILES] <= 0:
+        return NO_LIMIT
+    c = 0
+    for x in range(MAXP):
+        if x != p:
+            c += r.ltiles[min(p, x), max(p, x)]
+    return c
+
+
+@njit(cache=True, inline="always")
+def discs_left(r, pi, p):
+    """Animal discs p has not placed yet (NO_LIMIT when unlimited)."""
+    if pi[P_DISCS] <= 0:
+        return NO_LIMIT
+    return pi[P_DISCS] - r.discs[p]
+
+
+@njit(cache=True, _nrt=False)
+def take_land(r, pi, p, np_):
+    """p takes a land tile from the box (our reading; the book does not say): one whose other colour is not in
+    the game while there is one, else one shared with the opponent colour that has the most tiles left (the
+    lowest colour on a tie), so a player never takes a shared tile while an own one is left."""
+    if pi[P_LAND_TILES] <= 0:
+        return
+    best = -1
+    for x in range(np_, MAXP):
+        if r.ltiles[p, x] > 0:
+            best = x
+            break
+    if best < 0:
+        bc = 0
+        for x in range(np_):
+            if x != p:
+                c = r.ltiles[min(p, x), max(p, x)]
+                if c > bc:
+                    bc = c
+                    best = x
+    if best >= 0:
+        r.ltiles[min(p, best), max(p, best)] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def fill_box(r, pi):
+    """The box's land tiles over the 10 colour pairs a < b (in the order (0,1), (0,2), ..., (3,4); a remainder
+    of land_tiles / 10 goes to the first pairs), and no animal disc placed."""
+    tot = pi[P_LAND_TILES]
+    k = 0
+    for a in range(MAXP):
+        r.discs[a] = 0
+        for b in range(MAXP):
+            r.ltiles[a, b] = 0
+    for a in range(MAXP):
+        for b in range(a + 1, MAXP):
+            r.ltiles[a, b] = tot // 10 + (1 if k < tot % 10 else 0)
+            k += 1
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -227,6 +294,7 @@ def reset(st, cx, seed, g):
         r.dland[s] = -1
         r.danim[s] = -1
     place_sources(st, cx)
+    fill_box(r, pi)
     view[V_NP] = np_
     view[V_NSPACES] = n
     view[V_CARD] = -1
@@ -456,6 +524,22 @@ def post_action(st, cx):
         bv[t] = FV[F_CBV + p, t]
         bsz[t] = FV[F_CBS + p, t]
         bn[t] = 1.0 if SP[SR_CBH + p, t] >= 0 else 0.0
+    # the box's limits: without a tile of its colour (a disc) left the player cannot play land (animal) cards,
+    # and such a card is worth nothing to buy
+    lleft = land_left(rc, pi, p)
+    dleft = discs_left(rc, pi, p)
+    view[V_LAND_TILES] = lleft if lleft < NO_LIMIT else -1
+    view[V_DISCS] = dleft if dleft < NO_LIMIT else -1
+    if lleft <= 0:
+        for t in range(T_ANIMAL):
+            bv[t] = 0.0
+            bsz[t] = 0.0
+            bn[t] = 0.0
+    if dleft <= 0:
+        for t in range(T_ANIMAL, NT):
+            bv[t] = 0.0
+            bsz[t] = 0.0
+            bn[t] = 0.0
     handsize = 0
     for t in range(NT):
         handsize += hand[p, t]
@@ -699,9 +783,10 @@ def post_place(st, cx):
 
 @njit(cache=True, _nrt=False)
 def do_place(st, cx, j):
-    """Place the card played on candidate space ``j``."""
+    """Place the card played on candidate space ``j`` (a tile or disc from the player's supply)."""
     rc = st.rec[0]
     cxt = cx.tab[0]
+    pi = cxt.pi
     kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
@@ -716,6 +801,7 @@ def do_place(st, cx, j):
     if rc.known[p, t] > 0:
         rc.known[p, t] -= 1  # (a card bought face up counts as played first)
     if t < T_ANIMAL:
+        take_land(rc, pi, p, rc.ctl[C_NP])
         sz = place_land(MS, SP, p, h, kind, nbmask, view)
         _dirty_land(MS, SP, p, h, nbmask)
         _ball3(MS, p, h, ball3)
@@ -724,6 +810,7 @@ def do_place(st, cx, j):
         a = t - T_ANIMAL
         r0 = countrow(MS, R_REACH + p) if mkcnt[h] > 0 else 0
         sz, inc = place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view)
+        rc.discs[p] += 1
         money[p] += inc
         if mkcnt[h] > 0 and countrow(MS, R_REACH + p) != r0:
             # markets reached changed: the market term of every animal type (only spaces next to a

@@ -64,6 +64,14 @@ PARAMS = ParamSet(
         Param("water_tiles", (9, 4, 3, 2), "ints",
               "Water tiles: 1-hex, 2-hex, 3-hex triangle, 3-hex line (one 1-hex tile starts on each water source)",
               lo=0, hi=100, length=4),
+        Param("animal_discs", 30, "int",
+              "Animal discs per player (double-sided: any animal can be shown, the book's swap when a kind runs "
+              "out); with all of them on the board the player cannot play animal cards; 0 = unlimited",
+              lo=0, hi=1000),
+        Param("land_tiles", 80, "int",
+              "Land tiles in the box, double-sided in two of the five player colours, spread evenly over the 10 "
+              "colour pairs (our reading: 8 of each pair); a player with no tile of its colour left cannot play "
+              "land cards; 0 = unlimited", lo=0, hi=10000),
         Param("max_rounds", 200, "int",
               "Safety cap, not a rule: after this many rounds the outstanding scorings happen", lo=1, hi=10000,
               group="engine"),

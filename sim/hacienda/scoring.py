@@ -41,7 +41,9 @@ P_MAX_ROUNDS = 34
 P_NMP = 35  # length of the market table
 P_MP = 36  # market table, up to 63 entries
 P_COMPULSORY = 99  # 1: no early end of the turn while a legal action exists
-P_LEN = 100
+P_DISCS = 100  # animal discs per player (0 unlimited)
+P_LAND_TILES = 101  # land tiles in the box, over the 10 colour pairs (0 unlimited)
+P_LEN = 102
 
 
 @njit(cache=True, _nrt=False)

@@ -93,6 +93,8 @@ def state_dtype(cap):
         ("cwv", np.float64, MAXP),  # its value
         ("cws", np.float64, MAXP),  # its size
         ("cwm", np.int64, (MAXP, 3)),  # its shape, anchor, orientation (-1 recompute)
+        ("ltiles", np.int64, (MAXP, MAXP)),  # land tiles left in the box with colours a < b (supply on)
+        ("discs", np.int64, MAXP),  # animal discs each player has on the board
         ("brk", np.float64, (MAXP, 2 * NCAT)),  # score breakdown: mid-game 0..4, final 5..9
         ("snap", np.uint64, (2, NROWS * wc + SNAPW_EXTRA)),  # board at each scoring (logged games only)
         ("bv", np.float64, NT),  # scratch: best value of each card type
