@@ -36,7 +36,7 @@ from sim.core.registry import game_ids, get_game  # noqa: E402
 # (players, bot) cases per game, and games per timed run (sized for ~1-3 s on 2 cores)
 CASES = {
     "schweinebande": ([3, 2, 5], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 100_000),
-    "hacienda": ([3], ["greedy", "random", "heuristic"], 10_000),
+    "hacienda": ([3], ["greedy", "random", "heuristic", "rollout+heuristic"], 10_000),
     "acbas": ([2], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 40_000),
     "goldrush": ([2, 4], ["greedy", "random", "heuristic", "rollout+heuristic"], 4_000),
 }
