@@ -93,6 +93,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
             feats[np.uint64(m), F_PAIRS] = res1[3] - res0[3]
             feats[np.uint64(m), F_BPTS] = res1[4] - res0[4]
             feats[np.uint64(m), F_ONSPACE] = 0.0
+            feats[np.uint64(m), F_RULE] = 0.0
             m += 1
         if m == 0:
             _pcs(wk, me, PC_EST + 4, -1)

@@ -28,9 +28,9 @@ from .farm import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 from .params import *  # noqa: F401,F403
 from .state import (
-    C_CODE, C_CUR, C_G, C_GOT, C_ME, C_PLACED, C_RND, C_SLOT, C_TURN, PH_ACTION, PH_ANIMAL, PH_BORDERS, PH_EXPAND,
-    PH_OVER, PH_ROUND, PH_SPECIAL, PH_STABLES, PH_STALL, PH_TROUGHS, PH_TURN, AcCtx, AcState, clear_plan_caches,
-    determinise, new_state,
+    C_BSEAT, C_CODE, C_CUR, C_G, C_GOT, C_KRET, C_KSEAT, C_ME, C_PLACED, C_RND, C_SLOT, C_TURN, PH_ACTION,
+    PH_ANIMAL, PH_BORDERS, PH_BREED, PH_EXPAND, PH_KEEP, PH_OVER, PH_ROUND, PH_SPECIAL, PH_STABLES, PH_STALL,
+    PH_TROUGHS, PH_TURN, AcCtx, AcState, clear_plan_caches, determinise, new_state,
 )
 
 
@@ -127,31 +127,50 @@ def start_round(st, tab):
 
 @njit(cache=True, _nrt=False, inline="always")
 def end_round(st, tab):
-    """Breeding (every type with at least two animals gets one more, housing permitting), then the next round or
-    the final scoring."""
+    """Every worker is placed: breeding, seat 0 first (PH_BREED)."""
+    r = st.rec[0]
+    r.ctl[C_BSEAT] = 0
+    r.ctl[C_PHASE] = PH_BREED
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def breed(st, tab):
+    """Breeding of the next seat (every type with at least two animals gets one more; the seat keeps the animals
+    as settle() says: a keep-or-release decision when more than one maximal set fits, its seat returned), or,
+    after both seats, the next round or the final scoring (-1)."""
     r = st.rec[0]
     cxt = tab[0]
     prm = cxt.prm
     prmf = cxt.prmf
     wk = st.scr[0].wk
     res0 = r.res[0]
-    for p in range(2):
-        ps = r.ps[p]
+    p = r.ctl[C_BSEAT]
+    if p < 2:
+        ps = r.ps[np.uint64(p)]
         b0 = 1 if ps[P_AN] >= prm[I_BREED_MIN] else 0
         b1 = 1 if ps[P_AN + 1] >= prm[I_BREED_MIN] else 0
         b2 = 1 if ps[P_AN + 2] >= prm[I_BREED_MIN] else 0
         b3 = 1 if ps[P_AN + 3] >= prm[I_BREED_MIN] else 0
         before = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
-        gain_animals(ps, prm, prmf, wk, res0, b0, b1, b2, b3)
+        r.ctl[C_BSEAT] = p + 1
+        ps[P_AN] += b0
+        ps[P_AN + 1] += b1
+        ps[P_AN + 2] += b2
+        ps[P_AN + 3] += b3
+        if settle(st, tab, p, PH_BREED):
+            # the seat chooses what to keep (E_KEEP follows, then the farm)
+            _logs(st, E_BREED, p, b0, b1, b2, b3, -1, 0, 0, 0)
+            return p
         after = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
         nb = b0 + b1 + b2 + b3
         _logs(st, E_BREED, p, b0, b1, b2, b3, before + nb - after, 0, 0, 0)
         log_farm(ps, p, st.log, st.nlog, st.nlog[1] != 0)
+        return -1
     r.ctl[C_RND] += 1
     r.ctl[C_LENGTH] = r.ctl[C_RND]
     if r.ctl[C_RND] < prm[I_ROUNDS]:
         r.ctl[C_PHASE] = PH_ROUND
-        return
+        return -1
     parts = st.scr[0].parts
     for p in range(2):
         ps = r.ps[p]
@@ -166,6 +185,108 @@ def end_round(st, tab):
     r.ctl[C_END] = 0
     r.ctl[C_PHASE] = PH_OVER
     r.ctl[C_SEAT] = -1
+    return -1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# keep or release: the player chooses which animals stay when not all fit
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def settle(st, tab, p, ret):
+    """Seat p's farm got animals or changed: house them. evaluate() keeps the fixed rule's set (most points, then
+    animals, then breeding pairs, then the solver's type order; r.res[0] its evaluation). When animals must run
+    away and more than one maximal set fits (keep_frontier: sets to which no animal can be added), the book lets
+    the player choose: the sets are posted as decision K_KEEP for p, the farm holds every animal on hand until
+    the choice, ``ret`` is the phase to go on with afterwards (PH_TURN: the turn ends), and True is returned.
+    Otherwise the rule's set is the only maximal one and stays (False). With parameters under which one more
+    animal can score less (cx mono 0) the rule decides alone, as before."""
+    r = st.rec[0]
+    cxt = tab[0]
+    prm = cxt.prm
+    prmf = cxt.prmf
+    sc = st.scr[0]
+    wk = sc.wk
+    ps = r.ps[np.uint64(p)]
+    res0 = r.res[0]
+    h0 = ps[P_AN]
+    h1 = ps[P_AN + 1]
+    h2 = ps[P_AN + 2]
+    h3 = ps[P_AN + 3]
+    evaluate(ps, prm, prmf, wk, res0)
+    if (ps[P_AN] == h0 and ps[P_AN + 1] == h1 and ps[P_AN + 2] == h2 and ps[P_AN + 3] == h3) or cxt.mono == 0:
+        return False
+    kf = sc.kf
+    n = keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3)
+    if n <= 1:
+        return False
+    rule = ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48)
+    held = h0 + h1 + h2 + h3
+    moves = r.moves
+    feats = r.feats
+    # the rule's set first, then the other maximal sets in the frontier's order
+    m = 0
+    for i in range(-1, n):
+        v = rule
+        if i >= 0:
+            v = kf[0, np.uint64(i)]
+            if v == rule:
+                continue
+        # every animal of the set is housed and the farm is the same: only the animals' points and the breeding
+        # pairs differ from the rule's set
+        k = 0
+        dv = 0
+        dp = 0
+        for t in range(4):
+            x = (v >> np.int64(16 * t)) & 0xFFFF
+            y = ps[np.uint64(P_AN + t)]
+            k += x
+            dv += fval(prm, t, x) - fval(prm, t, y)
+            dp += (1 if x >= prm[I_BREED_MIN] else 0) - (1 if y >= prm[I_BREED_MIN] else 0)
+        moves[np.uint64(m), 0] = v
+        moves[np.uint64(m), 1] = held - k
+        moves[np.uint64(m), 2] = 0
+        moves[np.uint64(m), 3] = 0
+        for j in range(NF):
+            feats[np.uint64(m), j] = 0.0
+        feats[np.uint64(m), F_SCORE] = dv
+        feats[np.uint64(m), F_PAIRS] = dp
+        feats[np.uint64(m), F_RULE] = 1.0 if i < 0 else 0.0
+        m += 1
+    # the farm holds what is on hand until the choice
+    ps[P_AN] = h0
+    ps[P_AN + 1] = h1
+    ps[P_AN + 2] = h2
+    ps[P_AN + 3] = h3
+    slot = r.ctl[C_SLOT] if ret != PH_BREED else -1
+    fill_view(r.pub, r.gs, ps, r.ps[np.uint64(1 - p)], p, slot, r.left[np.uint64(p)], r.left[np.uint64(1 - p)], prm)
+    r.ctl[C_KRET] = ret
+    r.ctl[C_KSEAT] = p
+    r.ctl[C_PHASE] = PH_KEEP
+    _post(st, p, K_KEEP, m)
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def apply_keep(st, tab, i):
+    """The chosen set stays (it fits: every animal of it is housed), the rest run away; then go on."""
+    r = st.rec[0]
+    cxt = tab[0]
+    p = r.ctl[C_KSEAT]
+    ps = r.ps[np.uint64(p)]
+    v = r.moves[np.uint64(i), 0]
+    for t in range(4):
+        ps[np.uint64(P_AN + t)] = (v >> np.int64(16 * t)) & 0xFFFF
+    evaluate(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0])
+    _logs(st, E_KEEP, p, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], r.moves[np.uint64(i), 1],
+          r.ctl[C_N], np.int64(r.feats[np.uint64(i), F_RULE]), 0)
+    ret = r.ctl[C_KRET]
+    if ret == PH_TURN:
+        end_turn(st)
+    elif ret == PH_BREED:
+        log_farm(ps, p, st.log, st.nlog, st.nlog[1] != 0)
+        r.ctl[C_PHASE] = PH_BREED
+    else:
+        r.ctl[C_PHASE] = ret
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -385,8 +506,8 @@ def apply_action(st, tab, i):
         _logs(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
         end_turn(st)
     elif slot <= S_STONE2 or slot >= S_MILL:
-        take_goods(st, tab, me, slot)
-        end_turn(st)
+        if not take_goods(st, tab, me, slot):
+            end_turn(st)
     elif slot == S_FENCES or slot == S_WALLS:
         r.ctl[C_PHASE] = PH_BORDERS
     elif slot == S_EXPAND:
@@ -412,7 +533,8 @@ def apply_action(st, tab, i):
 
 @njit(cache=True, _nrt=False, inline="always")
 def take_goods(st, tab, me, slot):
-    """A goods or animal space: take everything on it; the animals are housed (the best set stays)."""
+    """A goods or animal space: take everything on it; the animals are housed (settle: True when the player
+    chooses which to keep next)."""
     r = st.rec[0]
     cxt = tab[0]
     gs = r.gs
@@ -431,9 +553,17 @@ def take_goods(st, tab, me, slot):
         gs[np.uint64(acc + j)] = 0
     if offered > 0:
         before = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
-        gain_animals(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0], a0, a1, a2, a3)
+        ps[P_AN] += a0
+        ps[P_AN + 1] += a1
+        ps[P_AN + 2] += a2
+        ps[P_AN + 3] += a3
+        if settle(st, tab, me, PH_TURN):
+            # every animal on hand, run-away count -1: the player chooses what to keep (E_KEEP)
+            _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
+            return True
         _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3],
               before + offered - (ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]), 0, 0, 0)
+    return False
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -550,7 +680,7 @@ def apply_borders(st, tab, i):
     ps[P_STONE] -= s
     r.ctl[C_PLACED] += k
     _logs(st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0)
-    evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
+    settle(st, tab, me, PH_BORDERS)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -634,7 +764,7 @@ def apply_troughs(st, tab, i):
     r.gs[GS_TROUGHS] -= 1
     r.ctl[C_PLACED] += 1
     _logs(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
+    settle(st, tab, me, PH_TROUGHS)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -683,8 +813,8 @@ def apply_stall(st, tab, i):
     ps[P_REED] -= prm[I_STALL_REED]
     r.gs[GS_STALLS] -= 1
     _logs(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
-    end_turn(st)
+    if not settle(st, tab, me, PH_TURN):
+        end_turn(st)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -759,6 +889,7 @@ def apply_stables(st, tab, i):
         ps[P_STONE] -= prm[I_STABLES_COST]
     r.ctl[C_PLACED] += 1
     _logs(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
+    settle(st, tab, me, PH_STABLES)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -856,11 +987,15 @@ def apply_special(st, tab, i):
     pay = r.moves[np.uint64(i), 2]
     place_special(ps, r.gs, code, s, pay, prm)
     _logs(st, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
-    evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
     if code == B_SHELTER or code == B_OPEN:
+        # the free animal comes first: the animals are settled once, after it (evaluated on a copy here, the
+        # free animal's features start from it)
+        tps = st.scr[0].tps[0]
+        _copy(tps, ps)
+        evaluate(tps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
         r.ctl[C_CODE] = code
         r.ctl[C_PHASE] = PH_ANIMAL
-    else:
+    elif not settle(st, tab, me, PH_TURN):
         end_turn(st)
 
 
@@ -903,9 +1038,9 @@ def apply_animal(st, tab, i):
     ps = r.ps[np.uint64(me)]
     t = r.moves[np.uint64(i), 0]
     ps[np.uint64(P_AN + t)] += 1
-    evaluate(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0])
     _logs(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
-    end_turn(st)
+    if not settle(st, tab, me, PH_TURN):
+        end_turn(st)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -945,8 +1080,8 @@ def apply_expand(st, tab, i):
     add_column(ps, side == 1)
     r.gs[GS_EXPS] -= 1
     _logs(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
-    evaluate(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0])
-    end_turn(st)
+    if not settle(st, tab, me, PH_TURN):
+        end_turn(st)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -963,6 +1098,11 @@ def advance_in(st, tab):
                 end_round(st, tab)
                 continue
             return post_action(st, tab)
+        if ph == PH_BREED:
+            seat = breed(st, tab)
+            if seat >= 0:
+                return seat
+            continue
         if ph == PH_ROUND:
             start_round(st, tab)
             continue
@@ -983,7 +1123,7 @@ def advance_in(st, tab):
             seat = post_animal(st, tab)
         elif ph == PH_EXPAND:
             seat = post_expand(st, tab)
-        else:  # PH_ACTION: the action-space decision is still pending
+        else:  # PH_ACTION, PH_KEEP: the decision is still pending
             return r.ctl[C_SEAT]
         if seat >= 0:
             return seat
@@ -1007,6 +1147,8 @@ def apply_in(st, tab, i):
         apply_special(st, tab, i)
     elif k == K_SHELTER or k == K_OPENST:
         apply_animal(st, tab, i)
+    elif k == K_KEEP:
+        apply_keep(st, tab, i)
     else:
         apply_expand(st, tab, i)
 

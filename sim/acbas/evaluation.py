@@ -226,6 +226,7 @@ def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_PAIRS] = after[3] - before[3]
     feats[i, F_BPTS] = after[4] - before[4]
     feats[i, F_ONSPACE] = 0.0
+    feats[i, F_RULE] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -241,6 +242,68 @@ def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
     ps[P_AN + 2] += a2
     ps[P_AN + 3] += a3
     evaluate(ps, prm, prmf, wk, res)
+
+
+# ---------------------------------------------------------------------------------------------
+# keep-or-release: the maximal sets of animals that fit
+
+@njit(cache=True, inline="always")
+def _kf_get(v, t):
+    return (v >> np.int64(16 * t)) & 0xFFFF
+
+
+@njit(cache=True, inline="always")
+def _kf_covers(a, b):
+    """Kept vector a holds at least as many of every type as b."""
+    return (_kf_get(a, 0) >= _kf_get(b, 0) and _kf_get(a, 1) >= _kf_get(b, 1) and _kf_get(a, 2) >= _kf_get(b, 2)
+            and _kf_get(a, 3) >= _kf_get(b, 3))
+
+
+@njit(cache=True, _nrt=False)
+def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
+    """The maximal sets of the animals h0..h3 (sheep, pigs, cows, horses) that ps's farm can hold: the kept vectors
+    (16 bits per type, sheep lowest) that fit and to which no animal of any type can be added. Written to
+    kf[0, :n] in a fixed order; returns n (at most KF_MAX). Containers are given one at a time to one type
+    each: a kept vector grows to min(animals of the type, capacity given to it); a container goes unused only
+    when every type is full. After each container only the vectors not covered by another are kept (what
+    grows from a covered vector stays covered), so the list is the Pareto frontier of the farm's containers so
+    far. Uses wk rows 0..2 (containers_w)."""
+    K, past = containers_w(ps, prm, wk)
+    kf[0, 0] = 0
+    n = 1
+    for k in range(K):
+        c = wk[0, k]
+        m = 0
+        for i in range(n):
+            v = kf[0, np.uint64(i)]
+            grown = False
+            for t in range(4):
+                h = h0 if t == 0 else (h1 if t == 1 else (h2 if t == 2 else h3))
+                x = _kf_get(v, t)
+                if x >= h:
+                    continue
+                y = min(h, x + c)
+                kf[1, np.uint64(m)] = v + ((y - x) << np.int64(16 * t))
+                m += 1
+                grown = True
+            if not grown:
+                kf[1, np.uint64(m)] = v
+                m += 1
+        # keep the vectors no other covers (of equal ones the first)
+        n = 0
+        for i in range(m):
+            a = kf[1, np.uint64(i)]
+            keep = True
+            for j in range(m):
+                if j != i:
+                    b = kf[1, np.uint64(j)]
+                    if _kf_covers(b, a) and (b != a or j < i):
+                        keep = False
+                        break
+            if keep and n < KF_MAX:
+                kf[0, np.uint64(n)] = a
+                n += 1
+    return n
 
 
 # ---------------------------------------------------------------------------------------------

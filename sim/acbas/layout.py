@@ -36,10 +36,14 @@ GS_SIZE = GS_ACC + NSLOT * NG
 SPECIAL_CODES = np.array([B_HTH, B_STORAGE, B_SHELTER, B_OPEN], dtype=np.int64)
 
 # decision kinds
-K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST = range(9)
-NF = 11  # feature columns
-F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE = range(11)
+K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST, K_KEEP = range(10)
+NF = 12  # feature columns
+F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE, F_RULE = range(12)
 MAXM = 1024
+# keep-or-release (K_KEEP): the maximal sets of animals that fit are found on a Pareto frontier of kept vectors
+# (4 counts of 16 bits in one word), at most KF_MAX of them (children: 4 per frontier vector)
+KF_MAX = MAXM - 1
+KF_N = 4 * KF_MAX + 4
 DEFAULT_PLAN_SPACES = 5  # largest region the action estimate considers as its default enclosure
 MW = 4  # move row width
 
@@ -53,7 +57,7 @@ V_LEN = V_GS + GS_SIZE
 # event log records: code + 9 arguments
 LOGW = 10
 E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SPECIAL, E_EXPAND, E_ANIMAL, \
-    E_BREED, E_FARM, E_SCORE = range(1, 15)
+    E_BREED, E_FARM, E_SCORE, E_KEEP = range(1, 16)
 
 # workspace (int64, 2-D): rows 0..WROWS-1 for containers_w / house_w, then per player PCR rows holding the
 # cache of enclosure plans (flat index f -> row WROWS + p*PCR + f >> FLAT_SHIFT, column f & FLAT_MASK)

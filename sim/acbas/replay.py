@@ -79,6 +79,12 @@ def draw_farm(prm, ncols, home, borders, troughs, packed, animals):
     return lines
 
 
+def kept_text(packed):
+    """A kept vector of the keep-or-release decision (16 bits per type, sheep lowest) in words."""
+    parts = [f"{(packed >> (16 * t)) & 0xFFFF} {TYPES[t]}" for t in range(4) if (packed >> (16 * t)) & 0xFFFF]
+    return ", ".join(parts) if parts else "no animals"
+
+
 def _move(kind, m0, m1):
     """A candidate of decision ``kind`` in words (for the search lines of --explain)."""
     if kind == E.K_ACTION:
@@ -95,6 +101,8 @@ def _move(kind, m0, m1):
         return "left" if m0 == 1 else "right"
     if kind in (E.K_SHELTER, E.K_OPENST):
         return TYPES[m0]
+    if kind == E.K_KEEP:
+        return "keep " + kept_text(m0) + (f", release {m1}" if m1 else "")
     return f"{m0} {m1}"
 
 
@@ -134,7 +142,10 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
             out.append(f"     takes {_goods(a[2:9])}")
         elif code == E.E_HOUSE:
             kept = ", ".join(f"{a[1 + t]} {TYPES[t]}" for t in range(4) if a[1 + t])
-            out.append(f"     houses {kept or 'no animals'}" + (f"; {a[5]} run away" if a[5] else ""))
+            if a[5] < 0:
+                out.append(f"     has {kept} on hand: not all fit, the player chooses which to keep")
+            else:
+                out.append(f"     houses {kept or 'no animals'}" + (f"; {a[5]} run away" if a[5] else ""))
         elif code == E.E_BORDERS:
             msg = f"     places {a[2]} border(s) at cost {a[3]} wood, {a[4]} stone around {spaces_text(a[5])}"
             if a[6] >= 0:
@@ -157,7 +168,14 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
         elif code == E.E_BREED:
             born = ", ".join(f"1 {TYPES[t]}" for t in range(4) if a[1 + t])
             if born:
-                out.append(f"P{p} breeding: {born}" + (f"; {a[5]} run away" if a[5] else ""))
+                if a[5] < 0:
+                    out.append(f"P{p} breeding: {born}; not all fit, the player chooses which to keep")
+                else:
+                    out.append(f"P{p} breeding: {born}" + (f"; {a[5]} run away" if a[5] else ""))
+        elif code == E.E_KEEP:
+            kept = kept_text(a[1] | (a[2] << 16) | (a[3] << 32) | (a[4] << 48))
+            which = "the fixed rule's set" if a[7] else "not the fixed rule's set"
+            out.append(f"     P{p} keeps {kept}; {a[5]} run away (chosen among {a[6]} sets that fit, {which})")
         elif code == E.E_FARM:
             ncols, home, bord, tr, packed, an, gd = a[1:8]
             animals = [(an >> (16 * t)) & 0xFFFF for t in range(4)]

@@ -23,7 +23,7 @@ from sim.core.bots import MAX_ENTRIES
 from sim.core.forward import C_COMMON, C_NP
 
 from .farm import P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS
-from .layout import GS_SIZE, MAXM, MW, NF, PC_EST, S_ROW, MONO_COL, V_LEN, W_ROWS_ALL, WROWS, PCR, FLAT_SHIFT, \
+from .layout import GS_SIZE, KF_N, MAXM, MW, NF, PC_EST, S_ROW, MONO_COL, V_LEN, W_ROWS_ALL, WROWS, PCR, FLAT_SHIFT, \
     FLAT_MASK, REG_WITH
 from .params import N_PRM
 
@@ -37,7 +37,10 @@ C_PLACED = C_COMMON + 5  # borders / troughs / stables placed by this action so 
 C_G = C_COMMON + 6  # game index (which lineup entry plays which seat)
 C_CODE = C_COMMON + 7  # special building just built (its free animal is pending)
 C_GOT = C_COMMON + 8  # borders taken from the Expand space (logged with the side)
-C_LEN = C_COMMON + 9
+C_KRET = C_COMMON + 9  # keep-or-release pending: the phase to go on with after the choice (PH_TURN: end the turn)
+C_KSEAT = C_COMMON + 10  # keep-or-release pending: the seat choosing
+C_BSEAT = C_COMMON + 11  # breeding: the next seat to breed (2: both have)
+C_LEN = C_COMMON + 12
 
 # phases: where advance resumes
 PH_ROUND = 0  # refill and start a round
@@ -51,6 +54,8 @@ PH_SPECIAL = 7  # Special building: which, where, how paid
 PH_ANIMAL = 8  # the Shelter's / Open Stables' free animal
 PH_EXPAND = 9  # Expand: which side
 PH_OVER = 10
+PH_KEEP = 11  # keep-or-release: the sets of animals to keep are posted
+PH_BREED = 12  # breeding, one seat after the other (C_BSEAT), then the next round or the final scoring
 
 STATE_DTYPE = np.dtype([
     ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): both farms and the board, all public
@@ -73,6 +78,7 @@ SCR_DTYPE = np.dtype([
     ("tps", np.int64, (4, P_SIZE)),  # farm copies
     ("tgs", np.int64, GS_SIZE),  # a board copy
     ("parts", np.float64, 8),
+    ("kf", np.int64, (2, KF_N)),  # keep-or-release: the frontier of kept vectors and its children (keep_frontier)
 ])
 AcState = namedtuple("AcState", ["rec", "log", "nlog", "scr"])
 # the read-only context of a run: one record (``cx.tab[0]``)

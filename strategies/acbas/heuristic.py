@@ -15,7 +15,7 @@ from strategies.common import pick_uniform
 DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml); softmax temperature"
 
 FEATURES = ("score", "wood", "stone", "reed", "borders", "capacity", "kept", "lost", "pairs", "building_points",
-            "on_space")
+            "on_space", "rule")
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
 _names = [f"{p}_{f}" for f in FEATURES for p in ("early", "late")] + ["temperature"]
 if list(WEIGHTS) != _names:
