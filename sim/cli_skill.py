@@ -16,7 +16,8 @@ from sim.core.errors import MeeplabError
 @click.option("--players", "-p", default=None,
               help="Player count(s) the objective averages over: 3, or 2,4, or 2-5 (default: the game's usual).")
 @click.option("--vs", "vs", default=None,
-              help="The field, comma-separated, cycled over the other seats (default: the untuned bot and greedy).")
+              help="The field, comma-separated, cycled over the other seats from each member in turn, each table on "
+                   "its share of the games (default: the untuned bot and greedy; at 2 players half the games each).")
 @click.option("--budget", type=int, default=200_000, show_default=True,
               help="Games to spend in all (generations and the final check).")
 @click.option("--games-per-eval", type=int, default=200, show_default=True,

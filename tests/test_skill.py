@@ -6,7 +6,7 @@ import pytest
 from sim.cli import main
 from sim.core.bots import available
 from sim.core.registry import get_game
-from sim.core.tune import tune, variant_toml
+from sim.core.tune import Evaluator, field_tables, tune, variant_toml
 
 from reports.ladder import findings
 
@@ -49,6 +49,21 @@ def test_tuning_only_some_weights_keeps_the_others(tmp_path):
     assert "Weights searched: collect.gain" in variant_toml(res, "x", "bad", "", ["heuristic"], [2], 3000)
     with pytest.raises(Exception, match="matches none"):
         tune(g, ctx, "bad", ["heuristic"], [2], 3000, bot_configs=[cfg], only=["nothing.*"])
+
+
+def test_a_field_larger_than_the_other_seats_is_met_whole():
+    assert field_tables("t", ["heuristic", "greedy"], 2) == [["t", "heuristic"], ["t", "greedy"]]
+    assert field_tables("t", ["heuristic", "greedy"], 3) == [["t", "heuristic", "greedy"], ["t", "greedy", "heuristic"]]
+    assert field_tables("t", ["heuristic"], 3) == [["t", "heuristic", "heuristic"]]
+    # 2 players against heuristic and greedy: half the games against each, the sum of both tables' wins
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    w = list(available("schweinebande")["heuristic"].weights)
+    both = Evaluator(g, ctx, "heuristic", ["heuristic", "greedy"], [2], 5).wins(w, 10, 300)[0]
+    vs_h = Evaluator(g, ctx, "heuristic", ["heuristic"], [2], 5).wins(w, 10, 150)[0]
+    vs_g = Evaluator(g, ctx, "heuristic", ["greedy"], [2], 5).wins(w, 160, 150)[0]
+    assert both == vs_h + vs_g
+    assert vs_g > vs_h  # greedy is the weaker table
 
 
 def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys):

@@ -1,7 +1,8 @@
 """Machine-tuned bots: CMA-ES over a bot's weights, played on the simulator itself (``meeplab tune``).
 
 The objective of a weight vector is its win share against a field (``--vs``): the tuned bot sits in one entry of a
-rotated lineup whose other entries cycle through the field, at every player count asked for, and its win share (a
+rotated lineup whose other entries cycle through the field (from each field member in turn, each such table on its
+share of the games, so that at 2 players a field of two bots is met half and half), at every player count asked for, and its win share (a
 k-way tie for first counts 1/k) is averaged over the player counts. Everything is played by the game's batch engine
 (``GameSpec.play``, all cores), never game by game in Python.
 
@@ -58,9 +59,31 @@ class TuneResult:
     tuned: tuple[str, ...] = ()  # the weights searched (all when empty); the others kept their values
 
 
-def field_names(bot: str, vs: list[str], n_players: int) -> list[str]:
-    """Lineup entries: the tuned bot, then the field cycled over the other seats."""
-    return [bot] + [vs[i % len(vs)] for i in range(n_players - 1)]
+def field_names(bot: str, vs: list[str], n_players: int, shift: int = 0) -> list[str]:
+    """Lineup entries: the tuned bot, then the field cycled over the other seats (from field member ``shift``)."""
+    return [bot] + [vs[(i + shift) % len(vs)] for i in range(n_players - 1)]
+
+
+def field_tables(bot: str, vs: list[str], n_players: int) -> list[list[str]]:
+    """The distinct tables the tuned bot meets at ``n_players``: the field cycled over the other seats from each
+    of its members in turn, so that a field larger than the other seats (2 players against heuristic and greedy)
+    is met whole, each table on its share of the games."""
+    out: list[list[str]] = []
+    for shift in range(len(vs)):
+        names = field_names(bot, vs, n_players, shift)
+        if names not in out:
+            out.append(names)
+    return out
+
+
+def _blocks(n: int, k: int) -> list[tuple[int, int]]:
+    """``n`` games cut into ``k`` consecutive blocks (offset, count), as even as possible."""
+    out, off = [], 0
+    for j in range(k):
+        c = n // k + (1 if j < n % k else 0)
+        out.append((off, c))
+        off += c
+    return out
 
 
 class Evaluator:
@@ -71,27 +94,34 @@ class Evaluator:
     def __init__(self, game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], seed: int,
                  bot_configs=(), margin: float = 0.0):
         self.game, self.ctx, self.seed, self.players, self.margin = game, ctx, seed, players, margin
-        self.lineups = {p: make_lineup(game.id, field_names(bot, vs, p), p, True, bot_configs) for p in players}
+        self.lineups = {p: [make_lineup(game.id, names, p, True, bot_configs) for names in field_tables(bot, vs, p)]
+                        for p in players}
         self.width = len(available(game.id, bot_configs)[bot].weights)
 
     def wins(self, w: np.ndarray, start: int, n: int, lead: list | None = None) -> list[float]:
-        """Sum of entry 0's win shares at each player count (``n`` games each); appends the sums of its score
-        lead over the best other seat to ``lead``."""
+        """Sum of entry 0's win shares at each player count (``n`` games each, cut into one block per table of
+        the field); appends the sums of its score lead over the best other seat to ``lead``."""
         out = []
-        for p, lu in self.lineups.items():
-            weights = lu.weights.copy()
-            weights[0, : self.width] = w
-            lu2 = type(lu)(names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads,
-                           search=lu.search)
-            b = self.game.play(self.ctx, lu2, self.seed, start, n, p)
-            _, win = rank_and_win(b.score, b.tiebreak)
-            g = start + np.arange(n)[:, None]
-            entry = (np.arange(p)[None, :] + g) % p
-            out.append(float(win[entry == 0].sum()))
-            if lead is not None:
+        for p, tables in self.lineups.items():
+            won = led = 0.0
+            for lu, (off, cnt) in zip(tables, _blocks(n, len(tables))):
+                if cnt == 0:
+                    continue
+                weights = lu.weights.copy()
+                weights[0, : self.width] = w
+                lu2 = type(lu)(names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads,
+                               search=lu.search)
+                b = self.game.play(self.ctx, lu2, self.seed, start + off, cnt, p)
+                _, win = rank_and_win(b.score, b.tiebreak)
+                g = start + off + np.arange(cnt)[:, None]
+                entry = (np.arange(p)[None, :] + g) % p
+                won += float(win[entry == 0].sum())
                 mine = b.score[entry == 0]
                 others = np.where(entry == 0, -np.inf, b.score).max(axis=1)
-                lead.append(float((mine - others).sum()))
+                led += float((mine - others).sum())
+            out.append(won)
+            if lead is not None:
+                lead.append(led)
         return out
 
     def share(self, w: np.ndarray, start: int, n: int) -> float:
