@@ -8,7 +8,7 @@ from sim.acbas.params import PARAMS, pack
 from sim.core import forward
 from sim.core.bots import make_lineup
 from tests.test_acbas_farm import H, V, conts, make, random_ps
-from tests.test_acbas_ref import points
+from tests.test_acbas_ref import points, reachable_kept
 
 PRM, PRMF = pack(PARAMS.defaults())
 
@@ -20,16 +20,7 @@ def unpack(v):
 def brute_maximal(caps, have):
     """Every kept vector some assignment of a type (or none) per container gives, reduced to those to which no
     animal of any type can be added (exhaustive)."""
-    states = {(0, 0, 0, 0)}
-    for cap in caps:
-        nxt = set()
-        for s in states:
-            nxt.add(s)
-            for t in range(4):
-                s2 = list(s)
-                s2[t] = min(have[t], s2[t] + cap)
-                nxt.add(tuple(s2))
-        states = nxt
+    states = reachable_kept(caps, have)
     return {s for s in states
             if not any(o != s and all(o[t] >= s[t] for t in range(4)) for o in states)}
 

@@ -107,8 +107,8 @@ def points(kept):
     return sum(k + bonus(t, k) for t, k in enumerate(kept))
 
 
-def brute_house(caps, d):
-    """Best (points, animals, types kept at least twice) over every assignment of a type (or none) to each container.
+def reachable_kept(caps, d):
+    """Every kept vector (sheep, pigs, cows, horses) some assignment of a type (or none) to each container gives.
 
     Exhaustive: every container is tried with every option; reachable capped totals are kept as a set
     (two assignments with the same capped totals keep the same animals)."""
@@ -122,6 +122,12 @@ def brute_house(caps, d):
                 s2[t] = min(d[t], s2[t] + cap)
                 nxt.add(tuple(s2))
         states = nxt
+    return states
+
+
+def brute_house(caps, d):
+    """Best (points, animals, types kept at least twice) over every assignment of a type (or none) to each container."""
+    states = reachable_kept(caps, d)
     return max((points(list(st)), sum(st), sum(1 for x in st if x >= 2)) for st in states)
 
 
