@@ -235,15 +235,6 @@ def _copy(dst, src):
         dst[i] = src[i]
 
 
-@njit(cache=True, inline="always")
-def gain_animals(ps, prm, prmf, wk, res, a0, a1, a2, a3):
-    ps[P_AN] += a0
-    ps[P_AN + 1] += a1
-    ps[P_AN + 2] += a2
-    ps[P_AN + 3] += a3
-    evaluate(ps, prm, prmf, wk, res)
-
-
 # ---------------------------------------------------------------------------------------------
 # keep-or-release: the maximal sets of animals that fit
 
