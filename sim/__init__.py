@@ -18,3 +18,8 @@ __version__ = "0.1.0"
 from .core import numba_cache as _numba_cache  # noqa: E402
 
 _numba_cache.install()
+
+# numba copies a scope per block at every inline="always" call: once per call (sim/core/numba_inline.py)
+from .core import numba_inline as _numba_inline  # noqa: E402
+
+_numba_inline.install()
