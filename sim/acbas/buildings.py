@@ -184,7 +184,7 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
     for every type: its containers are found once (kept in row S2_ROW)."""
     best = -1e18
     bt = 0
-    K = -1
+    K = np.int64(-1)
     past = U0
     bk = bld_key(ps)
     for t in range(4):
@@ -192,7 +192,7 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
             continue
         _copy(tps, ps)
         tps[P_AN + t] += 1
-        K, past = evaluate_m(tps, prm, prmf, wk, res1, K, past, S2_ROW, bk)
+        K, past = evaluate_m(tps, prm, prmf, wk, res1, K, past, np.int64(S2_ROW), bk)
         if res1[0] > best + 1e-9:
             best = res1[0]
             bt = t

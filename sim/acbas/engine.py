@@ -13,7 +13,6 @@ sub-choices, for the action-space features).
 """
 import numpy as np
 from numba import njit
-from numba.core.types.function_type import WrapperAddressProtocol
 
 from sim.core import forward
 from sim.core.bots import READS_ALL, READS_NONE, entry_of_seat
@@ -157,7 +156,7 @@ def breed(st, tab):
         ps[P_AN + 1] += b1
         ps[P_AN + 2] += b2
         ps[P_AN + 3] += b3
-        if settle(st, tab, p, PH_BREED):
+        if settle(st, tab, p, np.int64(PH_BREED)):
             # the seat chooses what to keep (E_KEEP follows, then the farm)
             _logs(st, E_BREED, p, b0, b1, b2, b3, -1, 0, 0, 0)
             return p
@@ -328,7 +327,7 @@ def post_action(st, tab):
     # evaluate(pme), keeping its containers: the goods and animal spaces leave the farm as it is
     bk0 = bld_key(pme)  # the deciding player's buildings: the same in every estimate's copy of the farm
     ue0 = useful_edges(pme)
-    K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, -1, U0, S_ROW, bk0)
+    K0, past0 = evaluate_m(pme, prm, prmf, wk, res0, np.int64(-1), U0, np.int64(S_ROW), bk0)
     cheap_done = False
     tgs_done = False  # tgs: a copy of gs for the estimates, made when first needed
     n = 0
@@ -401,7 +400,7 @@ def post_action(st, tab):
                     tps2[P_AN + t] += gs[np.uint64(acc + G_SHEEP + t)]
                     off += gs[np.uint64(acc + G_SHEEP + t)]
             if off > 0:
-                K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, S_ROW, bk0)
+                K0, past0 = evaluate_m(tps2, prm, prmf, wk, res1, K0, past0, np.int64(S_ROW), bk0)
             else:
                 # goods only: the farm is unchanged, only the Storage Building's points move
                 for j in range(13):
@@ -469,7 +468,7 @@ def post_action(st, tab):
                             res0[11] + _pcg(wk, me, PC_EST + 7), has_storage_key(bk0))
             elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                 # borders and troughs leave the buildings as they are
-                evaluate_m(tps2, prm, prmf, wk, res1, -1, U0, -1, bk0)
+                evaluate_m(tps2, prm, prmf, wk, res1, np.int64(-1), U0, np.int64(-1), bk0)
             else:
                 evaluate(tps2, prm, prmf, wk, res1)
         feat_row(feats0, row, res0, res1, pme, tps2, off)
@@ -557,7 +556,7 @@ def take_goods(st, tab, me, slot):
         ps[P_AN + 1] += a1
         ps[P_AN + 2] += a2
         ps[P_AN + 3] += a3
-        if settle(st, tab, me, PH_TURN):
+        if settle(st, tab, me, np.int64(PH_TURN)):
             # every animal on hand, run-away count -1: the player chooses what to keep (E_KEEP)
             _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
             return True
@@ -680,7 +679,7 @@ def apply_borders(st, tab, i):
     ps[P_STONE] -= s
     r.ctl[C_PLACED] += k
     _logs(st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0)
-    settle(st, tab, me, PH_BORDERS)
+    settle(st, tab, me, np.int64(PH_BORDERS))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -764,7 +763,7 @@ def apply_troughs(st, tab, i):
     r.gs[GS_TROUGHS] -= 1
     r.ctl[C_PLACED] += 1
     _logs(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
-    settle(st, tab, me, PH_TROUGHS)
+    settle(st, tab, me, np.int64(PH_TROUGHS))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -813,7 +812,7 @@ def apply_stall(st, tab, i):
     ps[P_REED] -= prm[I_STALL_REED]
     r.gs[GS_STALLS] -= 1
     _logs(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, PH_TURN):
+    if not settle(st, tab, me, np.int64(PH_TURN)):
         end_turn(st)
 
 
@@ -889,7 +888,7 @@ def apply_stables(st, tab, i):
         ps[P_STONE] -= prm[I_STABLES_COST]
     r.ctl[C_PLACED] += 1
     _logs(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
-    settle(st, tab, me, PH_STABLES)
+    settle(st, tab, me, np.int64(PH_STABLES))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -995,7 +994,7 @@ def apply_special(st, tab, i):
         evaluate(tps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
         r.ctl[C_CODE] = code
         r.ctl[C_PHASE] = PH_ANIMAL
-    elif not settle(st, tab, me, PH_TURN):
+    elif not settle(st, tab, me, np.int64(PH_TURN)):
         end_turn(st)
 
 
@@ -1039,7 +1038,7 @@ def apply_animal(st, tab, i):
     t = r.moves[np.uint64(i), 0]
     ps[np.uint64(P_AN + t)] += 1
     _logs(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, PH_TURN):
+    if not settle(st, tab, me, np.int64(PH_TURN)):
         end_turn(st)
 
 
@@ -1080,7 +1079,7 @@ def apply_expand(st, tab, i):
     add_column(ps, side == 1)
     r.gs[GS_EXPS] -= 1
     _logs(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, PH_TURN):
+    if not settle(st, tab, me, np.int64(PH_TURN)):
         end_turn(st)
 
 
@@ -1169,41 +1168,14 @@ def _step(st, tab, i):
 step = njit(cache=True, _nrt=False)(_step)
 
 
-class StepPointer(WrapperAddressProtocol):
-    """``step`` compiled for one signature, as numba's first-class function (the wrapper address protocol of
-    ``numba.core.types.function_type``): numba types it as a function pointer and calls it without linking its
-    code into the caller."""
-
-    def __init__(self, sig):
-        step.compile(sig)
-        self.sig = sig
-
-    def __wrapper_address__(self):
-        from numba.experimental.function_type import _get_wrapper_address
-
-        return _get_wrapper_address(step, self.sig)
-
-    def signature(self):
-        return self.sig
-
-
-_POINTERS = {}
-
-
 def step_function(tab):
     """``step`` for the state type and the context table ``tab`` as a function pointer (compiled once per
-    process, loaded from numba's cache after the first run)."""
-    import numba
-    from numba import types
-
+    process, loaded from numba's cache after the first run; sim.core.forward.step_pointer)."""
     from .state import SCR_DTYPE, STATE_DTYPE
 
     dummy = AcState(np.zeros(1, dtype=STATE_DTYPE), np.zeros((0, LOGW), dtype=np.int64), np.zeros(2, dtype=np.int64),
                     np.zeros(1, dtype=SCR_DTYPE))
-    sig = types.int64(numba.typeof(dummy), numba.typeof(tab), types.int64)
-    if sig not in _POINTERS:
-        _POINTERS[sig] = StepPointer(sig)
-    return _POINTERS[sig]
+    return forward.step_pointer(step, dummy, tab, 0)
 
 
 @njit(cache=True)

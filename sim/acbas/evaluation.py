@@ -16,7 +16,7 @@ from .params import *  # noqa: F401,F403
 def evaluate(ps, prm, prmf, wk, res):
     """House ps's animals (the best set is kept, the rest run away: ps is updated) and fill
     res = [score, total capacity, animals kept, breeding pairs, building points]."""
-    evaluate_m(ps, prm, prmf, wk, res, -1, U0, -1, bld_key(ps))
+    evaluate_m(ps, prm, prmf, wk, res, np.int64(-1), U0, np.int64(-1), bld_key(ps))
 
 
 @njit(cache=True, inline="always")

@@ -39,6 +39,7 @@ player chooses goes through a decision. See ``sim/CONTRACT.md``.
 from __future__ import annotations
 
 from numba import njit
+from numba.core.types.function_type import WrapperAddressProtocol
 from numba.extending import overload
 
 # -- common control words (every game's ctl starts with these) --------------------------------------------
@@ -169,3 +170,49 @@ def ask(st, fns, weights, entry):
     if i < 0 or i >= n:
         return 0
     return i
+
+
+# -- compile time: an engine behind one function pointer --------------------------------------------------------
+# numba links the machine code of every function a function calls into the caller's own and optimises it all again
+# there, so an engine called directly from the shared loop is optimised once per level above it (the loop, the
+# batch, the search and each of their entry points). A game can instead compile its engine once, as one function
+# ``step(st, eng, i)`` (``eng``: the game's engine context, without the pointer itself), and keep it in its context
+# as a function pointer: ``fm_advance``/``fm_apply`` then call through the pointer, as the loop calls bots.
+STEP_ADVANCE = -1  # step(st, eng, STEP_ADVANCE): advance to the next decision, returns its seat or -1
+STEP_RESET = -2  # step(st, eng, STEP_RESET): set up the table (the stream already seeded); games that use it
+
+
+class StepPointer(WrapperAddressProtocol):
+    """A numba dispatcher compiled for one signature, as numba's first-class function (the wrapper address
+    protocol of ``numba.core.types.function_type``): numba types it as a function pointer and calls it without
+    linking its code into the caller."""
+
+    def __init__(self, dispatcher, sig):
+        dispatcher.compile(sig)
+        self.dispatcher = dispatcher
+        self.sig = sig
+
+    def __wrapper_address__(self):
+        from numba.experimental.function_type import _get_wrapper_address
+
+        return _get_wrapper_address(self.dispatcher, self.sig)
+
+    def signature(self):
+        return self.sig
+
+
+_POINTERS: dict = {}
+
+
+def step_pointer(dispatcher, *args_for_types):
+    """``dispatcher`` (an ``njit`` function returning int64) as a function pointer for the numba types of
+    ``args_for_types`` (example values: a state, the engine context, an int): compiled once per process and
+    signature (loaded from numba's cache after the first run)."""
+    import numba
+    from numba import types
+
+    sig = types.int64(*(numba.typeof(a) for a in args_for_types))
+    key = (id(dispatcher), sig)
+    if key not in _POINTERS:
+        _POINTERS[key] = StepPointer(dispatcher, sig)
+    return _POINTERS[key]

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from sim.core import forward
-from sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
+from sim.core.forward import STEP_ADVANCE, STEP_RESET, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
 from sim.core.rng import rng_init, shuffle
 
 from .board import city_status, emit, find, fits, new_game_board, place_tile
@@ -27,7 +27,8 @@ from .const import (
 from .features import action_features, eval_placements, fill_view, list_placements, token_mean
 from .scoring import final_scoring, majority, score_complete, take_token
 from .state import (
-    C_CUR, C_DRAWN, C_INST, C_TILE, GRCtx, GRState, PH_ACTION, PH_ACTIONS, PH_DRAW, PH_OVER, PH_PLACE,
+    C_CUR, C_DRAWN, C_INST, C_TILE, STATE_DTYPE, GRCtx, GREng, GRState, PH_ACTION, PH_ACTIONS, PH_DRAW, PH_OVER,
+    PH_PLACE,
     determinise, new_state,
 )
 
@@ -112,12 +113,11 @@ def place_start_tile(st, cxt):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def reset(st, cx, seed, g):
-    """Game ``g``: seed the stream from (seed, g), clear the table, shuffle tokens and tiles, lay the start tile."""
+def set_table(st, cx):
+    """A new game on a seeded stream: clear the table, shuffle tokens and tiles, lay the start tile."""
     r = st.rec[0]
     cxt = cx.tab[0]
     clear_table(r, r.ctl[C_NP], cxt.pr, cxt.ntiles)
-    rng_init(r.rng, seed, g)
     shuffle_tokens(r, cxt)
     shuffle_pile(r, cxt)
     place_start_tile(st, cxt)
@@ -304,7 +304,7 @@ def end_game(st, cx):
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy", _nrt=False)
-def advance(st, cx):
+def advance_in(st, cx):
     """Run forced steps up to the next decision; returns its seat, or -1 when the game is over."""
     r = st.rec[0]
     cxt = cx.tab[0]
@@ -329,7 +329,7 @@ def advance(st, cx):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def apply(st, cx, i):
+def apply_in(st, cx, i):
     """Perform candidate ``i`` of the pending decision."""
     r = st.rec[0]
     ph = r.ctl[C_PHASE]
@@ -352,6 +352,47 @@ def result(st, cx, sc, tb, brk):
             brk[p, c] = r.brk[p, c]
         sc[p] = s
         tb[p] = 0.0
+
+
+def _step(st, cx, i):
+    """The whole engine behind one function pointer (``GRCtx.step``, called with the engine context ``GREng``):
+    ``i >= 0`` applies candidate ``i`` (returns 0), STEP_ADVANCE advances to the next decision (returns its seat
+    or -1), STEP_RESET sets up the table of a game whose stream is seeded (returns 0)."""
+    if i >= 0:
+        apply_in(st, cx, i)
+        return 0
+    if i == STEP_ADVANCE:
+        return advance_in(st, cx)
+    set_table(st, cx)
+    return 0
+
+
+step = njit(cache=True, error_model="numpy", _nrt=False)(_step)
+
+
+def step_function(eng):
+    """``step`` for the engine context ``eng`` as a function pointer (sim.core.forward.step_pointer)."""
+    st = GRState(np.zeros(1, dtype=STATE_DTYPE), np.zeros((0, 7), dtype=np.int64), np.zeros(2, dtype=np.int64))
+    return forward.step_pointer(step, st, eng, 0)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def reset(st, cx, seed, g):
+    """Game ``g``: seed the stream from (seed, g), clear the table, shuffle tokens and tiles, lay the start tile."""
+    rng_init(st.rec[0].rng, seed, g)
+    cx.step(st, GREng(cx.tab), STEP_RESET)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def advance(st, cx):
+    """Run forced steps up to the next decision; returns its seat, or -1 when the game is over."""
+    return cx.step(st, GREng(cx.tab), STEP_ADVANCE)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def apply(st, cx, i):
+    """Perform candidate ``i`` of the pending decision."""
+    cx.step(st, GREng(cx.tab), i)
 
 
 forward.register(GRState, GRCtx, new=new_state, reset=reset, advance=advance, apply=apply,

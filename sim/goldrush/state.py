@@ -99,7 +99,11 @@ CTX_DTYPE = np.dtype([
     ("start", np.int64),  # instance of the start tile
     ("toktot", np.float64),  # points on all tokens
 ])
-GRCtx = namedtuple("GRCtx", ["tab"])
+# the engine's context (what its rule functions take as ``cx``): the context record
+GREng = namedtuple("GREng", ["tab"])
+# the context the shared loop gets: the record and the engine as one function pointer (engine.step, called with
+# GREng(tab): compiled once, not once per level of the shared loop above it; sim.core.forward.step_pointer)
+GRCtx = namedtuple("GRCtx", ["tab", "step"])
 
 
 @njit(cache=True)
@@ -213,4 +217,6 @@ def make_ctx(deck, tokens, pr, through, cityseg):
     t["ntok"] = len(tokens.values)
     t["start"] = deck.start
     t["toktot"] = float(np.sum(tokens.values))
-    return GRCtx(tab)
+    from .engine import step_function
+
+    return GRCtx(tab, step_function(GREng(tab)))

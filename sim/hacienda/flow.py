@@ -16,7 +16,7 @@ from numba import njit
 from sim.core import forward
 from sim.core.events import log_event as _log
 from sim.core.play import new_player, play_game as shared_play_game
-from sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
+from sim.core.forward import STEP_ADVANCE, STEP_RESET, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
 from sim.core.rng import rng_init, shuffle
 
 from .bits import ONE, ZERO, cb, countrow, ctz, popcnt, sb
@@ -42,9 +42,9 @@ from .scoring import (
     R_X, score_player,
 )
 from .state import (
-    board, tables, C_ACTS, C_CARD, C_HACN, C_HARVN, C_MID, C_P, C_RND, C_STUCK, C_TURNS, C_WATN, SNAPW_EXTRA, HCtx, HState,
+    board, tables, C_ACTS, C_CARD, C_HACN, C_HARVN, C_MID, C_P, C_RND, C_STUCK, C_TURNS, C_WATN, SNAPW_EXTRA, HCtx, HEng, HState,
     PH_ACTION, PH_HACIENDA, PH_HARVEST, PH_OVER, PH_PLACE, PH_ROUND, PH_TURN, PH_TURN_END, PH_WATER,
-    determinise, state_dtype,
+    determinise as deal_unseen, state_dtype,
 )
 
 END_RULES = 0  # the rule book's ending
@@ -261,14 +261,13 @@ def deal_animals(st, cx):
 
 
 @njit(cache=True, _nrt=False)
-def reset(st, cx, seed, g):
-    """Game ``g``: seed the stream from (seed, g), clear the table, place the sources' water, deal the cards."""
+def set_table(st, cx):
+    """A new game on a seeded stream: clear the table, place the sources' water, deal the cards."""
     r = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
     np_ = r.ctl[C_NP]
     n = cxt.n
-    rng_init(r.rng, seed, g)
     for j in range(r.ctl.shape[0]):
         if j != C_NP:
             r.ctl[j] = 0
@@ -984,7 +983,7 @@ def do_harvest(st, cx, j):
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def advance(st, cx):
+def advance_in(st, cx):
     """Run the forced steps (turns and rounds beginning and ending, the scorings) up to the next decision and
     post it; returns the deciding seat, or -1 once the game is over."""
     r = st.rec[0]
@@ -1014,7 +1013,7 @@ def advance(st, cx):
 
 
 @njit(cache=True, _nrt=False)
-def apply(st, cx, i):
+def apply_in(st, cx, i):
     """Perform candidate ``i`` of the pending decision."""
     k = st.rec[0].ctl[C_KIND]
     if k == K_ACTION:
@@ -1040,6 +1039,54 @@ def result(st, cx, sc, tb, brk):
             tot += r.brk[q, c]
         sc[q] = tot
         tb[q] = r.money[q]
+
+
+def _step(st, cx, i):
+    """The whole engine behind one function pointer (``HCtx.step``, called with the engine context ``HEng``):
+    ``i >= 0`` applies candidate ``i`` (returns 0), STEP_ADVANCE advances to the next decision (returns its seat
+    or -1), STEP_RESET sets up the table of a game whose stream is seeded (returns 0)."""
+    if i >= 0:
+        apply_in(st, cx, i)
+        return 0
+    if i == STEP_ADVANCE:
+        return advance_in(st, cx)
+    set_table(st, cx)
+    return 0
+
+
+step = njit(cache=True, _nrt=False)(_step)
+
+
+def step_function(eng):
+    """``step`` for the engine context ``eng`` as a function pointer (sim.core.forward.step_pointer)."""
+    st = HState(np.zeros_like(eng.proto), np.zeros((0, 6), dtype=np.int64), np.zeros(2, dtype=np.int64))
+    return forward.step_pointer(step, st, eng, 0)
+
+
+@njit(cache=True, _nrt=False)
+def reset(st, cx, seed, g):
+    """Game ``g``: seed the stream from (seed, g), clear the table, place the sources' water, deal the cards."""
+    rng_init(st.rec[0].rng, seed, g)
+    cx.step(st, HEng(cx.tab, cx.proto), STEP_RESET)
+
+
+@njit(cache=True, _nrt=False)
+def advance(st, cx):
+    """Run the forced steps (turns and rounds beginning and ending, the scorings) up to the next decision and
+    post it; returns the deciding seat, or -1 once the game is over."""
+    return cx.step(st, HEng(cx.tab, cx.proto), STEP_ADVANCE)
+
+
+@njit(cache=True, _nrt=False)
+def apply(st, cx, i):
+    """Perform candidate ``i`` of the pending decision."""
+    cx.step(st, HEng(cx.tab, cx.proto), i)
+
+
+@njit(cache=True, _nrt=False)
+def determinise(st, cx, seat, rnd):
+    """Re-deal what ``seat`` has not seen (``state.determinise``)."""
+    deal_unseen(st, HEng(cx.tab, cx.proto), seat, rnd)
 
 
 forward.register(HState, HCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,

@@ -127,7 +127,12 @@ def ctx_dtype(cap):
 
 
 HState = namedtuple("HState", ["rec", "log", "nlog"])
-HCtx = namedtuple("HCtx", ["tab", "proto"])  # the context record; a zeroed state record (its dtype)
+# the engine's context (what every rule function takes as ``cx``): the context record; a zeroed state record (its dtype)
+HEng = namedtuple("HEng", ["tab", "proto"])
+# the context the shared loop gets: the same two and the engine as one function pointer (flow.step, called with
+# HEng(tab, proto): compiled once, not once per level of the shared loop above it; sim.core.forward.step_pointer).
+# Not nested (HEng inside HCtx): numba's parallel batch cannot pass a tuple inside a tuple
+HCtx = namedtuple("HCtx", ["tab", "proto", "step"])
 
 
 def make_ctx(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3):
@@ -150,7 +155,10 @@ def make_ctx(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3):
     t["mdistf"][:mdist.size] = mdist.ravel()
     t["mkspace"][:len(mkspace)] = mkspace
     t["ball3f"][:n * W] = ball3.ravel()
-    return HCtx(tab, np.zeros(1, dtype=state_dtype(cap)))
+    from .flow import step_function
+
+    eng = HEng(tab, np.zeros(1, dtype=state_dtype(cap)))
+    return HCtx(eng.tab, eng.proto, step_function(eng))
 
 
 @njit(cache=True, inline="always")
