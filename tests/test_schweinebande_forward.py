@@ -168,6 +168,39 @@ def test_search_bot_beats_random(c, tiny):
     assert win[entry == 0].mean() > 0.8
 
 
+def test_search_kinds_mask_leaves_other_decisions_to_the_policy(tmp_path):
+    """``kinds`` = a bit mask of the decision kinds searched: a search bot whose mask matches no kind of the game
+    plays exactly its policy's games (it draws nothing of its own); one that searches only placements (K_PLACE)
+    plays other games, and so does one searching every kind (mask 0)."""
+    from sim.core.registry import get_game
+    from sim.schweinebande.layout import K_PLACE
+
+    path = tmp_path / "kinds.toml"
+    path.write_text(TINY + "[bots.none]\nbase = \"tiny\"\n[bots.none.weights]\nkinds = 1073741824\n"
+                    f"[bots.place]\nbase = \"tiny\"\n[bots.place.weights]\nkinds = {1 << K_PLACE}\n")
+    g = get_game("schweinebande")
+    c = g.prepare(g.params.resolve({}))
+
+    def play(first):
+        lu = make_lineup("schweinebande", [first, "greedy"], 2, True, [str(path)])
+        return g.play(c, lu, 9, 0, 40, 2)
+
+    base, none, place, every = (play(b) for b in ("heuristic", "none", "place", "tiny"))
+    assert np.array_equal(base.score, none.score) and np.array_equal(base.length, none.length)
+    assert not np.array_equal(base.score, place.score)
+    assert not np.array_equal(place.score, every.score)
+    assert make_lineup("schweinebande", ["place"], 2, True, [str(path)]).search[0, forward.S_KINDS] == 1 << K_PLACE
+
+
+def test_search_kinds_must_be_a_mask(tmp_path):
+    from sim.core.errors import MeeplabError
+
+    path = tmp_path / "bad.toml"
+    path.write_text("[bots.bad]\nbase = \"rollout\"\n[bots.bad.weights]\nkinds = -3\n")
+    with pytest.raises(MeeplabError, match="kinds must be a bit mask"):
+        make_lineup("schweinebande", ["bad"], 2, True, [str(path)])
+
+
 def test_search_variants_are_toml_only():
     bots = available("schweinebande")
     assert bots["rollout"].search == "rollout" and bots["rollout"].policy == "heuristic"

@@ -18,7 +18,8 @@ A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry p
 * ``DESCRIPTION`` (optional): one line shown by ``meeplab bots GAME``.
 * ``SEARCH`` (instead of ``choose``): a search bot on the game's forward model (``sim.core.search``), e.g.
   ``SEARCH = "rollout"`` with ``POLICY = "heuristic"`` (the registered bot that plays the playouts) and
-  ``WEIGHTS`` holding the search budget (``playouts``, ``margin``, ``max_candidates``, ``switch``, ``value``). A TOML variant
+  ``WEIGHTS`` holding the search budget (``playouts``, ``margin``, ``max_candidates``, ``switch``, ``value``,
+  ``kinds``: a bit mask of the decision kinds searched, 0 = all; the policy decides the others). A TOML variant
   may set ``policy = "NAME"`` next to ``base``.
 * ``READS`` (optional): which features ``choose`` reads, so that an engine may skip computing the rest
   (the choices stay exactly the same):
@@ -49,7 +50,9 @@ import numpy as np
 from numba import njit
 
 from .errors import MeeplabError
-from .forward import S_ALGO, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, S_WIDTH, VALUE_RANK, VALUE_WIN
+from .forward import (
+    S_ALGO, S_KINDS, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, S_WIDTH, VALUE_RANK, VALUE_WIN,
+)
 from .params import load_toml
 
 # what a bot's choose reads of the features (module attribute READS; Lineup.reads per entry)
@@ -57,6 +60,8 @@ READS = {"all": 0, "max0": 1, "none": 2}
 READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
 # search algorithms a bot module may name with SEARCH (value = sim.core.forward ALGO_*)
 SEARCH_ALGOS = {"rollout": 1}
+# a search bot's budget (sim.core.forward S_*): name -> default
+SEARCH_WEIGHTS = {"playouts": 16.0, "margin": 0.0, "max_candidates": 0.0, "switch": 0.0, "value": 0.0, "kinds": 0.0}
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -142,6 +147,8 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
     if search and search not in SEARCH_ALGOS:
         raise MeeplabError(f"bot {game}.{name}: SEARCH must be one of {', '.join(SEARCH_ALGOS)}, got {search!r}")
     weights = dict(getattr(module, "WEIGHTS", {}) or {})
+    if search:  # every search weight exists (its default unless the module sets it), so any variant may set it
+        weights = {**SEARCH_WEIGHTS, **weights}
     doc = getattr(module, "DESCRIPTION", None) or (module.__doc__ or "").strip().split("\n")[0]
     reads = getattr(module, "READS", "all")
     if reads not in READS:
@@ -256,11 +263,16 @@ def _search_row(spec: BotSpec) -> np.ndarray:
     w = spec.weights_dict()
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = SEARCH_ALGOS[spec.search]
-    row[S_PLAYOUTS] = w.get("playouts", 16.0)
-    row[S_MARGIN] = w.get("margin", 0.0)
-    row[S_MAXCAND] = w.get("max_candidates", 0.0)
-    row[S_SWITCH] = w.get("switch", 0.0)
-    row[S_VALUE] = w.get("value", float(VALUE_WIN))
+    w = {**SEARCH_WEIGHTS, **w}
+    row[S_PLAYOUTS] = w["playouts"]
+    row[S_MARGIN] = w["margin"]
+    row[S_MAXCAND] = w["max_candidates"]
+    row[S_SWITCH] = w["switch"]
+    row[S_VALUE] = w["value"]
+    kinds = w["kinds"]
+    if kinds < 0 or kinds != int(kinds) or kinds >= 2 ** 52:
+        raise MeeplabError(f"bot '{spec.name}': kinds must be a bit mask of decision kinds (0 = all), got {kinds:g}")
+    row[S_KINDS] = kinds
     if row[S_PLAYOUTS] < 1:
         raise MeeplabError(f"bot '{spec.name}': playouts must be at least 1, got {row[S_PLAYOUTS]:g}")
     if row[S_VALUE] not in (VALUE_WIN, VALUE_RANK):

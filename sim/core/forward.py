@@ -38,6 +38,7 @@ player chooses goes through a decision. See ``sim/CONTRACT.md``.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 from numba.core.types.function_type import WrapperAddressProtocol
 from numba.extending import overload
@@ -63,7 +64,8 @@ S_SWITCH = 4  # another candidate replaces the policy's pick only if its mean va
 S_VALUE = 5  # playout value: VALUE_WIN (win share) or VALUE_RANK (share of the other seats beaten)
 S_FORBID = 6  # restricted play: option classes (bit mask over the game's OPTIONS) this entry may not choose
 S_ONLY = 7  # restricted play: option classes this entry must choose whenever one of them is a candidate
-S_WIDTH = 8
+S_KINDS = 8  # decision kinds searched (bit k = kind k); 0 = every kind. Other kinds: the playout policy decides
+S_WIDTH = 9
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
 VALUE_WIN = 0
@@ -155,6 +157,13 @@ def fm_copy(dst, src):
     """Copy a state into another of the same game: the whole record in one assignment (``log`` and
     ``nlog``, the event channel, stay)."""
     dst.rec[0] = src.rec[0]
+
+
+@njit(cache=True, inline="always")
+def searched_kind(cfg, kind):
+    """Whether a search entry (``cfg`` = its ``Lineup.search`` row) searches decisions of ``kind``."""
+    m = np.int64(cfg[S_KINDS])
+    return m == 0 or ((m >> np.int64(kind)) & 1) == 1
 
 
 @njit(cache=True, inline="always")

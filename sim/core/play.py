@@ -10,7 +10,8 @@ from numba import njit, prange
 
 from .bots import entry_of_seat
 from .forward import (
-    ALGO_ROLLOUT, C_DECISIONS, C_END, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset, fm_result,
+    ALGO_ROLLOUT, C_DECISIONS, C_END, C_KIND, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset,
+    fm_result, searched_kind,
 )
 from .restrict import allowed_list, ask_among, is_restricted
 from .search import rollout_among, rollout_choose
@@ -38,7 +39,7 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
         k = n
         if n > 1 and is_restricted(search[e]):
             k = allowed_list(st, cx, search[e], pick)
-        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1:
+        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
             r.ctl[C_DECISIONS] += 1
             if is_restricted(search[e]):
                 i = rollout_among(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk, pick, k,
