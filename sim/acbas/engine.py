@@ -48,7 +48,7 @@ def _logs(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     _log(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def end_turn(st):
     """The action is carried out: the other seat's placement turn is next."""
     r = st.rec[0]
@@ -104,7 +104,7 @@ def result(st, cx, sc, tb, brk):
             brk[p, c] = r.brk[p, c]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def start_round(st, tab):
     """Refill the action spaces; the start player places first."""
     r = st.rec[0]
@@ -124,7 +124,7 @@ def start_round(st, tab):
     r.ctl[C_PHASE] = PH_TURN
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def end_round(st, tab):
     """Every worker is placed: breeding, seat 0 first (PH_BREED)."""
     r = st.rec[0]
@@ -132,7 +132,7 @@ def end_round(st, tab):
     r.ctl[C_PHASE] = PH_BREED
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def breed(st, tab):
     """Breeding of the next seat (every type with at least two animals gets one more; the seat keeps the animals
     as settle() says: a keep-or-release decision when more than one maximal set fits, its seat returned), or,
@@ -265,7 +265,7 @@ def settle(st, tab, p, ret):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_keep(st, tab, i):
     """The chosen set stays (it fits: every animal of it is housed), the rest run away; then go on."""
     r = st.rec[0]
@@ -291,7 +291,7 @@ def apply_keep(st, tab, i):
 # ---------------------------------------------------------------------------------------------------------------
 # the action space
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_action(st, tab):
     """A placement turn: the free action spaces the seat can carry out, each with the features of carrying it
     out now with default sub-choices (defaults.py)."""
@@ -479,7 +479,7 @@ def post_action(st, tab):
     return _post(st, me, K_ACTION, n)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_action(st, tab, i):
     """Place the worker on the chosen action space and start carrying it out."""
     r = st.rec[0]
@@ -530,7 +530,7 @@ def apply_action(st, tab, i):
         r.ctl[C_PHASE] = PH_SPECIAL
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def take_goods(st, tab, me, slot):
     """A goods or animal space: take everything on it; the animals are housed (settle: True when the player
     chooses which to keep next)."""
@@ -568,7 +568,7 @@ def take_goods(st, tab, me, slot):
 # ---------------------------------------------------------------------------------------------------------------
 # Fences / Walls: enclosure plans, one after another, until the player stops
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_borders(st, tab):
     """The next enclosure plan (or stop, after a first one); -1 when no plan is possible (the action ends)."""
     r = st.rec[0]
@@ -660,7 +660,7 @@ def post_borders(st, tab):
     return _post(st, me, K_PLAN, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_borders(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -685,7 +685,7 @@ def apply_borders(st, tab, i):
 # ---------------------------------------------------------------------------------------------------------------
 # Troughs, Stall, Stables
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_troughs(st, tab):
     """The next trough's space (or stop, after a first one); -1 when none can be placed (the action ends)."""
     r = st.rec[0]
@@ -746,7 +746,7 @@ def post_troughs(st, tab):
     return _post(st, me, K_TROUGH, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_troughs(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -766,7 +766,7 @@ def apply_troughs(st, tab, i):
     settle(st, tab, me, np.int64(PH_TROUGHS))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_stall(st, tab):
     """The Stall's space (any building-free space; the action space is offered only when one exists)."""
     r = st.rec[0]
@@ -799,7 +799,7 @@ def post_stall(st, tab):
     return _post(st, me, K_STALL, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_stall(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -816,7 +816,7 @@ def apply_stall(st, tab, i):
         end_turn(st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_stables(st, tab):
     """The next stall to upgrade and how to pay (or stop, after a first one); -1 when none can be (the action
     ends)."""
@@ -869,7 +869,7 @@ def post_stables(st, tab):
     return _post(st, me, K_STABLES, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_stables(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -894,7 +894,7 @@ def apply_stables(st, tab, i):
 # ---------------------------------------------------------------------------------------------------------------
 # Special building (and its free animal), Expand
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_special(st, tab):
     """Which special building, on which space, paid how (the action space is offered only when one can be)."""
     r = st.rec[0]
@@ -974,7 +974,7 @@ def post_special(st, tab):
     return _post(st, me, K_SPECIAL, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_special(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -998,7 +998,7 @@ def apply_special(st, tab, i):
         end_turn(st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_animal(st, tab):
     """The free animal of the Shelter (any type) or the Open Stables (cow or horse)."""
     r = st.rec[0]
@@ -1029,7 +1029,7 @@ def post_animal(st, tab):
     return _post(st, me, K_SHELTER if code == B_SHELTER else K_OPENST, m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_animal(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -1042,7 +1042,7 @@ def apply_animal(st, tab, i):
         end_turn(st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def post_expand(st, tab):
     """Expand: the new column on the left (1) or the right (0)."""
     r = st.rec[0]
@@ -1069,7 +1069,7 @@ def post_expand(st, tab):
     return _post(st, me, K_EXPAND, 2)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_expand(st, tab, i):
     r = st.rec[0]
     cxt = tab[0]
@@ -1086,7 +1086,7 @@ def apply_expand(st, tab, i):
 # ---------------------------------------------------------------------------------------------------------------
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def advance_in(st, tab):
     """Forced steps up to the next decision; returns its seat, or -1 once the game is over."""
     r = st.rec[0]
@@ -1128,7 +1128,7 @@ def advance_in(st, tab):
             return seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_in(st, tab, i):
     """Perform candidate ``i`` of the pending decision."""
     k = st.rec[0].ctl[C_KIND]

@@ -19,7 +19,7 @@ def evaluate(ps, prm, prmf, wk, res):
     evaluate_m(ps, prm, prmf, wk, res, np.int64(-1), U0, np.int64(-1), bld_key(ps))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _eval_finish(ps, prm, prmf, res, cap, past):
     """res of a housed farm (its kept animals in ps) with container capacity cap and closed pastures past."""
     nk = 0
@@ -35,7 +35,7 @@ def _eval_finish(ps, prm, prmf, res, cap, past):
     res[4] = res[10]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pack_parts(res):
     """The score parts of an evaluated farm that do not depend on the goods, in one word (negative = packed):
     bonus per type + 512 (10 bits each), building points (13 bits), expansion points (9 bits). 0 when a value
@@ -204,7 +204,7 @@ def eval_cheap(ps, prm, prmf, wk, res):
     res[4] = res[10]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def evalx(ps, prm, prmf, wk, res, cheap):
     """evaluate(), or when ``cheap`` eval_cheap()."""
     if cheap:
@@ -213,7 +213,7 @@ def evalx(ps, prm, prmf, wk, res, cheap):
         evaluate(ps, prm, prmf, wk, res)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_SCORE] = after[0] - before[0]
     feats[i, F_WOOD] = ps1[P_WOOD] - ps0[P_WOOD]
@@ -229,7 +229,7 @@ def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_RULE] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _copy(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
@@ -238,12 +238,12 @@ def _copy(dst, src):
 # ---------------------------------------------------------------------------------------------
 # keep-or-release: the maximal sets of animals that fit
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kf_get(v, t):
     return (v >> np.int64(16 * t)) & 0xFFFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kf_covers(a, b):
     """Kept vector a holds at least as many of every type as b."""
     return (_kf_get(a, 0) >= _kf_get(b, 0) and _kf_get(a, 1) >= _kf_get(b, 1) and _kf_get(a, 2) >= _kf_get(b, 2)
@@ -300,17 +300,17 @@ def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
 # ---------------------------------------------------------------------------------------------
 # enclosure plans (Fences / Walls)
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hg(wk, f):
     return wk[np.uint64(H_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hs(wk, f, v):
     wk[np.uint64(H_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _plan_add(moves, n, maxm, wk, stamp, need, k, R, x):
     """Append plan row [need, k, R, x] unless its border set is already listed (hash set in wk)."""
     if n >= maxm:
@@ -332,7 +332,7 @@ def _plan_add(moves, n, maxm, wk, stamp, need, k, R, x):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def useful_edges(ps):
     """Border positions that can still matter: free sides of building-free spaces (a side towards a
     building or between buildings is a border already)."""
@@ -347,7 +347,7 @@ def useful_edges(ps):
     return U & ~EB & ~np.uint64(ps[P_E])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _regions_without(with_bits, B, w, nreg):
     """Bit j: region 64*w + j (< nreg) holds none of the spaces in B (with_bits: REG_WITH or SREG_WITH)."""
     m = ~U0
@@ -471,7 +471,7 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk, reg
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def max_borders(ps, prm, walls, placed):
     """Most borders the player can place now (in hand and paid) after ``placed`` in this action."""
     have = ps[P_BORD]
@@ -487,7 +487,7 @@ def max_borders(ps, prm, walls, placed):
     return have
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_pastures(past, DN, RT):
     """Number of closed pastures in the closed-pasture space mask past (flood masks DN, RT). Adding borders
     only refines pastures, so an equal (past, count) means identical pastures (and containers)."""
@@ -500,7 +500,7 @@ def count_pastures(past, DN, RT):
     return nc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def same_pastures(ncols, O, E, past0, nc0):
     """Has ps's farm (open spaces O) with border mask E the closed pastures past0, nc0 of them
     (count_pastures)? They are found by one flood from the leaking spaces, and counted only when they cover
@@ -512,7 +512,7 @@ def same_pastures(ncols, O, E, past0, nc0):
     return count_pastures(past, DN, RT) == nc0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def border_cost(walls, k, placed, prm):
     """(wood, stone) for k more borders after ``placed`` in this action."""
     if not walls:
@@ -526,14 +526,14 @@ def border_cost(walls, k, placed, prm):
     return 0, paid * prm[I_WALL_STONE]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_border(ps, prm, walls, placed):
     """Can one more border be placed and paid, at a position that still helps (then the single-border plan
     at least is offered)?"""
     return can_border_u(ps, prm, walls, placed, useful_edges(ps))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_border_u(ps, prm, walls, placed, ue):
     """can_border() with ps's useful border positions ue (useful_edges(ps)) known."""
     if ps[P_BORD] <= 0:
@@ -544,7 +544,7 @@ def can_border_u(ps, prm, walls, placed, ue):
     return ue != U0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bld_key(ps):
     k = np.int64(0)
     for s in range(18):
@@ -552,17 +552,17 @@ def bld_key(ps):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pcg(wk, p, f):
     return wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pcs(wk, p, f, v):
     wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def full_columns(ps, used):
     """Expansion columns (not the home board's two) whose 3 spaces are all in ``used``."""
     home = ps[P_HOME]
@@ -596,7 +596,7 @@ def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
     return cap, full_columns(ps, B | T | past)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def open_value(ps, prm, O, B, T, E):
     """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
     (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
@@ -605,7 +605,7 @@ def open_value(ps, prm, O, B, T, E):
     return _closed_value(ps, prm, O, B, T, O & ~grow(LEAK, O, DN, RT), DN, RT, U0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def keeps_all(prm, wk, T, N):
     """After new borders that leave every closed pasture as it was and close the spaces N (borders alone: no
     building, no trough moves), does the farm still house every animal it houses now? Its containers are the
