@@ -697,7 +697,7 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
         ry = R_YT + t
         plain = False
         if t < T_ANIMAL:
-            pv = np.float64(chain_points(pi, 1))
+            pv = np.float64(chain_points(pi, np.int64(1)))
             for w in range(W):
                 MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
                 if MS[R_X, w] & ~MS[ry, w] != ZERO:

@@ -396,19 +396,19 @@ def end_round(st, cx):
     r.ctl[C_RND] += 1
     if r.ctl[C_STUCK] != 0:
         _log_st(st, E_CAP, -1, r.ctl[C_RND], 1, 0, 0)
-        scoring(st, cx, 2)
-        game_over(st, END_STALLED)
+        scoring(st, cx, np.int64(2))
+        game_over(st, np.int64(END_STALLED))
         return
     cap = r.ctl[C_RND] >= pi[P_MAX_ROUNDS]
     if cap:
         _log_st(st, E_CAP, -1, r.ctl[C_RND], 0, 0, 0)
     if r.ctl[C_MID] == 0 and (SP[SR, S_STACK2_IN] == 1 or cap):
-        scoring(st, cx, 1)
+        scoring(st, cx, np.int64(1))
         r.ctl[C_MID] = 1
         r.pub[V_PHASE] = 1
     if r.ctl[C_MID] != 0 and (SP[SR, S_APTR] >= SP[SR, S_A2] or cap):
-        scoring(st, cx, 2)
-        game_over(st, END_CAP if cap else END_RULES)
+        scoring(st, cx, np.int64(2))
+        game_over(st, np.int64(END_CAP if cap else END_RULES))
         return
     r.ctl[C_PHASE] = PH_ROUND
 
