@@ -51,7 +51,7 @@ def play(ctx, lineup, seed, start, n_games, n_players=2):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     core_play.play_batch(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start, n_games,
-                         score, tiebreak, brk, length, end, LOGW)
+                         score, tiebreak, brk, length, end, LOGW, core_play.search_function(cx, lineup, 2, NCAT))
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
@@ -59,7 +59,7 @@ def decisions(ctx, lineup, seed, start, n_games, n_players=2):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     return core_play.count_decisions(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start,
-                                     n_games, NCAT)
+                                     n_games, NCAT, core_play.search_function(cx, lineup, 2, NCAT))
 
 
 def events(ctx, lineup, seed, index, n_players=2):
@@ -67,7 +67,8 @@ def events(ctx, lineup, seed, index, n_players=2):
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     log = np.zeros((8192, LOGW), dtype=np.int64)
     n, score, tiebreak, brk, _, _ = core_play.play_logged(cx, lineup.fns, lineup.weights, lineup.search, 2,
-                                                          lineup.rotate, seed, index, log, NCAT)
+                                                          lineup.rotate, seed, index, log, NCAT,
+                                                          core_play.search_function(cx, lineup, 2, NCAT))
     return log[:n], score, tiebreak, brk
 
 
@@ -79,7 +80,7 @@ def end_states(ctx, lineup, seed, start, n_games):
     farms = np.zeros((n_games, 2, engine.P_SIZE), dtype=np.int64)
     brk = np.zeros((n_games, 2, NCAT))
     end_states_nb(cx, lineup.fns, lineup.weights, lineup.search, lineup.rotate, seed, start, n_games, farms, brk,
-                  np.zeros((0, LOGW), dtype=np.int64))
+                  np.zeros((0, LOGW), dtype=np.int64), core_play.search_function(cx, lineup, 2, NCAT))
     return farms, brk
 
 

@@ -20,16 +20,16 @@ CHUNK = 64  # games per play_range call in a batch
 
 
 @njit(cache=True, _nrt=False)
-def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk):
-    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (scratch ``sim``), and
-    entries under a restriction (``sim.core.restrict``) choose among their allowed candidates. ``used`` holds
-    three rows' worth of scratch (``new_player``): the search's, and two lists of allowed candidates."""
+def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk, srch):
+    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (``srch``, see
+    :func:`search_function`; scratch ``sim``), and entries under a restriction (``sim.core.restrict``) choose among
+    their allowed candidates. ``used`` holds three rows' worth of scratch (``new_player``): the search's, and two
+    lists of allowed candidates."""
     r = st.rec[0]
     fm_reset(st, cx, seed, g)
     np_ = r.ctl[C_NP]
     m = r.moves.shape[0]
     pick = used[m:2 * m]
-    pick2 = used[2 * m:3 * m]
     while True:
         seat = fm_advance(st, cx)
         if seat < 0:
@@ -41,16 +41,44 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
             k = allowed_list(st, cx, search[e], pick)
         if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
             r.ctl[C_DECISIONS] += 1
-            if is_restricted(search[e]):
-                i = rollout_among(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk, pick, k,
-                                  pick2)
-            else:
-                i = rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+            i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
         elif k < n:
             i = ask_among(st, fns, weights, e, r.rng, pick, k)
         else:
             i = ask(st, fns, weights, e)
         fm_apply(st, cx, i)
+
+
+def _search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
+    """Lineup entry ``e``'s search for the pending decision (its ``k`` allowed candidates in ``used[m:2m]`` when it
+    plays restricted)."""
+    m = st.rec[0].moves.shape[0]
+    if is_restricted(search[e]):
+        return rollout_among(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk, used[m:2 * m], k,
+                             used[2 * m:3 * m])
+    return rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+
+
+def _no_search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
+    """Stands in for the search in a lineup without search bots (never called)."""
+    return 0
+
+
+# Compile time: the search is reached through a function pointer (as the engines are, sim/CONTRACT.md), so a run
+# without search bots compiles only the stub, and a run with them compiles the search once, not once per level
+# of the loop above it.
+search_step = njit(cache=True, _nrt=False)(_search)
+no_search = njit(cache=True, _nrt=False)(_no_search)
+
+
+def search_function(cx, lineup, np_, ncat):
+    """The search as a function pointer for ``play_game`` (argument ``srch``): the rollout search if an entry of
+    ``lineup`` is a search bot, else a stub, so that a run without search bots never compiles the search."""
+    from .forward import ALGO_NONE, step_pointer
+
+    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
+    fn = search_step if bool((lineup.search[:, S_ALGO] != ALGO_NONE).any()) else no_search
+    return step_pointer(fn, st, sim, cx, lineup.fns, lineup.weights, lineup.search, 0, acc, cand, used, sc, tb, brk, 0)
 
 
 @njit(cache=True)
@@ -66,13 +94,13 @@ def new_player(cx, np_, ncat, log):
 
 @njit(cache=True)
 def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end,
-               log, log_on):
+               log, log_on, srch):
     """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state)."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
     r = st.rec[0]
     for i in range(lo, hi):
-        play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk)
+        play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk, srch)
         fm_result(st, cx, score[i], tiebreak[i], brk[i])
         length[i] = r.ctl[C_LENGTH]
         end[i] = r.ctl[C_END]
@@ -80,23 +108,24 @@ def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score
 
 @njit(cache=True, parallel=True)
 def play_batch(cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end,
-               log_width):
+               log_width, srch):
     """``n_games`` games from ``start`` on all threads (chunks of CHUNK games)."""
     dummy = np.zeros((0, log_width), dtype=np.int64)
     for c in prange((n_games + CHUNK - 1) // CHUNK):
         play_range(cx, fns, weights, search, np_, rotate, seed, start, c * CHUNK, min(n_games, (c + 1) * CHUNK),
-                   score, tiebreak, brk, length, end, dummy, False)
+                   score, tiebreak, brk, length, end, dummy, False, srch)
 
 
 @njit(cache=True)
-def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
+def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat, srch):
     """Game ``g`` with its event log: returns (events written, score, tiebreak, brk, length, end)."""
     score = np.zeros((1, np_))
     tiebreak = np.zeros((1, np_))
     brk = np.zeros((1, np_, ncat))
     length = np.zeros(1, dtype=np.int64)
     end = np.zeros(1, dtype=np.int8)
-    play_range(cx, fns, weights, search, np_, rotate, seed, g, 0, 1, score, tiebreak, brk, length, end, log, True)
+    play_range(cx, fns, weights, search, np_, rotate, seed, g, 0, 1, score, tiebreak, brk, length, end, log, True,
+               srch)
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:
@@ -106,12 +135,12 @@ def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
 
 
 @njit(cache=True)
-def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games, ncat):
+def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games, ncat, srch):
     """Bot decisions (more than one candidate) in games ``start .. start + n_games - 1``, on one thread: what
     the bench divides by to report decisions per second."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
     total = 0
     for g in range(start, start + n_games):
-        play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk)
+        play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk, srch)
         total += st.rec[0].ctl[C_DECISIONS]
     return total

@@ -157,7 +157,8 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
-                         n_games, score, tiebreak, brk, length, end, engine.LOGW)
+                         n_games, score, tiebreak, brk, length, end, engine.LOGW,
+                         core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)))
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
@@ -170,7 +171,8 @@ def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
-                                     seed, start, n_games, len(CATEGORIES))
+                                     seed, start, n_games, len(CATEGORIES),
+                                     core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)))
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
@@ -179,7 +181,9 @@ def events(ctx, lineup, seed, index, n_players, snapshots=False):
     log = np.zeros((40000, engine.LOGW), dtype=np.int64)
     n, score, tiebreak, brk, turns, snap = flow.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
                                                             n_players, lineup.rotate, seed, index, log,
-                                                            len(CATEGORIES))
+                                                            len(CATEGORIES),
+                                                            core_play.search_function(ctx.cx, lineup, n_players,
+                                                                                      len(CATEGORIES)))
     return log[:n], turns, score, tiebreak, brk, snap
 
 

@@ -1094,12 +1094,12 @@ forward.register(HState, HCtx, new=new_state, reset=reset, advance=advance, appl
 
 
 @njit(cache=True)
-def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat):
+def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat, srch):
     """Game ``g`` with its event log (the batch's very game, through the shared loop): (events written, score,
     tiebreak, breakdown, turns, snapshots of the board at both scorings)."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, ncat, log)
     st.nlog[1] = 1
-    shared_play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk)
+    shared_play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk, srch)
     score = np.zeros(np_)
     tiebreak = np.zeros(np_)
     brk = np.zeros((np_, ncat))

@@ -49,21 +49,25 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
-                         n_games, score, tiebreak, brk, length, end, LOGW)
+                         n_games, score, tiebreak, brk, length, end, LOGW,
+                         core_play.search_function(ctx.cx, lineup, n_players, engine.NC))
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
-                                     seed, start, n_games, engine.NC)
+                                     seed, start, n_games, engine.NC,
+                                     core_play.search_function(ctx.cx, lineup, n_players, engine.NC))
 
 
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
     n, score, _, brk, turns, _ = core_play.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
-                                                        n_players, lineup.rotate, seed, index, log, engine.NC)
+                                                        n_players, lineup.rotate, seed, index, log, engine.NC,
+                                                        core_play.search_function(ctx.cx, lineup, n_players,
+                                                                                  engine.NC))
     return log[:n], turns, score, brk
 
 
