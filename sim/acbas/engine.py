@@ -1086,7 +1086,7 @@ def apply_expand(st, tab, i):
 # ---------------------------------------------------------------------------------------------------------------
 # the forward model
 # ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def advance_in(st, tab):
     """Forced steps up to the next decision; returns its seat, or -1 once the game is over."""
     r = st.rec[0]
@@ -1128,7 +1128,7 @@ def advance_in(st, tab):
             return seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_in(st, tab, i):
     """Perform candidate ``i`` of the pending decision."""
     k = st.rec[0].ctl[C_KIND]
