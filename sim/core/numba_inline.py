@@ -19,11 +19,12 @@ from __future__ import annotations
 import copy
 
 _INSTALLED = False
+_ORIGINAL_INLINE_IR = None  # numba's InlineWorker.inline_ir, which the installed wrapper calls
 
 
 def install() -> None:
     """Share scope copies within each of numba's inline operations (idempotent)."""
-    global _INSTALLED
+    global _INSTALLED, _ORIGINAL_INLINE_IR
     if _INSTALLED:
         return
     _INSTALLED = True
@@ -35,6 +36,7 @@ def install() -> None:
     original = getattr(InlineWorker, "inline_ir", None)
     if original is None or "__deepcopy__" in vars(ir.Scope):  # pragma: no cover - not the numba we know
         return
+    _ORIGINAL_INLINE_IR = original
     session: list = []  # stack of {id(scope): (scope, its copy)}, one per inline_ir call in progress
 
     def scope_deepcopy(self, memo):
@@ -56,7 +58,7 @@ def install() -> None:
     def inline_ir(self, *args, **kwargs):
         session.append({})
         try:
-            return original(self, *args, **kwargs)
+            return _ORIGINAL_INLINE_IR(self, *args, **kwargs)
         finally:
             session.pop()
 
