@@ -260,10 +260,9 @@ def _variant_policy(entry: dict, base: BotSpec, name: str, path: Path) -> str:
 
 def _search_row(spec: BotSpec) -> np.ndarray:
     """The engine's search configuration (sim.core.forward S_*) for a search bot's weights."""
-    w = spec.weights_dict()
+    w = spec.weights_dict()  # every search weight is there (_module_bot fills the defaults, variants inherit them)
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = SEARCH_ALGOS[spec.search]
-    w = {**SEARCH_WEIGHTS, **w}
     row[S_PLAYOUTS] = w["playouts"]
     row[S_MARGIN] = w["margin"]
     row[S_MAXCAND] = w["max_candidates"]
