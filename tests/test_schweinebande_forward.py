@@ -201,6 +201,24 @@ def test_search_kinds_must_be_a_mask(tmp_path):
         make_lineup("schweinebande", ["bad"], 2, True, [str(path)])
 
 
+def test_search_playouts_grow_with_the_player_count(tmp_path):
+    """``grow`` = g: playouts x (1 + g x (P - 2)) per candidate at P players (g = 1: playouts per opponent);
+    0 keeps the same budget at every count; a negative g is refused."""
+    from sim.core.errors import MeeplabError
+
+    path = tmp_path / "grow.toml"
+    path.write_text("[bots.g1]\nbase = \"rollout\"\n[bots.g1.weights]\nplayouts = 8\ngrow = 1\n"
+                    "[bots.g0]\nbase = \"rollout\"\n[bots.g0.weights]\nplayouts = 8\ngrow = 0\n"
+                    "[bots.gh]\nbase = \"rollout\"\n[bots.gh.weights]\nplayouts = 6\ngrow = 0.5\n"
+                    "[bots.bad]\nbase = \"rollout\"\n[bots.bad.weights]\ngrow = -1\n")
+    for name, want in (("g1", (8, 16, 24, 32)), ("g0", (8, 8, 8, 8)), ("gh", (6, 9, 12, 15))):
+        got = tuple(make_lineup("schweinebande", [name], p, True, [str(path)]).search[0, forward.S_PLAYOUTS]
+                    for p in (2, 3, 4, 5))
+        assert got == want, name
+    with pytest.raises(MeeplabError, match="grow must be at least 0"):
+        make_lineup("schweinebande", ["bad"], 3, True, [str(path)])
+
+
 def test_search_variants_are_toml_only():
     bots = available("schweinebande")
     assert bots["rollout"].search == "rollout" and bots["rollout"].policy == "heuristic"

@@ -61,7 +61,8 @@ READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
 # search algorithms a bot module may name with SEARCH (value = sim.core.forward ALGO_*)
 SEARCH_ALGOS = {"rollout": 1}
 # a search bot's budget (sim.core.forward S_*): name -> default
-SEARCH_WEIGHTS = {"playouts": 16.0, "margin": 0.0, "max_candidates": 0.0, "switch": 0.0, "value": 0.0, "kinds": 0.0}
+SEARCH_WEIGHTS = {"playouts": 16.0, "margin": 0.0, "max_candidates": 0.0, "switch": 0.0, "value": 0.0, "kinds": 0.0,
+                  "grow": 0.0}
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -258,12 +259,22 @@ def _variant_policy(entry: dict, base: BotSpec, name: str, path: Path) -> str:
     return policy
 
 
-def _search_row(spec: BotSpec) -> np.ndarray:
-    """The engine's search configuration (sim.core.forward S_*) for a search bot's weights."""
+def search_playouts(playouts: float, grow: float, n_players: int) -> int:
+    """Playouts per candidate at ``n_players`` seats: ``playouts x (1 + grow x (P - 2))``, rounded (``grow = 1``:
+    ``playouts`` per opponent). A seat's win share near 1/P needs about P - 1 times the playouts of a 2-player
+    game to tell candidates apart with the same relative precision (binomial variance p(1 - p) against
+    differences that shrink like p)."""
+    return int(round(playouts * (1.0 + grow * (n_players - 2))))
+
+
+def _search_row(spec: BotSpec, n_players: int) -> np.ndarray:
+    """The engine's search configuration (sim.core.forward S_*) for a search bot's weights at ``n_players``."""
     w = spec.weights_dict()  # every search weight is there (_module_bot fills the defaults, variants inherit them)
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = SEARCH_ALGOS[spec.search]
-    row[S_PLAYOUTS] = w["playouts"]
+    if w["grow"] < 0:
+        raise MeeplabError(f"bot '{spec.name}': grow must be at least 0, got {w['grow']:g}")
+    row[S_PLAYOUTS] = search_playouts(w["playouts"], w["grow"], n_players)
     row[S_MARGIN] = w["margin"]
     row[S_MAXCAND] = w["max_candidates"]
     row[S_SWITCH] = w["switch"]
@@ -309,7 +320,7 @@ def make_lineup(
     players = []  # the plain bot behind each entry: itself, or a search bot's playout policy
     for i, s in enumerate(specs):
         if s.search:
-            search[i] = _search_row(s)
+            search[i] = _search_row(s, n_players)
             pol = bots.get(s.policy)
             if pol is None or pol.search:
                 raise MeeplabError(
