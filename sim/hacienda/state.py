@@ -19,6 +19,7 @@ from numba import njit
 
 from sim.core.forward import C_COMMON, C_NP
 from sim.core.rng import rng_below
+from sim.core.views import rows
 
 from .engine import (
     F_ROWS, MAXP, MW, NF, NROWS_ALL, NT, S_A2, S_APTR, S_LEND, S_LPTR, SP_ROWS, SR, T_ANIMAL, V_HDR,
@@ -167,9 +168,9 @@ def board(cx):
     t = cx.tab[0]
     n = t.n
     W = t.W
-    return (t.kind[:n], t.nb[:n], t.nbmaskf[:n * W].reshape((n, W)), t.staticf[:9 * W].reshape((9, W)),
-            t.mkcnt[:n], t.mdistf[:n * max(1, t.nmk)].reshape((n, max(1, t.nmk))), t.mkspace[:t.nmk],
-            t.ball3f[:n * W].reshape((n, W)))
+    return (t.kind[:n], t.nb[:n], rows(t.nbmaskf, n, W), rows(t.staticf, 9, W),
+            t.mkcnt[:n], rows(t.mdistf, n, max(1, t.nmk)), t.mkspace[:t.nmk],
+            rows(t.ball3f, n, W))
 
 
 @njit(cache=True, inline="always")
@@ -182,8 +183,7 @@ def tables(st, cx):
     nrow = NROWS_ALL + n + 2
     spw = max(n + 2, 64)
     fvw = max(n, NT)
-    return (r.MSf[:nrow * W].reshape((nrow, W)), r.SPf[:SP_ROWS * spw].reshape((SP_ROWS, spw)),
-            r.FVf[:F_ROWS * fvw].reshape((F_ROWS, fvw)))
+    return (rows(r.MSf, nrow, W), rows(r.SPf, SP_ROWS, spw), rows(r.FVf, F_ROWS, fvw))
 
 
 def py_tables(st, cx):
