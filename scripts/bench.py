@@ -12,7 +12,8 @@ with --readme, between the bench markers of README.md.
 A lineup "rollout+heuristic" puts the first bot in one seat and the second in all others. Search bots
 play fewer games per run (SEARCH_GAMES) and at most 2 runs. Decisions per second count the decisions with
 more than one candidate (for games on the forward model). A same-moment A/B of two source trees is
-``scripts/ab.py``; the cold compile time of an engine is ``--cold`` (an empty numba cache).
+``scripts/ab.py``; the cold compile time of an engine is ``--cold`` (an empty numba cache; wall and CPU
+seconds, helpers apart; ``--procs 1`` compiles in one process, for an A/B of sim.core.parcompile).
 """
 from __future__ import annotations
 
@@ -71,23 +72,28 @@ def bench_case(game, players, bot, n_games, repeats, seed=1):
     return compile_s, statistics.median(rates), min(rates), max(rates), per_game
 
 
-def cold_compile(gid: str) -> tuple[float, float]:
-    """(wall s, CPU s) for a fresh process to compile the engine of ``gid`` with an empty numba cache (greedy bots,
-    one game). CPU time is what to compare on a shared machine: it counts only this process's work."""
+def cold_compile(gid: str, procs: int | None = None) -> tuple[float, float, float]:
+    """(wall s, CPU s of this process, CPU s of its compile helpers) for a fresh process to compile the engine of
+    ``gid`` with an empty numba cache (greedy bots, one game). ``procs``: processes the compile may use
+    (``MEEPLAB_COMPILE_PROCS``, sim.core.parcompile; default: one per core). Wall time is what a user waits; CPU
+    time is what to compare on a shared machine (it counts only this compile's work)."""
     import subprocess
     import tempfile
 
-    code = ("import time; t = time.perf_counter(); c0 = time.process_time(); "
+    code = ("import resource, time; t = time.perf_counter(); c0 = time.process_time(); "
             "from sim.core.registry import get_game; "
             "from sim.core.bots import make_lineup; g = get_game(%r); c = g.prepare(g.params.resolve({})); "
             "g.play(c, make_lineup(g.id, ['greedy'], g.default_players, True), 1, 0, 2, g.default_players); "
-            "print(time.perf_counter() - t, time.process_time() - c0)" % gid)
+            "ch = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print(time.perf_counter() - t, time.process_time() - c0, ch.ru_utime + ch.ru_stime)" % gid)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, MEEPLAB_CACHE_DIR=tmp, NUMBA_CACHE_DIR=tmp)
+        if procs:
+            env["MEEPLAB_COMPILE_PROCS"] = str(procs)
         out = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT), capture_output=True, text=True,
                              check=True)
-    wall, cpu = out.stdout.strip().splitlines()[-1].split()
-    return float(wall), float(cpu)
+    wall, cpu, helpers = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu), float(helpers)
 
 
 def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_shard=5_000):
@@ -149,6 +155,8 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
+    ap.add_argument("--procs", type=int, default=None,
+                    help="with --cold: processes the compile may use (1 = one core; default: one per core)")
     ap.add_argument("--cluster", action="store_true",
                     help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)")
     args = ap.parse_args(argv)
@@ -160,8 +168,9 @@ def main(argv=None):
     ids = args.game or [g for g in CASES if g in game_ids()]
     if args.cold:
         for gid in ids:
-            wall, cpu = cold_compile(gid)
-            print(f"{gid}: cold compile {wall:.1f} s wall, {cpu:.1f} s CPU")
+            wall, cpu, helpers = cold_compile(gid, args.procs)
+            print(f"{gid}: cold compile {wall:.1f} s wall, {cpu:.1f} s CPU"
+                  + (f" + {helpers:.1f} s CPU in compile helpers" if helpers else ""))
         return
     rows = []
     for gid in ids:

@@ -196,8 +196,10 @@ class StepPointer(WrapperAddressProtocol):
     protocol of ``numba.core.types.function_type``): numba types it as a function pointer and calls it without
     linking its code into the caller."""
 
-    def __init__(self, dispatcher, sig):
-        dispatcher.compile(sig)
+    def __init__(self, dispatcher, sig, parts=()):
+        from .parcompile import compile_split
+
+        compile_split(dispatcher, sig, parts)
         self.dispatcher = dispatcher
         self.sig = sig
 
@@ -213,15 +215,17 @@ class StepPointer(WrapperAddressProtocol):
 _POINTERS: dict = {}
 
 
-def step_pointer(dispatcher, *args_for_types):
+def step_pointer(dispatcher, *args_for_types, parts=()):
     """``dispatcher`` (an ``njit`` function returning int64) as a function pointer for the numba types of
     ``args_for_types`` (example values: a state, the engine context, an int): compiled once per process and
-    signature (loaded from numba's cache after the first run)."""
+    signature (loaded from numba's cache after the first run). ``parts``: groups of functions of ``dispatcher``'s
+    tree that take a prefix of its arguments; on a cold cache the groups after the first compile in
+    helper processes on the spare cores (``sim.core.parcompile``; the same machine code, a shorter wait)."""
     import numba
     from numba import types
 
     sig = types.int64(*(numba.typeof(a) for a in args_for_types))
     key = (id(dispatcher), sig)
     if key not in _POINTERS:
-        _POINTERS[key] = StepPointer(dispatcher, sig)
+        _POINTERS[key] = StepPointer(dispatcher, sig, parts)
     return _POINTERS[key]

@@ -1,0 +1,140 @@
+"""A cold compile on every core: an engine's large callees compiled in helper processes into the shared cache.
+
+numba compiles one function at a time, on one core. An engine behind a function pointer
+(:func:`sim.core.forward.step_pointer`) is one large tree of functions, and most of its compile time goes to the
+game's per-phase rules below ``step``, which do not depend on each other. A game may therefore name them in
+*parts* (``step_pointer(..., parts=((f, g), (h, k)))``): on a cold cache the first part
+is compiled in this process while each further part is compiled by a helper process (up to one per spare core),
+which writes it into numba's on-disk cache; this process waits for the helpers and then compiles ``step``,
+which loads their functions from the cache instead of compiling them. The machine code is the same (numba links
+a cached function's code into its caller exactly as a fresh one's), so results do not change; only the wait
+does.
+
+Every function named in a part must take a prefix of ``step``'s own arguments, with the same types (``post_action(st, tab)``,
+``apply_action(st, tab, i)``): its types are read from ``step``'s signature. Nothing here is needed for
+correctness: when a helper cannot start or fails, or the cache is off, ``step`` compiles everything itself, as
+before. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the default is the number of cores
+this process may use.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import pickle
+import subprocess
+import sys
+
+ENV_PROCS = "MEEPLAB_COMPILE_PROCS"
+
+
+def cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def processes() -> int:
+    """How many processes a cold compile may use (this one included)."""
+    value = os.environ.get(ENV_PROCS, "").strip()
+    if value:
+        try:
+            return max(1, int(value))
+        except ValueError:
+            return 1
+    return cores()
+
+
+def is_cached(dispatcher, sig) -> bool:
+    """Whether numba's on-disk cache already holds ``dispatcher`` compiled for ``sig`` (True when it cannot tell,
+    or when there is no cache: then helpers could not hand anything over)."""
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None or type(cache).__name__ == "NullCache":
+        return True
+    try:
+        key = cache._index_key(sig, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # numba internals changed: behave as before (compile here)
+        return True
+
+
+def _arg_types(fn, sig) -> tuple:
+    """The types of the first arguments of ``sig`` (a numba signature or a tuple of types) that ``fn`` (a
+    dispatcher) takes."""
+    n = len(inspect.signature(fn.py_func).parameters)
+    return tuple(getattr(sig, "args", sig)[:n])
+
+
+def _address(fn) -> tuple[str, str]:
+    """(module, attribute) under which ``fn`` can be imported again."""
+    module = fn.py_func.__module__
+    for name, value in vars(sys.modules[module]).items():
+        if value is fn:
+            return module, name
+    raise LookupError(f"{fn.py_func.__qualname__} is not a module attribute of {module}")
+
+
+def _compile_all(jobs) -> None:
+    for fn, types in jobs:
+        fn.compile(types)
+
+
+class Cold:
+    """One cold compile of ``dispatcher`` for ``sig`` with its callees split into ``parts`` (see module doc)."""
+
+    def __init__(self, dispatcher, sig, parts):
+        self.dispatcher, self.sig = dispatcher, sig
+        self.parts = [[(fn, _arg_types(fn, sig)) for fn in part] for part in parts if part]
+        self.helpers: list[subprocess.Popen] = []
+
+    def start(self) -> None:
+        """Hand every part but the first to helper processes (round robin over the spare cores)."""
+        n_helpers = min(processes() - 1, len(self.parts) - 1)
+        if n_helpers <= 0:
+            return
+        shares: list[list] = [[] for _ in range(n_helpers)]
+        for k, part in enumerate(self.parts[1:]):
+            shares[k % n_helpers].extend(part)
+        for share in shares:
+            try:
+                payload = pickle.dumps([(*_address(fn), types) for fn, types in share])
+            except Exception:  # a type numba cannot pickle: compile it here instead
+                continue
+            code = (f"import sys; sys.path[:0] = {list(sys.path)!r}; "
+                    f"import importlib; importlib.import_module({__name__!r})._helper_main()")
+            try:
+                proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                proc.stdin.write(payload)
+                proc.stdin.close()
+            except OSError:
+                continue
+            self.helpers.append(proc)
+
+    def finish(self) -> None:
+        """Compile the first part here, wait for the helpers, then ``dispatcher`` itself."""
+        if self.parts:
+            _compile_all(self.parts[0])
+        for proc in self.helpers:
+            proc.wait()
+        self.helpers = []
+        self.dispatcher.compile(self.sig)
+
+
+def compile_split(dispatcher, sig, parts) -> None:
+    """Compile ``dispatcher`` for ``sig``; on a cold cache with spare cores, its ``parts`` in parallel first."""
+    if parts and processes() > 1 and not is_cached(dispatcher, sig):
+        job = Cold(dispatcher, sig, parts)
+        job.start()
+        job.finish()
+    else:
+        dispatcher.compile(sig)
+
+
+def _helper_main() -> None:
+    """A helper process: compile the (module, attribute, argument types) jobs pickled on stdin into the cache."""
+    jobs = pickle.loads(sys.stdin.buffer.read())
+    for module, name, types in jobs:
+        getattr(importlib.import_module(module), name).compile(types)

@@ -1,0 +1,93 @@
+"""sim.core.parcompile: on a cold cache, the parts after the first compile in a helper process and are loaded
+from the cache; the result is the same as a one-process compile."""
+import sys
+import textwrap
+
+import numba
+import numpy as np
+import pytest
+
+from sim.core import parcompile
+
+MODULE = textwrap.dedent('''
+    from typing import NamedTuple
+
+    import numpy as np
+    from numba import njit
+
+
+    class Pair(NamedTuple):
+        a: np.ndarray
+        b: np.ndarray
+
+
+    @njit(cache=True)
+    def first(st, scale):
+        return st.a.sum() * scale
+
+
+    @njit(cache=True)
+    def second(st, scale, i):
+        return st.b[i] + scale
+
+
+    @njit(cache=True)
+    def third(st):
+        return st.a[0] - st.b[0]
+
+
+    @njit(cache=True)
+    def step(st, scale, i):
+        return first(st, scale) + second(st, scale, i) + third(st)
+''')
+
+
+def _fresh_module(tmp_path, monkeypatch, name):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / f"{name}.py").write_text(MODULE)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))  # the helper's numba reads it at import
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache))
+    monkeypatch.syspath_prepend(str(src))
+    __import__(name)
+    return sys.modules[name]
+
+
+def _state(m):
+    return m.Pair(np.arange(4, dtype=np.int64), np.arange(10, 14, dtype=np.int64))
+
+
+def _sig(m, st):
+    return (numba.typeof(st), numba.int64, numba.int64)
+
+
+def test_helper_compiles_the_later_parts_into_the_cache(tmp_path, monkeypatch):
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_two")
+    monkeypatch.setenv(parcompile.ENV_PROCS, "2")
+    st = _state(m)
+    sig = _sig(m, st)
+    assert not parcompile.is_cached(m.step, sig)
+    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    assert parcompile.is_cached(m.step, sig)
+    # the helper's functions were loaded from the cache, the first part was compiled here
+    assert sum(m.second.stats.cache_hits.values()) == 1 and sum(m.third.stats.cache_hits.values()) == 1
+    assert sum(m.first.stats.cache_hits.values()) == 0
+    assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
+
+
+def test_one_process_compiles_everything_here(tmp_path, monkeypatch):
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_one")
+    monkeypatch.setenv(parcompile.ENV_PROCS, "1")
+    st = _state(m)
+    sig = _sig(m, st)
+    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    assert sum(m.second.stats.cache_hits.values()) == 0
+    assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
+
+
+@pytest.mark.parametrize("value, expect", [("1", 1), ("3", 3), ("0", 1), ("x", 1)])
+def test_process_count_from_the_environment(monkeypatch, value, expect):
+    monkeypatch.setenv(parcompile.ENV_PROCS, value)
+    assert parcompile.processes() == expect
