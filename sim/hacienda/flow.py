@@ -1060,7 +1060,17 @@ step = njit(cache=True, _nrt=False)(_step)
 def step_function(eng):
     """``step`` for the engine context ``eng`` as a function pointer (sim.core.forward.step_pointer)."""
     st = HState(np.zeros_like(eng.proto), np.zeros((0, 6), dtype=np.int64), np.zeros(2, dtype=np.int64))
-    return forward.step_pointer(step, st, eng, 0)
+    return forward.step_pointer(step, st, eng, 0, parts=COMPILE_PARTS)
+
+
+# Functions of ``step``'s tree that take a prefix of its arguments, in two groups of about equal compile time
+# (measured 2026-12-02 in a slow hour: about 40 s each of the ~89 s CPU of the tree; the first compiled by this process, which then compiles
+# ``advance_in``, ``apply_in``, ``step`` and the shared loop): on a cold cache the second compiles in a helper
+# process on the other core (sim.core.parcompile).
+COMPILE_PARTS = (
+    (post_place, post_hacienda, do_action, do_place, do_water, end_turn, set_table),
+    (post_action, post_water, post_harvest, do_hacienda, do_harvest, start_round, start_turn),
+)
 
 
 @njit(cache=True, _nrt=False)
