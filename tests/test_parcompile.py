@@ -91,3 +91,28 @@ def test_one_process_compiles_everything_here(tmp_path, monkeypatch):
 def test_process_count_from_the_environment(monkeypatch, value, expect):
     monkeypatch.setenv(parcompile.ENV_PROCS, value)
     assert parcompile.processes() == expect
+
+
+def test_a_cold_compile_waits_while_another_process_compiles_the_same(tmp_path, monkeypatch):
+    import subprocess
+    import time
+
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_lock")
+    monkeypatch.setenv("MEEPLAB_CACHE_DIR", str(tmp_path / "base"))
+    monkeypatch.setenv(parcompile.ENV_PROCS, "1")
+    st = _state(m)
+    sig = _sig(m, st)
+    lock = tmp_path / "base" / parcompile.lock_name(m.step, sig)
+    lock.parent.mkdir(parents=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time; fh = open(sys.argv[1], 'a'); fcntl.flock(fh, fcntl.LOCK_EX); "
+         "print('held', flush=True); time.sleep(1.5)", str(lock)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        t = time.perf_counter()
+        parcompile.compile_split(m.step, sig, ())
+        waited = time.perf_counter() - t
+    finally:
+        holder.wait()
+    assert waited >= 1.0
+    assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)

@@ -33,6 +33,7 @@ statements) and functions compiled at run time outside an import; bot plug-ins f
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -41,6 +42,7 @@ import sys
 import time
 from importlib.machinery import PathFinder, SourceFileLoader
 from pathlib import Path
+from typing import Iterator
 
 PACKAGES = ("sim", "strategies")
 ROOT = Path(__file__).resolve().parents[2]  # the folder holding sim/ and strategies/
@@ -206,6 +208,27 @@ def cache_dir(name: str) -> Path:
     except OSError:
         pass
     return path
+
+
+@contextlib.contextmanager
+def cache_lock(name: str) -> Iterator[None]:
+    """Hold the machine-wide lock ``name`` (a file under the cache base, ``flock``): processes that would compile
+    the same code take turns, and the second then loads what the first compiled. No lock where ``flock`` or the
+    folder is not available."""
+    try:
+        import fcntl
+
+        path = cache_base() / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path, "a")
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+    finally:
+        fh.close()
 
 
 def _prune(mod_dir: Path) -> None:

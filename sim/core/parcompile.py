@@ -13,11 +13,13 @@ does.
 Every function named in a part must take a prefix of ``step``'s own arguments, with the same types (``post_action(st, tab)``,
 ``apply_action(st, tab, i)``): its types are read from ``step``'s signature. Nothing here is needed for
 correctness: when a helper cannot start or fails, or the cache is off, ``step`` compiles everything itself, as
-before. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the default is the number of cores
+before. Processes that need the same ``step`` take turns (a lock under the cache base): the second loads
+what the first compiled. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the default is the number of cores
 this process may use.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import os
@@ -123,14 +125,30 @@ class Cold:
         self.dispatcher.compile(self.sig)
 
 
+def lock_name(dispatcher, sig) -> str:
+    """The lock file (under the cache base) of a cold compile of ``dispatcher`` for ``sig``."""
+    fn = dispatcher.py_func
+    return "locks/" + hashlib.sha256(f"{fn.__module__}.{fn.__qualname__}|{sig}".encode()).hexdigest()[:20] + ".lock"
+
+
 def compile_split(dispatcher, sig, parts) -> None:
-    """Compile ``dispatcher`` for ``sig``; on a cold cache with spare cores, its ``parts`` in parallel first."""
-    if parts and processes() > 1 and not is_cached(dispatcher, sig):
-        job = Cold(dispatcher, sig, parts)
-        job.start()
-        job.finish()
-    else:
-        dispatcher.compile(sig)
+    """Compile ``dispatcher`` for ``sig``; on a cold cache with spare cores, its ``parts`` in parallel first.
+
+    A cold compile holds a machine-wide lock for ``(dispatcher, sig)``: another process that needs the same code
+    meanwhile (a second test worker, Dask worker or run) waits, leaving its core to this compile's helper, and then
+    loads the result from the cache instead of compiling it a second time."""
+    if is_cached(dispatcher, sig):
+        dispatcher.compile(sig)  # a load
+        return
+    from .numba_cache import cache_lock
+
+    with cache_lock(lock_name(dispatcher, sig)):
+        if parts and processes() > 1 and not is_cached(dispatcher, sig):
+            job = Cold(dispatcher, sig, parts)
+            job.start()
+            job.finish()
+        else:
+            dispatcher.compile(sig)
 
 
 def _helper_main() -> None:

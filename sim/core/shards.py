@@ -141,24 +141,10 @@ def _prepared(job: Job, p: int, warm_lock: bool):
     return _PREPARED[key]
 
 
-@contextlib.contextmanager
-def _machine_lock() -> Iterator[None]:
-    from .numba_cache import cache_base
+def _machine_lock():
+    from .numba_cache import cache_lock
 
-    try:
-        import fcntl
-
-        base = cache_base()
-        base.mkdir(parents=True, exist_ok=True)
-        fh = open(base / ".compile.lock", "a")
-    except (ImportError, OSError):
-        yield
-        return
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        yield
-    finally:
-        fh.close()
+    return cache_lock(".compile.lock")
 
 
 def play_shard(job: Job, shard: Shard, threads: int | None = None, warm_lock: bool = False) -> bytes:
