@@ -10,12 +10,12 @@ which loads their functions from the cache instead of compiling them. The machin
 a cached function's code into its caller exactly as a fresh one's), so results do not change; only the wait
 does.
 
-Every function named in a part must take a prefix of ``step``'s own arguments, with the same types (``post_action(st, tab)``,
-``apply_action(st, tab, i)``): its types are read from ``step``'s signature. Nothing here is needed for
-correctness: when a helper cannot start or fails, or the cache is off, ``step`` compiles everything itself, as
-before. Processes that need the same ``step`` take turns (a lock under the cache base): the second loads
-what the first compiled. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the default is the number of cores
-this process may use.
+Every function named in a part must take a prefix of ``step``'s own arguments, with the same types
+(``post_action(st, tab)``, ``apply_action(st, tab, i)``): its types are read from ``step``'s signature. Nothing
+here is needed for correctness: when a helper cannot start or fails, or the cache is off, ``step`` compiles
+everything itself, as before. Processes that need the same ``step`` take turns (a lock under the cache base): the
+second loads what the first compiled. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the
+default is the number of cores this process may use.
 """
 from __future__ import annotations
 
@@ -99,13 +99,13 @@ class Cold:
         shares: list[list] = [[] for _ in range(n_helpers)]
         for k, part in enumerate(self.parts[1:]):
             shares[k % n_helpers].extend(part)
+        code = (f"import sys; sys.path[:0] = {list(sys.path)!r}; "
+                f"import importlib; importlib.import_module({__name__!r})._helper_main()")
         for share in shares:
             try:
                 payload = pickle.dumps([(*_address(fn), types) for fn, types in share])
-            except Exception:  # a type numba cannot pickle: compile it here instead
+            except Exception:  # a type numba cannot pickle: step compiles these itself
                 continue
-            code = (f"import sys; sys.path[:0] = {list(sys.path)!r}; "
-                    f"import importlib; importlib.import_module({__name__!r})._helper_main()")
             try:
                 proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

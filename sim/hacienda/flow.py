@@ -1064,9 +1064,9 @@ def step_function(eng):
 
 
 # Functions of ``step``'s tree that take a prefix of its arguments, in two groups of about equal compile time
-# (measured 2026-12-02 in a slow hour: about 40 s each of the ~89 s CPU of the tree; the first compiled by this process, which then compiles
-# ``advance_in``, ``apply_in``, ``step`` and the shared loop): on a cold cache the second compiles in a helper
-# process on the other core (sim.core.parcompile).
+# (2026-12-02, a slow hour: about 40 s CPU each of the tree's ~89 s; the first is compiled by this process, which
+# then compiles ``advance_in``, ``apply_in``, ``step`` and the shared loop): on a cold cache the second compiles in
+# a helper process on the other core (sim.core.parcompile).
 COMPILE_PARTS = (
     (post_place, post_hacienda, do_action, do_place, do_water, end_turn, set_table),
     (post_action, post_water, post_harvest, do_hacienda, do_harvest, start_round, start_turn),
