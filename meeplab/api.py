@@ -4,20 +4,22 @@ Everything here is the command line's machinery (:mod:`sim.core.runner`, :mod:`s
 :mod:`reports`); every run is an ordinary run directory, so ``meeplab report`` and :func:`load` read it
 again later. Aggregations run in polars over the rows on disk; only their (small) results become pandas.
 """
+
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import polars as pl
 import scipy.stats as sps
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
-__all__ = ["Result", "Comparison", "run", "compare", "load"]
+__all__ = ["Comparison", "Result", "compare", "load", "run"]
 
 
 def _players(players, game) -> list[int]:
@@ -26,7 +28,7 @@ def _players(players, game) -> list[int]:
     if isinstance(players, int):
         return [players]
     if isinstance(players, str):
-        from sim.cli import _players as parse
+        from meeplab.sim.cli import _players as parse
 
         return parse(players)
     return [int(p) for p in players]
@@ -41,7 +43,7 @@ def _bots(bots) -> list[str]:
 
 
 def _overrides(set: dict | None, params: str | Path | None) -> dict[str, Any]:
-    from sim.core.params import load_params_file
+    from meeplab.sim.core.params import load_params_file
 
     over: dict[str, Any] = {}
     if params:
@@ -54,16 +56,28 @@ def _out(out, prefix: str) -> Path:
     return Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"meeplab-{prefix}-"))
 
 
-def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force,
-            progress):
-    from sim.core.registry import get_game
-    from sim.core.runner import DEFAULT_CHUNK, RunConfig
+def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force, progress):
+    from meeplab.sim.core.registry import get_game
+    from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
     g = get_game(game)
-    return RunConfig(game=g, games=int(games), players=_players(players, g), bots=_bots(bots), seed=int(seed),
-                     threads=threads, overrides=_overrides(set, params), out=Path(out), rotate=rotate,
-                     bot_configs=tuple(str(b) for b in bot_configs), chunk=DEFAULT_CHUNK, progress=progress,
-                     label=label, command="meeplab.run (Python)", force=force)
+    return RunConfig(
+        game=g,
+        games=int(games),
+        players=_players(players, g),
+        bots=_bots(bots),
+        seed=int(seed),
+        threads=threads,
+        overrides=_overrides(set, params),
+        out=Path(out),
+        rotate=rotate,
+        bot_configs=tuple(str(b) for b in bot_configs),
+        chunk=DEFAULT_CHUNK,
+        progress=progress,
+        label=label,
+        command="meeplab.run (Python)",
+        force=force,
+    )
 
 
 def _interval(df: pl.DataFrame, mean: str, sd: str, n: str, lo: str, hi: str) -> pl.DataFrame:
@@ -78,7 +92,7 @@ class Result:
     """One run directory. Tables are pandas DataFrames; ``lazy`` is the polars LazyFrame of every row."""
 
     def __init__(self, path: str | Path):
-        from reports.load import load_run
+        from meeplab.reports.load import load_run
 
         self.run = load_run(path)
         self._stats = None
@@ -107,13 +121,15 @@ class Result:
         return self.run.lf
 
     def __repr__(self) -> str:
-        return (f"<meeplab.Result {self.game} {self.run.label!r}: {self.run.n_rows:,} rows, players "
-                f"{self.run.players}, {self.path}>")
+        return (
+            f"<meeplab.Result {self.game} {self.run.label!r}: {self.run.n_rows:,} rows, players "
+            f"{self.run.players}, {self.path}>"
+        )
 
     @property
     def stats(self):
         if self._stats is None:
-            from reports.stats import run_stats
+            from meeplab.reports.stats import run_stats
 
             self._stats = run_stats(self.run)
         return self._stats
@@ -127,8 +143,21 @@ class Result:
     def win_rates(self) -> pd.DataFrame:
         """Per player count and bot: seats played, wins, win rate (per seat when it fills several) and its 95%
         interval (``lo``, ``hi``: Wilson; by game for a bot in several seats), mean score and rank."""
-        cols = ["n_players", "bot", "n", "wins", "win_rate", "lo", "hi", "n_eff", "seats_per_game", "games_won",
-                "mean_score", "sd_score", "mean_rank"]
+        cols = [
+            "n_players",
+            "bot",
+            "n",
+            "wins",
+            "win_rate",
+            "lo",
+            "hi",
+            "n_eff",
+            "seats_per_game",
+            "games_won",
+            "mean_score",
+            "sd_score",
+            "mean_rank",
+        ]
         return self.stats.by_bot.select(cols).sort("n_players", "bot").to_pandas()
 
     def seats(self) -> pd.DataFrame:
@@ -136,10 +165,29 @@ class Result:
         with the lineup taken into account (``adv`` = win probability minus 1/P among equal bots, with
         ``adv_lo``, ``adv_hi``; ``sig``), plus ``p_seat``, the p-value of "no seat effect"."""
         df = self.stats.by_seat
-        p = pl.DataFrame({"n_players": list(self.stats.seat_p), "p_seat": list(self.stats.seat_p.values())},
-                         schema={"n_players": pl.Int64, "p_seat": pl.Float64})
-        keep = [c for c in ("n_players", "seat", "n", "wins", "win_rate", "lo", "hi", "mean_score", "adj_rate",
-                            "adv", "adv_lo", "adv_hi", "sig") if c in df.columns]
+        p = pl.DataFrame(
+            {"n_players": list(self.stats.seat_p), "p_seat": list(self.stats.seat_p.values())},
+            schema={"n_players": pl.Int64, "p_seat": pl.Float64},
+        )
+        keep = [
+            c
+            for c in (
+                "n_players",
+                "seat",
+                "n",
+                "wins",
+                "win_rate",
+                "lo",
+                "hi",
+                "mean_score",
+                "adj_rate",
+                "adv",
+                "adv_lo",
+                "adv_hi",
+                "sig",
+            )
+            if c in df.columns
+        ]
         return df.select(keep).join(p, on="n_players", how="left").sort("n_players", "seat").to_pandas()
 
     def breakdown(self) -> pd.DataFrame:
@@ -152,18 +200,26 @@ class Result:
         wide = self.run.collect(self.run.lf.group_by("n_players", "bot").agg(aggs)).sort("n_players", "bot")
         parts = []
         for c in cats:
-            d = wide.select("n_players", "bot", "n", "_total", pl.lit(c).alias("category"),
-                            pl.col(f"{c}__mean").alias("mean"), pl.col(f"{c}__sd").alias("sd"))
+            d = wide.select(
+                "n_players",
+                "bot",
+                "n",
+                "_total",
+                pl.lit(c).alias("category"),
+                pl.col(f"{c}__mean").alias("mean"),
+                pl.col(f"{c}__sd").alias("sd"),
+            )
             parts.append(_interval(d, "mean", "sd", "n", "lo", "hi"))
         if not parts:
             return pd.DataFrame(columns=["n_players", "bot", "category", "n", "mean", "sd", "lo", "hi", "share"])
         df = pl.concat(parts).with_columns(
-            pl.when(pl.col("_total") != 0).then(pl.col("mean") / pl.col("_total")).otherwise(None).alias("share"))
+            pl.when(pl.col("_total") != 0).then(pl.col("mean") / pl.col("_total")).otherwise(None).alias("share")
+        )
         return df.select("n_players", "bot", "category", "n", "mean", "sd", "lo", "hi", "share").to_pandas()
 
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
         """Write the HTML report (default ``<run>/report.html``); returns its path."""
-        from reports.html import build_report
+        from meeplab.reports.html import build_report
 
         return build_report([self.path], Path(path) if path else self.path / "report.html", title=title)
 
@@ -179,7 +235,7 @@ class Comparison:
 
     @property
     def paired(self) -> bool:
-        from reports.stats import pairing
+        from meeplab.reports.stats import pairing
 
         return pairing(self.baseline.run, self.variant.run)[0]
 
@@ -193,7 +249,7 @@ class Comparison:
         """Per player count and bot: win rate and mean score of both runs and ``variant - baseline`` with 95%
         intervals (``d_win_lo``, ``d_win_hi``, ``d_score_lo``, ``d_score_hi``) and p-values: paired game by game
         when the runs share seed, players and lineups (common random numbers), else unpaired."""
-        from reports.stats import paired_compare, unpaired_compare
+        from meeplab.reports.stats import paired_compare, unpaired_compare
 
         if self.paired:
             df = paired_compare(self.baseline.run, self.variant.run)
@@ -215,7 +271,7 @@ class Comparison:
         return pd.DataFrame(rows)
 
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
-        from reports.html import build_report
+        from meeplab.reports.html import build_report
 
         if path is None:
             if self.path is None:
@@ -224,51 +280,109 @@ class Comparison:
         return build_report([self.baseline.path, self.variant.path], Path(path), title=title)
 
 
-def run(game: str, games: int = 1000, players: int | str | Iterable[int] | None = None,
-        bots: str | Iterable[str] = "greedy", seed: int = 1, set: dict[str, Any] | None = None,
-        params: str | Path | None = None, bot_configs: Iterable[str] = (), rotate: bool = True,
-        threads: int | None = None, out: str | Path | None = None, label: str = "", force: bool = False,
-        progress: bool = False) -> Result:
+def run(
+    game: str,
+    games: int = 1000,
+    players: int | str | Iterable[int] | None = None,
+    bots: str | Iterable[str] = "greedy",
+    seed: int = 1,
+    set: dict[str, Any] | None = None,
+    params: str | Path | None = None,
+    bot_configs: Iterable[str] = (),
+    rotate: bool = True,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    label: str = "",
+    force: bool = False,
+    progress: bool = False,
+) -> Result:
     """Play ``games`` games per player count and return the run (written to ``out``, default a new temporary
     directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
     them; ``bots`` one name per seat (fewer repeat), rotated over the seats unless ``rotate=False``."""
-    from sim.core.runner import run as run_batch
+    from meeplab.sim.core.runner import run as run_batch
 
-    cfg = _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, _out(out, "run"),
-                  label, force, progress)
+    cfg = _config(
+        game,
+        games,
+        players,
+        bots,
+        seed,
+        set,
+        params,
+        bot_configs,
+        rotate,
+        threads,
+        _out(out, "run"),
+        label,
+        force,
+        progress,
+    )
     meta = run_batch(cfg)
     if meta["status"] != "complete":
         raise KeyboardInterrupt(f"run interrupted; the finished shards are in {cfg.out}")
     return Result(cfg.out)
 
 
-def compare(game: str, variant: dict[str, Any] | None = None, baseline: dict[str, Any] | None = None,
-            games: int = 1000, players: int | str | Iterable[int] | None = None,
-            bots: str | Iterable[str] = "greedy", seed: int = 1, variant_params: str | Path | None = None,
-            baseline_params: str | Path | None = None, bot_configs: Iterable[str] = (), rotate: bool = True,
-            threads: int | None = None, out: str | Path | None = None, force: bool = False,
-            until_significant: bool = False, delta: float | None = None, elo: float | None = None,
-            alpha: float = 0.05, beta: float = 0.05, alternative: str = "two-sided", batch: int = 1000,
-            max_games: int | None = None, metric: str | None = None, progress: bool = False) -> Comparison:
+def compare(
+    game: str,
+    variant: dict[str, Any] | None = None,
+    baseline: dict[str, Any] | None = None,
+    games: int = 1000,
+    players: int | str | Iterable[int] | None = None,
+    bots: str | Iterable[str] = "greedy",
+    seed: int = 1,
+    variant_params: str | Path | None = None,
+    baseline_params: str | Path | None = None,
+    bot_configs: Iterable[str] = (),
+    rotate: bool = True,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    until_significant: bool = False,
+    delta: float | None = None,
+    elo: float | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    alternative: str = "two-sided",
+    batch: int = 1000,
+    max_games: int | None = None,
+    metric: str | None = None,
+    progress: bool = False,
+) -> Comparison:
     """Play the baseline (rule book, or ``baseline`` overrides) and the variant on the same seeds; with
     ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``; ``games`` is then the
     cap unless ``max_games`` is given). Writes ``out/baseline``, ``out/variant`` (and ``out/sprt.json``)."""
-    from sim.core.runner import check_config
-    from sim.core.runner import run as run_batch
+    from meeplab.sim.core.runner import check_config
+    from meeplab.sim.core.runner import run as run_batch
 
     root = _out(out, "compare")
-    common = dict(games=games, players=players, bots=bots, seed=seed, bot_configs=bot_configs, rotate=rotate,
-                  threads=threads, force=force, progress=progress)
+    common = dict(
+        games=games,
+        players=players,
+        bots=bots,
+        seed=seed,
+        bot_configs=bot_configs,
+        rotate=rotate,
+        threads=threads,
+        force=force,
+        progress=progress,
+    )
     var_cfg = _config(game, set=variant, params=variant_params, out=root / "variant", label="variant", **common)
     if not var_cfg.overrides:
         raise MeeplabError("compare needs a variant: variant={'name': value} or variant_params=FILE")
-    base_cfg = _config(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline",
-                       **common)
+    base_cfg = _config(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline", **common)
     if until_significant:
-        from sim.core.sprt import SprtSettings, run_sequential, store
+        from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
 
-        st = SprtSettings(alpha=alpha, beta=beta, delta=delta, elo=elo, alternative=alternative, batch=batch,
-                          max_games=int(max_games or games))
+        st = SprtSettings(
+            alpha=alpha,
+            beta=beta,
+            delta=delta,
+            elo=elo,
+            alternative=alternative,
+            batch=batch,
+            max_games=int(max_games or games),
+        )
         rec = run_sequential(base_cfg, var_cfg, st, metric)
         if rec.get("status") != "complete":
             raise KeyboardInterrupt("comparison interrupted")

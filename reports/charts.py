@@ -1,49 +1,63 @@
 """Matplotlib charts for the report, each returned as a ``data:image/png;base64,...`` URI so the
 HTML stays one self-contained file. Inputs are the small DataFrames from :mod:`reports.stats`."""
+
 from __future__ import annotations
 
 import base64
 import io
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.colors import LinearSegmentedColormap  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import polars as pl
+from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.ticker import PercentFormatter
 
-PALETTE = ["#3B6FB6", "#E07B39", "#3A9A5B", "#C8454B", "#7E62B0", "#8C6A4F", "#D46FB1", "#6F7378",
-           "#B8A637", "#3AA7C4"]
-CAT_PALETTE = ["#4E79A7", "#F28E2B", "#59A14F", "#E15759", "#76B7B2", "#EDC948", "#B07AA1", "#FF9DA7",
-               "#9C755F", "#BAB0AC", "#86BCB6", "#D37295"]
+PALETTE = ["#3B6FB6", "#E07B39", "#3A9A5B", "#C8454B", "#7E62B0", "#8C6A4F", "#D46FB1", "#6F7378", "#B8A637", "#3AA7C4"]
+CAT_PALETTE = [
+    "#4E79A7",
+    "#F28E2B",
+    "#59A14F",
+    "#E15759",
+    "#76B7B2",
+    "#EDC948",
+    "#B07AA1",
+    "#FF9DA7",
+    "#9C755F",
+    "#BAB0AC",
+    "#86BCB6",
+    "#D37295",
+]
 INK = "#2B2F36"
 GRID = "#E3E6EA"
 FAIR = "#8A9099"
 DPI = 110
 
-plt.rcParams.update({
-    "font.family": "DejaVu Sans",
-    "font.size": 9.5,
-    "axes.edgecolor": "#B9BEC5",
-    "axes.labelcolor": INK,
-    "axes.titlesize": 10.5,
-    "axes.titleweight": "bold",
-    "axes.titlecolor": INK,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.axisbelow": True,
-    "grid.color": GRID,
-    "grid.linewidth": 0.8,
-    "xtick.color": INK,
-    "ytick.color": INK,
-    "legend.frameon": False,
-    "legend.fontsize": 9,
-})
+plt.rcParams.update(
+    {
+        "font.family": "DejaVu Sans",
+        "font.size": 9.5,
+        "axes.edgecolor": "#B9BEC5",
+        "axes.labelcolor": INK,
+        "axes.titlesize": 10.5,
+        "axes.titleweight": "bold",
+        "axes.titlecolor": INK,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.grid": True,
+        "axes.axisbelow": True,
+        "grid.color": GRID,
+        "grid.linewidth": 0.8,
+        "xtick.color": INK,
+        "ytick.color": INK,
+        "legend.frameon": False,
+        "legend.fontsize": 9,
+    }
+)
 
 
 def colors_for(names: Sequence[str], palette: Sequence[str] = PALETTE) -> dict[str, str]:
@@ -63,8 +77,9 @@ def to_uri(fig) -> str:
 def _grid(n: int, panel_w: float = 4.2, panel_h: float = 3.0, max_cols: int = 3, sharey: bool = True):
     cols = min(n, max_cols)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(panel_w * cols, panel_h * rows), squeeze=False,
-                             sharey=sharey, layout="constrained")
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(panel_w * cols, panel_h * rows), squeeze=False, sharey=sharey, layout="constrained"
+    )
     flat = list(axes.ravel())
     for ax in flat[n:]:
         ax.set_visible(False)
@@ -85,20 +100,30 @@ def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
     """Grouped bars: win rate per bot for each player count, error bars from the ``lo``/``hi`` columns, fair share line."""
     players = by_bot["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4),
-                           layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(max(5.0, 1.1 + 1.3 * len(players) * max(1, len(bots)) * 0.45), 3.4), layout="constrained"
+    )
     width = 0.8 / max(1, len(bots))
     top = 0.0
     for j, bot in enumerate(bots):
         d = by_bot.filter(pl.col("bot") == bot).sort("n_players")
         xs = [players.index(p) + (j - (len(bots) - 1) / 2) * width for p in d["n_players"].to_list()]
         ax.bar(xs, d["win_rate"].to_numpy(), width * 0.92, color=colors[bot], label=bot, zorder=2)
-        ax.errorbar(xs, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, elinewidth=1,
-                    capsize=3, zorder=3)
+        ax.errorbar(
+            xs, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, elinewidth=1, capsize=3, zorder=3
+        )
         top = max(top, float(np.nanmax(d["hi"].to_numpy())))
     for i, p in enumerate(players):
-        ax.hlines(1.0 / p, i - 0.45, i + 0.45, colors=FAIR, linestyles="--", linewidth=1.2, zorder=4,
-                  label="fair share 1/P" if i == 0 else None)
+        ax.hlines(
+            1.0 / p,
+            i - 0.45,
+            i + 0.45,
+            colors=FAIR,
+            linestyles="--",
+            linewidth=1.2,
+            zorder=4,
+            label="fair share 1/P" if i == 0 else None,
+        )
     ax.set_xticks(range(len(players)), [f"{p} players" for p in players])
     ax.set_ylabel("win rate")
     _pct_axis(ax, min(1.0, top * 1.15 + 0.02))
@@ -117,8 +142,9 @@ def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
         d = by_seat.filter(pl.col("n_players") == p).sort("seat")
         seats = d["seat"].to_list()
         ax.bar(seats, d["win_rate"].to_numpy(), 0.65, color=PALETTE[0], zorder=2)
-        ax.errorbar(seats, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, capsize=3,
-                    elinewidth=1, zorder=3)
+        ax.errorbar(
+            seats, d["win_rate"].to_numpy(), yerr=_err(d), fmt="none", ecolor=INK, capsize=3, elinewidth=1, zorder=3
+        )
         ax.axhline(1.0 / p, color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
         ax.set_xticks(seats, [f"{s + 1}" for s in seats])
         ax.set_xlabel("seat (1 = start player)")
@@ -168,13 +194,21 @@ def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dic
         pos = np.zeros(len(bots))
         neg = np.zeros(len(bots))
         for c in categories:
-            vals = np.array([
-                float(d.filter(pl.col("bot") == b)[f"cat_{c}"][0]) if b in d["bot"].to_list() else 0.0
-                for b in bots
-            ])
+            vals = np.array(
+                [float(d.filter(pl.col("bot") == b)[f"cat_{c}"][0]) if b in d["bot"].to_list() else 0.0 for b in bots]
+            )
             left = np.where(vals >= 0, pos, neg + vals)
-            ax.barh(y, np.abs(vals), left=left, height=0.62, color=cat_col[c], label=c, zorder=2,
-                    edgecolor="white", linewidth=0.6)
+            ax.barh(
+                y,
+                np.abs(vals),
+                left=left,
+                height=0.62,
+                color=cat_col[c],
+                label=c,
+                zorder=2,
+                edgecolor="white",
+                linewidth=0.6,
+            )
             pos += np.where(vals >= 0, vals, 0)
             neg += np.where(vals < 0, vals, 0)
         ax.set_yticks(y, bots)
@@ -234,15 +268,23 @@ def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
         left = np.zeros(len(bots))
         for r in range(1, p + 1):
             col = cmap((r - 1) / max(1, p - 1))
-            vals = np.array([
-                float(d.filter((pl.col("bot") == b) & (pl.col("rank") == r))["share"].sum()) for b in bots
-            ])
-            ax.barh(y, vals, left=left, height=0.62, color=col, label=f"{_ordinal(r)}",
-                    edgecolor="white", linewidth=0.6, zorder=2)
+            vals = np.array(
+                [float(d.filter((pl.col("bot") == b) & (pl.col("rank") == r))["share"].sum()) for b in bots]
+            )
+            ax.barh(
+                y,
+                vals,
+                left=left,
+                height=0.62,
+                color=col,
+                label=f"{_ordinal(r)}",
+                edgecolor="white",
+                linewidth=0.6,
+                zorder=2,
+            )
             for yi, (l, v) in enumerate(zip(left, vals)):
                 if v >= 0.07:
-                    ax.text(l + v / 2, yi, f"{v:.0%}", ha="center", va="center", fontsize=8,
-                            color=_text_color(col))
+                    ax.text(l + v / 2, yi, f"{v:.0%}", ha="center", va="center", fontsize=8, color=_text_color(col))
             left += vals
         ax.set_yticks(y, bots)
         if not ax.yaxis_inverted():
@@ -251,8 +293,9 @@ def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_title(f"{p} players")
         ax.grid(False)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=p, fontsize=8, handlelength=1.2,
-                  columnspacing=1.0)
+        ax.legend(
+            loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=p, fontsize=8, handlelength=1.2, columnspacing=1.0
+        )
     return to_uri(fig)
 
 
@@ -260,12 +303,17 @@ def _ordinal(r: int) -> str:
     return f"{r}{'st' if r == 1 else 'nd' if r == 2 else 'rd' if r == 3 else 'th'}"
 
 
-def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, bool]],
-                colors: dict[str, str]) -> str:
+def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, bool]], colors: dict[str, str]) -> str:
     """Difference plot, one panel per ``(value, lo, hi, xlabel, is_rate)``: a point with its 95% CI per
     (player count, bot) row and a zero line. Rates are drawn in percentage points."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 0.42 * len(rows) + 1.1),
-                             sharey=True, squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        1,
+        len(panels),
+        figsize=(5.0 * len(panels), 0.42 * len(rows) + 1.1),
+        sharey=True,
+        squeeze=False,
+        layout="constrained",
+    )
     y = np.arange(len(rows))
     for ax, (value, lo, hi, xlabel, rate) in zip(axes[0], panels):
         k = 100.0 if rate else 1.0
@@ -280,8 +328,7 @@ def forest_pair(rows: list[dict], panels: Sequence[tuple[str, str, str, str, boo
         ax.grid(axis="y", visible=False)
         ax.margins(x=0.12)
         ax.ticklabel_format(axis="x", useOffset=False, style="plain")
-        vals = [abs(r[c]) * k for r in rows for c in (value, lo, hi)
-                if r[c] is not None and np.isfinite(r[c])]
+        vals = [abs(r[c]) * k for r in rows for c in (value, lo, hi) if r[c] is not None and np.isfinite(r[c])]
         if not vals or max(vals) < 1e-9:  # nothing moved: a readable symmetric axis around zero
             ax.set_xlim(-1.0, 1.0)
     axes[0][0].set_yticks(y, [f"{r['bot']} · {r['n_players']}P" for r in rows])
@@ -294,8 +341,7 @@ def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str,
     """Side-by-side win rates with their interval bars: for every (player count, bot), one bar per run."""
     run_cols = colors_for(labels, ["#3B6FB6", "#E07B39", "#3A9A5B", "#7E62B0", "#C8454B", "#6F7378"])
     keys = sorted({(r["n_players"], r["bot"]) for r in rows})
-    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4),
-                           layout="constrained")
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 + 0.55 * len(keys) * len(labels)), 3.4), layout="constrained")
     width = 0.8 / len(labels)
     top = 0.0
     for j, lab in enumerate(labels):
@@ -309,8 +355,7 @@ def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str,
                     hi.append(r["hi"])
         v, lo, hi = np.array(v), np.array(lo), np.array(hi)
         ax.bar(xs, v, width * 0.92, color=run_cols[lab], label=lab, zorder=2)
-        ax.errorbar(xs, v, yerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=INK, capsize=3, elinewidth=1,
-                    zorder=3)
+        ax.errorbar(xs, v, yerr=np.vstack([v - lo, hi - v]), fmt="none", ecolor=INK, capsize=3, elinewidth=1, zorder=3)
         if len(hi):
             top = max(top, float(np.nanmax(hi)))
     ax.set_xticks(range(len(keys)), [f"{b}\n{p} players" for p, b in keys])
@@ -321,8 +366,16 @@ def compare_win_rates(rows: list[dict], labels: Sequence[str], colors: dict[str,
     return to_uri(fig)
 
 
-def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cats: pl.DataFrame,
-                categories: Sequence[str], colors: dict[str, str], n_players: int) -> str:
+def sweep_chart(
+    param: str,
+    xs: list,
+    xlabels: list[str],
+    win: pl.DataFrame,
+    cats: pl.DataFrame,
+    categories: Sequence[str],
+    colors: dict[str, str],
+    n_players: int,
+) -> str:
     """Two panels for one player count: win rate per bot against the swept value (interval bars), and
     mean points per category (all players) against it."""
     numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
@@ -331,8 +384,16 @@ def sweep_chart(param: str, xs: list, xlabels: list[str], win: pl.DataFrame, cat
     for bot in [b for b in colors if b in set(win["bot"].to_list())]:
         d = win.filter(pl.col("bot") == bot).sort("i")
         x = [pos[i] for i in d["i"].to_list()]
-        a1.errorbar(x, d["win_rate"].to_numpy(), yerr=_err(d), color=colors[bot], marker="o", capsize=3,
-                    linewidth=1.6, label=bot)
+        a1.errorbar(
+            x,
+            d["win_rate"].to_numpy(),
+            yerr=_err(d),
+            color=colors[bot],
+            marker="o",
+            capsize=3,
+            linewidth=1.6,
+            label=bot,
+        )
     a1.axhline(1.0 / n_players, color=FAIR, linestyle="--", linewidth=1.1, label="fair share")
     a1.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     a1.set_ylim(0, min(1.0, max(float(np.nanmax(win["hi"].to_numpy())), 1.0 / n_players) * 1.12 + 0.01))

@@ -10,6 +10,7 @@ length, the leading score category). It is flagged when it changes sign between 
 (with at least one of the two intervals clear of zero), when its 95 % intervals at the lowest and highest rung do
 not overlap, or (for the leading category) when the category itself changes.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 from .load import Run, load_run
 from .stats import RunStats, run_stats, wilson
@@ -58,8 +59,10 @@ def _leading_category(run: Run, st: RunStats, p: int) -> tuple[str, float]:
     rows = st.by_bot.filter(st.by_bot["n_players"] == p)
     if rows.height == 0 or not run.categories:
         return "", math.nan
-    means = {c: float(np.nansum(rows[f"cat_{c}"].to_numpy() * rows["n"].to_numpy()) / rows["n"].sum())
-             for c in run.categories}
+    means = {
+        c: float(np.nansum(rows[f"cat_{c}"].to_numpy() * rows["n"].to_numpy()) / rows["n"].sum())
+        for c in run.categories
+    }
     total = sum(v for v in means.values() if v > 0)
     best = max(means, key=means.get)
     return best, (means[best] / total if total > 0 else math.nan)
@@ -79,15 +82,24 @@ def rung_rows(lad: Ladder) -> list[dict[str, Any]]:
             sd = float(g["sd_length"]) if g["sd_length"] is not None else 0.0
             half = 1.959964 * sd / math.sqrt(max(n, 1))
             cat, share = _leading_category(run, st, p)
-            rows.append({
-                "n_players": p, "rung": r, "games": n,
-                "seat_rate": seats["win_rate"].to_list(), "seat_lo": seats["lo"].to_list(),
-                "seat_hi": seats["hi"].to_list(),
-                "tie": float(g["tie_share"]), "tie_lo": tlo, "tie_hi": thi,
-                "length": float(g["mean_length"]), "length_lo": float(g["mean_length"]) - half,
-                "length_hi": float(g["mean_length"]) + half,
-                "category": cat, "category_share": share,
-            })
+            rows.append(
+                {
+                    "n_players": p,
+                    "rung": r,
+                    "games": n,
+                    "seat_rate": seats["win_rate"].to_list(),
+                    "seat_lo": seats["lo"].to_list(),
+                    "seat_hi": seats["hi"].to_list(),
+                    "tie": float(g["tie_share"]),
+                    "tie_lo": tlo,
+                    "tie_hi": thi,
+                    "length": float(g["mean_length"]),
+                    "length_lo": float(g["mean_length"]) - half,
+                    "length_hi": float(g["mean_length"]) + half,
+                    "category": cat,
+                    "category_share": share,
+                }
+            )
     return rows
 
 
@@ -97,9 +109,17 @@ def gap_rows(lad: Ladder) -> list[dict[str, Any]]:
     for weak, strong, run in lad.cross:
         st = run_stats(run)
         for row in st.by_bot.filter(st.by_bot["bot"] == strong).iter_rows(named=True):
-            out.append({"n_players": int(row["n_players"]), "weaker": weak, "stronger": strong,
-                        "rate": float(row["win_rate"]), "lo": float(row["lo"]), "hi": float(row["hi"]),
-                        "fair": 1.0 / int(row["n_players"])})
+            out.append(
+                {
+                    "n_players": int(row["n_players"]),
+                    "weaker": weak,
+                    "stronger": strong,
+                    "rate": float(row["win_rate"]),
+                    "lo": float(row["lo"]),
+                    "hi": float(row["hi"]),
+                    "fair": 1.0 / int(row["n_players"]),
+                }
+            )
     return out
 
 
@@ -125,26 +145,58 @@ def findings(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any
         a, b = at[present[0]], at[present[-1]]
         fair = 1.0 / p
         for s in range(p):
-            why = _flag(a["seat_lo"][s], a["seat_hi"][s], a["seat_rate"][s], b["seat_lo"][s], b["seat_hi"][s],
-                        b["seat_rate"][s], fair)
+            why = _flag(
+                a["seat_lo"][s],
+                a["seat_hi"][s],
+                a["seat_rate"][s],
+                b["seat_lo"][s],
+                b["seat_hi"][s],
+                b["seat_rate"][s],
+                fair,
+            )
             if why:
-                out.append({"n_players": p, "finding": f"seat {s + 1}'s win rate (fair {fair:.1%})", "why": why,
-                            "low": (present[0], a["seat_rate"][s], a["seat_lo"][s], a["seat_hi"][s]),
-                            "high": (present[-1], b["seat_rate"][s], b["seat_lo"][s], b["seat_hi"][s])})
+                out.append(
+                    {
+                        "n_players": p,
+                        "finding": f"seat {s + 1}'s win rate (fair {fair:.1%})",
+                        "why": why,
+                        "low": (present[0], a["seat_rate"][s], a["seat_lo"][s], a["seat_hi"][s]),
+                        "high": (present[-1], b["seat_rate"][s], b["seat_lo"][s], b["seat_hi"][s]),
+                    }
+                )
         why = _flag(a["tie_lo"], a["tie_hi"], a["tie"], b["tie_lo"], b["tie_hi"], b["tie"], -1.0)
         if why:
-            out.append({"n_players": p, "finding": "share of games with a shared win", "why": why,
-                        "low": (present[0], a["tie"], a["tie_lo"], a["tie_hi"]),
-                        "high": (present[-1], b["tie"], b["tie_lo"], b["tie_hi"])})
+            out.append(
+                {
+                    "n_players": p,
+                    "finding": "share of games with a shared win",
+                    "why": why,
+                    "low": (present[0], a["tie"], a["tie_lo"], a["tie_hi"]),
+                    "high": (present[-1], b["tie"], b["tie_lo"], b["tie_hi"]),
+                }
+            )
         why = _flag(a["length_lo"], a["length_hi"], a["length"], b["length_lo"], b["length_hi"], b["length"], -1.0)
         if why:
-            out.append({"n_players": p, "finding": "mean game length", "why": why, "length": True,
-                        "low": (present[0], a["length"], a["length_lo"], a["length_hi"]),
-                        "high": (present[-1], b["length"], b["length_lo"], b["length_hi"])})
+            out.append(
+                {
+                    "n_players": p,
+                    "finding": "mean game length",
+                    "why": why,
+                    "length": True,
+                    "low": (present[0], a["length"], a["length_lo"], a["length_hi"]),
+                    "high": (present[-1], b["length"], b["length_lo"], b["length_hi"]),
+                }
+            )
         if a["category"] and a["category"] != b["category"]:
-            out.append({"n_players": p, "finding": "leading score category", "why": "changes",
-                        "low": (present[0], a["category"], a["category_share"]),
-                        "high": (present[-1], b["category"], b["category_share"])})
+            out.append(
+                {
+                    "n_players": p,
+                    "finding": "leading score category",
+                    "why": "changes",
+                    "low": (present[0], a["category"], a["category_share"]),
+                    "high": (present[-1], b["category"], b["category_share"]),
+                }
+            )
     return out
 
 
@@ -156,52 +208,85 @@ def ladder_section(lad: Ladder) -> str:
     rows = rung_rows(lad)
     gaps = gap_rows(lad)
     flags = findings(rows, lad.rungs)
-    parts = ['<section class="block" id="ladder"><h2>Does it hold for stronger players?</h2>',
-             "<p>Each rung is a self-play run (every seat the same bot: the seat effect at that skill); neighbouring "
-             "rungs also play each other (the skill gap). Rungs, weakest first: "
-             + ", ".join(f"<code>{esc(r)}</code>" for r in lad.rungs) + ".</p>"]
+    parts = [
+        '<section class="block" id="ladder"><h2>Does it hold for stronger players?</h2>',
+        "<p>Each rung is a self-play run (every seat the same bot: the seat effect at that skill); neighbouring "
+        "rungs also play each other (the skill gap). Rungs, weakest first: "
+        + ", ".join(f"<code>{esc(r)}</code>" for r in lad.rungs)
+        + ".</p>",
+    ]
     if flags:
         items = []
         for f in flags:
             lo, hi = f["low"], f["high"]
             if f["why"] == "changes" and f["finding"] == "leading score category":
-                txt = (f"{esc(lo[1])} ({pct(lo[2])} of points) with {esc(lo[0])}, "
-                       f"{esc(hi[1])} ({pct(hi[2])}) with {esc(hi[0])}")
+                txt = (
+                    f"{esc(lo[1])} ({pct(lo[2])} of points) with {esc(lo[0])}, "
+                    f"{esc(hi[1])} ({pct(hi[2])}) with {esc(hi[0])}"
+                )
             elif f.get("length"):
-                txt = (f"{num(lo[1], 1)} {ci(lo[2], lo[3], lambda x: num(x, 1))} with {esc(lo[0])}, "
-                       f"{num(hi[1], 1)} {ci(hi[2], hi[3], lambda x: num(x, 1))} with {esc(hi[0])}")
+                txt = (
+                    f"{num(lo[1], 1)} {ci(lo[2], lo[3], lambda x: num(x, 1))} with {esc(lo[0])}, "
+                    f"{num(hi[1], 1)} {ci(hi[2], hi[3], lambda x: num(x, 1))} with {esc(hi[0])}"
+                )
             else:
-                txt = (f"{pct(lo[1])} {ci(lo[2], lo[3])} with {esc(lo[0])}, "
-                       f"{pct(hi[1])} {ci(hi[2], hi[3])} with {esc(hi[0])}")
+                txt = (
+                    f"{pct(lo[1])} {ci(lo[2], lo[3])} with {esc(lo[0])}, "
+                    f"{pct(hi[1])} {ci(hi[2], hi[3])} with {esc(hi[0])}"
+                )
             items.append(f"<li><b>{f['n_players']} players, {esc(f['finding'])} {esc(f['why'])}:</b> {txt}</li>")
-        parts.append("<div class='warn'><b>Findings that depend on skill</b> (lowest vs highest rung):<ul>"
-                     + "".join(items) + "</ul></div>")
+        parts.append(
+            "<div class='warn'><b>Findings that depend on skill</b> (lowest vs highest rung):<ul>"
+            + "".join(items)
+            + "</ul></div>"
+        )
     else:
-        parts.append("<p class='ok'>No finding changes sign or moves beyond its interval between the lowest and "
-                     "the highest rung.</p>")
+        parts.append(
+            "<p class='ok'>No finding changes sign or moves beyond its interval between the lowest and "
+            "the highest rung.</p>"
+        )
     for p in sorted({r["n_players"] for r in rows}):
         pr = [r for r in rows if r["n_players"] == p]
-        head = ["rung", "games"] + [f"seat {s + 1} wins" for s in range(p)] + [
-            "leading category", "shared wins", "length"]
+        head = (
+            ["rung", "games"] + [f"seat {s + 1} wins" for s in range(p)] + ["leading category", "shared wins", "length"]
+        )
         body = []
         for r in pr:
             seats = [f"{pct(r['seat_rate'][s])} {ci(r['seat_lo'][s], r['seat_hi'][s])}" for s in range(p)]
             cat = f"{esc(r['category'])} ({pct(r['category_share'])})" if r["category"] else "–"
-            body.append([f"<code>{esc(r['rung'])}</code>", num(r["games"], 0), *seats, cat,
-                         f"{pct(r['tie'])} {ci(r['tie_lo'], r['tie_hi'])}",
-                         f"{num(r['length'], 1)} {ci(r['length_lo'], r['length_hi'], lambda x: num(x, 1))}"])
+            body.append(
+                [
+                    f"<code>{esc(r['rung'])}</code>",
+                    num(r["games"], 0),
+                    *seats,
+                    cat,
+                    f"{pct(r['tie'])} {ci(r['tie_lo'], r['tie_hi'])}",
+                    f"{num(r['length'], 1)} {ci(r['length_lo'], r['length_hi'], lambda x: num(x, 1))}",
+                ]
+            )
         parts.append(f"<h3>{p} players</h3>")
         parts.append(table(head, body, [False, True] + [True] * p + [False, True, True]))
         pg = [g for g in gaps if g["n_players"] == p]
         if pg:
-            gb = [[f"<code>{esc(g['stronger'])}</code> vs <code>{esc(g['weaker'])}</code>",
-                   f"{pct(g['rate'])} {ci(g['lo'], g['hi'])}", pct(g["fair"])] for g in pg]
+            gb = [
+                [
+                    f"<code>{esc(g['stronger'])}</code> vs <code>{esc(g['weaker'])}</code>",
+                    f"{pct(g['rate'])} {ci(g['lo'], g['hi'])}",
+                    pct(g["fair"]),
+                ]
+                for g in pg
+            ]
             parts.append(table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True]))
     uri = _seat_chart(rows, lad.rungs)
     if uri:
-        parts.append(figure(uri, "start player's advantage by rung",
-                            "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
-                            "Wilson intervals; a line that crosses zero is a finding that depends on skill."))
+        parts.append(
+            figure(
+                uri,
+                "start player's advantage by rung",
+                "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
+                "Wilson intervals; a line that crosses zero is a finding that depends on skill.",
+            )
+        )
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -222,8 +307,15 @@ def _seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:
         lo = np.array([at[rungs[j]]["seat_lo"][0] - 1 / p for j in xs])
         hi = np.array([at[rungs[j]]["seat_hi"][0] - 1 / p for j in xs])
         off = (i - (len(counts) - 1) / 2) * 0.06
-        ax.errorbar(np.array(xs) + off, ys, yerr=[ys - lo, hi - ys], marker="o", capsize=3,
-                    color=charts.PALETTE[i % len(charts.PALETTE)], label=f"{p} players")
+        ax.errorbar(
+            np.array(xs) + off,
+            ys,
+            yerr=[ys - lo, hi - ys],
+            marker="o",
+            capsize=3,
+            color=charts.PALETTE[i % len(charts.PALETTE)],
+            label=f"{p} players",
+        )
     ax.axhline(0, color=charts.FAIR, lw=1, ls="--")
     ax.set_xticks(x, rungs)
     ax.set_ylabel("start player's win rate − 1/P")
@@ -251,14 +343,24 @@ def build_ladder_report(path: str | Path, out: str | Path, title: str | None = N
     game = runs[0].title if runs else lad.meta.get("game", "?")
     title = title or f"{game}: skill ladder"
     now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    subtitle = esc(f"{len(lad.rungs)} rungs · {len(runs)} runs · "
-                   f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}")
+    subtitle = esc(
+        f"{len(lad.rungs)} rungs · {len(runs)} runs · "
+        f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}"
+    )
     body = [ladder_section(lad)]
     body += [run_section(run, st, lab, a, colors) for run, st, lab, a in zip(runs, stats, labels, anchors)]
-    toc = "<nav class='toc'><a href='#ladder'>Does it hold for stronger players?</a>" + "".join(
-        f"<a href='#{a}'>{esc(t)}</a>" for a, t in zip(anchors, labels)) + "</nav>"
-    doc = page(esc(title), subtitle, toc, "\n".join(body),
-               "meeplab skill ladder · win rates count a k-way shared first place as 1/k · intervals are 95%")
+    toc = (
+        "<nav class='toc'><a href='#ladder'>Does it hold for stronger players?</a>"
+        + "".join(f"<a href='#{a}'>{esc(t)}</a>" for a, t in zip(anchors, labels))
+        + "</nav>"
+    )
+    doc = page(
+        esc(title),
+        subtitle,
+        toc,
+        "\n".join(body),
+        "meeplab skill ladder · win rates count a k-way shared first place as 1/k · intervals are 95%",
+    )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(doc, encoding="utf-8")

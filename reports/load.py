@@ -5,6 +5,7 @@ aggregation collected with the streaming engine, so a 40-million-row run fits in
 Every problem with the inputs raises :class:`~sim.core.errors.MeeplabError` with one line that
 names the offending path.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 #: columns every results file has (besides one float column per score category)
 BASE_COLUMNS = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length")
@@ -191,8 +192,10 @@ def load_run(path: str | Path) -> Run:
         pl.col("win").cast(pl.Float64),
         pl.col("length").cast(pl.Int64),
         *[pl.col(c).cast(pl.Float64) for c in cats],
-        *[pl.col(c).cast(dtype) if c in optional else pl.lit(fill, dtype=dtype).alias(c)
-          for c, (dtype, fill) in OPTIONAL_COLUMNS.items()],
+        *[
+            pl.col(c).cast(dtype) if c in optional else pl.lit(fill, dtype=dtype).alias(c)
+            for c, (dtype, fill) in OPTIONAL_COLUMNS.items()
+        ],
     )
     run = Run(path=path, meta=meta, lf=lf, source=source, n_rows=n_rows, categories=cats)
     players = run.collect(lf.select(pl.col("n_players").unique().sort()))

@@ -3,6 +3,7 @@
 An options directory holds ``options.json`` (the run's settings and one row per option class and mode) and
 ``report.html``. ``meeplab report DIR`` on such a directory writes the same report again.
 """
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 OPTIONS_FILE = "options.json"
 VERDICT_TEXT = {
@@ -48,46 +49,68 @@ def options_section(meta: dict[str, Any]) -> str:
     p = int(meta["players"])
     fair = 1.0 / p
     bot = esc(meta["bot"])
-    parts = ['<section class="block" id="options"><h2>What is each option worth?</h2>',
-             f"<p>Restricted play (Jaffe et al. 2012): one <code>{bot}</code> that may not use an option plays "
-             f"{p - 1} unrestricted <code>{bot}</code>{'s' if p > 2 else ''} on the same {int(meta['games']):,} "
-             f"games (seed {meta['seed']}, seats rotated) as the unrestricted baseline, whose win share in that "
-             f"entry is {pct(meta['base_share'])} (fair {pct(fair)}). Each change in win share is a paired "
-             "difference per game with its 95 % interval; ● marks a change significant after Holm's correction "
-             "over the classes of a table. Verdicts: <i>dominant</i> (it wins under half its fair share without it), "
-             "<i>useless</i> (it loses under 2 points of win share without it), <i>unused</i> (the restriction changed "
-             "no game), <i>costly</i> / <i>helps</i> (a significant loss / gain), – (no clear effect). If every candidate of a decision is forbidden, the rules force one and "
-             "the bot chooses among them.</p>"]
+    parts = [
+        '<section class="block" id="options"><h2>What is each option worth?</h2>',
+        f"<p>Restricted play (Jaffe et al. 2012): one <code>{bot}</code> that may not use an option plays "
+        f"{p - 1} unrestricted <code>{bot}</code>{'s' if p > 2 else ''} on the same {int(meta['games']):,} "
+        f"games (seed {meta['seed']}, seats rotated) as the unrestricted baseline, whose win share in that "
+        f"entry is {pct(meta['base_share'])} (fair {pct(fair)}). Each change in win share is a paired "
+        "difference per game with its 95 % interval; ● marks a change significant after Holm's correction "
+        "over the classes of a table. Verdicts: <i>dominant</i> (it wins under half its fair share without it), "
+        "<i>useless</i> (it loses under 2 points of win share without it), <i>unused</i> (the restriction changed "
+        "no game), <i>costly</i> / <i>helps</i> (a significant loss / gain), – (no clear effect). If every candidate of a decision is forbidden, the rules force one and "
+        "the bot chooses among them.</p>",
+    ]
     rows = meta["rows"]
     forbid = [r for r in rows if r["mode"] == "forbid"]
     items = []
     for r in forbid:
         if r["verdict"] in ("dominant", "useless", "unused"):
-            items.append(f"<li><b>{esc(r['option'])}</b> ({esc(r['what'])}): {VERDICT_TEXT[r['verdict']]} "
-                         f"(win share {pct(r['share'])} {ci(r['lo'], r['hi'])}, change {spct(r['delta'])} "
-                         f"{ci(r['delta_lo'], r['delta_hi'], spct)})</li>")
+            items.append(
+                f"<li><b>{esc(r['option'])}</b> ({esc(r['what'])}): {VERDICT_TEXT[r['verdict']]} "
+                f"(win share {pct(r['share'])} {ci(r['lo'], r['hi'])}, change {spct(r['delta'])} "
+                f"{ci(r['delta_lo'], r['delta_hi'], spct)})</li>"
+            )
     if items:
-        parts.append("<div class='warn'><b>Candidates for a designer's look</b> (dominant: wins under half its fair "
-                     "share without it; useless: loses under 2 points of win share without it; unused: the bot "
-                     "never made a different choice):<ul>" + "".join(items) + "</ul></div>")
+        parts.append(
+            "<div class='warn'><b>Candidates for a designer's look</b> (dominant: wins under half its fair "
+            "share without it; useless: loses under 2 points of win share without it; unused: the bot "
+            "never made a different choice):<ul>" + "".join(items) + "</ul></div>"
+        )
     for mode, head in (("forbid", "Without the option"), ("only", "Only this option where there is a choice")):
         mr = sorted((r for r in rows if r["mode"] == mode), key=lambda r: r["delta"])
         if not mr:
             continue
-        body = [[f"<code>{esc(r['option'])}</code><br><span class='muted'>{esc(r['what'])}</span>",
-                 f"{pct(r['share'])} {ci(r['lo'], r['hi'])}",
-                 f"{spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)}"
-                 + sig_mark(r["p_holm"] < 0.05 and r["changed"] > 0),
-                 f"{r['score_delta']:+.2f}", f"{r['changed']:,}",
-                 f"<span title='{esc(VERDICT_TEXT.get(r['verdict'], ''))}'>{esc(r['verdict'])}</span>"]
-                for r in mr]
+        body = [
+            [
+                f"<code>{esc(r['option'])}</code><br><span class='muted'>{esc(r['what'])}</span>",
+                f"{pct(r['share'])} {ci(r['lo'], r['hi'])}",
+                f"{spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)}"
+                + sig_mark(r["p_holm"] < 0.05 and r["changed"] > 0),
+                f"{r['score_delta']:+.2f}",
+                f"{r['changed']:,}",
+                f"<span title='{esc(VERDICT_TEXT.get(r['verdict'], ''))}'>{esc(r['verdict'])}</span>",
+            ]
+            for r in mr
+        ]
         parts.append(f"<h3>{head}</h3>")
-        parts.append(table(["option", "win share", "change", "score change", "games changed", "verdict"], body,
-                           [False, True, True, True, True, False]))
+        parts.append(
+            table(
+                ["option", "win share", "change", "score change", "games changed", "verdict"],
+                body,
+                [False, True, True, True, True, False],
+            )
+        )
         uri = _chart(mr, head)
         if uri:
-            parts.append(figure(uri, head, "Change in the restricted bot's win share against the unrestricted "
-                                           "baseline on the same games, with paired 95 % intervals."))
+            parts.append(
+                figure(
+                    uri,
+                    head,
+                    "Change in the restricted bot's win share against the unrestricted "
+                    "baseline on the same games, with paired 95 % intervals.",
+                )
+            )
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -121,12 +144,20 @@ def build_options_report(path: str | Path, out: str | Path, title: str | None = 
     out = _output_path(Path(out))
     meta = load_options(path)
     now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    title = title or f"{meta.get('title', meta['game'])}: what is each option worth? ({meta['bot']}, {meta['players']} players)"
+    title = (
+        title
+        or f"{meta.get('title', meta['game'])}: what is each option worth? ({meta['bot']}, {meta['players']} players)"
+    )
     n_runs = 1 + len(meta["rows"])
     subtitle = esc(f"{n_runs} runs of {int(meta['games']):,} games · generated {now}")
     toc = "<nav class='toc'><a href='#options'>What is each option worth?</a></nav>"
-    doc = page(esc(title), subtitle, toc, options_section(meta),
-               "meeplab restricted play · win shares count a k-way shared first place as 1/k · intervals are 95%")
+    doc = page(
+        esc(title),
+        subtitle,
+        toc,
+        options_section(meta),
+        "meeplab restricted play · win shares count a k-way shared first place as 1/k · intervals are 95%",
+    )
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(doc, encoding="utf-8")

@@ -23,12 +23,14 @@ Methods (one line each, with a reference):
   by inverting it) at the effective sample sizes above, Welch's t for mean scores (Welch 1947).
 - several comparisons marked in one report: Holm's step-down adjustment of their p-values (Holm 1979).
 """
+
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -40,6 +42,7 @@ Z95 = 1.959963984540054
 
 
 # -- intervals -------------------------------------------------------------------------------
+
 
 def wilson(k: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be fractional: a k-way
@@ -130,8 +133,7 @@ def mean_diff_from_moments(n: int, mean: float, sd: float, conf: float = 0.95) -
     return MeanDiff(int(n), float(mean), float(mean - half), float(mean + half), float(sd))
 
 
-def welch_diff(m1: float, sd1: float, n1: int, m2: float, sd2: float, n2: int,
-               conf: float = 0.95) -> MeanDiff:
+def welch_diff(m1: float, sd1: float, n1: int, m2: float, sd2: float, n2: int, conf: float = 0.95) -> MeanDiff:
     """Unpaired difference ``m2 - m1`` with Welch's t interval."""
     if n1 < 2 or n2 < 2:
         return MeanDiff(min(n1, n2), m2 - m1, math.nan, math.nan, math.nan)
@@ -159,6 +161,7 @@ def seat_uniformity_p(wins: Sequence[float]) -> float:
 
 # -- intervals with the game as the unit -----------------------------------------------------
 
+
 def effective_n(p: np.ndarray, var: np.ndarray, n: np.ndarray) -> np.ndarray:
     """Kish's effective sample size ``p(1-p)/var`` of a proportion whose variance ``var`` was estimated
     with the game as the unit; ``n`` where that is undefined (``p`` at 0 or 1, or ``var`` zero)."""
@@ -175,21 +178,30 @@ def stratified_cluster_var(strata: pl.DataFrame, keys: Sequence[str]) -> pl.Data
     game of the unit: 1 for a seat, k for a bot in k seats), ``y`` and ``y2`` (sum over games of the
     unit's win share Y_g and of Y_g^2). Returns per ``keys``: ``games``, ``m``, ``rate`` = sum Y / (m G)
     and ``var`` = sum_c G_c s_c^2 / (m G)^2, s_c^2 the within-stratum sample variance of Y_g."""
-    return strata.with_columns(
-        ((pl.col("y2") - pl.col("y") ** 2 / pl.col("G")) / pl.max_horizontal(pl.col("G") - 1, 1))
-        .clip(lower_bound=0.0).alias("_s2"),
-    ).group_by(*keys).agg(
-        pl.col("G").sum().alias("games"),
-        pl.col("m").first().alias("m"),
-        pl.col("y").sum().alias("_y"),
-        (pl.col("G") * pl.col("_s2")).sum().alias("_v"),
-    ).with_columns(
-        (pl.col("_y") / (pl.col("m") * pl.col("games"))).alias("rate"),
-        (pl.col("_v") / (pl.col("m") * pl.col("games")) ** 2).alias("var"),
-    ).drop("_y", "_v").sort(*keys)
+    return (
+        strata.with_columns(
+            ((pl.col("y2") - pl.col("y") ** 2 / pl.col("G")) / pl.max_horizontal(pl.col("G") - 1, 1))
+            .clip(lower_bound=0.0)
+            .alias("_s2"),
+        )
+        .group_by(*keys)
+        .agg(
+            pl.col("G").sum().alias("games"),
+            pl.col("m").first().alias("m"),
+            pl.col("y").sum().alias("_y"),
+            (pl.col("G") * pl.col("_s2")).sum().alias("_v"),
+        )
+        .with_columns(
+            (pl.col("_y") / (pl.col("m") * pl.col("games"))).alias("rate"),
+            (pl.col("_v") / (pl.col("m") * pl.col("games")) ** 2).alias("var"),
+        )
+        .drop("_y", "_v")
+        .sort(*keys)
+    )
 
 
 # -- seat effect: conditional logit of the winner on seat and bot ----------------------------
+
 
 @dataclass
 class SeatModel:
@@ -197,15 +209,15 @@ class SeatModel:
 
     n_players: int
     estimable: bool
-    reason: str           # why not, when not estimable
-    stat: float           # score-test statistic, chi-squared with ``df`` degrees of freedom
+    reason: str  # why not, when not estimable
+    stat: float  # score-test statistic, chi-squared with ``df`` degrees of freedom
     df: int
-    p: float              # p-value for "no seat effect"
-    rate: np.ndarray      # per seat: win probability among equally strong bots
-    adv: np.ndarray       # rate - 1/P
-    lo: np.ndarray        # 95% interval of adv
+    p: float  # p-value for "no seat effect"
+    rate: np.ndarray  # per seat: win probability among equally strong bots
+    adv: np.ndarray  # rate - 1/P
+    lo: np.ndarray  # 95% interval of adv
     hi: np.ndarray
-    strata: int           # seat orders (rotation offsets) seen
+    strata: int  # seat orders (rotation offsets) seen
     sig: np.ndarray = None  # seat marked: overall test significant and its interval excludes 0
 
     def __post_init__(self):
@@ -214,8 +226,9 @@ class SeatModel:
             self.sig = ok & ((self.lo > 0) | (self.hi < 0)) & bool(np.isfinite(self.p) and self.p < 0.05)
 
 
-SEAT_METHOD = ("conditional logit of the winner on seat and bot (McFadden 1974), score test for "
-               "“no seat effect” (Rao 1948)")
+SEAT_METHOD = (
+    "conditional logit of the winner on seat and bot (McFadden 1974), score test for “no seat effect” (Rao 1948)"
+)
 
 
 def _clogit(theta: np.ndarray, X: np.ndarray, W: np.ndarray, mask: np.ndarray):
@@ -234,7 +247,7 @@ def _clogit(theta: np.ndarray, X: np.ndarray, W: np.ndarray, mask: np.ndarray):
     ll = (W * np.where(mask, eta, 0.0)).sum(axis=(1, 2)) - (n * (mx[..., 0] + np.log(s[..., 0]))).sum(axis=1)
     U = np.einsum("rcp,cpk->rk", W - n[..., None] * pi, X)
     xbar = np.einsum("rcp,cpk->rck", pi, X)
-    info = (np.einsum("rc,rcp,cpk,cpl->rkl", n, pi, X, X) - np.einsum("rc,rck,rcl->rkl", n, xbar, xbar))
+    info = np.einsum("rc,rcp,cpk,cpl->rkl", n, pi, X, X) - np.einsum("rc,rck,rcl->rkl", n, xbar, xbar)
     return ll, U, info
 
 
@@ -281,13 +294,16 @@ def seat_design(bots: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, np.ndar
     for s in range(1, P):
         X[:, s, s - 1] = 1.0
     for j, b in enumerate(keep[1:]):
-        X[:, :, P - 1 + j] = (bots == b)
+        X[:, :, P - 1 + j] = bots == b
     X = X * mask[..., None]
     _, _, info = _clogit(np.zeros((1, K)), X, np.where(mask, 1.0, 0.0)[None], mask)
     reason = ""
     if K and np.linalg.matrix_rank(info[0], tol=1e-8 * max(1.0, float(np.abs(info[0]).max()))) < K:
-        reason = ("seats were not rotated, so each bot kept its seat and seat and bot are confounded"
-                  if C == 1 else "the lineup and rotation do not separate seat from bot")
+        reason = (
+            "seats were not rotated, so each bot kept its seat and seat and bot are confounded"
+            if C == 1
+            else "the lineup and rotation do not separate seat from bot"
+        )
     return X, mask, reason
 
 
@@ -297,7 +313,7 @@ def seat_score_test(X: np.ndarray, W: np.ndarray, mask: np.ndarray, P: int) -> t
     R = W.shape[0]
     theta0 = np.zeros((R, X.shape[2]))
     if X.shape[2] > P - 1:
-        theta0[:, P - 1:], _ = _fit_clogit(X[..., P - 1:], W, mask)
+        theta0[:, P - 1 :], _ = _fit_clogit(X[..., P - 1 :], W, mask)
     _, U, info = _clogit(theta0, X, W, mask)
     stat = np.einsum("rk,rk->r", U, _solve(info, U))
     return stat, sps.chi2.sf(stat, P - 1)
@@ -317,11 +333,10 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
     nan = np.full(P, math.nan)
     X, mask, reason = seat_design(bots, wins)
     if reason or wins.sum() <= 0:
-        return SeatModel(n_players or P, False, reason or "no games", math.nan, P - 1, math.nan,
-                         nan, nan, nan, nan, C)
+        return SeatModel(n_players or P, False, reason or "no games", math.nan, P - 1, math.nan, nan, nan, nan, nan, C)
     stat, p = seat_score_test(X, wins[None], mask, P)
     theta, ok = _fit_clogit(X, wins[None], mask)
-    alpha = np.concatenate([[0.0], theta[0, :P - 1]])
+    alpha = np.concatenate([[0.0], theta[0, : P - 1]])
     rate = np.exp(alpha - alpha.max())
     rate /= rate.sum()
     adv = rate - 1.0 / P
@@ -329,7 +344,7 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
     if ok:
         _, _, info = _clogit(theta, X, wins[None], mask)
         try:
-            V = np.linalg.inv(info[0])[:P - 1, :P - 1]
+            V = np.linalg.inv(info[0])[: P - 1, : P - 1]
             J = (np.diag(rate) - np.outer(rate, rate))[:, 1:]
             se = np.sqrt(np.clip(np.diag(J @ V @ J.T), 0.0, None))
             lo, hi = adv - z * se, adv + z * se
@@ -339,6 +354,7 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
 
 
 # -- several comparisons ---------------------------------------------------------------------
+
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (Holm 1979); nan entries stay nan and do not count."""
@@ -381,6 +397,7 @@ def newcombe_p(k1: float, n1: float, k2: float, n2: float) -> float:
     if edge(38.0) > 0.0:
         return 0.0
     from scipy.optimize import brentq
+
     zs = brentq(edge, 1e-9, 38.0, xtol=1e-10)
     return float(2.0 * sps.norm.sf(zs))
 
@@ -398,20 +415,21 @@ def welch_p(m1: float, sd1: float, n1: int, m2: float, sd2: float, n2: int) -> f
 
 # -- per-run aggregations --------------------------------------------------------------------
 
+
 @dataclass
 class RunStats:
     """Everything the report shows about one run, as small DataFrames."""
 
-    games: pl.DataFrame       # n_players, games, tie_games, tie_share, mean_length, sd_length, safety_games,
+    games: pl.DataFrame  # n_players, games, tie_games, tie_share, mean_length, sd_length, safety_games,
     #   safety_share (games ended by a safety net, not the rule book: end != "rules")
-    ties: pl.DataFrame        # n_players, k (winners sharing first place), games
-    by_bot: pl.DataFrame      # n_players, bot, n, wins, win_rate (per seat), lo, hi, n_eff, by_game, games_won,
+    ties: pl.DataFrame  # n_players, k (winners sharing first place), games
+    by_bot: pl.DataFrame  # n_players, bot, n, wins, win_rate (per seat), lo, hi, n_eff, by_game, games_won,
     #   seats_per_game, mean_score, sd_score, min/max, mean_rank, cat_*
-    by_seat: pl.DataFrame     # n_players, seat, n, wins, win_rate, lo, hi, n_eff, mean_score,
+    by_seat: pl.DataFrame  # n_players, seat, n, wins, win_rate, lo, hi, n_eff, mean_score,
     #   adj_rate, adv, adv_lo, adv_hi, sig (lineup-adjusted seat effect, see seat_model)
-    seat_bot: pl.DataFrame    # n_players, seat, bot, n, win_rate
-    ranks: pl.DataFrame       # n_players, bot, rank, count, share
-    lengths: pl.DataFrame     # n_players, length, games
+    seat_bot: pl.DataFrame  # n_players, seat, bot, n, win_rate
+    ranks: pl.DataFrame  # n_players, bot, rank, count, share
+    lengths: pl.DataFrame  # n_players, length, games
     score_hist: pl.DataFrame  # n_players, bot, left, width, count
     seat_p: dict[int, float]  # n_players -> p-value for "no seat effect" (score test of seat_model)
     seat_model: dict[int, SeatModel]  # n_players -> seat effect with the lineup taken into account
@@ -437,14 +455,19 @@ def _game_cells(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
     of two seats of that bot (non-zero only when they share first place): with them the sum over games of
     a bot's squared per-game win share is ``wins2 + cross``, without a pass over the games."""
     lf = run.lf.with_columns(OFFSET)
-    cells = run.collect(lf.group_by("n_players", "offset", "seat", "bot").agg(
-        pl.len().alias("n"), pl.col("win").sum().alias("wins"), (pl.col("win") ** 2).sum().alias("wins2"),
-    )).sort("n_players", "offset", "seat")
+    cells = run.collect(
+        lf.group_by("n_players", "offset", "seat", "bot").agg(
+            pl.len().alias("n"),
+            pl.col("win").sum().alias("wins"),
+            (pl.col("win") ** 2).sum().alias("wins2"),
+        )
+    ).sort("n_players", "offset", "seat")
     cross = run.collect(
         lf.filter((pl.col("win") > 0) & (pl.col("win") < 1))
         .group_by("n_players", "game_index", "offset", "bot")
         .agg(pl.col("win").sum().alias("s"), (pl.col("win") ** 2).sum().alias("s2"))
-        .group_by("n_players", "offset", "bot").agg((pl.col("s") ** 2 - pl.col("s2")).sum().alias("cross"))
+        .group_by("n_players", "offset", "bot")
+        .agg((pl.col("s") ** 2 - pl.col("s2")).sum().alias("cross"))
     )
     return cells, cross
 
@@ -453,10 +476,19 @@ def _bot_intervals(by_bot: pl.DataFrame, cells: pl.DataFrame, cross: pl.DataFram
     """Win-rate intervals per (player count, bot): Wilson for a bot in one seat per game; for a bot in
     several seats Wilson at the effective sample size of its by-game variance stratified by offset."""
     games = cells.group_by("n_players", "offset").agg(pl.col("n").max().alias("G"))
-    strata = cells.group_by("n_players", "offset", "bot").agg(
-        pl.len().alias("m"), pl.col("wins").sum().alias("y"), pl.col("wins2").sum().alias("y2"),
-    ).join(games, on=["n_players", "offset"]).join(cross, on=["n_players", "offset", "bot"], how="left").with_columns(
-        (pl.col("y2") + pl.col("cross").fill_null(0.0)).alias("y2"), pl.col("m").cast(pl.Float64),
+    strata = (
+        cells.group_by("n_players", "offset", "bot")
+        .agg(
+            pl.len().alias("m"),
+            pl.col("wins").sum().alias("y"),
+            pl.col("wins2").sum().alias("y2"),
+        )
+        .join(games, on=["n_players", "offset"])
+        .join(cross, on=["n_players", "offset", "bot"], how="left")
+        .with_columns(
+            (pl.col("y2") + pl.col("cross").fill_null(0.0)).alias("y2"),
+            pl.col("m").cast(pl.Float64),
+        )
     )
     v = stratified_cluster_var(strata, ["n_players", "bot"]).select("n_players", "bot", "var")
     df = by_bot.join(v, on=["n_players", "bot"], how="left")
@@ -465,14 +497,21 @@ def _bot_intervals(by_bot: pl.DataFrame, cells: pl.DataFrame, cross: pl.DataFram
     ne = np.where(multi, effective_n(p, df["var"].fill_null(math.nan).to_numpy(), n), n)
     lo, hi = wilson_arrays(p * ne, ne)
     return df.drop("var", "lo", "hi").with_columns(
-        pl.Series("lo", lo), pl.Series("hi", hi), pl.Series("n_eff", ne), pl.Series("by_game", multi))
+        pl.Series("lo", lo), pl.Series("hi", hi), pl.Series("n_eff", ne), pl.Series("by_game", multi)
+    )
 
 
 def _seat_intervals(by_seat: pl.DataFrame, cells: pl.DataFrame) -> tuple[pl.DataFrame, dict[int, SeatModel]]:
     """Seat win-rate intervals (Wilson; by game, stratified by offset, under rotation) and the seat model."""
-    strata = cells.group_by("n_players", "offset", "seat").agg(
-        pl.col("n").sum().alias("G"), pl.col("wins").sum().alias("y"), pl.col("wins2").sum().alias("y2"),
-    ).with_columns(pl.lit(1.0).alias("m"))
+    strata = (
+        cells.group_by("n_players", "offset", "seat")
+        .agg(
+            pl.col("n").sum().alias("G"),
+            pl.col("wins").sum().alias("y"),
+            pl.col("wins2").sum().alias("y2"),
+        )
+        .with_columns(pl.lit(1.0).alias("m"))
+    )
     v = stratified_cluster_var(strata, ["n_players", "seat"]).select("n_players", "seat", "var")
     orders = cells.group_by("n_players").agg(pl.col("offset").n_unique().alias("_k"))
     df = by_seat.join(v, on=["n_players", "seat"], how="left").join(orders, on="n_players", how="left")
@@ -497,16 +536,39 @@ def _seat_intervals(by_seat: pl.DataFrame, cells: pl.DataFrame) -> tuple[pl.Data
             wins[c, r["seat"]] += r["wins"]
         if (bots < 0).any():
             nan = np.full(P, math.nan)
-            m = SeatModel(P, False, "seat orders are not the runner's rotation", math.nan, P - 1, math.nan,
-                          nan, nan, nan, nan, len(offs))
+            m = SeatModel(
+                P,
+                False,
+                "seat orders are not the runner's rotation",
+                math.nan,
+                P - 1,
+                math.nan,
+                nan,
+                nan,
+                nan,
+                nan,
+                len(offs),
+            )
         else:
             m = seat_effect(bots, wins, P)
         models[P] = m
-        adj.append(pl.DataFrame({"n_players": [P] * P, "seat": list(range(P)), "adj_rate": m.rate, "adv": m.adv,
-                                 "adv_lo": m.lo, "adv_hi": m.hi, "sig": m.sig},
-                                schema_overrides={"n_players": pl.Int64, "seat": pl.Int64}))
+        adj.append(
+            pl.DataFrame(
+                {
+                    "n_players": [P] * P,
+                    "seat": list(range(P)),
+                    "adj_rate": m.rate,
+                    "adv": m.adv,
+                    "adv_lo": m.lo,
+                    "adv_hi": m.hi,
+                    "sig": m.sig,
+                },
+                schema_overrides={"n_players": pl.Int64, "seat": pl.Int64},
+            )
+        )
     out = df.drop("var", "lo", "hi", "_k").with_columns(
-        pl.Series("lo", lo), pl.Series("hi", hi), pl.Series("n_eff", ne))
+        pl.Series("lo", lo), pl.Series("hi", hi), pl.Series("n_eff", ne)
+    )
     if adj:
         out = out.join(pl.concat(adj), on=["n_players", "seat"], how="left")
     return out, models
@@ -529,7 +591,8 @@ def run_stats(run: Run) -> RunStats:
     c = run.collect
 
     games = c(
-        lf.group_by("n_players").agg(
+        lf.group_by("n_players")
+        .agg(
             (pl.col("seat") == 0).sum().alias("games"),
             # a k-way shared first place has k rows with rank 1 and win 1/k: their win sum is 1 game
             pl.col("win").filter((pl.col("rank") == 1) & (pl.col("win") < 1.0)).sum().alias("tie_games"),
@@ -539,28 +602,30 @@ def run_stats(run: Run) -> RunStats:
             pl.col("length").filter(pl.col("seat") == 0).max().alias("max_length"),
             # games a safety net ended (any end code but the rule book's "rules": GameSpec.end_codes)
             (pl.col("end") != "rules").filter(pl.col("seat") == 0).sum().alias("safety_games"),
-        ).sort("n_players")
+        )
+        .sort("n_players")
     ).with_columns(
         pl.col("games").cast(pl.Int64),
         (pl.col("tie_games") / pl.col("games")).alias("tie_share"),
         (pl.col("safety_games") / pl.col("games")).alias("safety_share"),
     )
-    endings = c(
-        lf.filter(pl.col("seat") == 0).group_by("n_players", "end").agg(pl.len().alias("games"))
-    ).sort("n_players", "end")
+    endings = c(lf.filter(pl.col("seat") == 0).group_by("n_players", "end").agg(pl.len().alias("games"))).sort(
+        "n_players", "end"
+    )
 
-    ties = c(
-        lf.filter(pl.col("rank") == 1)
-        .group_by("n_players", "win")
-        .agg(pl.len().alias("rows"))
-    ).with_columns(
-        (1.0 / pl.col("win")).round(0).cast(pl.Int64).alias("k"),
-    ).with_columns(
-        (pl.col("rows") // pl.col("k")).alias("games")
-    ).select("n_players", "k", "games").sort("n_players", "k")
+    ties = (
+        c(lf.filter(pl.col("rank") == 1).group_by("n_players", "win").agg(pl.len().alias("rows")))
+        .with_columns(
+            (1.0 / pl.col("win")).round(0).cast(pl.Int64).alias("k"),
+        )
+        .with_columns((pl.col("rows") // pl.col("k")).alias("games"))
+        .select("n_players", "k", "games")
+        .sort("n_players", "k")
+    )
 
     by_bot = c(
-        lf.group_by("n_players", "bot").agg(
+        lf.group_by("n_players", "bot")
+        .agg(
             pl.len().alias("n"),
             pl.col("win").sum().alias("wins"),
             pl.col("score").mean().alias("mean_score"),
@@ -569,20 +634,27 @@ def run_stats(run: Run) -> RunStats:
             pl.col("score").max().alias("max_score"),
             pl.col("rank").mean().alias("mean_rank"),
             *[pl.col(k).mean().alias(f"cat_{k}") for k in cats],
-        ).sort("n_players", "bot")
+        )
+        .sort("n_players", "bot")
     )
-    by_bot = _with_wilson(by_bot).join(games.select("n_players", pl.col("games").alias("_g")), on="n_players",
-                                       how="left").with_columns(
-        (pl.col("wins") / pl.col("_g")).alias("games_won"),  # share of all games won by any seat of this bot
-        (pl.col("n") / pl.col("_g")).alias("seats_per_game"),
-    ).drop("_g")
+    by_bot = (
+        _with_wilson(by_bot)
+        .join(games.select("n_players", pl.col("games").alias("_g")), on="n_players", how="left")
+        .with_columns(
+            (pl.col("wins") / pl.col("_g")).alias("games_won"),  # share of all games won by any seat of this bot
+            (pl.col("n") / pl.col("_g")).alias("seats_per_game"),
+        )
+        .drop("_g")
+    )
 
     by_seat = c(
-        lf.group_by("n_players", "seat").agg(
+        lf.group_by("n_players", "seat")
+        .agg(
             pl.len().alias("n"),
             pl.col("win").sum().alias("wins"),
             pl.col("score").mean().alias("mean_score"),
-        ).sort("n_players", "seat")
+        )
+        .sort("n_players", "seat")
     )
     by_seat = _with_wilson(by_seat)
     cells, cross = _game_cells(run)
@@ -590,27 +662,32 @@ def run_stats(run: Run) -> RunStats:
     by_seat, seat_model = _seat_intervals(by_seat, cells)
 
     seat_bot = c(
-        lf.group_by("n_players", "seat", "bot").agg(
+        lf.group_by("n_players", "seat", "bot")
+        .agg(
             pl.len().alias("n"),
             pl.col("win").mean().alias("win_rate"),
-        ).sort("n_players", "seat", "bot")
+        )
+        .sort("n_players", "seat", "bot")
     )
 
-    ranks = c(
-        lf.group_by("n_players", "bot", "rank").agg(pl.len().alias("count"))
-    ).with_columns(
-        (pl.col("count") / pl.col("count").sum().over("n_players", "bot")).alias("share")
-    ).sort("n_players", "bot", "rank")
+    ranks = (
+        c(lf.group_by("n_players", "bot", "rank").agg(pl.len().alias("count")))
+        .with_columns((pl.col("count") / pl.col("count").sum().over("n_players", "bot")).alias("share"))
+        .sort("n_players", "bot", "rank")
+    )
 
-    lengths = c(
-        lf.filter(pl.col("seat") == 0).group_by("n_players", "length").agg(pl.len().alias("games"))
-    ).sort("n_players", "length")
+    lengths = c(lf.filter(pl.col("seat") == 0).group_by("n_players", "length").agg(pl.len().alias("games"))).sort(
+        "n_players", "length"
+    )
 
     # exact binned score histogram per (player count, bot), computed lazily
-    rng_df = c(lf.group_by("n_players").agg(
-        pl.col("score").min().alias("lo"), pl.col("score").max().alias("hi"),
-        (pl.col("score") == pl.col("score").round(0)).all().alias("integer"),
-    )).sort("n_players")
+    rng_df = c(
+        lf.group_by("n_players").agg(
+            pl.col("score").min().alias("lo"),
+            pl.col("score").max().alias("hi"),
+            (pl.col("score") == pl.col("score").round(0)).all().alias("integer"),
+        )
+    ).sort("n_players")
     hists = []
     for row in rng_df.iter_rows(named=True):
         lo, hi = float(row["lo"]), float(row["hi"])
@@ -621,25 +698,41 @@ def run_stats(run: Run) -> RunStats:
             width = _nice_width(span)
             start = math.floor(lo / width) * width
         start, width = float(start), float(width)
-        h = c(
-            lf.filter(pl.col("n_players") == row["n_players"])
-            .with_columns(((pl.col("score") - start) / width).floor().cast(pl.Int64).alias("b"))
-            .group_by("n_players", "bot", "b").agg(pl.len().alias("count"))
-        ).with_columns(
-            (pl.lit(start) + pl.col("b") * width).alias("left"),
-            pl.lit(width).alias("width"),
-        ).select("n_players", "bot", "left", "width", "count")
+        h = (
+            c(
+                lf.filter(pl.col("n_players") == row["n_players"])
+                .with_columns(((pl.col("score") - start) / width).floor().cast(pl.Int64).alias("b"))
+                .group_by("n_players", "bot", "b")
+                .agg(pl.len().alias("count"))
+            )
+            .with_columns(
+                (pl.lit(start) + pl.col("b") * width).alias("left"),
+                pl.lit(width).alias("width"),
+            )
+            .select("n_players", "bot", "left", "width", "count")
+        )
         hists.append(h)
     score_hist = pl.concat(hists).sort("n_players", "bot", "left") if hists else pl.DataFrame()
 
     seat_p = {p: m.p for p, m in seat_model.items()}
 
-    return RunStats(games=games, ties=ties, by_bot=by_bot, by_seat=by_seat, seat_bot=seat_bot,
-                    ranks=ranks, lengths=lengths, score_hist=score_hist, seat_p=seat_p, seat_model=seat_model,
-                    endings=endings)
+    return RunStats(
+        games=games,
+        ties=ties,
+        by_bot=by_bot,
+        by_seat=by_seat,
+        seat_bot=seat_bot,
+        ranks=ranks,
+        lengths=lengths,
+        score_hist=score_hist,
+        seat_p=seat_p,
+        seat_model=seat_model,
+        endings=endings,
+    )
 
 
 # -- comparisons between runs ----------------------------------------------------------------
+
 
 def _canon(v: Any) -> str:
     return json.dumps(v, sort_keys=True, default=str)
@@ -706,10 +799,21 @@ def _pair_block(a: pl.DataFrame, b: pl.DataFrame, p: int, start: int, block: int
     out = {}
     for j, bot in enumerate(names.to_list()):
         m = valid[:, j]
-        out[bot] = np.array([
-            m.sum(), s[m, j].sum(), s_o[m, j].sum(), ds[m, j].sum(), (ds[m, j] ** 2).sum(),
-            w[m, j].sum(), w_o[m, j].sum(), dw[m, j].sum(), (dw[m, j] ** 2).sum(), (ds[m, j] != 0).sum(),
-        ], dtype=np.float64)
+        out[bot] = np.array(
+            [
+                m.sum(),
+                s[m, j].sum(),
+                s_o[m, j].sum(),
+                ds[m, j].sum(),
+                (ds[m, j] ** 2).sum(),
+                w[m, j].sum(),
+                w_o[m, j].sum(),
+                dw[m, j].sum(),
+                (dw[m, j] ** 2).sum(),
+                (ds[m, j] != 0).sum(),
+            ],
+            dtype=np.float64,
+        )
     return out
 
 
@@ -726,15 +830,24 @@ def paired_compare(base: Run, other: Run, conf: float = 0.95) -> pl.DataFrame:
     # running sums per (P, bot): games, s, s_o, ds, ds^2, w, w_o, dw, dw^2, changed
     common = sorted(set(base.players) & set(other.players))
     for p in common:
-        span = base.collect(base.lf.filter(pl.col("n_players") == p)
-                            .select(pl.col("game_index").min().alias("lo"), pl.col("game_index").max().alias("hi")))
+        span = base.collect(
+            base.lf.filter(pl.col("n_players") == p).select(
+                pl.col("game_index").min().alias("lo"), pl.col("game_index").max().alias("hi")
+            )
+        )
         lo, hi = int(span["lo"][0]), int(span["hi"][0])
         block = max(1, PAIR_BLOCK_ROWS // p)
         for start in range(lo, hi + 1, block):
+
             def rows(run: Run) -> pl.DataFrame:
-                return run.collect(run.lf.filter(
-                    (pl.col("n_players") == p) & (pl.col("game_index") >= start)
-                    & (pl.col("game_index") < start + block)).select(cols))
+                return run.collect(
+                    run.lf.filter(
+                        (pl.col("n_players") == p)
+                        & (pl.col("game_index") >= start)
+                        & (pl.col("game_index") < start + block)
+                    ).select(cols)
+                )
+
             for bot, v in _pair_block(rows(base), rows(other), p, start, block).items():
                 key = (p, bot)
                 acc[key] = acc.get(key, 0.0) + v
@@ -750,17 +863,53 @@ def paired_compare(base: Run, other: Run, conf: float = 0.95) -> pl.DataFrame:
 
         ms = mean_diff_from_moments(n_i, ds / n, sd(ds, ds2), conf)
         mw = mean_diff_from_moments(n_i, dw / n, sd(dw, dw2), conf)
-        rows_out.append({
-            "n_players": p, "bot": bot, "games": n_i,
-            "score_base": s / n, "score_other": s_o / n, "d_score": ms.mean, "sd_score": ms.sd,
-            "d_score_lo": ms.lo, "d_score_hi": ms.hi,
-            "win_base": w / n, "win_other": w_o / n, "d_win": mw.mean, "sd_win": mw.sd,
-            "d_win_lo": mw.lo, "d_win_hi": mw.hi, "changed": changed / n,
-            "p_win": t_p(mw.mean, mw.sd, n_i), "p_score": t_p(ms.mean, ms.sd, n_i),
-        })
-    schema = {"n_players": pl.Int64, "bot": pl.String, "games": pl.Int64, **{k: pl.Float64 for k in (
-        "score_base", "score_other", "d_score", "sd_score", "d_score_lo", "d_score_hi", "win_base", "win_other",
-        "d_win", "sd_win", "d_win_lo", "d_win_hi", "changed", "p_win", "p_score")}}
+        rows_out.append(
+            {
+                "n_players": p,
+                "bot": bot,
+                "games": n_i,
+                "score_base": s / n,
+                "score_other": s_o / n,
+                "d_score": ms.mean,
+                "sd_score": ms.sd,
+                "d_score_lo": ms.lo,
+                "d_score_hi": ms.hi,
+                "win_base": w / n,
+                "win_other": w_o / n,
+                "d_win": mw.mean,
+                "sd_win": mw.sd,
+                "d_win_lo": mw.lo,
+                "d_win_hi": mw.hi,
+                "changed": changed / n,
+                "p_win": t_p(mw.mean, mw.sd, n_i),
+                "p_score": t_p(ms.mean, ms.sd, n_i),
+            }
+        )
+    schema = {
+        "n_players": pl.Int64,
+        "bot": pl.String,
+        "games": pl.Int64,
+        **dict.fromkeys(
+            (
+                "score_base",
+                "score_other",
+                "d_score",
+                "sd_score",
+                "d_score_lo",
+                "d_score_hi",
+                "win_base",
+                "win_other",
+                "d_win",
+                "sd_win",
+                "d_win_lo",
+                "d_win_hi",
+                "changed",
+                "p_win",
+                "p_score",
+            ),
+            pl.Float64,
+        ),
+    }
     return pl.DataFrame(rows_out, schema=schema)
 
 
@@ -777,20 +926,35 @@ def unpaired_compare(base: RunStats, other: RunStats, conf: float = 0.95) -> pl.
         k1, n1 = r["win_rate"] * r["n_eff"], r["n_eff"]
         k2, n2 = r["win_rate_o"] * r["n_eff_o"], r["n_eff_o"]
         d, lo, hi = newcombe_diff(k1, n1, k2, n2, z)
-        md = welch_diff(r["mean_score"], r["sd_score"] or 0.0, r["n"],
-                        r["mean_score_o"], r["sd_score_o"] or 0.0, r["n_o"], conf)
-        rows.append({
-            "n_players": r["n_players"], "bot": r["bot"],
-            "n_base": r["n"], "n_other": r["n_o"],
-            "win_base": r["win_rate"], "win_base_lo": r["lo"], "win_base_hi": r["hi"],
-            "win_other": r["win_rate_o"], "win_other_lo": r["lo_o"], "win_other_hi": r["hi_o"],
-            "d_win": d, "d_win_lo": lo, "d_win_hi": hi,
-            "score_base": r["mean_score"], "score_other": r["mean_score_o"],
-            "d_score": md.mean, "d_score_lo": md.lo, "d_score_hi": md.hi,
-            "p_win": newcombe_p(k1, n1, k2, n2),
-            "p_score": welch_p(r["mean_score"], r["sd_score"] or 0.0, r["n"],
-                               r["mean_score_o"], r["sd_score_o"] or 0.0, r["n_o"]),
-        })
+        md = welch_diff(
+            r["mean_score"], r["sd_score"] or 0.0, r["n"], r["mean_score_o"], r["sd_score_o"] or 0.0, r["n_o"], conf
+        )
+        rows.append(
+            {
+                "n_players": r["n_players"],
+                "bot": r["bot"],
+                "n_base": r["n"],
+                "n_other": r["n_o"],
+                "win_base": r["win_rate"],
+                "win_base_lo": r["lo"],
+                "win_base_hi": r["hi"],
+                "win_other": r["win_rate_o"],
+                "win_other_lo": r["lo_o"],
+                "win_other_hi": r["hi_o"],
+                "d_win": d,
+                "d_win_lo": lo,
+                "d_win_hi": hi,
+                "score_base": r["mean_score"],
+                "score_other": r["mean_score_o"],
+                "d_score": md.mean,
+                "d_score_lo": md.lo,
+                "d_score_hi": md.hi,
+                "p_win": newcombe_p(k1, n1, k2, n2),
+                "p_score": welch_p(
+                    r["mean_score"], r["sd_score"] or 0.0, r["n"], r["mean_score_o"], r["sd_score_o"] or 0.0, r["n_o"]
+                ),
+            }
+        )
     return pl.DataFrame(rows)
 
 
@@ -830,7 +994,7 @@ def run_has_chance(run: Run) -> bool:
     if "chance" in run.meta:
         return bool(run.meta["chance"])
     try:
-        from sim.core.registry import get_game
+        from meeplab.sim.core.registry import get_game
 
         return bool(get_game(run.game).chance)
     except Exception:  # an unknown or unloadable game: assume chance (nothing to count)
@@ -844,13 +1008,25 @@ def distinct_games(run: Run) -> pl.DataFrame:
     cols = ["bot", "score", "tiebreak", *run.categories]
     have = set(run.lf.collect_schema().names())
     cols = [c for c in cols if c in have]
-    per_game = (run.lf.sort(["n_players", "game_index", "seat"])
-                .group_by(["n_players", "game_index"], maintain_order=True)
-                .agg([pl.col(c) for c in cols] + [pl.col("length").first()]
-                     + ([pl.col("end").first().cast(pl.String)] if "end" in have else [])))
-    key = pl.concat_str([pl.col(c).cast(pl.List(pl.String)).list.join(",") for c in cols]
-                        + [pl.col("length").cast(pl.String)]
-                        + ([pl.col("end")] if "end" in have else []), separator="|")
-    return (per_game.with_columns(key.alias("key")).group_by("n_players")
-            .agg(pl.len().alias("games"), pl.col("key").n_unique().alias("distinct"))
-            .sort("n_players").collect())
+    per_game = (
+        run.lf.sort(["n_players", "game_index", "seat"])
+        .group_by(["n_players", "game_index"], maintain_order=True)
+        .agg(
+            [pl.col(c) for c in cols]
+            + [pl.col("length").first()]
+            + ([pl.col("end").first().cast(pl.String)] if "end" in have else [])
+        )
+    )
+    key = pl.concat_str(
+        [pl.col(c).cast(pl.List(pl.String)).list.join(",") for c in cols]
+        + [pl.col("length").cast(pl.String)]
+        + ([pl.col("end")] if "end" in have else []),
+        separator="|",
+    )
+    return (
+        per_game.with_columns(key.alias("key"))
+        .group_by("n_players")
+        .agg(pl.len().alias("games"), pl.col("key").n_unique().alias("distinct"))
+        .sort("n_players")
+        .collect()
+    )

@@ -1,10 +1,12 @@
 """Two-parameter sweeps: runs of one game that differ in exactly two parameters, on a grid of their values.
 The report draws, per player count, a heat map of the largest seat gap (the best seat's win rate minus the
 worst seat's) over the grid, so a designer sees which corner of the two rules is fairest."""
+
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -43,13 +45,26 @@ def heatmap(a: str, b: str, xa: list[Any], xb: list[Any], gap: np.ndarray, n_pla
     plt = charts.plt
     fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(xa), 1.2 + 0.55 * len(xb)), layout="constrained")
     masked = np.ma.masked_invalid(gap)
-    im = ax.imshow(masked, cmap="Reds", origin="lower", aspect="auto", vmin=0.0,
-                   vmax=max(0.05, float(np.nanmax(gap)) if np.isfinite(gap).any() else 0.05))
+    im = ax.imshow(
+        masked,
+        cmap="Reds",
+        origin="lower",
+        aspect="auto",
+        vmin=0.0,
+        vmax=max(0.05, float(np.nanmax(gap)) if np.isfinite(gap).any() else 0.05),
+    )
     for i in range(gap.shape[0]):
         for j in range(gap.shape[1]):
             if math.isfinite(gap[i, j]):
-                ax.text(j, i, f"{100 * gap[i, j]:.1f}", ha="center", va="center", fontsize=8,
-                        color="white" if gap[i, j] > 0.6 * masked.max() else charts.INK)
+                ax.text(
+                    j,
+                    i,
+                    f"{100 * gap[i, j]:.1f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if gap[i, j] > 0.6 * masked.max() else charts.INK,
+                )
     ax.set_xticks(range(len(xa)), [fmt_value(x) for x in xa])
     ax.set_yticks(range(len(xb)), [fmt_value(x) for x in xb])
     ax.set_xlabel(a)
@@ -67,13 +82,15 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
     ia = {_canon(v): i for i, v in enumerate(xa)}
     ib = {_canon(v): i for i, v in enumerate(xb)}
     common = sorted(set.intersection(*[set(r.players) for r in runs]))
-    parts = [f'<section class="block" id="sweep2"><h2>Two-parameter sweep: <code>{esc(a)}</code> × '
-             f"<code>{esc(b)}</code></h2>",
-             "<p>Each cell is one run; its colour is the <b>largest seat gap</b>: the best seat's win rate minus "
-             "the worst seat's, in percentage points (0 = every seat wins equally often). With bots rotated over "
-             "the seats every seat meets the same lineups, so the gap measures the rules' seat advantage for "
-             "these bots. Cells whose seat effect is significant (score test, Holm's correction across the "
-             "cells of the grid) are marked ● in the table.</p>"]
+    parts = [
+        f'<section class="block" id="sweep2"><h2>Two-parameter sweep: <code>{esc(a)}</code> × '
+        f"<code>{esc(b)}</code></h2>",
+        "<p>Each cell is one run; its colour is the <b>largest seat gap</b>: the best seat's win rate minus "
+        "the worst seat's, in percentage points (0 = every seat wins equally often). With bots rotated over "
+        "the seats every seat meets the same lineups, so the gap measures the rules' seat advantage for "
+        "these bots. Cells whose seat effect is significant (score test, Holm's correction across the "
+        "cells of the grid) are marked ● in the table.</p>",
+    ]
     from .stats import holm
 
     for p in common:
@@ -83,22 +100,41 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
             g, best, worst, pv = seat_gap(st, p)
             i, j = ib[_canon(r.params.get(b))], ia[_canon(r.params.get(a))]
             gap[i, j] = g
-            rows.append([fmt_value(r.params.get(a)), fmt_value(r.params.get(b)), esc(lab), pct(g),
-                         f"seat {best + 1} / seat {worst + 1}"])
+            rows.append(
+                [
+                    fmt_value(r.params.get(a)),
+                    fmt_value(r.params.get(b)),
+                    esc(lab),
+                    pct(g),
+                    f"seat {best + 1} / seat {worst + 1}",
+                ]
+            )
             pvals.append(pv)
         q = holm(pvals)
         for row, qq in zip(rows, q):
             row.append(("●" if math.isfinite(qq) and qq < 0.05 else "") + f" {qq:.3g}" if math.isfinite(qq) else "–")
         parts.append(f"<h3>{p} players</h3>")
-        parts.append(figure(heatmap(a, b, xa, xb, gap, p), f"seat gap over {a} and {b}",
-                            f"the largest seat gap at each pair of values of <code>{esc(a)}</code> (across) and "
-                            f"<code>{esc(b)}</code> (up); the fairest cell is the palest."))
+        parts.append(
+            figure(
+                heatmap(a, b, xa, xb, gap, p),
+                f"seat gap over {a} and {b}",
+                f"the largest seat gap at each pair of values of <code>{esc(a)}</code> (across) and "
+                f"<code>{esc(b)}</code> (up); the fairest cell is the palest.",
+            )
+        )
         k = int(np.nanargmin(gap)) if np.isfinite(gap).any() else -1
         if k >= 0:
             i, j = divmod(k, gap.shape[1])
-            parts.append(f"<p>Fairest at {p} players: <code>{esc(a)}</code> = {esc(fmt_value(xa[j]))}, "
-                         f"<code>{esc(b)}</code> = {esc(fmt_value(xb[i]))} (gap {pct(gap[i, j])}).</p>")
-        parts.append(table([esc(a), esc(b), "run", "largest seat gap", "best / worst seat",
-                            "seat effect (Holm-adjusted p)"], rows, [True, True, False, True, False, True]))
+            parts.append(
+                f"<p>Fairest at {p} players: <code>{esc(a)}</code> = {esc(fmt_value(xa[j]))}, "
+                f"<code>{esc(b)}</code> = {esc(fmt_value(xb[i]))} (gap {pct(gap[i, j])}).</p>"
+            )
+        parts.append(
+            table(
+                [esc(a), esc(b), "run", "largest seat gap", "best / worst seat", "seat effect (Holm-adjusted p)"],
+                rows,
+                [True, True, False, True, False, True],
+            )
+        )
     parts.append("</section>")
     return "\n".join(parts)

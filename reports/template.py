@@ -1,4 +1,5 @@
 """The report's page shell and stylesheet (inline: the report is one self-contained file)."""
+
 from __future__ import annotations
 
 CSS = """
@@ -72,10 +73,10 @@ footer { color: var(--muted); font-size: 12.5px; text-align: center; margin-top:
 
 def page(title: str, subtitle: str, toc: str, body: str, footer: str) -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f"<header class=\"top\"><div class=\"inner\"><h1>{title}</h1><div class=\"sub\">{subtitle}</div>"
+        f'<header class="top"><div class="inner"><h1>{title}</h1><div class="sub">{subtitle}</div>'
         "</div></header>\n"
         f"<main>\n{toc}\n{body}\n<footer>{footer}</footer>\n</main>\n</body>\n</html>\n"
     )

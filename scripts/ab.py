@@ -10,6 +10,7 @@ A's (below 1: B is faster).
     git worktree add /tmp/old HEAD~1
     python scripts/ab.py /tmp/old . --game schweinebande --players 3 --bots greedy --games 100000 --rounds 6
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,8 @@ from pathlib import Path
 WORKER = r"""
 import json, sys, time
 import numba
-from sim.core.bots import make_lineup
-from sim.core.registry import get_game
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.registry import get_game
 game_id, players, bots, games, threads, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 if threads:
     numba.set_num_threads(threads)
@@ -41,9 +42,22 @@ print(json.dumps({"s_per_game": (time.perf_counter() - t) / games}))
 def measure(tree: Path, args) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, args.game, str(args.players), args.bots, str(args.games),
-         str(args.threads or 0), str(args.seed)],
-        env=env, cwd=str(tree), capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-c",
+            WORKER,
+            args.game,
+            str(args.players),
+            args.bots,
+            str(args.games),
+            str(args.threads or 0),
+            str(args.seed),
+        ],
+        env=env,
+        cwd=str(tree),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])["s_per_game"]
 
@@ -68,8 +82,10 @@ def main(argv=None) -> int:
             times[side].append(t)
             print(f"round {r + 1} {side}: {1 / t:,.0f} games/s", file=sys.stderr)
     ma, mb = statistics.median(times["A"]), statistics.median(times["B"])
-    print(f"{args.game} {args.players}p {args.bots}: A {1 / ma:,.0f} games/s, B {1 / mb:,.0f} games/s, "
-          f"time per game B/A = {mb / ma:.3f} (medians of {args.rounds}, order alternating)")
+    print(
+        f"{args.game} {args.players}p {args.bots}: A {1 / ma:,.0f} games/s, B {1 / mb:,.0f} games/s, "
+        f"time per game B/A = {mb / ma:.3f} (medians of {args.rounds}, order alternating)"
+    )
     return 0
 
 

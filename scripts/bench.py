@@ -15,6 +15,7 @@ more than one candidate (for games on the forward model). A same-moment A/B of t
 ``scripts/ab.py``; the cold compile time of an engine is ``--cold`` (an empty numba cache; wall and CPU
 seconds, helpers apart; ``--procs 1`` compiles in one process, for an A/B of sim.core.parcompile).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,10 +30,9 @@ from pathlib import Path
 import numba
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from sim.core.bots import available, make_lineup  # noqa: E402
-from sim.core.registry import game_ids, get_game  # noqa: E402
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.registry import game_ids, get_game
 
 # (players, bot) cases per game, and games per timed run (sized for ~1-3 s on 2 cores)
 CASES = {
@@ -80,18 +80,21 @@ def cold_compile(gid: str, procs: int | None = None) -> tuple[float, float, floa
     import subprocess
     import tempfile
 
-    code = ("import resource, time; t = time.perf_counter(); c0 = time.process_time(); "
-            "from sim.core.registry import get_game; "
-            "from sim.core.bots import make_lineup; g = get_game(%r); c = g.prepare(g.params.resolve({})); "
-            "g.play(c, make_lineup(g.id, ['greedy'], g.default_players, True), 1, 0, 2, g.default_players); "
-            "ch = resource.getrusage(resource.RUSAGE_CHILDREN); "
-            "print(time.perf_counter() - t, time.process_time() - c0, ch.ru_utime + ch.ru_stime)" % gid)
+    code = (
+        "import resource, time; t = time.perf_counter(); c0 = time.process_time(); "
+        "from sim.core.registry import get_game; "
+        "from sim.core.bots import make_lineup; g = get_game(%r); c = g.prepare(g.params.resolve({})); "
+        "g.play(c, make_lineup(g.id, ['greedy'], g.default_players, True), 1, 0, 2, g.default_players); "
+        "ch = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(time.perf_counter() - t, time.process_time() - c0, ch.ru_utime + ch.ru_stime)" % gid
+    )
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, MEEPLAB_CACHE_DIR=tmp, NUMBA_CACHE_DIR=tmp)
         if procs:
             env["MEEPLAB_COMPILE_PROCS"] = str(procs)
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=str(ROOT), capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, cwd=str(ROOT), capture_output=True, text=True, check=True
+        )
     wall, cpu, helpers = out.stdout.strip().splitlines()[-1].split()
     return float(wall), float(cpu), float(helpers)
 
@@ -102,8 +105,8 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     the cost of a shard, from the same cluster run with ``small_shard``-game shards."""
     import tempfile
 
-    from sim.core.cluster import DaskExecutor
-    from sim.core.runner import RunConfig, run
+    from meeplab.sim.core.cluster import DaskExecutor
+    from meeplab.sim.core.runner import RunConfig, run
 
     game = get_game("schweinebande")
     tmp = Path(tempfile.mkdtemp(prefix="meeplab-bench-"))
@@ -112,8 +115,17 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     start_s = time.perf_counter() - t
 
     def one(name, executor, size, games):
-        cfg = RunConfig(game=game, games=games, players=[players], bots=["greedy"], out=tmp / name, chunk=size,
-                        progress=False, force=True, executor=executor)
+        cfg = RunConfig(
+            game=game,
+            games=games,
+            players=[players],
+            bots=["greedy"],
+            out=tmp / name,
+            chunk=size,
+            progress=False,
+            force=True,
+            executor=executor,
+        )
         meta = run(cfg)
         return meta["wall_time_s"] - meta["compile_time_s"], meta["shards"]
 
@@ -155,10 +167,17 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--readme", action="store_true", help="write the table into README.md")
     ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
-    ap.add_argument("--procs", type=int, default=None,
-                    help="with --cold: processes the compile may use (1 = one core; default: one per core)")
-    ap.add_argument("--cluster", action="store_true",
-                    help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)")
+    ap.add_argument(
+        "--procs",
+        type=int,
+        default=None,
+        help="with --cold: processes the compile may use (1 = one core; default: one per core)",
+    )
+    ap.add_argument(
+        "--cluster",
+        action="store_true",
+        help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)",
+    )
     args = ap.parse_args(argv)
     if args.threads:
         numba.set_num_threads(args.threads)
@@ -169,8 +188,10 @@ def main(argv=None):
     if args.cold:
         for gid in ids:
             wall, cpu, helpers = cold_compile(gid, args.procs)
-            print(f"{gid}: cold compile {wall:.1f} s wall, {cpu:.1f} s CPU"
-                  + (f" + {helpers:.1f} s CPU in compile helpers" if helpers else ""))
+            print(
+                f"{gid}: cold compile {wall:.1f} s wall, {cpu:.1f} s CPU"
+                + (f" + {helpers:.1f} s CPU in compile helpers" if helpers else "")
+            )
         return
     rows = []
     for gid in ids:
@@ -184,8 +205,11 @@ def main(argv=None):
                 c, med, lo, hi, per_game = bench_case(game, p, bot, n, reps)
                 rows.append((gid, p, bot, n, med, lo, hi, c, per_game))
                 dps = f"{med * per_game:,.0f} decisions/s" if per_game else ""
-                print(f"{gid:<14} {p}p {bot:<18} {med:>10,.1f} games/s  (min {lo:,.1f}, max {hi:,.1f}; "
-                      f"compile/load {c:.1f} s) {dps}", file=sys.stderr)
+                print(
+                    f"{gid:<14} {p}p {bot:<18} {med:>10,.1f} games/s  (min {lo:,.1f}, max {hi:,.1f}; "
+                    f"compile/load {c:.1f} s) {dps}",
+                    file=sys.stderr,
+                )
     cpu = platform.processor() or platform.machine()
     header = (
         f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} cores ({cpu}), "

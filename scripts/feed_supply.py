@@ -6,6 +6,7 @@ with the unlimited supply and follows the markers the players hold (sales add, f
 
     python scripts/feed_supply.py --games 2000 --players 2-5 --bots heuristic greedy random rollout
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,12 +16,11 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from sim.core.bots import make_lineup  # noqa: E402
-from sim.core.registry import get_game  # noqa: E402
-from sim.schweinebande import events  # noqa: E402
-from sim.schweinebande.layout import E_PAY, E_SELL  # noqa: E402
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.schweinebande import events
+from meeplab.sim.schweinebande.layout import E_PAY, E_SELL
 
 
 def peak_markers(log: np.ndarray, start_total: int) -> int:
@@ -52,8 +52,9 @@ def main(argv=None) -> int:
     for bot in args.bots:
         for p in counts:
             lineup = make_lineup(game.id, [bot], p, True)
-            peaks = np.array([peak_markers(events(ctx, lineup, 1, i, p)[0], p * values["start_feed"])
-                              for i in range(args.games)])
+            peaks = np.array(
+                [peak_markers(events(ctx, lineup, 1, i, p)[0], p * values["start_feed"]) for i in range(args.games)]
+            )
             over = (peaks > args.supply).mean()
             print(f"| {bot} | {p} | {args.games:,} | {peaks.mean():.1f} / {peaks.max()} | {over:.1%} |", flush=True)
     return 0

@@ -10,47 +10,15 @@ are equal.
     # ... change the engine ...
     python scripts/fingerprint.py schweinebande --games 4000 --check before.json
 """
+
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from sim.core.bots import make_lineup  # noqa: E402
-from sim.core.registry import get_game  # noqa: E402
-
-LINEUPS = (["random"], ["greedy"], ["heuristic"], ["heuristic", "greedy"], ["heuristic", "greedy", "random"])
-
-
-def batch_hash(batch) -> str:
-    h = hashlib.sha256()
-    for arr in (batch.score, batch.tiebreak, batch.breakdown, batch.length):
-        a = np.ascontiguousarray(arr)
-        h.update(str(a.dtype).encode() + str(a.shape).encode())
-        h.update(a.tobytes())
-    return h.hexdigest()[:24]
-
-
-def fingerprint(game_id: str, games: int, players=None, lineups=LINEUPS, seed: int = 1) -> dict[str, str]:
-    game = get_game(game_id)
-    ctx = game.prepare(game.params.resolve({}))
-    counts = players or range(game.min_players, game.max_players + 1)
-    out = {}
-    for p in counts:
-        for names in lineups:
-            if len(names) > p:
-                continue
-            lineup = make_lineup(game.id, list(names), p, True)
-            batch = game.play(ctx, lineup, seed, 0, games, p)
-            out[f"{p}p {','.join(names)}"] = batch_hash(batch)
-    return out
+from meeplab.sim.core.fingerprint import fingerprint
 
 
 def main(argv=None) -> int:

@@ -5,6 +5,7 @@ README:
     meeplab ladder schweinebande --players 2-5 --bots random,greedy,heuristic,rollout --games 600 --out runs/ladder
     python scripts/ladder_chart.py runs/ladder reports/examples/schweinebande-ladder.png
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,9 +14,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from reports.ladder import _seat_chart, load_ladder, rung_rows  # noqa: E402
+from meeplab.reports.ladder import _seat_chart, load_ladder, rung_rows
 
 
 def main(argv=None) -> int:
@@ -32,8 +32,10 @@ def main(argv=None) -> int:
     args.out.write_bytes(base64.b64decode(uri.split(",", 1)[1]))
     for r in rung_rows(lad):
         seat0 = f"{r['seat_rate'][0]:.3f} [{r['seat_lo'][0]:.3f}, {r['seat_hi'][0]:.3f}]"
-        print(f"{r['n_players']}p {r['rung']:>10}: start player {seat0} over {r['games']} games (fair "
-              f"{1 / r['n_players']:.3f})")
+        print(
+            f"{r['n_players']}p {r['rung']:>10}: start player {seat0} over {r['games']} games (fair "
+            f"{1 / r['n_players']:.3f})"
+        )
     return 0
 
 

@@ -11,6 +11,7 @@ linked into several callers is named after one of them), and then plays the time
 
 The samples of start-up (imports, cache loads) count too; compare the numba functions among themselves.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 
 def short_name(symbol: str) -> str:
@@ -32,9 +32,9 @@ def short_name(symbol: str) -> str:
     rest, parts = symbol[3:], []
     while rest[:1].isdigit():
         n = re.match(r"\d+", rest).group(0)
-        rest = rest[len(n):]
+        rest = rest[len(n) :]
         parts.append(rest[: int(n)])
-        rest = rest[int(n):]
+        rest = rest[int(n) :]
     return ".".join(parts) or symbol
 
 
@@ -87,8 +87,8 @@ def main(argv=None):
 
     import numba
 
-    from sim.core.bots import make_lineup
-    from sim.core.registry import get_game
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.registry import get_game
 
     numba.set_num_threads(args.threads)
     game = get_game(args.game)

@@ -3,6 +3,7 @@
 Each game folder exposes ``GAME``, a :class:`sim.core.game.GameSpec`; the batch runner,
 results schema and reports only ever talk to that object.
 """
+
 import warnings
 
 try:  # first-class function types (our bot plug-in mechanism) are flagged experimental by numba
@@ -15,7 +16,7 @@ except Exception:  # pragma: no cover - older numba
 __version__ = "0.1.0"
 
 # numba's cache keyed to the sources each module reaches (sim/core/numba_cache.py): set before any engine loads
-from .core import numba_cache as _numba_cache  # noqa: E402
+from .core import numba_cache as _numba_cache
 
 _numba_cache.install()
 

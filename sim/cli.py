@@ -3,6 +3,7 @@
 Every user error (unknown game/bot/parameter, wrong type, impossible player count, bad file) is
 reported as one line on stderr with exit code 2.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -12,17 +13,17 @@ from pathlib import Path
 
 import click
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 
 def _games():
-    from sim.core.registry import games
+    from meeplab.sim.core.registry import games
 
     return games()
 
 
 def _game(game_id):
-    from sim.core.registry import get_game
+    from meeplab.sim.core.registry import get_game
 
     return get_game(game_id)
 
@@ -43,7 +44,10 @@ def _flag_params() -> list[str]:
 def _with_game_flags(fn):
     for name in reversed(_flag_params()):
         fn = click.option(
-            f"--{name.replace('_', '-')}", f"flag_{name}", default=None, metavar="VALUE",
+            f"--{name.replace('_', '-')}",
+            f"flag_{name}",
+            default=None,
+            metavar="VALUE",
             help=f"Shortcut for --set {name}=VALUE (games that have a '{name}' parameter).",
         )(fn)
     return fn
@@ -73,7 +77,7 @@ def _players(text: str) -> list[int]:
 
 
 def _overrides(game, sets, params_file, flags) -> dict:
-    from sim.core.params import load_params_file, parse_set_options
+    from meeplab.sim.core.params import load_params_file, parse_set_options
 
     over: dict = {}
     if params_file:
@@ -89,7 +93,7 @@ def _overrides(game, sets, params_file, flags) -> dict:
 
 
 def _flag_values(kwargs) -> dict:
-    return {k[len("flag_"):]: kwargs.pop(k) for k in list(kwargs) if k.startswith("flag_")}
+    return {k[len("flag_") :]: kwargs.pop(k) for k in list(kwargs) if k.startswith("flag_")}
 
 
 def _bots(text: str) -> list[str]:
@@ -133,12 +137,17 @@ def games_cmd():
 
 @cli.command("bots")
 @click.argument("game")
-@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
-              help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights]).")
+@click.option(
+    "--bot-config",
+    "bot_configs",
+    multiple=True,
+    type=click.Path(),
+    help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights]).",
+)
 @click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
 def bots_cmd(game, bot_configs, show_weights):
     """List the bots of GAME (modules in strategies/GAME/ and TOML variants)."""
-    from sim.core.bots import available
+    from meeplab.sim.core.bots import available
 
     g = _game(game)
     bots = available(g.id, bot_configs)
@@ -168,38 +177,93 @@ def params_cmd(game):
 
 def _run_options(fn):
     opts = [
-        click.option("--games", "-n", "n_games", type=int, default=10000, show_default=True,
-                     help="Games per player count."),
-        click.option("--players", "-p", default=None,
-                     help="Player count(s): 3, or 2,3,4, or 2-5 (default: the game's usual count)."),
-        click.option("--bots", "-b", default="greedy", show_default=True,
-                     help="Bot per seat, comma-separated; fewer names than seats repeat cyclically."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True,
-                     help="Base seed: game i always plays from the stream (seed, i)."),
-        click.option("--threads", "-t", type=int, default=None,
-                     help="Worker threads (default: all cores); with --workers/--scheduler, numba threads per "
-                          "shard (default: 1, or the Dask worker's --nthreads)."),
-        click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                     help="Override a rule parameter (repeatable); see 'meeplab params GAME'."),
-        click.option("--params", "params_file", type=click.Path(), default=None,
-                     help="TOML file of parameter overrides (name = value, or a [params] table)."),
-        click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
-                     help="TOML file defining tuned bot variants (repeatable)."),
-        click.option("--fixed-seats", is_flag=True,
-                     help="Keep the listed bot order on every game (default: rotate bots over seats)."),
-        click.option("--shard", type=int, default=None,
-                     help="Games per shard, the unit of work and of results on disk (default 50,000; on a "
-                          "cluster fewer, so that every worker gets several)."),
+        click.option(
+            "--games", "-n", "n_games", type=int, default=10000, show_default=True, help="Games per player count."
+        ),
+        click.option(
+            "--players",
+            "-p",
+            default=None,
+            help="Player count(s): 3, or 2,3,4, or 2-5 (default: the game's usual count).",
+        ),
+        click.option(
+            "--bots",
+            "-b",
+            default="greedy",
+            show_default=True,
+            help="Bot per seat, comma-separated; fewer names than seats repeat cyclically.",
+        ),
+        click.option(
+            "--seed",
+            "-s",
+            type=int,
+            default=1,
+            show_default=True,
+            help="Base seed: game i always plays from the stream (seed, i).",
+        ),
+        click.option(
+            "--threads",
+            "-t",
+            type=int,
+            default=None,
+            help="Worker threads (default: all cores); with --workers/--scheduler, numba threads per "
+            "shard (default: 1, or the Dask worker's --nthreads).",
+        ),
+        click.option(
+            "--set",
+            "sets",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Override a rule parameter (repeatable); see 'meeplab params GAME'.",
+        ),
+        click.option(
+            "--params",
+            "params_file",
+            type=click.Path(),
+            default=None,
+            help="TOML file of parameter overrides (name = value, or a [params] table).",
+        ),
+        click.option(
+            "--bot-config",
+            "bot_configs",
+            multiple=True,
+            type=click.Path(),
+            help="TOML file defining tuned bot variants (repeatable).",
+        ),
+        click.option(
+            "--fixed-seats",
+            is_flag=True,
+            help="Keep the listed bot order on every game (default: rotate bots over seats).",
+        ),
+        click.option(
+            "--shard",
+            type=int,
+            default=None,
+            help="Games per shard, the unit of work and of results on disk (default 50,000; on a "
+            "cluster fewer, so that every worker gets several).",
+        ),
         click.option("--chunk", type=int, default=None, hidden=True),  # the old name of --shard
-        click.option("--workers", "-w", type=int, default=None, metavar="N",
-                     help="Play on a local Dask cluster of N worker processes (default: this process, "
-                          "numba threads)."),
-        click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need this "
-                          "meeplab installed). See the README, 'Clusters, resume, compiled code'."),
-        click.option("--resume", is_flag=True,
-                     help="Finish the run already in OUT (interrupted or killed): play only the shards it "
-                          "lacks. The arguments must be the same."),
+        click.option(
+            "--workers",
+            "-w",
+            type=int,
+            default=None,
+            metavar="N",
+            help="Play on a local Dask cluster of N worker processes (default: this process, numba threads).",
+        ),
+        click.option(
+            "--scheduler",
+            default=None,
+            metavar="ADDRESS",
+            help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need this "
+            "meeplab installed). See the README, 'Clusters, resume, compiled code'.",
+        ),
+        click.option(
+            "--resume",
+            is_flag=True,
+            help="Finish the run already in OUT (interrupted or killed): play only the shards it "
+            "lacks. The arguments must be the same.",
+        ),
         click.option("--force", is_flag=True, help="Replace the run already in OUT."),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary."),
     ]
@@ -208,9 +272,29 @@ def _run_options(fn):
     return _with_game_flags(fn)
 
 
-def _config(game, n_games, players, bots, seed, threads, sets, params_file, bot_configs, fixed_seats,
-            shard, chunk, workers, scheduler, resume, force, quiet, flags, out, label=""):
-    from sim.core.runner import DEFAULT_CHUNK, RunConfig
+def _config(
+    game,
+    n_games,
+    players,
+    bots,
+    seed,
+    threads,
+    sets,
+    params_file,
+    bot_configs,
+    fixed_seats,
+    shard,
+    chunk,
+    workers,
+    scheduler,
+    resume,
+    force,
+    quiet,
+    flags,
+    out,
+    label="",
+):
+    from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
     g = _game(game)
     return RunConfig(
@@ -241,7 +325,7 @@ def _executor(workers, scheduler, threads):
         return
     if workers is not None and scheduler:
         raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
-    from sim.core.cluster import DaskExecutor
+    from meeplab.sim.core.cluster import DaskExecutor
 
     ex = DaskExecutor(workers, scheduler, threads)
     try:
@@ -252,7 +336,7 @@ def _executor(workers, scheduler, threads):
 
 def _play(cfgs, kw) -> list[dict]:
     """Check every run first, then play them in turn (on the cluster, if one is asked for)."""
-    from sim.core.runner import check_config, run
+    from meeplab.sim.core.runner import check_config, run
 
     for cfg in cfgs:
         check_config(cfg)
@@ -291,8 +375,9 @@ def _summary(meta: dict, out) -> None:
 @_run_options
 @click.option("--out", "-o", required=True, type=click.Path(), help="Run directory to write.")
 @click.option("--label", default="", help="Name of this run in reports (default: the directory name).")
-@click.option("--report", "report_path", type=click.Path(), default=None,
-              help="Also write the HTML report to this file.")
+@click.option(
+    "--report", "report_path", type=click.Path(), default=None, help="Also write the HTML report to this file."
+)
 def run_cmd(game, out, label, report_path, **kw):
     """Play a batch of GAME and write OUT/results.parquet and OUT/run.json.
 
@@ -308,7 +393,7 @@ def run_cmd(game, out, label, report_path, **kw):
 
 
 def _report(dirs, out, title):
-    from reports.html import build_report
+    from meeplab.reports.html import build_report
 
     path = build_report([Path(d) for d in dirs], Path(out), title=title)
     click.echo(f"report written to {path}", err=True)
@@ -317,8 +402,14 @@ def _report(dirs, out, title):
 
 @cli.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
-@click.option("--out", "-o", default="report.html", show_default=True, type=click.Path(),
-              help="HTML file to write (self-contained: charts embedded, no network).")
+@click.option(
+    "--out",
+    "-o",
+    default="report.html",
+    show_default=True,
+    type=click.Path(),
+    help="HTML file to write (self-contained: charts embedded, no network).",
+)
 @click.option("--title", default=None, help="Report title.")
 def report_cmd(run_dirs, out, title):
     """Turn one or more run directories into one self-contained HTML report.
@@ -339,8 +430,11 @@ def report_cmd(run_dirs, out, title):
 @click.option("--params", "params_file", type=click.Path(), default=None)
 @click.option("--bot-config", "bot_configs", multiple=True, type=click.Path())
 @click.option("--fixed-seats", is_flag=True)
-@click.option("--explain", is_flag=True,
-              help="Under each search-bot decision, show its best candidates and their mean playout values.")
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Under each search-bot decision, show its best candidates and their mean playout values.",
+)
 @_with_game_flags
 def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs, fixed_seats, explain, **kw):
     """Print one game as a readable log, move by move, ending with the score breakdown.
@@ -350,8 +444,8 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
 
       meeplab replay schweinebande --index 7 --players 3 --bots rollout,heuristic --explain
     """
-    from sim.core.bots import make_lineup
-    from sim.core.registry import check_players
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.registry import check_players
 
     g = _game(game)
     p = players or g.default_players
@@ -370,34 +464,83 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
 @cli.command("compare")
 @click.argument("game")
 @_run_options
-@click.option("--base-set", "base_sets", multiple=True, metavar="NAME=VALUE",
-              help="Parameter overrides of the baseline (default: the rule book).")
-@click.option("--base-params", "base_params_file", type=click.Path(), default=None,
-              help="TOML overrides of the baseline.")
-@click.option("--out", "-o", required=True, type=click.Path(),
-              help="Directory: OUT/baseline, OUT/variant and OUT/report.html.")
-@click.option("--until-significant", "sequential", is_flag=True,
-              help="Play in batches and stop as soon as a sequential probability ratio test (SPRT) on the "
-                   "paired per-game difference decides, or at --max-games.")
-@click.option("--delta", type=float, default=None,
-              help="SPRT: smallest difference worth detecting, in win-share points (0.02 = 2 points).")
-@click.option("--elo", type=float, default=None,
-              help="SPRT: the smallest difference as Elo at the fair share 1/P (instead of --delta).")
-@click.option("--alpha", type=float, default=0.05, show_default=True,
-              help="SPRT: chance of declaring a change that is not there.")
-@click.option("--beta", type=float, default=0.05, show_default=True,
-              help="SPRT: chance of missing a change of --delta.")
-@click.option("--alternative", type=click.Choice(["two-sided", "greater", "less"]), default="two-sided",
-              show_default=True, help="SPRT: which direction of change counts.")
-@click.option("--batch", type=int, default=1000, show_default=True,
-              help="SPRT: games per player count between two looks.")
-@click.option("--max-games", type=int, default=None,
-              help="SPRT: stop undecided after this many games per player count (default: --games).")
-@click.option("--metric", default=None, metavar="bot:NAME|seat:K",
-              help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
-                   "when one bot plays every seat).")
-def compare_cmd(game, base_sets, base_params_file, out, sequential, delta, elo, alpha, beta, alternative,
-                batch, max_games, metric, **kw):
+@click.option(
+    "--base-set",
+    "base_sets",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Parameter overrides of the baseline (default: the rule book).",
+)
+@click.option(
+    "--base-params", "base_params_file", type=click.Path(), default=None, help="TOML overrides of the baseline."
+)
+@click.option(
+    "--out", "-o", required=True, type=click.Path(), help="Directory: OUT/baseline, OUT/variant and OUT/report.html."
+)
+@click.option(
+    "--until-significant",
+    "sequential",
+    is_flag=True,
+    help="Play in batches and stop as soon as a sequential probability ratio test (SPRT) on the "
+    "paired per-game difference decides, or at --max-games.",
+)
+@click.option(
+    "--delta",
+    type=float,
+    default=None,
+    help="SPRT: smallest difference worth detecting, in win-share points (0.02 = 2 points).",
+)
+@click.option(
+    "--elo",
+    type=float,
+    default=None,
+    help="SPRT: the smallest difference as Elo at the fair share 1/P (instead of --delta).",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: chance of declaring a change that is not there."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="SPRT: chance of missing a change of --delta."
+)
+@click.option(
+    "--alternative",
+    type=click.Choice(["two-sided", "greater", "less"]),
+    default="two-sided",
+    show_default=True,
+    help="SPRT: which direction of change counts.",
+)
+@click.option(
+    "--batch", type=int, default=1000, show_default=True, help="SPRT: games per player count between two looks."
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=None,
+    help="SPRT: stop undecided after this many games per player count (default: --games).",
+)
+@click.option(
+    "--metric",
+    default=None,
+    metavar="bot:NAME|seat:K",
+    help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
+    "when one bot plays every seat).",
+)
+def compare_cmd(
+    game,
+    base_sets,
+    base_params_file,
+    out,
+    sequential,
+    delta,
+    elo,
+    alpha,
+    beta,
+    alternative,
+    batch,
+    max_games,
+    metric,
+    **kw,
+):
     """What-if: play the baseline and a variant (--set/--params) on the same seeds and compare.
 
     Both runs use the same (seed, game index) streams, so the comparison is paired game by game
@@ -419,14 +562,26 @@ def compare_cmd(game, base_sets, base_params_file, out, sequential, delta, elo, 
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
         _play([base_cfg, variant_cfg], kw)  # both validated before anything is played
     else:
-        _sequential(base_cfg, variant_cfg, kw, Path(out), delta=delta, elo=elo, alpha=alpha, beta=beta,
-                    alternative=alternative, batch=batch, max_games=max_games or kw["n_games"], metric=metric)
+        _sequential(
+            base_cfg,
+            variant_cfg,
+            kw,
+            Path(out),
+            delta=delta,
+            elo=elo,
+            alpha=alpha,
+            beta=beta,
+            alternative=alternative,
+            batch=batch,
+            max_games=max_games or kw["n_games"],
+            metric=metric,
+        )
     _report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
 
 
 def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
     """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
-    from sim.core.sprt import SprtSettings, run_sequential, store
+    from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
 
     st = SprtSettings(**settings)
     st.check()
@@ -448,13 +603,28 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
 @cli.command("sweep")
 @click.argument("game")
 @_run_options
-@click.option("--param", "sweep_params", required=True, multiple=True,
-              help="Parameter to sweep; give --param/--values twice for a two-parameter grid.")
-@click.option("--values", "sweep_values", required=True, multiple=True,
-              help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'; "
-                   "one --values per --param.")
-@click.option("--out", "-o", required=True, type=click.Path(),
-              help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.")
+@click.option(
+    "--param",
+    "sweep_params",
+    required=True,
+    multiple=True,
+    help="Parameter to sweep; give --param/--values twice for a two-parameter grid.",
+)
+@click.option(
+    "--values",
+    "sweep_values",
+    required=True,
+    multiple=True,
+    help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'; "
+    "one --values per --param.",
+)
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(),
+    help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.",
+)
 def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
     """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
 
@@ -485,15 +655,16 @@ def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
     for point in itertools.product(*axes):
         sets = tuple(kw["sets"]) + tuple(f"{n}={v}" for n, v in point)
         name = ",".join(f"{n}=" + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v) for n, v in point)
-        cfg = _config(game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point),
-                      **dict(kw, sets=sets))
+        cfg = _config(
+            game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
+        )
         cfgs.append(cfg)
     _play(cfgs, kw)
     _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
 
 
-from sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
-from sim import cli_whatif as _cli_whatif  # noqa: E402,F401  (experiment, fair, tournament, maps, decks)
+from meeplab.sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
+from meeplab.sim import cli_whatif as _cli_whatif  # noqa: E402,F401  (experiment, fair, tournament, maps, decks)
 
 
 def main(argv=None) -> int:

@@ -1,48 +1,110 @@
 """Skill-aware commands of the CLI: ``tune`` (machine-tuned bot weights) and ``ladder`` (does a finding hold for
 stronger players?). Registered on the ``meeplab`` group by ``sim.cli``."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from sim.cli import _bots, _command_line, _game, _overrides, _players, cli, _with_game_flags, _flag_values
-from sim.core.errors import MeeplabError
+from meeplab.sim.cli import _bots, _command_line, _flag_values, _game, _overrides, _players, _with_game_flags, cli
+from meeplab.sim.core.errors import MeeplabError
 
 
 @cli.command("tune")
 @click.argument("game")
 @click.option("--bot", default="heuristic", show_default=True, help="Bot whose weights are tuned.")
-@click.option("--players", "-p", default=None,
-              help="Player count(s) the objective averages over: 3, or 2,4, or 2-5 (default: the game's usual).")
-@click.option("--vs", "vs", default=None,
-              help="The field, comma-separated, cycled over the other seats from each member in turn, each table on "
-                   "its share of the games (default: the untuned bot and greedy; at 2 players half the games each).")
-@click.option("--budget", type=int, default=200_000, show_default=True,
-              help="Games to spend in all (generations and the final check).")
-@click.option("--games-per-eval", type=int, default=200, show_default=True,
-              help="Games per weight vector, generation and player count (all on the same seeds).")
+@click.option(
+    "--players",
+    "-p",
+    default=None,
+    help="Player count(s) the objective averages over: 3, or 2,4, or 2-5 (default: the game's usual).",
+)
+@click.option(
+    "--vs",
+    "vs",
+    default=None,
+    help="The field, comma-separated, cycled over the other seats from each member in turn, each table on "
+    "its share of the games (default: the untuned bot and greedy; at 2 players half the games each).",
+)
+@click.option(
+    "--budget",
+    type=int,
+    default=200_000,
+    show_default=True,
+    help="Games to spend in all (generations and the final check).",
+)
+@click.option(
+    "--games-per-eval",
+    type=int,
+    default=200,
+    show_default=True,
+    help="Games per weight vector, generation and player count (all on the same seeds).",
+)
 @click.option("--popsize", type=int, default=None, help="CMA-ES population (default: 4 + 3 ln(weights)).")
-@click.option("--sigma", type=float, default=0.3, show_default=True,
-              help="CMA-ES initial step, in units of each weight's own size.")
-@click.option("--margin", type=float, default=0.001, show_default=True,
-              help="Weight of the mean score lead (points) added to the win share in the objective (a tie-breaker).")
-@click.option("--final-games", type=int, default=None,
-              help="Fresh games per player count for the final check (default: budget / 5).")
-@click.option("--weights", "only", default=None,
-              help="Comma-separated glob patterns of the weights to tune, e.g. 'place.*,sack.*' (default: all).")
+@click.option(
+    "--sigma",
+    type=float,
+    default=0.3,
+    show_default=True,
+    help="CMA-ES initial step, in units of each weight's own size.",
+)
+@click.option(
+    "--margin",
+    type=float,
+    default=0.001,
+    show_default=True,
+    help="Weight of the mean score lead (points) added to the win share in the objective (a tie-breaker).",
+)
+@click.option(
+    "--final-games",
+    type=int,
+    default=None,
+    help="Fresh games per player count for the final check (default: budget / 5).",
+)
+@click.option(
+    "--weights",
+    "only",
+    default=None,
+    help="Comma-separated glob patterns of the weights to tune, e.g. 'place.*,sack.*' (default: all).",
+)
 @click.option("--name", default="tuned", show_default=True, help="Name of the variant written.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
-@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
-              help="TOML file defining bot variants (repeatable).")
+@click.option(
+    "--bot-config",
+    "bot_configs",
+    multiple=True,
+    type=click.Path(),
+    help="TOML file defining bot variants (repeatable).",
+)
 @click.option("--out", "-o", required=True, type=click.Path(), help="TOML file to write (refused if it exists).")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @_with_game_flags
-def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, margin, final_games, only, name, seed,
-             sets, params_file, bot_configs, out, force, quiet, **kw):
+def tune_cmd(
+    game,
+    bot,
+    players,
+    vs,
+    budget,
+    games_per_eval,
+    popsize,
+    sigma,
+    margin,
+    final_games,
+    only,
+    name,
+    seed,
+    sets,
+    params_file,
+    bot_configs,
+    out,
+    force,
+    quiet,
+    **kw,
+):
     """Tune a bot's weights by CMA-ES on GAME itself and write them as a TOML variant.
 
     Each generation plays every candidate weight vector, and the best so far (the incumbent), on the same
@@ -57,9 +119,9 @@ def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, mar
     """
     import numba
 
-    from sim.core.bots import available
-    from sim.core.registry import check_players
-    from sim.core.tune import tune, variant_toml, write_variant
+    from meeplab.sim.core.bots import available
+    from meeplab.sim.core.registry import check_players
+    from meeplab.sim.core.tune import tune, variant_toml, write_variant
 
     g = _game(game)
     counts = _players(players) if players else [g.default_players]
@@ -85,9 +147,23 @@ def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, mar
 
         bar = tqdm(total=budget, unit="game", desc=f"tuning {bot}", leave=False)
     try:
-        res = tune(g, ctx, bot, field, counts, budget, seed=seed, bot_configs=bot_configs,
-                   games_per_eval=games_per_eval, popsize=popsize, sigma=sigma, margin=margin, final_games=final_games,
-                   progress=bar.update if bar else None, only=_bots(only) if only else None)
+        res = tune(
+            g,
+            ctx,
+            bot,
+            field,
+            counts,
+            budget,
+            seed=seed,
+            bot_configs=bot_configs,
+            games_per_eval=games_per_eval,
+            popsize=popsize,
+            sigma=sigma,
+            margin=margin,
+            final_games=final_games,
+            progress=bar.update if bar else None,
+            only=_bots(only) if only else None,
+        )
     finally:
         if bar:
             bar.close()
@@ -97,8 +173,11 @@ def tune_cmd(game, bot, players, vs, budget, games_per_eval, popsize, sigma, mar
         f = res.final
         for p, d in f["by_players"].items():
             lo, hi = d["interval"]
-            click.echo(f"{name}, {p} players: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}] on {d['games']:,} fresh "
-                       f"games (untuned {d['base_share']:.3f}, fair {d['fair']:.3f})", err=True)
+            click.echo(
+                f"{name}, {p} players: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}] on {d['games']:,} fresh "
+                f"games (untuned {d['base_share']:.3f}, fair {d['fair']:.3f})",
+                err=True,
+            )
         click.echo(f"{res.games_played:,} games on {numba.get_num_threads()} threads -> {out_path}", err=True)
     else:
         click.echo(f"interrupted after {res.generations} generation(s): best weights so far -> {out_path}", err=True)
@@ -111,27 +190,66 @@ def _slug(name: str) -> str:
 
 @cli.command("ladder")
 @click.argument("game")
-@click.option("--bots", "-b", "rungs", default="random,greedy,heuristic", show_default=True,
-              help="The rungs, weakest first, comma-separated (at least two).")
+@click.option(
+    "--bots",
+    "-b",
+    "rungs",
+    default="random,greedy,heuristic",
+    show_default=True,
+    help="The rungs, weakest first, comma-separated (at least two).",
+)
 @click.option("--players", "-p", default=None, help="Player count(s): 3, or 2,3,4, or 2-5 (default: the game's usual).")
-@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
-              help="Games per run and player count (every rung's self-play and every neighbouring pair).")
+@click.option(
+    "--games",
+    "-n",
+    "n_games",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Games per run and player count (every rung's self-play and every neighbouring pair).",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores).")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
-@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
-              help="TOML file defining bot variants (repeatable), e.g. a file written by 'meeplab tune'.")
+@click.option(
+    "--bot-config",
+    "bot_configs",
+    multiple=True,
+    type=click.Path(),
+    help="TOML file defining bot variants (repeatable), e.g. a file written by 'meeplab tune'.",
+)
 @click.option("--workers", "-w", type=int, default=None, metavar="N", help="Play on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on a running Dask cluster.")
 @click.option("--resume", is_flag=True, help="Finish the ladder already in OUT (only what it lacks).")
 @click.option("--force", is_flag=True, help="Replace the ladder already in OUT.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars or summaries.")
-@click.option("--out", "-o", required=True, type=click.Path(),
-              help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.")
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(),
+    help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.",
+)
 @_with_game_flags
-def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, bot_configs, workers, scheduler,
-               resume, force, quiet, out, **kw):
+def ladder_cmd(
+    game,
+    rungs,
+    players,
+    n_games,
+    seed,
+    threads,
+    sets,
+    params_file,
+    bot_configs,
+    workers,
+    scheduler,
+    resume,
+    force,
+    quiet,
+    out,
+    **kw,
+):
     """Play GAME at several skill levels and say which findings hold for stronger players.
 
     Each rung (a bot, weakest first) plays a self-play run, every seat the same bot: the seat effect at that
@@ -146,7 +264,7 @@ def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, 
     """
     import json
 
-    from sim.cli import _config, _play, _report
+    from meeplab.sim.cli import _config, _play, _report
 
     names = _bots(rungs)
     if len(names) < 2:
@@ -156,9 +274,23 @@ def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, 
     root = Path(out)
     if (root / "ladder.json").exists() and not (resume or force):
         raise MeeplabError(f"{root} already holds a ladder; give --resume to finish it or --force to replace it")
-    kw2 = dict(n_games=n_games, players=players, seed=seed, threads=threads, sets=sets, params_file=params_file,
-               bot_configs=bot_configs, fixed_seats=False, shard=None, chunk=None, workers=workers,
-               scheduler=scheduler, resume=resume, force=force, quiet=quiet)
+    kw2 = dict(
+        n_games=n_games,
+        players=players,
+        seed=seed,
+        threads=threads,
+        sets=sets,
+        params_file=params_file,
+        bot_configs=bot_configs,
+        fixed_seats=False,
+        shard=None,
+        chunk=None,
+        workers=workers,
+        scheduler=scheduler,
+        resume=resume,
+        force=force,
+        quiet=quiet,
+    )
     flags = _flag_values(kw)
     meta = {"game": game, "rungs": names, "self": {}, "cross": [], "command": _command_line()}
     cfgs = []
@@ -170,7 +302,7 @@ def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, 
         d = f"cross-{_slug(a)}-{_slug(b)}"
         meta["cross"].append([a, b, d])
         cfgs.append(_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
-    from sim.core.runner import check_config
+    from meeplab.sim.core.runner import check_config
 
     for cfg in cfgs:
         check_config(cfg)
@@ -182,27 +314,62 @@ def ladder_cmd(game, rungs, players, n_games, seed, threads, sets, params_file, 
 
 @cli.command("options")
 @click.argument("game")
-@click.option("--bot", default="heuristic", show_default=True, help="The bot: restricted in one seat, free in the others.")
+@click.option(
+    "--bot", default="heuristic", show_default=True, help="The bot: restricted in one seat, free in the others."
+)
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the game's usual).")
-@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
-              help="Games per option class and mode (and for the unrestricted baseline), all on the same seeds.")
-@click.option("--classes", default=None,
-              help="Comma-separated option classes to test (default: every class the game declares).")
-@click.option("--converse/--no-converse", default=True, show_default=True,
-              help="Also play 'only this class where there is a choice' for each class.")
+@click.option(
+    "--games",
+    "-n",
+    "n_games",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Games per option class and mode (and for the unrestricted baseline), all on the same seeds.",
+)
+@click.option(
+    "--classes", default=None, help="Comma-separated option classes to test (default: every class the game declares)."
+)
+@click.option(
+    "--converse/--no-converse",
+    default=True,
+    show_default=True,
+    help="Also play 'only this class where there is a choice' for each class.",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--threads", "-t", type=int, default=None, help="Worker threads (default: all cores).")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
-@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(),
-              help="TOML file defining bot variants (repeatable).")
+@click.option(
+    "--bot-config",
+    "bot_configs",
+    multiple=True,
+    type=click.Path(),
+    help="TOML file defining bot variants (repeatable).",
+)
 @click.option("--force", is_flag=True, help="Replace the options run already in OUT.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 @click.option("--list", "list_only", is_flag=True, help="List the game's option classes and exit.")
 @click.option("--out", "-o", type=click.Path(), default=None, help="Directory: options.json and report.html.")
 @_with_game_flags
-def options_cmd(game, bot, players, n_games, classes, converse, seed, threads, sets, params_file, bot_configs, force,
-                quiet, list_only, out, **kw):
+def options_cmd(
+    game,
+    bot,
+    players,
+    n_games,
+    classes,
+    converse,
+    seed,
+    threads,
+    sets,
+    params_file,
+    bot_configs,
+    force,
+    quiet,
+    list_only,
+    out,
+    **kw,
+):
     """What is each option worth? Restricted play on GAME (Jaffe et al. 2012).
 
     For each option class the game declares (`meeplab options GAME --list`; sim/GAME/options.py), one copy of BOT that may not use it plays unrestricted copies on the same games as an
@@ -218,9 +385,9 @@ def options_cmd(game, bot, players, n_games, classes, converse, seed, threads, s
 
     import numba
 
-    from sim.core.bots import available
-    from sim.core.options import MODES, run_options
-    from sim.core.registry import check_players
+    from meeplab.sim.core.bots import available
+    from meeplab.sim.core.options import MODES, run_options
+    from meeplab.sim.core.registry import check_players
 
     g = _game(game)
     p = players or g.default_players
@@ -264,24 +431,45 @@ def options_cmd(game, bot, players, n_games, classes, converse, seed, threads, s
 
         bar = tqdm(total=total, unit="game", desc=f"options {g.id}", leave=False)
     try:
-        res = run_options(g, ctx, bot, p, n_games, seed=seed, bot_configs=bot_configs, modes=modes, classes=idx,
-                          progress=bar.update if bar else None)
+        res = run_options(
+            g,
+            ctx,
+            bot,
+            p,
+            n_games,
+            seed=seed,
+            bot_configs=bot_configs,
+            modes=modes,
+            classes=idx,
+            progress=bar.update if bar else None,
+        )
     finally:
         if bar:
             bar.close()
-    meta = {"game": g.id, "title": g.title, "bot": bot, "players": p, "games": n_games, "seed": seed,
-            "base_share": res.base_share, "params": {k: v for k, v in values.items()
-                                                      if isinstance(v, (int, float, str, list, tuple))},
-            "command": _command_line(), "rows": res.rows}
+    meta = {
+        "game": g.id,
+        "title": g.title,
+        "bot": bot,
+        "players": p,
+        "games": n_games,
+        "seed": seed,
+        "base_share": res.base_share,
+        "params": {k: v for k, v in values.items() if isinstance(v, (int, float, str, list, tuple))},
+        "command": _command_line(),
+        "rows": res.rows,
+    }
     root.mkdir(parents=True, exist_ok=True)
     tmp = root / "options.json.tmp"
     tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
     tmp.replace(root / "options.json")
-    from reports.options import build_options_report
+    from meeplab.reports.options import build_options_report
 
     path = build_options_report(root, root / "report.html")
     if not quiet:
         for r in sorted((r for r in res.rows if r["mode"] == "forbid"), key=lambda r: r["delta"]):
-            click.echo(f"without {r['option']:<22} win share {r['share']:.3f} (change {r['delta']:+.3f}, "
-                       f"[{r['delta_lo']:+.3f}, {r['delta_hi']:+.3f}]) {r['verdict']}", err=True)
+            click.echo(
+                f"without {r['option']:<22} win share {r['share']:.3f} (change {r['delta']:+.3f}, "
+                f"[{r['delta_lo']:+.3f}, {r['delta_hi']:+.3f}]) {r['verdict']}",
+                err=True,
+            )
         click.echo(f"{total:,} games -> {path}", err=True)

@@ -1,8 +1,9 @@
 """numba helpers shared by bots of every game (uniform pick, argmax with random ties, linear scores)."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.rng import rng_below, rng_float
+from meeplab.sim.core.rng import rng_below, rng_float
 
 
 @njit(cache=True, inline="always")

@@ -1,13 +1,26 @@
 """Helpers for the Schweinebande tests: a scripted bot and hand-built positions."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.bots import BOT_SIG
-from sim.core.registry import get_game
-from sim.core.forward import C_LENGTH, C_PHASE, ask
-from sim.schweinebande import engine, state
-from sim.schweinebande.layout import (
-    LOGW, MAXS, NT, V_FARMER, V_LEN, V_NP, V_NROUNDS, V_NSPACES, V_ORDER, V_ROUND, V_SUPPLY, V_TILE, V_UNSEEN,
+from meeplab.sim.core.bots import BOT_SIG
+from meeplab.sim.core.forward import C_LENGTH, C_PHASE, ask
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.schweinebande import engine, state
+from meeplab.sim.schweinebande.layout import (
+    LOGW,
+    MAXS,
+    NT,
+    V_FARMER,
+    V_LEN,
+    V_NP,
+    V_NROUNDS,
+    V_NSPACES,
+    V_ORDER,
+    V_ROUND,
+    V_SUPPLY,
+    V_TILE,
+    V_UNSEEN,
 )
 
 
@@ -51,8 +64,8 @@ def ctx(**over):
 
 def blank_view(c, n_players=3):
     view = np.zeros(V_LEN, dtype=np.int64)
-    view[V_TILE:V_TILE + MAXS] = -1
-    view[V_FARMER:V_FARMER + MAXS] = -1
+    view[V_TILE : V_TILE + MAXS] = -1
+    view[V_FARMER : V_FARMER + MAXS] = -1
     view[V_NP] = n_players
     view[V_NROUNDS] = 4
     view[V_NSPACES] = c.rays.shape[0]
@@ -123,8 +136,11 @@ def feed_run(view, c, seat, steps, round_=0):
     st.rec[0]["ctl"][C_PHASE] = state.PH_FEED
     w = script_weights(steps)
     while True:
-        s = engine.post_feed(st, c.cx) if st.rec[0]["ctl"][C_PHASE] == state.PH_FEED else \
-            engine.post_sell(st, c.cx, st.rec[0]["ctl"][0])
+        s = (
+            engine.post_feed(st, c.cx)
+            if st.rec[0]["ctl"][C_PHASE] == state.PH_FEED
+            else engine.post_sell(st, c.cx, st.rec[0]["ctl"][0])
+        )
         if s < 0:
             if st.rec[0]["ctl"][C_PHASE] == state.PH_FEED and st.rec[0]["ctl"][state.C_T] > view[V_NP]:
                 break
@@ -137,7 +153,7 @@ def placement_run(view, c, hidden, first, w, round_=0):
     """Phase B from an all face-down board over ``hidden`` (an empty bag); returns (turns, log, unseen tiles by
     kind)."""
     view[V_ROUND] = round_
-    view[V_UNSEEN:V_UNSEEN + NT] = np.bincount(hidden, minlength=NT)  # as if the bag were empty
+    view[V_UNSEEN : V_UNSEEN + NT] = np.bincount(hidden, minlength=NT)  # as if the bag were empty
     st = make_state(c, view)
     rec = st.rec[0]
     ns = c.rays.shape[0]
@@ -157,7 +173,7 @@ def placement_run(view, c, hidden, first, w, round_=0):
                 continue
         engine.apply(st, c.cx, ask(st, fns(), w, s))
     turns = int(rec["ctl"][C_LENGTH])
-    return turns, finish(st, view), view[V_UNSEEN:V_UNSEEN + NT].copy()
+    return turns, finish(st, view), view[V_UNSEEN : V_UNSEEN + NT].copy()
 
 
 def scratch():

@@ -1,14 +1,15 @@
 """acbas bot strength ordering and game invariants over random games (fixed seeds, Wilson margins)."""
+
 import math
 
 import numpy as np
 
-from sim.acbas import GAME, end_states
-from sim.acbas import engine as E
-from sim.acbas import farm as F
-from sim.acbas.params import PARAMS, pack
-from sim.core.bots import make_lineup
-from sim.core.game import rank_and_win
+from meeplab.sim.acbas import GAME, end_states
+from meeplab.sim.acbas import engine as E
+from meeplab.sim.acbas import farm as F
+from meeplab.sim.acbas.params import PARAMS, pack
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.game import rank_and_win
 
 PRM, PRMF = pack(PARAMS.defaults())
 
@@ -62,7 +63,7 @@ def test_invariants_and_reproducibility():
             troughs += bin(int(ps[F.P_T])).count("1")
             assert int(ps[F.P_T]) >> (3 * nc) == 0 and int(ps[F.P_E]) >> 45 == 0
             codes = [int(ps[F.P_BLD + s]) for s in range(18)]
-            assert all(c == 0 for c in codes[3 * nc:])
+            assert all(c == 0 for c in codes[3 * nc :])
             stalls += sum(c in (3, 4) for c in codes)
             exps += nc - 2
             for c in (2, 5, 6, 7):
@@ -104,8 +105,11 @@ def test_skipped_features_play_the_same_games():
     # greedy declares READS "max0", random "none": the engine leaves features out for them, with the same games
     assert make_lineup("acbas", ["greedy", "random"], 2, True).reads[:2].tolist() == [1, 2]
     assert make_lineup("acbas", ["heuristic"], 2, True).reads[:2].tolist() == [0, 0]
-    variants = [None, dict(PARAMS.defaults(), expansion_points=0),
-                dict(PARAMS.defaults(), storage_per_good=3.0, expansion_points=9)]
+    variants = [
+        None,
+        dict(PARAMS.defaults(), expansion_points=0),
+        dict(PARAMS.defaults(), storage_per_good=3.0, expansion_points=9),
+    ]
     for names in (["greedy"], ["random"], ["greedy", "random"], ["greedy", "heuristic"]):
         lu = make_lineup("acbas", names, 2, True)
         for values in variants:
@@ -130,8 +134,8 @@ def test_reads_is_checked_and_inherited(tmp_path):
 
     import pytest
 
-    from sim.core import bots as B
-    from sim.core.errors import MeeplabError
+    from meeplab.sim.core import bots as B
+    from meeplab.sim.core.errors import MeeplabError
 
     mod = types.ModuleType("fake")
     mod.choose = B.discover("acbas")["greedy"].choose

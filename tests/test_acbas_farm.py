@@ -1,9 +1,10 @@
 """Farm geometry, pasture flood fill and the exact housing solver against the rule book and brute force."""
+
 import numpy as np
 import pytest
 
-from sim.acbas import farm as F
-from sim.acbas.params import PARAMS, pack
+from meeplab.sim.acbas import farm as F
+from meeplab.sim.acbas.params import PARAMS, pack
 from tests.test_acbas_ref import Farm, brute_house, edge_bit
 
 PRM, PRMF = pack(PARAMS.defaults())
@@ -22,7 +23,7 @@ def make(ncols=2, home=0, borders=0, troughs=0, buildings=None):
     F.new_farm(ps, PRM)
     ps[F.P_NCOLS] = ncols
     ps[F.P_HOME] = home
-    ps[F.P_BLD:F.P_BLD + 18] = 0
+    ps[F.P_BLD : F.P_BLD + 18] = 0
     for (c, r), code in (buildings if buildings is not None else {(home, 2): 1}).items():
         ps[F.P_BLD + 3 * c + r] = code
     ps[F.P_E] = borders
@@ -43,17 +44,28 @@ def solve(caps, d):
     assign = np.zeros(F.MAXC, np.int64)
     kept = np.zeros(4, np.int64)
     scratch = np.zeros(F.SCRATCH, np.int64)
-    v = F.house(np.concatenate([caps, np.zeros(F.MAXC - len(caps), np.int64)]), len(caps),
-                np.asarray(d, np.int64), PRM, assign, kept, scratch)
-    return v, assign[:len(caps)], kept
+    v = F.house(
+        np.concatenate([caps, np.zeros(F.MAXC - len(caps), np.int64)]),
+        len(caps),
+        np.asarray(d, np.int64),
+        PRM,
+        assign,
+        kept,
+        scratch,
+    )
+    return v, assign[: len(caps)], kept
 
 
 def box(cells):
     """Borders all around a set of cells (edges shared by two cells of the set left open)."""
     m = 0
     for c, r in cells:
-        for e, nb in ((H(c, r), (c, r - 1)), (H(c, r + 1), (c, r + 1)), (V(c, r), (c - 1, r)),
-                      (V(c + 1, r), (c + 1, r))):
+        for e, nb in (
+            (H(c, r), (c, r - 1)),
+            (H(c, r + 1), (c, r + 1)),
+            (V(c, r), (c - 1, r)),
+            (V(c + 1, r), (c + 1, r)),
+        ):
             if nb not in cells:
                 m |= e
     return m
@@ -74,7 +86,7 @@ def test_three_space_pasture_split_by_stall():
     ps = make(borders=e, buildings={(0, 2): 1, (1, 1): 3})
     caps, _, _, _ = conts(ps)
     assert sorted(caps) == [1, 2, 2, 3]
-    v, assign, kept = solve(caps, [2, 3, 2, 0])
+    _v, _assign, kept = solve(caps, [2, 3, 2, 0])
     assert list(kept) == [2, 3, 2, 0]  # 2 + 3 + 2 = 7 animals of three types
 
 
@@ -141,7 +153,7 @@ def test_housing_solver_matches_brute_force():
     rng = np.random.default_rng(11)
     n = 0
     while n < 400:
-        ps, ref = random_ps(rng)
+        _ps, ref = random_ps(rng)
         caps = ref.containers()
         if not 1 <= len(caps) <= 12:
             continue
@@ -157,15 +169,21 @@ def test_housing_solver_matches_brute_force():
                 tot[a] += cap
         assert all(kept[t] <= min(tot[t], d[t]) for t in range(4))
         from tests.test_acbas_ref import points
+
         assert (points(list(kept)), int(sum(kept)), sum(1 for x in kept if x >= 2)) == (pts, ani, pairs)
 
 
-@pytest.mark.parametrize("caps,d", [([10, 6, 4, 3, 2, 2, 1, 1, 1, 1], [9, 8, 7, 6]),
-                                    ([16, 8, 5, 5, 3, 2, 1], [13, 11, 10, 9]),
-                                    ([3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1], [6, 5, 4, 9]),
-                                    ([1] * 9 + [4], [3, 4, 2, 1])])
+@pytest.mark.parametrize(
+    "caps,d",
+    [
+        ([10, 6, 4, 3, 2, 2, 1, 1, 1, 1], [9, 8, 7, 6]),
+        ([16, 8, 5, 5, 3, 2, 1], [13, 11, 10, 9]),
+        ([3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1], [6, 5, 4, 9]),
+        ([1] * 9 + [4], [3, 4, 2, 1]),
+    ],
+)
 def test_housing_solver_bigger_cases(caps, d):
-    v, _, kept = solve(caps, d)
+    v, _, _kept = solve(caps, d)
     pts, ani, pairs = brute_house(caps, d)
     assert v == pts * 8192 + ani * 8 + pairs
 
@@ -179,5 +197,5 @@ def test_housing_prefers_breeding_pairs_on_equal_points_and_animals():
     assert sum(kept) == 3 and kept[3] == 2
     # a 2-container and two 1-containers, 1 sheep, 1 pig, 2 cows, 2 horses: 4 animals in many ways; the kept
     # set has two pairs (2 cows in the 2, a horse in each 1)
-    v, assign, kept = solve([2, 1, 1], [1, 1, 2, 2])
+    _v, _assign, kept = solve([2, 1, 1], [1, 1, 2, 2])
     assert sum(kept) == 4 and sum(1 for x in kept if x >= 2) == 2

@@ -1,5 +1,6 @@
 """ACBAS on the forward model (sim/CONTRACT.md): copy, determinise (the identity), the search bot, and the
 fingerprint that proves the engine plays the same games as before a refactor."""
+
 import json
 import sys
 from pathlib import Path
@@ -8,14 +9,14 @@ import numba
 import numpy as np
 import pytest
 
-from sim.acbas import GAME, engine, engine_ctx, state
-from sim.core import forward
-from sim.core.bots import available, make_lineup
-from sim.core.forward import C_N, C_SEAT
-from sim.core.game import rank_and_win
+from meeplab.sim.acbas import GAME, engine, engine_ctx, state
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.forward import C_N, C_SEAT
+from meeplab.sim.core.game import rank_and_win
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY = "[bots.tiny]\nbase = \"rollout\"\n[bots.tiny.weights]\nplayouts = 1\nmax_candidates = 3\n"
+TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 1\nmax_candidates = 3\n'
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +105,7 @@ def test_determinise_is_the_identity(c, g, steps):
 
 
 def test_decisions_have_candidates_and_features(c):
-    st, cx = at_decision(c, 4, 20)
+    st, _cx = at_decision(c, 4, 20)
     n = int(st.rec[0]["ctl"][C_N])
     assert n >= 1 and np.isfinite(st.rec[0]["feats"][:n]).all()
     text = state.describe(st)
@@ -142,7 +143,7 @@ def test_search_variants_are_toml_only():
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from sim.cli import main
+    from meeplab.sim.cli import main
 
     args = ["replay", "acbas", "--index", "1", "--bots", "tiny,heuristic", "--bot-config", tiny]
     assert main(args + ["--explain"]) in (0, None)
@@ -156,8 +157,7 @@ def test_replay_explains_search_decisions(capsys, tiny):
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data (regenerate only for a deliberate rule or
     bot change: python scripts/fingerprint.py acbas --games 1000 > tests/data/acbas_fingerprint.json)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from fingerprint import fingerprint
+    from meeplab.sim.core.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "acbas_fingerprint.json").read_text())
     assert fingerprint("acbas", 1000) == want
@@ -166,7 +166,7 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 def test_first_run_prints_one_compile_notice(tmp_path, monkeypatch, capsys):
     """The runner's notice (sim.core.runner.compile_notice) comes once per game and source version, names the
     game and, once a compile was measured on this machine, its time."""
-    from sim.core.runner import compile_notice
+    from meeplab.sim.core.runner import compile_notice
 
     monkeypatch.setenv("MEEPLAB_CACHE_DIR", str(tmp_path))
     with compile_notice(GAME):

@@ -1,12 +1,14 @@
 """Keep-or-release (decision kind 9): the player chooses which animals stay when not all fit (bots.md)."""
+
 import numpy as np
 import pytest
 
-from sim.acbas import GAME, engine as E, engine_ctx, events, state
-from sim.acbas import farm as F
-from sim.acbas.params import PARAMS, pack
-from sim.core import forward
-from sim.core.bots import make_lineup
+from meeplab.sim.acbas import GAME, engine_ctx, events, state
+from meeplab.sim.acbas import engine as E
+from meeplab.sim.acbas import farm as F
+from meeplab.sim.acbas.params import PARAMS, pack
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import make_lineup
 from tests.test_acbas_farm import H, V, conts, make, random_ps
 from tests.test_acbas_ref import points, reachable_kept
 
@@ -21,8 +23,7 @@ def brute_maximal(caps, have):
     """Every kept vector some assignment of a type (or none) per container gives, reduced to those to which no
     animal of any type can be added (exhaustive)."""
     states = reachable_kept(caps, have)
-    return {s for s in states
-            if not any(o != s and all(o[t] >= s[t] for t in range(4)) for o in states)}
+    return {s for s in states if not any(o != s and all(o[t] >= s[t] for t in range(4)) for o in states)}
 
 
 def frontier(ps, have):
@@ -58,10 +59,10 @@ def at_turn(cx, farm, have):
     E.reset(st, cx, 1, 0)
     E.advance(st, cx)
     r = st.rec[0]
-    r['ctl'][state.C_ME] = 0
-    ps = r['ps'][0]
+    r["ctl"][state.C_ME] = 0
+    ps = r["ps"][0]
     ps[:] = farm
-    ps[F.P_AN:F.P_AN + 4] = have
+    ps[F.P_AN : F.P_AN + 4] = have
     return st, r, ps
 
 
@@ -70,19 +71,19 @@ def test_two_maximal_sets_are_offered_and_the_chosen_one_is_kept(cx):
     for pick in range(2):
         st, r, ps = at_turn(cx, make(), (1, 1, 0, 0))
         assert E.settle(st, cx.tab, 0, state.PH_TURN)
-        assert r['ctl'][forward.C_KIND] == E.K_KEEP and r['ctl'][forward.C_SEAT] == 0 and r['ctl'][forward.C_N] == 2
-        assert r['ctl'][forward.C_PHASE] == state.PH_KEEP
-        rows = [unpack(r['moves'][i, 0]) for i in range(2)]
+        assert r["ctl"][forward.C_KIND] == E.K_KEEP and r["ctl"][forward.C_SEAT] == 0 and r["ctl"][forward.C_N] == 2
+        assert r["ctl"][forward.C_PHASE] == state.PH_KEEP
+        rows = [unpack(r["moves"][i, 0]) for i in range(2)]
         assert sorted(rows) == [(0, 1, 0, 0), (1, 0, 0, 0)]
-        assert [r['moves'][i, 1] for i in range(2)] == [1, 1]  # one runs away either way
+        assert [r["moves"][i, 1] for i in range(2)] == [1, 1]  # one runs away either way
         # the fixed rule's set first (feature 'rule'), equal score change
-        assert list(r['feats'][:2, E.F_RULE]) == [1.0, 0.0] and list(r['feats'][:2, E.F_SCORE]) == [0.0, 0.0]
+        assert list(r["feats"][:2, E.F_RULE]) == [1.0, 0.0] and list(r["feats"][:2, E.F_SCORE]) == [0.0, 0.0]
         # the farm holds both until the choice; the seat's view shows them
-        assert tuple(ps[F.P_AN:F.P_AN + 4]) == (1, 1, 0, 0)
-        assert r['pub'][E.V_ME + F.P_AN] == 1 and r['pub'][E.V_ME + F.P_AN + 1] == 1
+        assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 1, 0, 0)
+        assert r["pub"][E.V_ME + F.P_AN] == 1 and r["pub"][E.V_ME + F.P_AN + 1] == 1
         E.apply(st, cx, pick)
-        assert tuple(ps[F.P_AN:F.P_AN + 4]) == rows[pick]
-        assert r['ctl'][forward.C_PHASE] == state.PH_TURN and r['ctl'][state.C_TURN] == 1
+        assert tuple(ps[F.P_AN : F.P_AN + 4]) == rows[pick]
+        assert r["ctl"][forward.C_PHASE] == state.PH_TURN and r["ctl"][state.C_TURN] == 1
 
 
 def test_sets_with_different_points_are_offered_with_their_score_change(cx):
@@ -93,32 +94,32 @@ def test_sets_with_different_points_are_offered_with_their_score_change(cx):
     assert sorted(conts(farm)[0]) == [1, 4]
     st, r, ps = at_turn(cx, farm, (4, 2, 0, 0))
     assert E.settle(st, cx.tab, 0, state.PH_TURN)
-    n = r['ctl'][forward.C_N]
-    rows = [unpack(r['moves'][i, 0]) for i in range(n)]
+    n = r["ctl"][forward.C_N]
+    rows = [unpack(r["moves"][i, 0]) for i in range(n)]
     assert set(rows) == brute_maximal([1, 4], (4, 2, 0, 0)) == {(4, 1, 0, 0), (1, 2, 0, 0)}
     rule = rows[0]
-    assert rule == (4, 1, 0, 0) and r['feats'][0, E.F_RULE] == 1.0
+    assert rule == (4, 1, 0, 0) and r["feats"][0, E.F_RULE] == 1.0
     for i, row in enumerate(rows):
-        assert r['feats'][i, E.F_SCORE] == pytest.approx(points(list(row)) - points(list(rule)))
-        assert r['moves'][i, 1] == 6 - sum(row)
+        assert r["feats"][i, E.F_SCORE] == pytest.approx(points(list(row)) - points(list(rule)))
+        assert r["moves"][i, 1] == 6 - sum(row)
     E.apply(st, cx, rows.index((1, 2, 0, 0)))
-    assert tuple(ps[F.P_AN:F.P_AN + 4]) == (1, 2, 0, 0)
+    assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 2, 0, 0)
 
 
 def test_one_maximal_set_is_not_asked(cx):
     # the cottage and 2 sheep: only 1 sheep fits, there is nothing to choose
     st, r, ps = at_turn(cx, make(), (2, 0, 0, 0))
     assert not E.settle(st, cx.tab, 0, state.PH_TURN)
-    assert tuple(ps[F.P_AN:F.P_AN + 4]) == (1, 0, 0, 0)
+    assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 0, 0, 0)
     # everything fits: nothing to choose either
     st, r, ps = at_turn(cx, make(), (0, 0, 1, 0))
     assert not E.settle(st, cx.tab, 0, state.PH_TURN)
-    assert tuple(ps[F.P_AN:F.P_AN + 4]) == (0, 0, 1, 0)
+    assert tuple(ps[F.P_AN : F.P_AN + 4]) == (0, 0, 1, 0)
     # two types, but one container each: both fit, no choice
     farm = make(buildings={(0, 2): 1, (1, 2): 3})
-    st, r, ps = at_turn(cx, farm, (1, 3, 0, 0))
+    st, _r, ps = at_turn(cx, farm, (1, 3, 0, 0))
     assert not E.settle(st, cx.tab, 0, state.PH_TURN)
-    assert tuple(ps[F.P_AN:F.P_AN + 4]) == (1, 3, 0, 0)
+    assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 3, 0, 0)
 
 
 def test_games_ask_keep_decisions_and_keep_the_chosen_set():
@@ -129,7 +130,7 @@ def test_games_ask_keep_decisions_and_keep_the_chosen_set():
     farm_change = (E.E_ANIMAL, E.E_BORDERS, E.E_TROUGH, E.E_STALL, E.E_STABLES, E.E_SPECIAL, E.E_EXPAND)
     asked = 0
     for g in range(12):
-        log, score, tb, brk = events(c, make_lineup("acbas", ["random"], 2, True), 3, g)
+        log, _score, _tb, _brk = events(c, make_lineup("acbas", ["random"], 2, True), 3, g)
         pending = None
         last = None
         for rec in log:

@@ -4,6 +4,7 @@ The farm is read cell by cell: cell (c, r), c = column from the farm's left edge
 A border on the edge between two cells or on the farm's outer edge is looked up by its name
 ('V', b, r) = vertical line left of column b, ('H', c, r) = horizontal line above row r in column c.
 """
+
 import itertools
 
 TYPES = ("sheep", "pigs", "cows", "horses")
@@ -58,8 +59,12 @@ class Farm:
                 while stack:
                     x, y = stack.pop()
                     comp.append((x, y))
-                    sides = [((x, y - 1), ("H", x, y)), ((x, y + 1), ("H", x, y + 1)),
-                             ((x - 1, y), ("V", x, y)), ((x + 1, y), ("V", x + 1, y))]
+                    sides = [
+                        ((x, y - 1), ("H", x, y)),
+                        ((x, y + 1), ("H", x, y + 1)),
+                        ((x - 1, y), ("V", x, y)),
+                        ((x + 1, y), ("V", x + 1, y)),
+                    ]
                     for (nx, ny), e in sides:
                         if self.has(*e):
                             continue
@@ -80,7 +85,7 @@ class Farm:
         for comp, closed in self.regions():
             nt = sum(self.trough(x, y) for x, y in comp)
             if closed:
-                caps.append(2 * len(comp) * 2 ** nt)
+                caps.append(2 * len(comp) * 2**nt)
             else:
                 caps.extend([1] * nt)
         for (x, y), code in self.buildings.items():

@@ -1,13 +1,14 @@
 """Rule tests for acbas: refills, costs, special buildings, plans, bonus table, scoring against the reference."""
+
 import numpy as np
 import pytest
 
-from sim.acbas import GAME, end_states
-from sim.acbas.defaults import est_special
-from sim.acbas import engine as E
-from sim.acbas import farm as F
-from sim.acbas.params import PARAMS, pack
-from sim.core.bots import make_lineup
+from meeplab.sim.acbas import GAME, end_states
+from meeplab.sim.acbas import engine as E
+from meeplab.sim.acbas import farm as F
+from meeplab.sim.acbas.defaults import est_special
+from meeplab.sim.acbas.params import PARAMS, pack
+from meeplab.sim.core.bots import make_lineup
 from tests import test_acbas_ref as R
 from tests.test_acbas_farm import H, V, conts, make
 
@@ -22,17 +23,56 @@ def ctx_for(names):
 
 def test_spec():
     assert GAME.id == "acbas" and GAME.min_players == GAME.max_players == GAME.default_players == 2
-    assert GAME.categories == ["animals", "bonus_sheep", "bonus_pigs", "bonus_cows", "bonus_horses", "buildings",
-                               "expansions", "storage"]
+    assert GAME.categories == [
+        "animals",
+        "bonus_sheep",
+        "bonus_pigs",
+        "bonus_cows",
+        "bonus_horses",
+        "buildings",
+        "expansions",
+        "storage",
+    ]
 
 
 # the box-side table: (type, count, bonus)
 BONUS_ROWS = [
-    (0, 3, -3), (0, 4, 0), (0, 7, 0), (0, 8, 1), (0, 10, 1), (0, 11, 2), (0, 12, 2), (0, 13, 3), (0, 14, 4),
+    (0, 3, -3),
+    (0, 4, 0),
+    (0, 7, 0),
+    (0, 8, 1),
+    (0, 10, 1),
+    (0, 11, 2),
+    (0, 12, 2),
+    (0, 13, 3),
+    (0, 14, 4),
     (0, 0, -3),
-    (1, 3, -3), (1, 4, 0), (1, 6, 0), (1, 7, 1), (1, 8, 1), (1, 9, 2), (1, 10, 2), (1, 11, 3), (1, 13, 5),
-    (2, 3, -3), (2, 4, 0), (2, 5, 0), (2, 6, 1), (2, 7, 1), (2, 8, 2), (2, 9, 2), (2, 10, 3), (2, 12, 5),
-    (3, 3, -3), (3, 4, 0), (3, 5, 1), (3, 6, 1), (3, 7, 2), (3, 8, 2), (3, 9, 3), (3, 10, 4),
+    (1, 3, -3),
+    (1, 4, 0),
+    (1, 6, 0),
+    (1, 7, 1),
+    (1, 8, 1),
+    (1, 9, 2),
+    (1, 10, 2),
+    (1, 11, 3),
+    (1, 13, 5),
+    (2, 3, -3),
+    (2, 4, 0),
+    (2, 5, 0),
+    (2, 6, 1),
+    (2, 7, 1),
+    (2, 8, 2),
+    (2, 9, 2),
+    (2, 10, 3),
+    (2, 12, 5),
+    (3, 3, -3),
+    (3, 4, 0),
+    (3, 5, 1),
+    (3, 6, 1),
+    (3, 7, 2),
+    (3, 8, 2),
+    (3, 9, 3),
+    (3, 10, 4),
 ]
 
 
@@ -107,6 +147,7 @@ def test_plan_four_borders_instead_of_five():
 def test_plans_split_existing_pasture_and_respect_borders_in_hand():
     cells = [(1, 0), (1, 1), (1, 2)]
     from tests.test_acbas_farm import box
+
     ps = make(borders=box(cells))
     ps[F.P_BORD] = 1
     p = by_edges(ps)
@@ -115,7 +156,7 @@ def test_plans_split_existing_pasture_and_respect_borders_in_hand():
 
 
 def closed(ps):
-    caps, sm, kd, past = conts(ps)
+    caps, sm, kd, _past = conts(ps)
     return sorted((int(c), int(m)) for c, m, k in zip(caps, sm, kd) if k == 0)
 
 
@@ -235,7 +276,7 @@ def run_special(ps, gs, only):
 def test_shelter_gives_one_animal_of_choice():
     ps, gs = special_state()
     run_special(ps, gs, 6)
-    assert F.has_building(ps, 6) and sum(ps[F.P_AN:F.P_AN + 4]) == 1
+    assert F.has_building(ps, 6) and sum(ps[F.P_AN : F.P_AN + 4]) == 1
     assert (ps[F.P_WOOD], ps[F.P_STONE], ps[F.P_REED]) == (8, 9, 10)
     assert gs[E.GS_SPEC + 2] == 0  # only one Shelter
 
@@ -268,14 +309,15 @@ def test_expansion_left_shifts_the_farm():
 def logged(names, g):
     lu = ctx_for(names)
     ctx = GAME.prepare(GAME.params.defaults())
-    from sim.acbas import events
+    from meeplab.sim.acbas import events
+
     return events(ctx, lu, 5, g)
 
 
 def test_start_player_marker_takes_effect_next_round_and_breeding():
     seen = 0
     for g in range(30):
-        log, score, tb, brk = logged(["random"], g)
+        log, _score, tb, _brk = logged(["random"], g)
         start = {}
         took = {}
         rnd = -1
@@ -320,22 +362,29 @@ def test_reference_scorer_agrees_on_random_end_states():
             nc = int(ps[F.P_NCOLS])
             blds = {(s // 3, s % 3): int(ps[F.P_BLD + s]) for s in range(3 * nc) if ps[F.P_BLD + s]}
             farm = R.Farm(nc, int(ps[F.P_HOME]), int(ps[F.P_E]), int(ps[F.P_T]), blds)
-            animals = [int(x) for x in ps[F.P_AN:F.P_AN + 4]]
+            animals = [int(x) for x in ps[F.P_AN : F.P_AN + 4]]
             goods = [int(ps[F.P_WOOD]), int(ps[F.P_STONE]), int(ps[F.P_REED])]
             ref = R.score(farm, animals, goods)
             for j, c in enumerate(cats):
                 assert brk[g, p, j] == pytest.approx(ref[c]), (g, p, c)
             # the kept animals really fit the farm
             if len(farm.containers()) <= 14:
-                pts, ani, _ = R.brute_house(farm.containers(), animals)
+                _pts, ani, _ = R.brute_house(farm.containers(), animals)
                 assert ani == sum(animals)
 
 
 def test_every_building_action_is_carried_out():
     """A space may only be taken when its action can be carried out: each building placement is followed by
     at least one border / trough / stall / stables / special building of that player."""
-    follow = {E.S_FENCES: E.E_BORDERS, E.S_WALLS: E.E_BORDERS, E.S_TROUGHS: E.E_TROUGH, E.S_STALL: E.E_STALL,
-              E.S_STABLES: E.E_STABLES, E.S_SPEC1: E.E_SPECIAL, E.S_SPEC2: E.E_SPECIAL}
+    follow = {
+        E.S_FENCES: E.E_BORDERS,
+        E.S_WALLS: E.E_BORDERS,
+        E.S_TROUGHS: E.E_TROUGH,
+        E.S_STALL: E.E_STALL,
+        E.S_STABLES: E.E_STABLES,
+        E.S_SPEC1: E.E_SPECIAL,
+        E.S_SPEC2: E.E_SPECIAL,
+    }
     seen = 0
     for g in range(40):
         log, *_ = logged(["random", "heuristic"], g)
@@ -350,11 +399,11 @@ def test_random_bot_builds_non_rectangular_and_large_pastures():
     """Random play reaches pastures the old rectangle-only plans could not: non-rectangular or > 6 spaces."""
     lu = ctx_for(["random"])
     n = 300
-    farms, brk = end_states(GAME.prepare(PARAMS.defaults()), lu, 7, 0, n)
+    farms, _brk = end_states(GAME.prepare(PARAMS.defaults()), lu, 7, 0, n)
     odd = 0
     for g in range(n):
         for p in range(2):
-            caps, sm, kd, past = conts(farms[g, p])
+            _caps, sm, kd, _past = conts(farms[g, p])
             for m, k in zip(sm, kd):
                 if k != 0:
                     continue
@@ -374,8 +423,14 @@ def end_farms(over, seed, n):
     return prm, prmf, farms
 
 
-@pytest.mark.parametrize("over", [{}, {"lone_trough": 3, "pasture_per_space": 1, "storage_per_good": 1.5},
-                                  {"lone_trough": 0, "trough_mult": 3, "expansion_points": 7}])
+@pytest.mark.parametrize(
+    "over",
+    [
+        {},
+        {"lone_trough": 3, "pasture_per_space": 1, "storage_per_good": 1.5},
+        {"lone_trough": 0, "trough_mult": 3, "expansion_points": 7},
+    ],
+)
 def test_plans_that_keep_every_animal_score_without_housing(over):
     # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
     # animal (keeps_all): _eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random games.
@@ -412,17 +467,24 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                     skipped += 1
                     continue
                 capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))
-                E._eval_known(tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[E.I_EXP_POINTS],
-                              storage)
+                E._eval_known(
+                    tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[E.I_EXP_POINTS], storage
+                )
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, i)
-                assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()  # every animal stays
+                assert (tps[F.P_AN : F.P_AN + 4] == ps[F.P_AN : F.P_AN + 4]).all()  # every animal stays
                 checked += 1
     assert checked > 300 and skipped > 30
 
 
-@pytest.mark.parametrize("over", [{}, {"lone_trough": 0, "trough_mult": 3, "storage_per_good": 1.5},
-                                  {"pasture_per_space": 1, "building_capacity": [0, 2, 3, 5, 0, 1, 0]}])
+@pytest.mark.parametrize(
+    "over",
+    [
+        {},
+        {"lone_trough": 0, "trough_mult": 3, "storage_per_good": 1.5},
+        {"pasture_per_space": 1, "building_capacity": [0, 2, 3, 5, 0, 1, 0]},
+    ],
+)
 def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
     # Troughs and their estimate take the farm's new capacity and expansions from trough_gain, without housing
     prm, prmf, farms = end_farms(over, 5, 30)
@@ -447,15 +509,15 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
                 E._eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, s)
-                assert (tps[F.P_AN:F.P_AN + 4] == ps[F.P_AN:F.P_AN + 4]).all()
+                assert (tps[F.P_AN : F.P_AN + 4] == ps[F.P_AN : F.P_AN + 4]).all()
     assert kinds == {"building", "pasture", "open"}
 
 
 def special_decision(ps, gs, flag, lu):
     """The Special building decision on farm ps (seat 0) and board gs through the forward model, the quick
     scoring on (flag 1) or off: (its features, the farm and board after the bot's choice and free animal)."""
-    from sim.acbas import engine_ctx, state
-    from sim.core import forward
+    from meeplab.sim.acbas import engine_ctx, state
+    from meeplab.sim.core import forward
 
     c = GAME.prepare(PARAMS.defaults())
     cx = engine_ctx(c.prm, c.prmf, lu, c.mono)
@@ -468,7 +530,7 @@ def special_decision(ps, gs, flag, lu):
     r["ctl"][state.C_ME] = 0
     r["ctl"][forward.C_PHASE] = state.PH_SPECIAL
     assert E.advance(st, cx) == 0
-    feats = r["feats"][:r["ctl"][forward.C_N]].copy()
+    feats = r["feats"][: r["ctl"][forward.C_N]].copy()
     E.apply(st, cx, forward.ask(st, lu.fns, lu.weights, 0))
     if r["ctl"][forward.C_PHASE] == state.PH_ANIMAL:
         assert E.advance(st, cx) == 0
@@ -488,10 +550,10 @@ def test_special_buildings_scored_without_housing_give_the_same_features():
             out = []
             for flag in (0, 1):
                 ps = farms[g, p].copy()
-                ps[F.P_WOOD:F.P_REED + 1] = 9
+                ps[F.P_WOOD : F.P_REED + 1] = 9
                 gs = np.zeros(E.GS_SIZE, np.int64)
                 gs[E.GS_STALLS] = 3
-                gs[E.GS_SPEC:E.GS_SPEC + 4] = 1
+                gs[E.GS_SPEC : E.GS_SPEC + 4] = 1
                 feats, ps, gs = special_decision(ps, gs, flag, greedy)
                 out.append((feats, ps, gs))
             assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (g, p)

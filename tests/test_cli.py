@@ -1,4 +1,5 @@
 """The meeplab command line: runs, results schema, reproducibility, errors (one line, exit 2)."""
+
 import json
 import os
 import signal
@@ -10,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.cli import main
+from meeplab.sim.cli import main
 
 SB = ["run", "schweinebande", "--quiet"]
 
@@ -23,15 +24,27 @@ def run_cli(args, capsys):
 
 def test_run_writes_results_and_run_json(tmp_path, capsys):
     out = tmp_path / "r"
-    code, _, err = run_cli(SB + ["--games", "300", "--players", "2-3", "--bots", "heuristic,random",
-                                 "--seed", "4", "--out", str(out)], capsys)
+    code, _, err = run_cli(
+        SB + ["--games", "300", "--players", "2-3", "--bots", "heuristic,random", "--seed", "4", "--out", str(out)],
+        capsys,
+    )
     assert code == 0, err
     df = pl.read_parquet(out / "results.parquet")
     meta = json.loads((out / "run.json").read_text())
     assert meta["status"] == "complete" and meta["games_completed"] == {"2": 300, "3": 300}
     assert df.height == 300 * 2 + 300 * 3
-    for col in ["game_index", "n_players", "seat", "entry", "bot", "score", "rank", "win", "length",
-                *meta["categories"]]:
+    for col in [
+        "game_index",
+        "n_players",
+        "seat",
+        "entry",
+        "bot",
+        "score",
+        "rank",
+        "win",
+        "length",
+        *meta["categories"],
+    ]:
         assert col in df.columns
     # categories add up to the score; wins add up to one per game; ranks start at 1
     cats = sum(df[c] for c in meta["categories"])
@@ -57,8 +70,24 @@ def test_same_numbers_for_any_thread_count_and_chunk_size(tmp_path, capsys):
 
 def test_fixed_seats_keep_the_order(tmp_path, capsys):
     out = tmp_path / "f"
-    assert run_cli(SB + ["--games", "50", "--players", "3", "--bots", "heuristic,greedy,random",
-                         "--fixed-seats", "--out", str(out)], capsys)[0] == 0
+    assert (
+        run_cli(
+            SB
+            + [
+                "--games",
+                "50",
+                "--players",
+                "3",
+                "--bots",
+                "heuristic,greedy,random",
+                "--fixed-seats",
+                "--out",
+                str(out),
+            ],
+            capsys,
+        )[0]
+        == 0
+    )
     df = pl.read_parquet(out / "results.parquet")
     pairs = set(zip(df["seat"].to_list(), df["bot"].to_list()))
     assert pairs == {(0, "heuristic"), (1, "greedy"), (2, "random")}
@@ -89,7 +118,7 @@ def test_fixed_seats_keep_the_order(tmp_path, capsys):
 )
 def test_user_errors_are_one_line_exit_2(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_cli(args, capsys)
+    code, _out, err = run_cli(args, capsys)
     assert code == 2
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1, err
@@ -119,13 +148,27 @@ def test_corrupt_files_are_refused_cleanly(tmp_path, capsys, monkeypatch):
 def test_params_file_and_bot_variant(tmp_path, capsys):
     (tmp_path / "whatif.toml").write_text("[params]\npig_bonus_farm = 3\nanimal_values = [2, 3, 4, 5, 6, 9]\n")
     (tmp_path / "bots.toml").write_text(
-        "[bots.pigman]\nbase = 'heuristic'\ndescription = 'loves pigs'\n"
-        "[bots.pigman.weights]\n'collect.pigs' = 4.0\n"
+        "[bots.pigman]\nbase = 'heuristic'\ndescription = 'loves pigs'\n[bots.pigman.weights]\n'collect.pigs' = 4.0\n"
     )
     out = tmp_path / "w"
-    code, _, err = run_cli(SB + ["--games", "200", "--players", "3", "--bots", "pigman,heuristic",
-                                 "--params", str(tmp_path / "whatif.toml"),
-                                 "--bot-config", str(tmp_path / "bots.toml"), "--out", str(out)], capsys)
+    code, _, err = run_cli(
+        SB
+        + [
+            "--games",
+            "200",
+            "--players",
+            "3",
+            "--bots",
+            "pigman,heuristic",
+            "--params",
+            str(tmp_path / "whatif.toml"),
+            "--bot-config",
+            str(tmp_path / "bots.toml"),
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 0, err
     meta = json.loads((out / "run.json").read_text())
     assert meta["params_changed"] == {"animal_values": [2, 3, 4, 5, 6, 9], "pig_bonus_farm": 3}
@@ -135,14 +178,47 @@ def test_params_file_and_bot_variant(tmp_path, capsys):
 
 def test_replay_is_the_batch_game(tmp_path, capsys):
     out = tmp_path / "r"
-    assert run_cli(SB + ["--games", "20", "--players", "3", "--bots", "heuristic,greedy,random",
-                         "--seed", "3", "--out", str(out)], capsys)[0] == 0
+    assert (
+        run_cli(
+            SB
+            + [
+                "--games",
+                "20",
+                "--players",
+                "3",
+                "--bots",
+                "heuristic,greedy,random",
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+            ],
+            capsys,
+        )[0]
+        == 0
+    )
     df = pl.read_parquet(out / "results.parquet").filter(pl.col("game_index") == 13).sort("seat")
-    code, text, err = run_cli(["replay", "schweinebande", "--seed", "3", "--index", "13", "--players", "3",
-                               "--bots", "heuristic,greedy,random"], capsys)
+    code, text, err = run_cli(
+        [
+            "replay",
+            "schweinebande",
+            "--seed",
+            "3",
+            "--index",
+            "13",
+            "--players",
+            "3",
+            "--bots",
+            "heuristic,greedy,random",
+        ],
+        capsys,
+    )
     assert code == 0, err
-    totals = [float(line.split()[-1]) for line in text.splitlines() if line.startswith("  P")
-              and len(line.split()) > 6 and line.split()[-1].replace(".", "").isdigit()]
+    totals = [
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("  P") and len(line.split()) > 6 and line.split()[-1].replace(".", "").isdigit()
+    ]
     assert totals[-3:] == df["score"].to_list()
     assert "== Round 4 ==" in text and "collects" in text
 
@@ -160,9 +236,26 @@ def test_interrupted_run_keeps_its_chunks(tmp_path):
     out = tmp_path / "big"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sim.cli", "run", "schweinebande", "--games", "5000000", "--chunk", "2000",
-         "--players", "3", "--out", str(out), "--quiet"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+        [
+            sys.executable,
+            "-m",
+            "meeplab.cli",
+            "run",
+            "schweinebande",
+            "--games",
+            "5000000",
+            "--chunk",
+            "2000",
+            "--players",
+            "3",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
     )
     # wait for two parts (a cold numba cache on a busy 2-core machine can take minutes to compile the engine;
     # an interrupt during compilation is not what this test is about)
@@ -187,8 +280,24 @@ def test_interrupted_run_keeps_its_chunks(tmp_path):
 
 def test_compare_and_sweep_write_paired_reports(tmp_path, capsys):
     out = tmp_path / "cmp"
-    code, _, err = run_cli(["compare", "schweinebande", "--quiet", "--set", "pig_bonus_farm=3", "--games", "300",
-                            "--players", "3", "--bots", "heuristic,greedy", "--out", str(out)], capsys)
+    code, _, err = run_cli(
+        [
+            "compare",
+            "schweinebande",
+            "--quiet",
+            "--set",
+            "pig_bonus_farm=3",
+            "--games",
+            "300",
+            "--players",
+            "3",
+            "--bots",
+            "heuristic,greedy",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 0, err
     base = pl.read_parquet(out / "baseline" / "results.parquet").sort("game_index", "seat")
     var = pl.read_parquet(out / "variant" / "results.parquet").sort("game_index", "seat")
@@ -197,14 +306,32 @@ def test_compare_and_sweep_write_paired_reports(tmp_path, capsys):
     assert (var["pig_bonus"] >= base["pig_bonus"]).mean() > 0.95
     html = (out / "report.html").read_text()
     assert "paired" in html and "pig_bonus_farm" in html
-    code, _, err = run_cli(["compare", "schweinebande", "--quiet", "--games", "10", "--out", str(tmp_path / "c2")],
-                           capsys)
+    code, _, err = run_cli(
+        ["compare", "schweinebande", "--quiet", "--games", "10", "--out", str(tmp_path / "c2")], capsys
+    )
     assert code == 2 and "needs a variant" in err
     sw = tmp_path / "sw"
-    code, _, err = run_cli(["sweep", "schweinebande", "--quiet", "--param", "feed_per_animal", "--values", "0;2",
-                            "--games", "200", "--players", "2", "--out", str(sw)], capsys)
+    code, _, err = run_cli(
+        [
+            "sweep",
+            "schweinebande",
+            "--quiet",
+            "--param",
+            "feed_per_animal",
+            "--values",
+            "0;2",
+            "--games",
+            "200",
+            "--players",
+            "2",
+            "--out",
+            str(sw),
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert (sw / "feed_per_animal=0" / "results.parquet").exists() and (sw / "report.html").exists()
-    code, _, err = run_cli(["sweep", "schweinebande", "--quiet", "--param", "nope", "--values", "0;2",
-                            "--out", str(sw)], capsys)
+    code, _, err = run_cli(
+        ["sweep", "schweinebande", "--quiet", "--param", "nope", "--values", "0;2", "--out", str(sw)], capsys
+    )
     assert code == 2 and "unknown parameter" in err

@@ -1,4 +1,5 @@
 """Shards on Dask, worker loss, resume after kill -9, and no run directory silently replaced."""
+
 import json
 import os
 import signal
@@ -11,8 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from reports import load_run
-from sim.cli import main
+from meeplab.reports import load_run
+from meeplab.sim.cli import main
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5"]
 
@@ -40,8 +41,13 @@ def cluster():
 
     os.environ["MEEPLAB_SHARD_PAUSE"] = "0.15"  # inherited by the worker processes only
     try:
-        lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                          scheduler_kwargs={"dashboard": False})
+        lc = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard": False},
+        )
     finally:
         del os.environ["MEEPLAB_SHARD_PAUSE"]
     client = Client(lc)
@@ -63,8 +69,24 @@ def test_cluster_run_is_row_for_row_the_local_run_even_when_a_worker_dies(cluste
     out = tmp_path / "c"
     before = set(client.run(os.getpid).values())
     codes = []
-    th = threading.Thread(target=lambda: codes.append(main(
-        ["run", *ARGS, "--games", "6000", "--shard", "250", "--scheduler", lc.scheduler_address, "--out", str(out)])))
+    th = threading.Thread(
+        target=lambda: codes.append(
+            main(
+                [
+                    "run",
+                    *ARGS,
+                    "--games",
+                    "6000",
+                    "--shard",
+                    "250",
+                    "--scheduler",
+                    lc.scheduler_address,
+                    "--out",
+                    str(out),
+                ]
+            )
+        )
+    )
     th.start()
     seen = wait_for_shards(out, 4)
     victim = sorted(before)[0]
@@ -87,8 +109,12 @@ def test_cluster_run_is_row_for_row_the_local_run_even_when_a_worker_dies(cluste
 def test_resume_after_kill_9(local, tmp_path, capsys):
     out = tmp_path / "k"
     env = dict(os.environ, MEEPLAB_SHARD_PAUSE="0.1")
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "run", *ARGS, "--games", "6000", "--shard", "300",
-                             "--out", str(out)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeplab.cli", "run", *ARGS, "--games", "6000", "--shard", "300", "--out", str(out)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         seen = wait_for_shards(out, 3)
     finally:
@@ -107,8 +133,9 @@ def test_resume_after_kill_9(local, tmp_path, capsys):
         fh.write('{"p": 3, "start": 5700, "n"')
     (out / "chunks" / "part-p3-000000005700.parquet").write_bytes(b"half")
     # resume on a cluster of our own with other shard sizes: only the missing games are played
-    assert main(["run", *ARGS, "--games", "6000", "--shard", "700", "--resume", "--workers", "1",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["run", *ARGS, "--games", "6000", "--shard", "700", "--resume", "--workers", "1", "--out", str(out)]) == 0
+    )
     meta = json.loads((out / "run.json").read_text())
     assert meta["status"] == "complete" and meta["resumed"] == 1 and meta["games_played"] <= 6000 - 300 * seen
     assert meta["workers"] == 1 and meta["scheduler"] == "local cluster" and meta["shard_size"] == 700
@@ -122,8 +149,22 @@ def test_resume_after_kill_9(local, tmp_path, capsys):
 def test_compare_and_sweep_take_the_cluster_options(cluster, tmp_path, capsys):
     cmp = tmp_path / "cmp"
     common = ["--quiet", "--games", "300", "--players", "3", "--bots", "greedy"]
-    assert main(["compare", "schweinebande", *common, "--set", "pig_bonus_farm=3",
-                 "--scheduler", cluster[0].scheduler_address, "--out", str(cmp)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "schweinebande",
+                *common,
+                "--set",
+                "pig_bonus_farm=3",
+                "--scheduler",
+                cluster[0].scheduler_address,
+                "--out",
+                str(cmp),
+            ]
+        )
+        == 0
+    )
     assert (cmp / "report.html").exists()
     assert main(["run", "schweinebande", *common, "--set", "pig_bonus_farm=3", "--out", str(tmp_path / "v")]) == 0
     assert rows(cmp / "variant").equals(rows(tmp_path / "v"))

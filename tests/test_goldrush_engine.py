@@ -1,4 +1,5 @@
 """Gold Rush engine invariants, reproducibility, replay = batch, the CLI replay and the bot-strength order."""
+
 from __future__ import annotations
 
 import math
@@ -7,11 +8,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import cli, main
-from sim.core.bots import make_lineup
-from sim.core.game import rank_and_win
-from sim.goldrush import GAME, play_logged
-from sim.goldrush.const import EV_DISCARD, EV_PLACE, EV_TAKE, EV_MINE
+from meeplab.sim.cli import cli, main
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.game import rank_and_win
+from meeplab.sim.goldrush import GAME, play_logged
+from meeplab.sim.goldrush.const import EV_DISCARD, EV_MINE, EV_PLACE, EV_TAKE
 
 CTX = GAME.prepare(GAME.params.resolve({}))
 
@@ -31,7 +32,7 @@ def test_replay_is_the_batch_game(n_players):
     lu = make_lineup("goldrush", ["heuristic", "greedy"], n_players, True)
     batch = GAME.play(CTX, lu, 4, 0, 6, n_players)
     for i in range(6):
-        log, score, bd, turns = play_logged(CTX, lu, 4, i, n_players)
+        _log, score, bd, turns = play_logged(CTX, lu, 4, i, n_players)
         assert np.array_equal(score, batch.score[i]) and np.array_equal(bd, batch.breakdown[i])
         assert turns == batch.length[i]
 
@@ -58,14 +59,16 @@ def test_param_effects():
     assert no_tents.breakdown[:, :, 4].sum() < base.breakdown[:, :, 4].sum() * 0.5
     no_farm = GAME.play(GAME.prepare(GAME.params.resolve({"farmers": False})), lu, 1, 0, 100, 3)
     assert no_farm.breakdown[:, :, 3].sum() == 0
-    house = GAME.play(GAME.prepare(GAME.params.resolve({"house_fifth_cowboy": True, "house_remove_cowboy": True})),
-                      lu, 1, 0, 100, 3)
+    house = GAME.play(
+        GAME.prepare(GAME.params.resolve({"house_fifth_cowboy": True, "house_remove_cowboy": True})), lu, 1, 0, 100, 3
+    )
     assert not np.array_equal(house.score, base.score)
 
 
 def test_cli_replay_prints_placements_scoring_and_map():
-    r = CliRunner().invoke(cli, ["replay", "goldrush", "--seed", "3", "--index", "2", "--players", "2",
-                                 "--bots", "heuristic,greedy"])
+    r = CliRunner().invoke(
+        cli, ["replay", "goldrush", "--seed", "3", "--index", "2", "--players", "2", "--bots", "heuristic,greedy"]
+    )
     assert r.exit_code == 0, r.output
     out = r.output
     assert "places tile" in out and "turned" in out and "score:" in out
@@ -92,12 +95,15 @@ def _share(a, b, n_players, n, seed):
     return share, fair, 1.96 * math.sqrt(share * (1 - share) / n)
 
 
-@pytest.mark.parametrize("a, b, n_players, n, margin", [
-    ("heuristic", "greedy", 2, 2000, 0.04),
-    ("heuristic", "greedy", 4, 800, 0.15),
-    ("greedy", "random", 2, 300, 0.40),
-    ("greedy", "random", 4, 300, 0.40),
-])
+@pytest.mark.parametrize(
+    "a, b, n_players, n, margin",
+    [
+        ("heuristic", "greedy", 2, 2000, 0.04),
+        ("heuristic", "greedy", 4, 800, 0.15),
+        ("greedy", "random", 2, 300, 0.40),
+        ("greedy", "random", 4, 300, 0.40),
+    ],
+)
 def test_bot_strength_order(a, b, n_players, n, margin):
     share, fair, half = _share(a, b, n_players, n, 77)
     # the lower end of the 95% interval must clear the fair share by the margin
@@ -124,7 +130,7 @@ def test_replacement_files_play(tmp_path):
     bt = GAME.play(ctx, lu, 1, 0, 50, 3)
     assert (bt.length <= ctx.deck.n - 1).all() and (bt.length > 10).all()
     assert bt.breakdown[:, :, 4].sum(axis=1).max() <= 5 + 12
-    log, score, bd, turns = play_logged(ctx, lu, 1, 3, 3)
+    _log, score, _bd, _turns = play_logged(ctx, lu, 1, 3, 3)
     assert np.array_equal(score, bt.score[3])
     n = GAME.notes(values)
     assert not any("reconstructed deck" in x for x in n) and any(str(d) in x for x in n)

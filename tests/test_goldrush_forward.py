@@ -1,6 +1,7 @@
 """The forward-model contract on Gold Rush: the state record, copy, determinise (draw pile, unseen token faces),
 no bot reading hidden parts, search reproducibility, and the fingerprint that proves the engine plays the same
 games as before the port."""
+
 import json
 import sys
 from pathlib import Path
@@ -8,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core import forward, search
-from sim.core.bots import make_lineup
-from sim.core.forward import C_N, C_OVER, C_SEAT
-from sim.goldrush import GAME, engine, state
-from sim.goldrush.const import G_TOKPTR, PI_TOKN, PI_TOKSUM
+from meeplab.sim.core import forward, search
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.forward import C_N, C_OVER, C_SEAT
+from meeplab.sim.goldrush import GAME, engine, state
+from meeplab.sim.goldrush.const import G_TOKPTR, PI_TOKN, PI_TOKSUM
 
 ROOT = Path(__file__).resolve().parents[1]
 CTX = GAME.prepare(GAME.params.resolve({}))
@@ -42,8 +43,7 @@ POINTS = [(0, 0), (3, 7), (5, 30), (8, 61), (2, 95), (4, 120)]
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data, made from the engine before the forward-model
     port (regenerate only for a deliberate rule or bot change: python scripts/fingerprint.py goldrush --games 1000)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from fingerprint import fingerprint
+    from meeplab.sim.core.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "goldrush_fingerprint.json").read_text())
     assert fingerprint("goldrush", 1000) == want
@@ -71,7 +71,7 @@ def test_state_record_prints_by_name():
     assert set(state.STATE_DTYPE.names) >= {"pub", "ctl", "moves", "feats", "rng", "order", "tokvals", "nd"}
 
 
-TINY = "[bots.tiny]\nbase = \"rollout\"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n"
+TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n'
 HIDDEN = ("order", "tokvals", "pl_int", "pool")  # pl_int: only the other seats' token sums change
 
 
@@ -99,8 +99,13 @@ def seen_by(st, seat):
     ptr = int(rec["gi"][G_TOKPTR])
     own = [(i, int(rec["tokvals"][i])) for i in range(ptr) if rec["tokown"][i] == seat]
     held = [int(rec["pl_int"][p, PI_TOKN]) for p in range(int(rec["ctl"][forward.C_NP]))]
-    return (sorted(rec["order"][drawn:CX.tab[0]["ntiles"] - 1].tolist()), own, held,
-            sorted(rec["tokvals"][:CX.tab[0]["ntok"]].tolist()), int(rec["pl_int"][seat, PI_TOKSUM]))
+    return (
+        sorted(rec["order"][drawn : CX.tab[0]["ntiles"] - 1].tolist()),
+        own,
+        held,
+        sorted(rec["tokvals"][: CX.tab[0]["ntok"]].tolist()),
+        int(rec["pl_int"][seat, PI_TOKSUM]),
+    )
 
 
 @pytest.mark.parametrize("g,steps", POINTS)
@@ -147,9 +152,23 @@ def _decisions(st, other, bots, cfg):
             cp.rec[0]["rng"][:] = [1, 2, 3, 4]
             if lu.search[0, forward.S_ALGO]:
                 m = cp.rec[0]["moves"].shape[0]
-                picks.append(search.rollout_choose(
-                    cp, fresh(np_), CX, lu.fns, lu.weights, lu.search[0], 0, np.zeros(m), np.zeros(m, np.int64),
-                    np.zeros(m, np.int64), np.zeros(np_), np.zeros(np_), np.zeros((np_, 5))))
+                picks.append(
+                    search.rollout_choose(
+                        cp,
+                        fresh(np_),
+                        CX,
+                        lu.fns,
+                        lu.weights,
+                        lu.search[0],
+                        0,
+                        np.zeros(m),
+                        np.zeros(m, np.int64),
+                        np.zeros(m, np.int64),
+                        np.zeros(np_),
+                        np.zeros(np_),
+                        np.zeros((np_, 5)),
+                    )
+                )
             else:
                 picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
         out.append((name, picks[0], picks[1]))
@@ -189,7 +208,7 @@ def test_search_is_reproducible_for_any_thread_count(tiny):
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from sim.cli import main
+    from meeplab.sim.cli import main
 
     args = ["replay", "goldrush", "--index", "2", "--players", "2", "--bots", "tiny,heuristic", "--bot-config", tiny]
     assert main(args + ["--explain"]) in (0, None)

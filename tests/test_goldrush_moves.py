@@ -1,16 +1,32 @@
 """Legal placements and follower actions on positions built from real games, checked against brute force."""
+
 from __future__ import annotations
 
 import numpy as np
+from test_goldrush_reference import MTN, PRAIRIE, STEP, RefGame
 
-from sim.core.bots import make_lineup
-from sim.goldrush import GAME, play_logged
-from sim.goldrush.const import (
-    A_COWBOY, A_MINE, A_PASS, A_REMOVE, A_TENT, EV_COWBOY, EV_MINE, EV_PASS, EV_PLACE, EV_REMOVE, EV_START,
-    EV_TENT, G_NPL, LOGW, MAXC, NFEAT, SLOTS,
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.goldrush import GAME, play_logged
+from meeplab.sim.goldrush.const import (
+    A_COWBOY,
+    A_MINE,
+    A_PASS,
+    A_REMOVE,
+    A_TENT,
+    EV_COWBOY,
+    EV_MINE,
+    EV_PASS,
+    EV_PLACE,
+    EV_REMOVE,
+    EV_START,
+    EV_TENT,
+    G_NPL,
+    LOGW,
+    MAXC,
+    NFEAT,
+    SLOTS,
 )
-from sim.goldrush.engine import action_features, list_placements, run_script
-from test_goldrush_reference import MTN, PRAIRIE, RefGame, STEP
+from meeplab.sim.goldrush.engine import action_features, list_placements, run_script
 
 CTX = GAME.prepare(GAME.params.resolve({}))
 D = CTX.deck
@@ -35,21 +51,23 @@ def _form(inst, r):
         else:
             m = tt.edge_mask[s]
             m = ((m << r) | (m >> (4 - r))) & 0xF
-        content = (tt.nuggets[copy][s - tt.n_rails] if k == MTN else 0,
-                   tt.locos[copy][s] if k == 0 else 0,
-                   (tt.tipis[copy], tt.horses[copy]) if s == tt.symbol_region else (0, 0))
+        content = (
+            tt.nuggets[copy][s - tt.n_rails] if k == MTN else 0,
+            tt.locos[copy][s] if k == 0 else 0,
+            (tt.tipis[copy], tt.horses[copy]) if s == tt.symbol_region else (0, 0),
+        )
         segs.append((k, m, content))
     return (_rot_edges(inst, r), tuple(sorted(segs)))
 
 
 def brute_placements(placed, inst):
     empty = set()
-    for (x, y) in placed:
+    for x, y in placed:
         for dx, dy in STEP:
             if (x + dx, y + dy) not in placed:
                 empty.add((x + dx, y + dy))
     out = set()
-    for (x, y) in empty:
+    for x, y in empty:
         for r in range(4):
             e = _rot_edges(inst, r)
             ok = True
@@ -97,8 +115,22 @@ def _script(rows, last=None):
 def _build(script, P):
     bd = np.zeros((P, 5))
     log = np.zeros((1, LOGW), np.int64)
-    return run_script(script, np.int64(P), D.seg, D.nseg, D.edges, D.edge_seg, D.half_seg, CTX.through,
-                      CTX.cityseg, CTX.tokens.values.copy(), CTX.pr, bd, log, False)
+    return run_script(
+        script,
+        np.int64(P),
+        D.seg,
+        D.nseg,
+        D.edges,
+        D.edge_seg,
+        D.half_seg,
+        CTX.through,
+        CTX.cityseg,
+        CTX.tokens.values.copy(),
+        CTX.pr,
+        bd,
+        log,
+        False,
+    )
 
 
 def test_placement_counts_match_brute_force():
@@ -111,15 +143,17 @@ def test_placement_counts_match_brute_force():
             rows, _ = _prefix(log, k)
             if rows is None:
                 continue
-            nd, gi, pl, board, fidx, cons, front, mtn, pi, cow, bad = _build(_script(rows), 2)
+            _nd, gi, pl, board, _fidx, cons, front, _mtn, _pi, _cow, bad = _build(_script(rows), 2)
             assert bad == -1
             placed = {}
             for t in range(gi[G_NPL]):
                 placed[(int(pl[t, 2] % B) - C, int(pl[t, 2] // B) - C)] = (int(pl[t, 0]), int(pl[t, 1]))
             for inst in range(0, D.n, 3):
                 n = list_placements(gi, board, front, cons, np.int64(inst), D.edges, D.rots, D.nrots, moves)
-                got = {(int(moves[i, 0] % B) - C, int(moves[i, 0] // B) - C, _form(inst, int(moves[i, 1])))
-                       for i in range(n)}
+                got = {
+                    (int(moves[i, 0] % B) - C, int(moves[i, 0] // B) - C, _form(inst, int(moves[i, 1])))
+                    for i in range(n)
+                }
                 assert n == len(got), "duplicate placements"
                 assert got == brute_placements(placed, inst)
                 checked += 1
@@ -139,13 +173,30 @@ def test_action_counts_match_brute_force():
             rows, last = _prefix(log, k)
             if rows is None:
                 continue
-            nd, gi, pl, board, fidx, cons, front, mtn, pi, cow, bad = _build(_script(rows, last), P)
+            nd, gi, pl, _board, _fidx, _cons, _front, mtn, pi, cow, bad = _build(_script(rows, last), P)
             assert bad == -1
             me = int(last[1])
             t = gi[G_NPL] - 1
-            n = action_features(nd, gi, pl, np.int64(t), np.int64(me), np.int64(P), D.seg, D.nseg, CTX.through,
-                                CTX.pr, 1.5, pi,
-                                cow, rem, mtn, moves, feats, np.zeros(5, np.int64))
+            n = action_features(
+                nd,
+                gi,
+                pl,
+                np.int64(t),
+                np.int64(me),
+                np.int64(P),
+                D.seg,
+                D.nseg,
+                CTX.through,
+                CTX.pr,
+                1.5,
+                pi,
+                cow,
+                rem,
+                mtn,
+                moves,
+                feats,
+                np.zeros(5, np.int64),
+            )
             got = sorted((int(moves[i, 0]), int(moves[i, 1])) for i in range(n))
             # brute force with the reference game (flood fill) replaying the same decisions
             ref = _ref_state(log, rows, last, P)
@@ -189,7 +240,7 @@ def _brute_actions(g, me, P):
         for s, sg in enumerate(tile["segs"]):
             if sg["kind"] != MTN or (tt, s) in g.occ or (tt, s) in tents:
                 continue
-            f, o = g.feature(tt, s)
+            _f, o = g.feature(tt, s)
             if o == 0:
                 continue  # another area of the mountain under my own tent is a legal move
             out.append((A_TENT, tt * SLOTS + s))

@@ -1,14 +1,23 @@
 """A pure-Python Gold Rush scorer, written separately from the numba engine (flood fill over the layout, no
 union-find), replays the logged decisions of engine games and must agree category by category."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sim.core.bots import make_lineup
-from sim.goldrush import GAME, play_logged
-from sim.goldrush.const import (
-    EV_COWBOY, EV_END, EV_MINE, EV_PASS, EV_PLACE, EV_REMOVE, EV_START, EV_TAKE, EV_TENT,
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.goldrush import GAME, play_logged
+from meeplab.sim.goldrush.const import (
+    EV_COWBOY,
+    EV_END,
+    EV_MINE,
+    EV_PASS,
+    EV_PLACE,
+    EV_REMOVE,
+    EV_START,
+    EV_TAKE,
+    EV_TENT,
 )
 
 RAIL, MTN, CITY, PRAIRIE = 0, 1, 2, 3
@@ -208,7 +217,7 @@ class RefGame:
         for f in completed_rails:
             cities |= {a for a, _ in f}
         for c in sorted(cities):
-            cs, spurs = self.city_spurs(c)
+            cs, _spurs = self.city_spurs(c)
             if cs is None or (c, cs) in self.city_done:
                 continue
             complete, val = self.city_value(c)
@@ -240,8 +249,11 @@ class RefGame:
                     for p in win:
                         self.bd[p, 1] += sum(self.tl[a]["segs"][b]["nug"] for a, b in f) * v["nugget_points"]
                 elif g["kind"] == PRAIRIE and v["end_prairies"]:
-                    val = sum(self.tl[a]["segs"][b]["tipi"] * v["tipi_points"]
-                              + self.tl[a]["segs"][b]["horse"] * v["horse_points"] for a, b in f)
+                    val = sum(
+                        self.tl[a]["segs"][b]["tipi"] * v["tipi_points"]
+                        + self.tl[a]["segs"][b]["horse"] * v["horse_points"]
+                        for a, b in f
+                    )
                     for p in win:
                         self.bd[p, 3] += val
         for p in range(self.P):
@@ -253,9 +265,7 @@ def reference_breakdown(ctx, log, n_players):
     # token faces in the order the engine revealed them (mining and mountain scoring)
     seq = []
     for r in log:
-        if r[0] == EV_MINE:
-            seq.append(int(r[3]))
-        elif r[0] == EV_TAKE:
+        if r[0] == EV_MINE or r[0] == EV_TAKE:
             seq.append(int(r[3]))
     g = RefGame(ctx.deck, ctx.values, n_players, seq, len(ctx.tokens.values))
     B = 2 * ctx.deck.n + 3
@@ -281,7 +291,7 @@ def _check(values, bots, n_players, n_games, seed):
     ctx = GAME.prepare(GAME.params.resolve(values))
     lineup = make_lineup("goldrush", bots, n_players, True)
     for i in range(n_games):
-        log, score, bd, turns = play_logged(ctx, lineup, seed, i, n_players)
+        log, score, bd, _turns = play_logged(ctx, lineup, seed, i, n_players)
         ref = reference_breakdown(ctx, log, n_players)
         assert np.array_equal(ref, bd), f"game {i}: engine {bd.tolist()} reference {ref.tolist()}"
         assert np.allclose(score, bd.sum(axis=1))
@@ -303,5 +313,16 @@ def test_reference_agrees_mixed():
 
 
 def test_reference_agrees_variants():
-    _check({"loco_exactly_one": False, "house_remove_cowboy": True, "house_fifth_cowboy": True,
-            "city_rail_points": 4, "tipi_points": 3}, ["random", "greedy"], 4, 300, 3)
+    _check(
+        {
+            "loco_exactly_one": False,
+            "house_remove_cowboy": True,
+            "house_fifth_cowboy": True,
+            "city_rail_points": 4,
+            "tipi_points": 3,
+        },
+        ["random", "greedy"],
+        4,
+        300,
+        3,
+    )

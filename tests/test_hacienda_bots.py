@@ -1,11 +1,12 @@
 """Hacienda bot ordering (3 players, one bot against two copies of the other, seats rotated), invariants."""
+
 import math
 
 import numpy as np
 
-from sim.core.bots import make_lineup
-from sim.core.game import rank_and_win
-from sim.hacienda import GAME
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.game import rank_and_win
+from meeplab.sim.hacienda import GAME
 
 
 def _share(a, b, n, seed, players=3):
@@ -24,12 +25,12 @@ def _wilson_low(p, n, z=3.0):
 
 
 def test_greedy_beats_random():
-    share, r = _share("greedy", "random", 300, 21)
+    share, _r = _share("greedy", "random", 300, 21)
     assert _wilson_low(share, 300) > 0.6  # fair share is 1/3
 
 
 def test_heuristic_beats_greedy():
-    share, r = _share("heuristic", "greedy", 600, 22)
+    share, _r = _share("heuristic", "greedy", 600, 22)
     assert _wilson_low(share, 600) > 0.40  # fair share is 1/3
 
 

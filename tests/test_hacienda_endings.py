@@ -1,17 +1,19 @@
 """How a Hacienda game ends: the rule book's ending, and the "stalled" safety net (no player can ever act
 again), recorded as such and scored once as it stands; results and reports show it."""
+
 import numpy as np
 import polars as pl
 import pytest
 
-from reports import build_report, load_run
-from sim.cli import main
-from sim.core import forward
-from sim.core.bots import make_lineup
-from sim.core.forward import C_END, C_LENGTH, C_OVER
-from sim.core.registry import get_game
-from sim.hacienda import END_CODES, engine as E, flow, state
-from sim.hacienda.scoring import R_CHIPS
+from meeplab.reports import build_report, load_run
+from meeplab.sim.cli import main
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.forward import C_END, C_LENGTH, C_OVER
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.hacienda import END_CODES, flow, state
+from meeplab.sim.hacienda import engine as E
+from meeplab.sim.hacienda.scoring import R_CHIPS
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def test_a_stalled_game_is_recorded_and_scored_once_as_it_stands(c):
     # one scoring (as a final scoring): seat 0's chain of 3 = 6 points; no mid-game scoring of the same board
     assert brk[0].tolist() == [0, 0, 0, 0, 0, 0, 6, 0, 0, 0] and sc[0] == 6
     assert sc[1] == 0 and tb.tolist() == [1, 1]
-    log = st.log[:st.nlog[0]]
+    log = st.log[: st.nlog[0]]
     assert [int(x) for x in log[log[:, 0] == E.E_CAP][0, 2:4]] == [1, 1]  # round 1, stalled
     phases = log[log[:, 0] == E.E_SCORE_A][:, 2].tolist()
     assert phases == [2, 2]  # one scoring per seat
@@ -80,8 +82,10 @@ def test_a_stalled_game_is_recorded_and_scored_once_as_it_stands(c):
 def test_stalled_games_appear_in_results_and_reports_warn(tmp_path):
     # greedy alone with 2 players stalls in about a third of the games
     out = tmp_path / "greedy2"
-    assert main(["run", "hacienda", "--quiet", "--games", "120", "--players", "2", "--bots", "greedy",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["run", "hacienda", "--quiet", "--games", "120", "--players", "2", "--bots", "greedy", "--out", str(out)])
+        == 0
+    )
     df = pl.read_parquet(out / "results.parquet")
     ends = df.filter(pl.col("seat") == 0)["end"].cast(pl.String)
     stalled = (ends == "stalled").sum()

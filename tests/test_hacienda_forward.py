@@ -1,6 +1,7 @@
 """The forward-model contract on Hacienda: copy, determinise (re-deals exactly what a seat cannot see), hidden
 information (no bot reads it), and the fingerprint that proves the engine plays the same games as before a
 refactor."""
+
 import json
 import sys
 from pathlib import Path
@@ -8,16 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.core import forward
-from sim.core.bots import make_lineup
-from sim.core.forward import C_N, C_NP, C_SEAT
-from sim.core.registry import get_game
-from sim.hacienda import flow, state
-from sim.hacienda.engine import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.forward import C_N, C_NP, C_SEAT
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.hacienda import flow, state
+from meeplab.sim.hacienda.engine import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 11
-TINY = "[bots.tiny]\nbase = \"rollout\"\n[bots.tiny.weights]\nplayouts = 1\nmax_candidates = 2\n"
+TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 1\nmax_candidates = 2\n'
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +60,9 @@ def hidden_of(c, st, seat):
     pi = c.cx.tab[0]["pi"]
     np_ = int(r["ctl"][C_NP])
     sp = state.py_tables(st, c.cx)[1]
-    land = [int(x) for x in r["ldeck"][sp[SR, S_LPTR]:sp[SR, S_LEND]]]
+    land = [int(x) for x in r["ldeck"][sp[SR, S_LPTR] : sp[SR, S_LEND]]]
     removed = int(pi[22 + np_ - 2])
-    anim = [int(x) for x in r["adeck"][:removed]] + [int(x) for x in r["adeck"][sp[SR, S_APTR]:sp[SR, S_A2]]]
+    anim = [int(x) for x in r["adeck"][:removed]] + [int(x) for x in r["adeck"][sp[SR, S_APTR] : sp[SR, S_A2]]]
     shape = []
     for q in range(np_):
         if q == seat:
@@ -167,8 +168,9 @@ def test_no_bot_reads_what_its_seat_cannot_see(c, g, steps):
     assert not np.array_equal(st.rec[0]["adeck"], other.rec[0]["adeck"])
     n = int(st.rec[0]["ctl"][C_N])
     for f in ("pub", "moves", "feats"):
-        assert np.array_equal(st.rec[0][f][:n] if f != "pub" else st.rec[0][f],
-                              other.rec[0][f][:n] if f != "pub" else other.rec[0][f]), f
+        assert np.array_equal(
+            st.rec[0][f][:n] if f != "pub" else st.rec[0][f], other.rec[0][f][:n] if f != "pub" else other.rec[0][f]
+        ), f
     for name, a, b in _choices(c, st, other, ["random", "greedy", "heuristic"]):
         assert a == b, name
 
@@ -184,8 +186,7 @@ def test_fingerprint_of_every_result_column_is_unchanged():
     heuristic and mixed) are those stored (the engine before the forward model, commit 9e4787e, with stalled games scored once since e3fa07f;
     the heuristic lineups since the heuristic keeps a reserve of future actions, all since the box's limits; a
     rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from fingerprint import fingerprint
+    from meeplab.sim.core.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "hacienda_fingerprint.json").read_text())
     assert fingerprint("hacienda", 200) == want
@@ -194,7 +195,7 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_parts(c, tiny):
     import numba
 
-    from sim.core import search
+    from meeplab.sim.core import search
 
     g = get_game("hacienda")
     lu = make_lineup("hacienda", ["tiny", "heuristic"], 2, True, [tiny])
@@ -222,7 +223,21 @@ def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_pa
         forward.fm_copy(cp, s)
         cp.rec[0]["rng"][:] = [1, 2, 3, 4]
         m = cp.rec[0]["moves"].shape[0]
-        picks.append(search.rollout_choose(cp, fresh(c), c.cx, lu.fns, lu.weights, lu.search[0], 0, np.zeros(m),
-                                           np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
-                                           np.zeros((3, 10))))
+        picks.append(
+            search.rollout_choose(
+                cp,
+                fresh(c),
+                c.cx,
+                lu.fns,
+                lu.weights,
+                lu.search[0],
+                0,
+                np.zeros(m),
+                np.zeros(m, np.int64),
+                np.zeros(m, np.int64),
+                np.zeros(3),
+                np.zeros(3),
+                np.zeros((3, 10)),
+            )
+        )
     assert picks[0] == picks[1]

@@ -1,11 +1,13 @@
 """A harvest that takes another player's chip, played through the forward model (not only offered): the chip
 moves, the victim's chain is free again and the victim is offered it as a harvest target on its turn."""
+
 import numpy as np
 
-from sim.core import forward
-from sim.core.registry import get_game
-from sim.hacienda import engine as E, flow, state
-from sim.hacienda.scoring import R_CHIPS
+from meeplab.sim.core import forward
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.hacienda import engine as E
+from meeplab.sim.hacienda import flow, state
+from meeplab.sim.hacienda.scoring import R_CHIPS
 
 
 def _chain(c, n, avoid=()):
@@ -15,8 +17,15 @@ def _chain(c, n, avoid=()):
     for h in range(len(kind)):
         path = [h]
         while len(path) < n:
-            nxt = [int(j) for j in nb[path[-1]] if j >= 0 and kind[j] == E.K_PAMPA and j not in path and j not in bad
-                   and all(int(k) not in path[:-1] for k in nb[j] if k >= 0)]
+            nxt = [
+                int(j)
+                for j in nb[path[-1]]
+                if j >= 0
+                and kind[j] == E.K_PAMPA
+                and j not in path
+                and j not in bad
+                and all(int(k) not in path[:-1] for k in nb[j] if k >= 0)
+            ]
             if not nxt:
                 break
             path.append(nxt[0])
@@ -31,7 +40,7 @@ def _has_chip(MS, h):
 
 def _rows(st):
     r = st.rec[0]
-    return r["moves"][:r["ctl"][forward.C_N]]
+    return r["moves"][: r["ctl"][forward.C_N]]
 
 
 def test_a_chip_taken_from_another_chain_frees_it_for_its_owner():
@@ -69,7 +78,7 @@ def test_a_chip_taken_from_another_chain_frees_it_for_its_owner():
     assert not _has_chip(MS, v) and SP[E.LB_CHIP, SP[E.SP_LAB, v]] == 0 and r["pub"][E.V_SPACE + v] & 64 == 0
     chip0 = [h for h in mine if _has_chip(MS, h)]
     assert len(chip0) == 1 and SP[E.LB_CHIP, SP[E.SP_LAB, mine[0]]] == 1 and SP[E.SR, E.S_CHIPS] == 0
-    log = st.log[:st.nlog[0]]
+    log = st.log[: st.nlog[0]]
     hv = log[log[:, 0] == E.E_HARVEST]
     assert hv.shape[0] == 1 and hv[0, 5] == 2 * 100000 + v + 1  # victim seat 1 (+1), its space (+1)
     # seat 0 spends its other actions (one harvest a turn: none offered again); then seat 1's turn

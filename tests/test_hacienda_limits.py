@@ -1,12 +1,14 @@
 """The box's limits (rule book: 30 animal discs per player, 80 double-sided land tiles in 5 colours), each at its
 edge on hand-built positions, and kept over whole games with tight limits."""
+
 import numpy as np
 import pytest
 
-from sim.core import forward
-from sim.core.bots import make_lineup
-from sim.core.registry import get_game
-from sim.hacienda import engine as E, flow, state
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.hacienda import engine as E
+from meeplab.sim.hacienda import flow, state
 
 PIG = E.T_ANIMAL + 2
 MOUNTAIN = 0
@@ -84,7 +86,7 @@ def test_a_player_takes_an_unshared_tile_first_then_the_fullest_shared_pair(c):
 def test_the_last_disc_can_be_placed_and_then_no_animal_card_is_played(c):
     st = _start(c)
     r = st.rec[0]
-    a, b = _pampa_pair(c)
+    a, _b = _pampa_pair(c)
     MS, SP, _ = state.py_tables(st, c.cx)
     E.place_land(MS, SP, 0, a, c.kind, c.nbmask, r["pub"])
     SP[E.LB_CHIP, SP[E.SP_LAB, a]] += 1  # (a chip on it: no harvest action)
@@ -94,7 +96,7 @@ def test_the_last_disc_can_be_placed_and_then_no_animal_card_is_played(c):
     r["discs"][0] = 29
     acts = _actions(st, c)
     assert (E.A_PLAY, PIG) in acts and r["pub"][E.V_DISCS] == 1
-    flow.apply(st, c.cx, [tuple(m[:2]) for m in r["moves"][:r["ctl"][forward.C_N]]].index((E.A_PLAY, PIG)))
+    flow.apply(st, c.cx, [tuple(m[:2]) for m in r["moves"][: r["ctl"][forward.C_N]]].index((E.A_PLAY, PIG)))
     _place_first(st, c)
     assert r["discs"][0] == 30 and r["hand"][0, PIG] == 1
     assert flow.advance(st, c.cx) == 0
@@ -107,7 +109,7 @@ def test_disc_limit_off(c):
     c0 = _ctx(animal_discs=0)
     st = _start(c0)
     r = st.rec[0]
-    a, b = _pampa_pair(c0)
+    a, _b = _pampa_pair(c0)
     MS, SP, _ = state.py_tables(st, c0.cx)
     E.place_land(MS, SP, 0, a, c0.kind, c0.nbmask, r["pub"])
     r["hand"][0, PIG] = 1
@@ -126,7 +128,7 @@ def test_the_last_land_tile_of_a_colour_and_the_shared_pair(c):
     acts = _actions(st, c)
     assert (E.A_PLAY, MOUNTAIN) in acts and r["pub"][E.V_LAND_TILES] == 1
     before1 = flow.land_left(r, c.cx.tab[0]["pi"], 1)
-    flow.apply(st, c.cx, [tuple(m[:2]) for m in r["moves"][:r["ctl"][forward.C_N]]].index((E.A_PLAY, MOUNTAIN)))
+    flow.apply(st, c.cx, [tuple(m[:2]) for m in r["moves"][: r["ctl"][forward.C_N]]].index((E.A_PLAY, MOUNTAIN)))
     _place_first(st, c)
     assert r["ltiles"][0, 1] == 0 and flow.land_left(r, c.cx.tab[0]["pi"], 1) == before1 - 1
     assert flow.advance(st, c.cx) == 0
@@ -164,7 +166,7 @@ def test_tight_limits_hold_over_whole_games(np_):
         r = st.rec[0]
         while (seat := flow.advance(st, c.cx)) >= 0:
             flow.apply(st, c.cx, forward.ask(st, lu.fns, lu.weights, seat))
-        sp = r["pub"][E.V_SPACE:E.V_SPACE + n]
+        sp = r["pub"][E.V_SPACE : E.V_SPACE + n]
         own = sp[sp >= 0]
         what, owner = own % 8, (own // 8) % 8
         for q in range(np_):

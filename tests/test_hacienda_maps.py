@@ -1,12 +1,13 @@
 """Hacienda maps: the reconstructed printed sides (counts, symmetry) and the 83 community .haz maps."""
+
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sim.core.bots import make_lineup
-from sim.hacienda import GAME
-from sim.hacienda.board import MARKET, PAMPA, SOURCE, TERRAINS, load_board, read_haz
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.hacienda import GAME
+from meeplab.sim.hacienda.board import MARKET, PAMPA, SOURCE, TERRAINS, load_board, read_haz
 
 COMMUNITY = Path(__file__).resolve().parents[2] / "shared" / "maps" / "hacienda"
 

@@ -1,10 +1,11 @@
 """A pure-Python Hacienda scorer, written separately from the numba one, must agree category by category
 with the engine's mid-game and final scorings on thousands of player states from random games."""
+
 import numpy as np
 
-from sim.core.bots import make_lineup
-from sim.hacienda import GAME, events
-from sim.hacienda.scoring import NROWS, R_HAC, R_HERD, R_LAND, R_WP
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.hacienda import GAME, events
+from meeplab.sim.hacienda.scoring import NROWS, R_HAC, R_HERD, R_LAND, R_WP
 
 BOOK_MARKETS = [1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66]
 STEPS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
@@ -83,12 +84,12 @@ def test_reference_scorer_agrees_with_engine():
         for g in range(games):
             p = 2 + g % 4
             lu = make_lineup("hacienda", ["random", "greedy", "heuristic"][: min(p, 1 + g % 3)], p, True)
-            log, turns, score, tiebreak, brk, snap = events(ctx, lu, 5, g, p, snapshots=True)
+            _log, _turns, score, _tiebreak, brk, snap = events(ctx, lu, 5, g, p, snapshots=True)
             assert np.allclose(score, brk.sum(axis=1))
             for ph in range(2):
                 for q in range(p):
                     ref = ref_score(rb, snap[ph], W, q)
-                    got = brk[q, 5 * ph: 5 * ph + 5].astype(int).tolist()
+                    got = brk[q, 5 * ph : 5 * ph + 5].astype(int).tolist()
                     assert got == ref, (map_name, g, ph, q, got, ref)
                     states += 1
     assert states > 2000

@@ -1,15 +1,25 @@
 """Hacienda rules from the rule book's own numbers, on hand-built positions (engine and scorer functions)."""
+
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sim.core.errors import MeeplabError
-from sim.hacienda import GAME, Context
-from sim.hacienda import engine as E
-from sim.hacienda.board import write_haz
-from sim.hacienda.scoring import (
-    R_FPAM, R_FTERR, R_HAC, R_MARKET, R_OCC, R_PAMPA, R_SRC, R_TERR, market_points, score_player,
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.hacienda import GAME, Context
+from meeplab.sim.hacienda import engine as E
+from meeplab.sim.hacienda.board import write_haz
+from meeplab.sim.hacienda.scoring import (
+    R_FPAM,
+    R_FTERR,
+    R_HAC,
+    R_MARKET,
+    R_OCC,
+    R_PAMPA,
+    R_SRC,
+    R_TERR,
+    market_points,
+    score_player,
 )
 
 
@@ -47,9 +57,9 @@ class Pos:
         self.index = {(int(c), int(r)): i for i, (c, r) in enumerate(zip(b.cols, b.rows))}
         n, W = b.n, b.W
         self.MS = E.new_ms(n, W)
-        self.MS[R_TERR:R_TERR + 9] = ctx.static
+        self.MS[R_TERR : R_TERR + 9] = ctx.static
         self.MS[R_FPAM] = self.MS[R_PAMPA]
-        self.MS[R_FTERR:R_FTERR + 5] = self.MS[R_TERR:R_TERR + 5]
+        self.MS[R_FTERR : R_FTERR + 5] = self.MS[R_TERR : R_TERR + 5]
         self.MS[R_OCC] = self.MS[R_MARKET] | self.MS[R_SRC]
         self.SP = E.new_sp(n)
         E.init_free(self.SP, ctx.kind, ctx.nb)
@@ -68,12 +78,14 @@ class Pos:
         return self.index[grid(c, r)]
 
     def land(self, p, *crs):
-        return [E.place_land(self.MS, self.SP, p, self.h(*cr), self.ctx.kind, self.ctx.nbmask,
-                             self.view) for cr in crs][-1]
+        return [
+            E.place_land(self.MS, self.SP, p, self.h(*cr), self.ctx.kind, self.ctx.nbmask, self.view) for cr in crs
+        ][-1]
 
     def animal(self, p, a, cr):
-        return E.place_animal(self.MS, self.SP, p, a, self.h(*cr), self.ctx.kind, self.ctx.nb,
-                              self.ctx.nbmask, self.ctx.mkcnt, self.view)
+        return E.place_animal(
+            self.MS, self.SP, p, a, self.h(*cr), self.ctx.kind, self.ctx.nb, self.ctx.nbmask, self.ctx.mkcnt, self.view
+        )
 
     def water(self, *crs):
         cells = np.array([self.h(*cr) for cr in crs] + [0] * (3 - len(crs)), dtype=np.int64)
@@ -264,7 +276,8 @@ def test_notes_flag_reconstructed_maps():
 def test_water_counts_from_per_space_counts(mapname):
     # the water listing counts own / other players' tiles next to a placement from per-space counts, corrected
     # for the tiles next to two of its spaces (hex geometry of nb); check it against plain set unions
-    from sim.hacienda.board import BUILTIN
+    from meeplab.sim.hacienda.board import BUILTIN
+
     pos = Pos(BUILTIN[mapname])
     b, nb, kind = pos.b, pos.ctx.nb, pos.ctx.kind
     rng = np.random.default_rng(5)
@@ -275,8 +288,9 @@ def test_water_counts_from_per_space_counts(mapname):
         if kind[i] < 5 and (pos.MS[R_OCC, i >> 6] >> np.uint64(i & 63)) & np.uint64(1) == 0:
             E.place_land(pos.MS, pos.SP, q, i, kind, pos.ctx.nbmask, pos.view)
         elif kind[i] == 5 and free(i) and rng.random() < 0.5:
-            E.place_animal(pos.MS, pos.SP, q, int(rng.integers(4)), i, kind, nb, pos.ctx.nbmask, pos.ctx.mkcnt,
-                           pos.view)
+            E.place_animal(
+                pos.MS, pos.SP, q, int(rng.integers(4)), i, kind, nb, pos.ctx.nbmask, pos.ctx.mkcnt, pos.view
+            )
     owner = pos.SP[E.SP_OWNER]
     cells = np.zeros(3, dtype=np.int64)
     checked = 0

@@ -1,20 +1,26 @@
 """Hacienda turn structure: "the player on turn performs 3 actions" (compulsory_actions, the book's default) and
 how often the engine's safety nets (max_rounds cap, dead end) end a game."""
+
 import numpy as np
 
-from sim.core.bots import make_lineup
-from sim.hacienda import GAME, engine as E, events, play_with_endings
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.hacienda import GAME, events, play_with_endings
+from meeplab.sim.hacienda import engine as E
 
 
 def _turns(log, n_players, values):
     """Per turn from the event log: (seat, actions used, pesos at the end, a blind buy was possible at the end)."""
     land_left = 5 * values["land_per_terrain"] + values["pampa_cards"] - n_players * values["land_hand"]
     land_left -= values["display"]
-    anim_left = (4 * values["animals_per_kind"] - values["animals_removed"][n_players - 2]
-                 - n_players * values["animal_hand"] - values["display"])
+    anim_left = (
+        4 * values["animals_per_kind"]
+        - values["animals_removed"][n_players - 2]
+        - n_players * values["animal_hand"]
+        - values["display"]
+    )
     out = []
     for rec in log:
-        code, seat, a, b, c, d = (int(x) for x in rec)
+        code, seat, a, b, c, _d = (int(x) for x in rec)
         if code == E.E_BUY and c == 0:  # blind buy
             if a < 6:
                 land_left -= 1

@@ -1,4 +1,5 @@
 """sim/core/numba_inline.py: numba's inline="always" copies a callee's scope once per call, and inlining still works."""
+
 import copy
 
 import numpy as np
@@ -6,8 +7,8 @@ from numba import njit
 from numba.core import ir
 from numba.core.inline_closurecall import InlineWorker
 
-import sim  # noqa: F401  (installs the patch)
-from sim.core import numba_inline
+import meeplab.sim  # noqa: F401  (installs the patch)
+from meeplab.sim.core import numba_inline
 
 
 @njit(inline="always")

@@ -1,18 +1,19 @@
 """Restricted play (sim/core/restrict.py, sim/core/options.py, `meeplab options`)."""
+
 import json
 
 import numpy as np
 import pytest
 
-from sim.cli import main
-from sim.core import forward, restrict
-from sim.core.bots import entry_of_seat
-from sim.core.forward import C_N, S_FORBID, S_ONLY
-from sim.core.options import restricted_lineup, run_options
-from sim.core.registry import get_game
-from sim.schweinebande import engine, state
-from sim.schweinebande.layout import LOGW
-from sim.schweinebande.options import OPTIONS, option_mask
+from meeplab.sim.cli import main
+from meeplab.sim.core import forward, restrict
+from meeplab.sim.core.bots import entry_of_seat
+from meeplab.sim.core.forward import C_N, S_FORBID, S_ONLY
+from meeplab.sim.core.options import restricted_lineup, run_options
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.schweinebande import engine, state
+from meeplab.sim.schweinebande.layout import LOGW
+from meeplab.sim.schweinebande.options import OPTIONS, option_mask
 
 GAME = get_game("schweinebande")
 BIT = {name: 1 << b for b, (name, _) in enumerate(OPTIONS)}
@@ -106,8 +107,21 @@ def test_options_ranks_classes_with_paired_intervals(c):
 
 def test_options_command_writes_a_report_and_refuses_to_overwrite(tmp_path, capsys):
     out = tmp_path / "opt"
-    args = ["options", "schweinebande", "--bot", "heuristic", "--players", "2", "--games", "120", "--classes",
-            "pass,pig_bonus", "--out", str(out), "--quiet"]
+    args = [
+        "options",
+        "schweinebande",
+        "--bot",
+        "heuristic",
+        "--players",
+        "2",
+        "--games",
+        "120",
+        "--classes",
+        "pass,pig_bonus",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     assert main(args) == 0
     meta = json.loads((out / "options.json").read_text())
     assert [row["option"] for row in meta["rows"]] == ["pass", "pig_bonus", "pass", "pig_bonus"]

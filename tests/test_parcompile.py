@@ -1,5 +1,6 @@
 """sim.core.parcompile: on a cold cache, the parts after the first compile in a helper process and are loaded
 from the cache; the result is the same as a one-process compile."""
+
 import sys
 import textwrap
 
@@ -7,9 +8,9 @@ import numba
 import numpy as np
 import pytest
 
-from sim.core import parcompile
+from meeplab.sim.core import parcompile
 
-MODULE = textwrap.dedent('''
+MODULE = textwrap.dedent("""
     from typing import NamedTuple
 
     import numpy as np
@@ -39,7 +40,7 @@ MODULE = textwrap.dedent('''
     @njit(cache=True)
     def step(st, scale, i):
         return first(st, scale) + second(st, scale, i) + third(st)
-''')
+""")
 
 
 def _fresh_module(tmp_path, monkeypatch, name):
@@ -105,8 +106,16 @@ def test_a_cold_compile_waits_while_another_process_compiles_the_same(tmp_path, 
     lock = tmp_path / "base" / parcompile.lock_name(m.step, sig)
     lock.parent.mkdir(parents=True)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, sys, time; fh = open(sys.argv[1], 'a'); fcntl.flock(fh, fcntl.LOCK_EX); "
-         "print('held', flush=True); time.sleep(1.5)", str(lock)], stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time; fh = open(sys.argv[1], 'a'); fcntl.flock(fh, fcntl.LOCK_EX); "
+            "print('held', flush=True); time.sleep(1.5)",
+            str(lock),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         t = time.perf_counter()

@@ -1,4 +1,5 @@
 """Tests for the report package on hand-built (synthetic) run directories, independent of any engine."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,8 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from reports import build_report, load_run
-from reports.stats import (
+from meeplab.reports import build_report, load_run
+from meeplab.reports.stats import (
     newcombe_diff,
     paired_compare,
     paired_mean_diff,
@@ -25,20 +26,20 @@ from reports.stats import (
     wilson,
     wilson_arrays,
 )
-from sim.core.bots import entry_of_seat
-from sim.core.errors import MeeplabError
-from sim.core.game import rank_and_win
+from meeplab.sim.core.bots import entry_of_seat
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.game import rank_and_win
 
 CATS = ["cards", "sets", "bonus", "penalty"]
 DEFAULTS = {"bonus": 2, "hand_size": 5, "variant": "base"}
 
 
-def synth_rows(seed: int, players: int, games: int, lineup: list[str], rotate: bool, bonus: int,
-               skill: dict[str, float]) -> pl.DataFrame:
+def synth_rows(
+    seed: int, players: int, games: int, lineup: list[str], rotate: bool, bonus: int, skill: dict[str, float]
+) -> pl.DataFrame:
     """Integer scores from a per-game random stream fixed by (seed, players, game): the same seed and
     lineup give the same luck whatever ``bonus`` is (common random numbers)."""
-    rows = {k: [] for k in ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length",
-                            *CATS)}
+    rows = {k: [] for k in ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length", *CATS)}
     scores = np.zeros((games, players))
     parts = np.zeros((games, players, len(CATS)))
     lengths = np.zeros(games, dtype=np.int64)
@@ -72,16 +73,37 @@ def synth_rows(seed: int, players: int, games: int, lineup: list[str], rotate: b
             rows["length"].append(int(lengths[g]))
             for c, name in enumerate(CATS):
                 rows[name].append(float(parts[g, s, c]))
-    return pl.DataFrame(rows, schema={
-        "n_players": pl.Int8, "game_index": pl.Int64, "seat": pl.Int8, "entry": pl.Int8, "bot": pl.String,
-        "score": pl.Float64, "rank": pl.Int8, "win": pl.Float64, "length": pl.Int32,
-        **{c: pl.Float64 for c in CATS},
-    })
+    return pl.DataFrame(
+        rows,
+        schema={
+            "n_players": pl.Int8,
+            "game_index": pl.Int64,
+            "seat": pl.Int8,
+            "entry": pl.Int8,
+            "bot": pl.String,
+            "score": pl.Float64,
+            "rank": pl.Int8,
+            "win": pl.Float64,
+            "length": pl.Int32,
+            **dict.fromkeys(CATS, pl.Float64),
+        },
+    )
 
 
-def make_run(path: Path, *, seed: int = 1, players=(3, 4), games: int = 300, bots=("greedy", "random"),
-             rotate: bool = True, bonus: int = 2, label: str | None = None, status: str = "complete",
-             chunks: int = 0, games_done: int | None = None) -> Path:
+def make_run(
+    path: Path,
+    *,
+    seed: int = 1,
+    players=(3, 4),
+    games: int = 300,
+    bots=("greedy", "random"),
+    rotate: bool = True,
+    bonus: int = 2,
+    label: str | None = None,
+    status: str = "complete",
+    chunks: int = 0,
+    games_done: int | None = None,
+) -> Path:
     """Write a run directory following sim/core/SCHEMA.md."""
     path.mkdir(parents=True, exist_ok=True)
     skill = {"greedy": 3.0, "random": 0.0, "heuristic": 2.0}
@@ -97,14 +119,31 @@ def make_run(path: Path, *, seed: int = 1, players=(3, 4), games: int = 300, bot
         df.write_parquet(path / "results.parquet")
     params = dict(DEFAULTS, bonus=bonus)
     meta = {
-        "game": "toygame", "title": "Toy Game", "version": "1", "status": status,
-        "params": params, "params_changed": {k: v for k, v in params.items() if DEFAULTS[k] != v},
-        "notes": ["reconstructed deck (synthetic test data)"], "bots": list(bots), "bot_weights": {},
-        "lineups": lineups, "players": list(players), "rotate": rotate, "seed": seed, "games": games,
-        "games_completed": {str(p): done for p in players}, "categories": CATS, "length_unit": "rounds",
-        "threads": 2, "wall_time_s": 3.5, "compile_time_s": 1.2, "games_per_second": 171.4,
-        "started": "2026-01-01T10:00:00", "finished": "2026-01-01T10:00:04",
-        "command": f"meeplab run toygame --games {games} --seed {seed}", "label": label,
+        "game": "toygame",
+        "title": "Toy Game",
+        "version": "1",
+        "status": status,
+        "params": params,
+        "params_changed": {k: v for k, v in params.items() if DEFAULTS[k] != v},
+        "notes": ["reconstructed deck (synthetic test data)"],
+        "bots": list(bots),
+        "bot_weights": {},
+        "lineups": lineups,
+        "players": list(players),
+        "rotate": rotate,
+        "seed": seed,
+        "games": games,
+        "games_completed": {str(p): done for p in players},
+        "categories": CATS,
+        "length_unit": "rounds",
+        "threads": 2,
+        "wall_time_s": 3.5,
+        "compile_time_s": 1.2,
+        "games_per_second": 171.4,
+        "started": "2026-01-01T10:00:00",
+        "finished": "2026-01-01T10:00:04",
+        "command": f"meeplab run toygame --games {games} --seed {seed}",
+        "label": label,
     }
     (path / "run.json").write_text(json.dumps(meta, indent=1))
     return path
@@ -117,12 +156,12 @@ def runs(tmp_path_factory):
         "base": make_run(root / "base", label="base rules"),
         "variant": make_run(root / "variant", bonus=5, label="bonus 5"),
         "other_seed": make_run(root / "seed2", seed=2, bonus=5),
-        "interrupted": make_run(root / "intr", status="interrupted", chunks=3, games=300, games_done=120,
-                                players=(3,)),
+        "interrupted": make_run(root / "intr", status="interrupted", chunks=3, games=300, games_done=120, players=(3,)),
     }
 
 
 # -- loading ---------------------------------------------------------------------------------
+
 
 def test_load_complete_run(runs):
     run = load_run(runs["base"])
@@ -212,16 +251,20 @@ def test_runner_style_chunks(runs, tmp_path):
     meta["status"] = "running"
     (d / "run.json").write_text(json.dumps(meta))
     full = pl.read_parquet(runs["base"] / "results.parquet").with_columns(  # 4P: wide, non-integer scores
-        pl.when(pl.col("n_players") == 4).then(pl.col("score") * 7.25 + pl.col("seat") * 0.1)
-        .otherwise(pl.col("score")).alias("score"))
+        pl.when(pl.col("n_players") == 4)
+        .then(pl.col("score") * 7.25 + pl.col("seat") * 0.1)
+        .otherwise(pl.col("score"))
+        .alias("score")
+    )
     for p in (3, 4):
         part = full.filter(pl.col("n_players") == p)
         names = meta["lineups"][str(p)]
         for k, start in enumerate((0, 150)):
             chunk = part.filter((pl.col("game_index") >= start) & (pl.col("game_index") < start + 150))
             cols = {c: chunk[c].to_arrow() for c in chunk.columns}
-            cols["bot"] = pa.DictionaryArray.from_arrays(pa.array(chunk["entry"].cast(pl.Int32).to_numpy()),
-                                                         pa.array(names, type=pa.string()))
+            cols["bot"] = pa.DictionaryArray.from_arrays(
+                pa.array(chunk["entry"].cast(pl.Int32).to_numpy()), pa.array(names, type=pa.string())
+            )
             pq.write_table(pa.table(cols), d / "chunks" / f"part-p{p}-{start:012d}.parquet")
     run = load_run(d)
     assert run.n_rows == full.height and run.players == [3, 4]
@@ -239,6 +282,7 @@ def test_not_a_directory(tmp_path):
 
 
 # -- statistics ------------------------------------------------------------------------------
+
 
 def _wilson_ref(k, n, z):
     # textbook formula, written out independently
@@ -370,8 +414,10 @@ def test_unpaired_comparison(runs):
     a = sa.by_bot.row(0, named=True)
     b = sb.by_bot.row(0, named=True)
     assert (r["d_win"], r["d_win_lo"], r["d_win_hi"]) == pytest.approx(
-        newcombe_diff(a["win_rate"] * a["n_eff"], a["n_eff"], b["win_rate"] * b["n_eff"], b["n_eff"],
-                      sps.norm.ppf(0.975)))  # effective sample sizes: by game for a bot in several seats
+        newcombe_diff(
+            a["win_rate"] * a["n_eff"], a["n_eff"], b["win_rate"] * b["n_eff"], b["n_eff"], sps.norm.ppf(0.975)
+        )
+    )  # effective sample sizes: by game for a bot in several seats
 
 
 def test_sweep_detection(runs):
@@ -384,6 +430,7 @@ def test_sweep_detection(runs):
 
 # -- HTML ------------------------------------------------------------------------------------
 
+
 def _external_refs(doc: str) -> list[str]:
     return re.findall(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", doc, flags=re.I)
 
@@ -394,9 +441,18 @@ def test_single_report_self_contained(runs, tmp_path):
     assert out.exists() and doc.startswith("<!DOCTYPE html>")
     assert not _external_refs(doc)
     assert "<link" not in doc and "<script" not in doc and "@import" not in doc
-    for section in ("Win rate per bot", "Seat fairness", "Ties", "Score distribution",
-                    "Where the points come from", "Game length", "Finishing ranks", "Key findings",
-                    "reconstructed deck", "Toy Game"):
+    for section in (
+        "Win rate per bot",
+        "Seat fairness",
+        "Ties",
+        "Score distribution",
+        "Where the points come from",
+        "Game length",
+        "Finishing ranks",
+        "Key findings",
+        "reconstructed deck",
+        "Toy Game",
+    ):
         assert section in doc, section
     imgs = re.findall(r'<img src="([^"]+)"', doc)
     assert len(imgs) >= 6 and all(s.startswith("data:image/png;base64,") for s in imgs)
@@ -448,7 +504,7 @@ def test_report_errors(runs, tmp_path):
 
 
 def test_distinct_games_counted_for_a_game_without_chance(tmp_path):
-    from reports.stats import distinct_games
+    from meeplab.reports.stats import distinct_games
 
     d = make_run(tmp_path / "nochance", players=(3,), games=40)
     df = pl.read_parquet(d / "results.parquet")

@@ -1,17 +1,34 @@
 """results.parquet's later columns (tiebreak, end): written by every new run, optional for readers."""
+
 import json
 
 import polars as pl
 import pyarrow.parquet as pq
 
-from reports import build_report, load_run
-from sim.cli import main
+from meeplab.reports import build_report, load_run
+from meeplab.sim.cli import main
 
 
 def test_new_run_has_tiebreak_and_end_and_old_runs_still_load(tmp_path, capsys):
     new = tmp_path / "new"
-    assert main(["run", "schweinebande", "--quiet", "--games", "200", "--players", "3", "--bots", "greedy,random",
-                 "--out", str(new)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "schweinebande",
+                "--quiet",
+                "--games",
+                "200",
+                "--players",
+                "3",
+                "--bots",
+                "greedy,random",
+                "--out",
+                str(new),
+            ]
+        )
+        == 0
+    )
     table = pq.read_table(new / "results.parquet")
     assert table.schema.field("tiebreak").type == "double"
     assert str(table.schema.field("end").type) == "dictionary<values=string, indices=int32, ordered=0>"
@@ -36,7 +53,9 @@ def test_new_run_has_tiebreak_and_end_and_old_runs_still_load(tmp_path, capsys):
     mixed = tmp_path / "mixed"
     (mixed / "chunks").mkdir(parents=True)
     pq.write_table(table.slice(0, 300), mixed / "chunks" / "part-p3-000000000000.parquet")
-    pq.write_table(table.slice(300).drop_columns(["tiebreak", "end"]), mixed / "chunks" / "part-p3-000000000100.parquet")
+    pq.write_table(
+        table.slice(300).drop_columns(["tiebreak", "end"]), mixed / "chunks" / "part-p3-000000000100.parquet"
+    )
     meta = json.loads((new / "run.json").read_text())
     (mixed / "run.json").write_text(json.dumps(dict(meta, status="interrupted")))
     run_mixed = load_run(mixed)

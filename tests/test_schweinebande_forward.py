@@ -1,5 +1,6 @@
 """The forward-model contract on Schweinebande: copy, determinise, hidden information, search reproducibility,
 and the fingerprint that proves the engine plays the same games as before a refactor."""
+
 import json
 import sys
 from pathlib import Path
@@ -7,16 +8,15 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
-
-from sim.core import forward, search
-from sim.core.bots import available, make_lineup
-from sim.core.forward import C_N, C_SEAT
-from sim.schweinebande import engine, state
-
 from sb_helpers import ctx
 
+from meeplab.sim.core import forward, search
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.forward import C_N, C_SEAT
+from meeplab.sim.schweinebande import engine, state
+
 ROOT = Path(__file__).resolve().parents[1]
-TINY = "[bots.tiny]\nbase = \"rollout\"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n"
+TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n'
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def unseen(c, st):
     fd = int(rec["mk"][state.M_FACEDOWN])
     under = [int(rec["hidden"][s]) for s in range(c.rays.shape[0]) if fd >> s & 1]
     total = int(state.bag_size(c.cx.tab[0]["pi"]))
-    rest = [int(x) for x in rec["bag"][rec["ctl"][state.C_DRAWN]:total]]
+    rest = [int(x) for x in rec["bag"][rec["ctl"][state.C_DRAWN] : total]]
     return sorted(under + rest), under
 
 
@@ -110,9 +110,23 @@ def _decisions(c, st, other, bots, tiny_cfg):
             if lu.search[0, forward.S_ALGO]:
                 m = cp.rec[0]["moves"].shape[0]
                 sim = fresh(c)
-                picks.append(search.rollout_choose(
-                    cp, sim, c.cx, lu.fns, lu.weights, lu.search[0], 0, np.zeros(m), np.zeros(m, np.int64),
-                    np.zeros(m, np.int64), np.zeros(3), np.zeros(3), np.zeros((3, 4))))
+                picks.append(
+                    search.rollout_choose(
+                        cp,
+                        sim,
+                        c.cx,
+                        lu.fns,
+                        lu.weights,
+                        lu.search[0],
+                        0,
+                        np.zeros(m),
+                        np.zeros(m, np.int64),
+                        np.zeros(m, np.int64),
+                        np.zeros(3),
+                        np.zeros(3),
+                        np.zeros((3, 4)),
+                    )
+                )
             else:
                 picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
         out.append((name, picks[0], picks[1]))
@@ -138,7 +152,7 @@ def test_no_bot_reads_what_its_seat_cannot_see(c, tiny, g, steps):
 
 
 def test_search_is_reproducible_for_any_thread_count(c, tiny):
-    from sim.core.registry import get_game
+    from meeplab.sim.core.registry import get_game
 
     g = get_game("schweinebande")
     lu = make_lineup("schweinebande", ["tiny", "heuristic", "greedy"], 3, True, [tiny])
@@ -157,8 +171,8 @@ def test_search_is_reproducible_for_any_thread_count(c, tiny):
 
 
 def test_search_bot_beats_random(c, tiny):
-    from sim.core.game import rank_and_win
-    from sim.core.registry import get_game
+    from meeplab.sim.core.game import rank_and_win
+    from meeplab.sim.core.registry import get_game
 
     g = get_game("schweinebande")
     lu = make_lineup("schweinebande", ["tiny", "random"], 2, True, [tiny])
@@ -172,12 +186,14 @@ def test_search_kinds_mask_leaves_other_decisions_to_the_policy(tmp_path):
     """``kinds`` = a bit mask of the decision kinds searched: a search bot whose mask matches no kind of the game
     plays exactly its policy's games (it draws nothing of its own); one that searches only placements (K_PLACE)
     plays other games, and so does one searching every kind (mask 0)."""
-    from sim.core.registry import get_game
-    from sim.schweinebande.layout import K_PLACE
+    from meeplab.sim.core.registry import get_game
+    from meeplab.sim.schweinebande.layout import K_PLACE
 
     path = tmp_path / "kinds.toml"
-    path.write_text(TINY + "[bots.none]\nbase = \"tiny\"\n[bots.none.weights]\nkinds = 1073741824\n"
-                    f"[bots.place]\nbase = \"tiny\"\n[bots.place.weights]\nkinds = {1 << K_PLACE}\n")
+    path.write_text(
+        TINY + '[bots.none]\nbase = "tiny"\n[bots.none.weights]\nkinds = 1073741824\n'
+        f'[bots.place]\nbase = "tiny"\n[bots.place.weights]\nkinds = {1 << K_PLACE}\n'
+    )
     g = get_game("schweinebande")
     c = g.prepare(g.params.resolve({}))
 
@@ -193,10 +209,10 @@ def test_search_kinds_mask_leaves_other_decisions_to_the_policy(tmp_path):
 
 
 def test_search_kinds_must_be_a_mask(tmp_path):
-    from sim.core.errors import MeeplabError
+    from meeplab.sim.core.errors import MeeplabError
 
     path = tmp_path / "bad.toml"
-    path.write_text("[bots.bad]\nbase = \"rollout\"\n[bots.bad.weights]\nkinds = -3\n")
+    path.write_text('[bots.bad]\nbase = "rollout"\n[bots.bad.weights]\nkinds = -3\n')
     with pytest.raises(MeeplabError, match="kinds must be a bit mask"):
         make_lineup("schweinebande", ["bad"], 2, True, [str(path)])
 
@@ -204,16 +220,20 @@ def test_search_kinds_must_be_a_mask(tmp_path):
 def test_search_playouts_grow_with_the_player_count(tmp_path):
     """``grow`` = g: playouts x (1 + g x (P - 2)) per candidate at P players (g = 1: playouts per opponent);
     0 keeps the same budget at every count; a negative g is refused."""
-    from sim.core.errors import MeeplabError
+    from meeplab.sim.core.errors import MeeplabError
 
     path = tmp_path / "grow.toml"
-    path.write_text("[bots.g1]\nbase = \"rollout\"\n[bots.g1.weights]\nplayouts = 8\ngrow = 1\n"
-                    "[bots.g0]\nbase = \"rollout\"\n[bots.g0.weights]\nplayouts = 8\ngrow = 0\n"
-                    "[bots.gh]\nbase = \"rollout\"\n[bots.gh.weights]\nplayouts = 6\ngrow = 0.5\n"
-                    "[bots.bad]\nbase = \"rollout\"\n[bots.bad.weights]\ngrow = -1\n")
+    path.write_text(
+        '[bots.g1]\nbase = "rollout"\n[bots.g1.weights]\nplayouts = 8\ngrow = 1\n'
+        '[bots.g0]\nbase = "rollout"\n[bots.g0.weights]\nplayouts = 8\ngrow = 0\n'
+        '[bots.gh]\nbase = "rollout"\n[bots.gh.weights]\nplayouts = 6\ngrow = 0.5\n'
+        '[bots.bad]\nbase = "rollout"\n[bots.bad.weights]\ngrow = -1\n'
+    )
     for name, want in (("g1", (8, 16, 24, 32)), ("g0", (8, 8, 8, 8)), ("gh", (6, 9, 12, 15))):
-        got = tuple(make_lineup("schweinebande", [name], p, True, [str(path)]).search[0, forward.S_PLAYOUTS]
-                    for p in (2, 3, 4, 5))
+        got = tuple(
+            make_lineup("schweinebande", [name], p, True, [str(path)]).search[0, forward.S_PLAYOUTS]
+            for p in (2, 3, 4, 5)
+        )
         assert got == want, name
     with pytest.raises(MeeplabError, match="grow must be at least 0"):
         make_lineup("schweinebande", ["bad"], 3, True, [str(path)])
@@ -232,18 +252,27 @@ def test_search_variants_are_toml_only():
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data (regenerate only for a deliberate rule or
     bot change: python scripts/fingerprint.py schweinebande --games 1000 > tests/data/...)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from fingerprint import fingerprint
+    from meeplab.sim.core.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "schweinebande_fingerprint.json").read_text())
     assert fingerprint("schweinebande", 1000) == want
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from sim.cli import main
+    from meeplab.sim.cli import main
 
-    args = ["replay", "schweinebande", "--index", "2", "--players", "2", "--bots", "tiny,heuristic",
-            "--bot-config", tiny]
+    args = [
+        "replay",
+        "schweinebande",
+        "--index",
+        "2",
+        "--players",
+        "2",
+        "--bots",
+        "tiny,heuristic",
+        "--bot-config",
+        tiny,
+    ]
     assert main(args + ["--explain"]) in (0, None)
     text = capsys.readouterr().out
     assert "search: " in text and "#1 " in text and "mean value" in text
@@ -275,9 +304,12 @@ def test_switch_margin_keeps_the_policy_pick(c, tmp_path):
     """With a huge ``switch`` the search plays its policy's own pick (what it plays when searching that pick
     alone), and without it the search departs from that pick somewhere."""
     cfg = tmp_path / "sw.toml"
-    cfg.write_text("".join(
-        f"[bots.{n}]\nbase = \"rollout\"\n[bots.{n}.weights]\nplayouts = 4\nmax_candidates = {k}\nswitch = {s}\n"
-        for n, k, s in (("free", 4, 0.0), ("stay", 4, 1e9), ("alone", 1, 0.0))))
+    cfg.write_text(
+        "".join(
+            f'[bots.{n}]\nbase = "rollout"\n[bots.{n}.weights]\nplayouts = 4\nmax_candidates = {k}\nswitch = {s}\n'
+            for n, k, s in (("free", 4, 0.0), ("stay", 4, 1e9), ("alone", 1, 0.0))
+        )
+    )
     departed = 0
     for g in range(3):
         for steps in (0, 3, 9, 17, 30):

@@ -1,23 +1,37 @@
 """Whole Schweinebande games: an independent pure-Python scorer, invariants, reproducibility."""
-from functools import lru_cache
+
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
 import numpy as np
 import pytest
 
-from sim.core.bots import make_lineup
-from sim.core.registry import get_game
-from sim.schweinebande import CATEGORIES, events
-from sim.schweinebande.layout import (
-    E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PAY, E_PIGBONUS, E_QUARTET, E_REVEAL,
-    E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT,
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.schweinebande import CATEGORIES, events
+from meeplab.sim.schweinebande.layout import (
+    E_COLLECT,
+    E_DISCARD,
+    E_FINAL,
+    E_LEFTOVER,
+    E_MIXED,
+    E_ORDER,
+    E_PAY,
+    E_PIGBONUS,
+    E_QUARTET,
+    E_REVEAL,
+    E_ROUND,
+    E_SACKUSE,
+    E_SCORE,
+    E_SELL,
+    E_SITOUT,
 )
 
 GAME = get_game("schweinebande")
 PIG, SACK = 4, 6
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_final_groups(counts, size, v):
     """Exhaustive search over every way to form end-of-game groups: (points, kinds put on the farm)."""
     if size <= 0 or sum(counts) < size:
@@ -127,8 +141,8 @@ def test_reference_scorer_agrees_category_by_category(p):
     n_games = 400
     for li, lu in enumerate(lineups):
         for g in range(n_games // len(lineups)):
-            log, turns, score, brk = events(ctx, lu, 11 + li, g, p)
-            ref_score, cats, pigs, collected, leftover, in_t, out_t = reference_score(log, p, values)
+            log, _turns, score, brk = events(ctx, lu, 11 + li, g, p)
+            ref_score, cats, _pigs, collected, leftover, in_t, out_t = reference_score(log, p, values)
             assert list(score) == ref_score
             for s in range(p):
                 for j, c in enumerate(CATEGORIES):
@@ -144,8 +158,8 @@ def test_batch_matches_replay_and_reference_tiebreak():
     lu = _lineup(["heuristic", "greedy", "random"], 3)
     batch = GAME.play(ctx, lu, 5, 0, 60, 3)
     for g in range(60):
-        log, turns, score, brk = events(ctx, lu, 5, g, 3)
-        ref_score, cats, pigs, *_ = reference_score(log, 3, values)
+        log, turns, _score, brk = events(ctx, lu, 5, g, 3)
+        ref_score, _cats, pigs, *_ = reference_score(log, 3, values)
         assert batch.score[g].tolist() == ref_score
         assert batch.tiebreak[g].tolist() == pigs
         assert batch.length[g] == turns
@@ -198,7 +212,7 @@ def test_reproducible_across_threads_and_prefix():
 
 def test_bot_strength_ordering():
     """heuristic beats greedy beats random (3 players, rotated seats)."""
-    from sim.core.game import rank_and_win
+    from meeplab.sim.core.game import rank_and_win
 
     values = GAME.params.resolve({})
     ctx = GAME.prepare(values)

@@ -1,15 +1,30 @@
 """Schweinebande rules on hand-built positions (rule book examples first)."""
+
 import numpy as np
 import pytest
-
-from sim.core.game import rank_and_win
-from sim.schweinebande import engine, lines, scoring
-from sim.schweinebande.layout import (
-    E_PAY, E_SELL, E_SITOUT, FACE_DOWN, K_FARM, NK, NT, SACK, V_FARM, V_FARMER, V_FEED, V_FLEFT, V_HAND,
-    V_LEN, V_ORDER, V_ROUND, V_TILE,
-)
-
 from sb_helpers import blank_view, collect_run, ctx, farm_run, feed_run, placement_run, scratch, script_weights
+
+from meeplab.sim.core.game import rank_and_win
+from meeplab.sim.schweinebande import engine, lines, scoring
+from meeplab.sim.schweinebande.layout import (
+    E_PAY,
+    E_SELL,
+    E_SITOUT,
+    FACE_DOWN,
+    K_FARM,
+    NK,
+    NT,
+    SACK,
+    V_FARM,
+    V_FARMER,
+    V_FEED,
+    V_FLEFT,
+    V_HAND,
+    V_LEN,
+    V_ORDER,
+    V_ROUND,
+    V_TILE,
+)
 
 ROOSTER, SHEEP, GOAT, DONKEY, PIG, COW = range(6)
 E, NE, NW, W, SW, SE = range(6)
@@ -51,13 +66,13 @@ def test_collect_line_skips_gaps_and_stops_before_any_farmer():
     w = script_weights([])
     w[0, 1:3] = [sp(0, 0), E]
     w[1, 1:3] = [sp(3, 0), E]
-    turns, log = collect_run(view, c, w)
+    turns, _log = collect_run(view, c, w)
     assert turns == 2
     assert hand(view, 0) == [0, 0, 0, 0, 1, 1, 0]  # pig + cow, not the sheep under P2's farmer
     assert hand(view, 1) == [0, 1, 1, 0, 0, 0, 0]  # sheep under the farmer + goat to the edge
     # farmers went home; the rooster left on the board leaves the game
-    assert (view[V_FARMER:V_FARMER + 25] == -1).all()
-    assert (view[V_TILE:V_TILE + 25] == -1).all()
+    assert (view[V_FARMER : V_FARMER + 25] == -1).all()
+    assert (view[V_TILE : V_TILE + 25] == -1).all()
 
 
 def test_collect_order_follows_order_tiles_and_own_farmers_block_too():
@@ -111,7 +126,7 @@ def test_one_tile_cannot_serve_two_groups():
     view = blank_view(c, 2)
     set_hand(view, 0, rooster=1, sheep=1, goat=1, donkey=1, pig=4, cow=1)
     # close the pig quartet; the sextet is then no longer offered, so the script's stop is the only way
-    brk, moves, _ = farm_run(view, c, 0, False, [(1, PIG), (2, 63)])
+    brk, _moves, _ = farm_run(view, c, 0, False, [(1, PIG), (2, 63)])
     assert farm(view, 0) == [0, 0, 0, 0, 1, 0]
     assert hand(view, 0)[:NK] == [1, 1, 1, 1, 0, 1]
     assert brk[engine.C_MIXED] == 0
@@ -249,7 +264,7 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
     c = ctx()
     view = blank_view(c, 2)
     hidden = np.arange(25) % 6
-    view[V_TILE:V_TILE + 25] = FACE_DOWN
+    view[V_TILE : V_TILE + 25] = FACE_DOWN
     p0 = [(0, -1), (1, -1), (2, -1), (1, -1), (4, -1), (1, -1)]
     p1 = [(1, -1), (0, -1), (3, -1), (0, -1)] + [x for s in range(5, 25) for x in ((s, -1), (0, -1))]
     w = np.full((5, 1 + 2 * len(p1)), -9.0)
@@ -260,14 +275,14 @@ def test_placement_last_farmer_takes_order_tile_and_lone_player_must_place_on_la
             w[e, 2 + 2 * j] = b
     turns, log, _ = placement_run(view, c, hidden, 0, w)
     assert turns == 25
-    farmers = view[V_FARMER:V_FARMER + 25]
+    farmers = view[V_FARMER : V_FARMER + 25]
     assert [i for i in range(25) if farmers[i] == 0] == [0, 2, 4]
     # P2 passed on everything it was asked about; its last farmer went on the last face-down tile
     assert [i for i in range(25) if farmers[i] == 1] == [24]
     assert view[V_ORDER + 0] == 1 and view[V_ORDER + 1] == 2
     sitout = [r for r in log if r[0] == E_SITOUT]
     assert len(sitout) == 1 and sitout[0][1] == 1 and sitout[0][2] == 2
-    assert (view[V_TILE:V_TILE + 25] == hidden).all()
+    assert (view[V_TILE : V_TILE + 25] == hidden).all()
     assert view[V_FLEFT] == 0 and view[V_FLEFT + 1] == 0
 
 
@@ -275,15 +290,15 @@ def test_placement_turns_remaining_tiles_up_after_last_farmer():
     c = ctx()
     view = blank_view(c, 2)
     hidden = (np.arange(25) * 5) % 7
-    view[V_TILE:V_TILE + 25] = FACE_DOWN
+    view[V_TILE : V_TILE + 25] = FACE_DOWN
     # both place on every reveal: 6 farmers on spaces 0..5, then everything else is turned up
     steps = [x for s in range(25) for x in ((s, -1), (1, -1))]
     w = script_weights(steps)
-    turns, log, tiles_left = placement_run(view, c, hidden, 1, w)
+    turns, _log, tiles_left = placement_run(view, c, hidden, 1, w)
     assert turns == 6
     # P2 started (first = 1), so P2 placed its third farmer first and holds order tile 1
     assert view[V_ORDER + 1] == 1 and view[V_ORDER + 0] == 2
-    assert (view[V_TILE:V_TILE + 25] == hidden).all()
+    assert (view[V_TILE : V_TILE + 25] == hidden).all()
     assert tiles_left.sum() == 0
 
 
@@ -299,7 +314,7 @@ def test_kept_line_estimates_match_a_fresh_walk_after_every_reveal_and_farmer(bo
     mgs[:n_players] = gen.normal(size=(n_players, NT))
     for _ in range(20):
         view = blank_view(c, n_players)
-        view[V_TILE:V_TILE + ns] = FACE_DOWN
+        view[V_TILE : V_TILE + ns] = FACE_DOWN
         facedown = (1 << ns) - 1
         lines.lines_reset(ns, nd, n_players, raylen, lreach, lgain)
         for space in gen.permutation(ns)[: gen.integers(1, ns)]:

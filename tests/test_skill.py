@@ -1,14 +1,14 @@
 """Machine tuning (meeplab tune) and the skill ladder (meeplab ladder, reports/ladder.py)."""
+
 import json
 
 import pytest
 
-from sim.cli import main
-from sim.core.bots import available
-from sim.core.registry import get_game
-from sim.core.tune import Evaluator, field_tables, tune, variant_toml
-
-from reports.ladder import findings
+from meeplab.reports.ladder import findings
+from meeplab.sim.cli import main
+from meeplab.sim.core.bots import available
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.core.tune import Evaluator, field_tables, tune, variant_toml
 
 
 def _bad_config(tmp_path):
@@ -25,11 +25,23 @@ def test_tuning_on_a_tiny_budget_improves_a_bad_weight_vector(tmp_path):
     cfg = _bad_config(tmp_path)
     g = get_game("schweinebande")
     ctx = g.prepare(g.params.resolve({}, g.id))
-    res = tune(g, ctx, "bad", ["heuristic"], [2], 20000, seed=2, bot_configs=[cfg], games_per_eval=100,
-               popsize=8, sigma=1.0, final_games=1000)
+    res = tune(
+        g,
+        ctx,
+        "bad",
+        ["heuristic"],
+        [2],
+        20000,
+        seed=2,
+        bot_configs=[cfg],
+        games_per_eval=100,
+        popsize=8,
+        sigma=1.0,
+        final_games=1000,
+    )
     f = res.final
     assert f["base_share"] < 0.05 and f["share"] > f["base_share"] + 0.2
-    lo, hi = f["by_players"][2]["interval"]
+    lo, _hi = f["by_players"][2]["interval"]
     assert lo > f["base_share"]
     out = tmp_path / "tuned.toml"
     out.write_text(variant_toml(res, "better", "bad", "", ["heuristic"], [2], 20000))
@@ -41,8 +53,21 @@ def test_tuning_only_some_weights_keeps_the_others(tmp_path):
     cfg = _bad_config(tmp_path)
     g = get_game("schweinebande")
     ctx = g.prepare(g.params.resolve({}, g.id))
-    res = tune(g, ctx, "bad", ["heuristic"], [2], 3000, seed=3, bot_configs=[cfg], games_per_eval=50,
-               popsize=6, sigma=1.0, final_games=200, only=["collect.*", "farm.points"])
+    res = tune(
+        g,
+        ctx,
+        "bad",
+        ["heuristic"],
+        [2],
+        3000,
+        seed=3,
+        bot_configs=[cfg],
+        games_per_eval=50,
+        popsize=6,
+        sigma=1.0,
+        final_games=200,
+        only=["collect.*", "farm.points"],
+    )
     names = res.names
     moved = {n for n, a, b in zip(names, res.start, res.best) if a != b}
     assert moved and all(n.startswith("collect.") or n == "farm.points" for n in moved)
@@ -68,8 +93,23 @@ def test_a_field_larger_than_the_other_seats_is_met_whole():
 
 def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys):
     out = tmp_path / "t.toml"
-    args = ["tune", "schweinebande", "--players", "2", "--vs", "greedy", "--budget", "4000", "--games-per-eval",
-            "50", "--final-games", "200", "--quiet", "--out", str(out)]
+    args = [
+        "tune",
+        "schweinebande",
+        "--players",
+        "2",
+        "--vs",
+        "greedy",
+        "--budget",
+        "4000",
+        "--games-per-eval",
+        "50",
+        "--final-games",
+        "200",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     text = out.read_text()
     assert "[bots.tuned]" in text and "Final check on 200 fresh games" in text
@@ -78,9 +118,22 @@ def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys
 
 
 def _row(p, rung, rates, lo, hi, cat="a"):
-    return {"n_players": p, "rung": rung, "games": 1000, "seat_rate": rates, "seat_lo": lo, "seat_hi": hi,
-            "tie": 0.01, "tie_lo": 0.005, "tie_hi": 0.02, "length": 10.0, "length_lo": 9.9, "length_hi": 10.1,
-            "category": cat, "category_share": 0.5}
+    return {
+        "n_players": p,
+        "rung": rung,
+        "games": 1000,
+        "seat_rate": rates,
+        "seat_lo": lo,
+        "seat_hi": hi,
+        "tie": 0.01,
+        "tie_lo": 0.005,
+        "tie_hi": 0.02,
+        "length": 10.0,
+        "length_lo": 9.9,
+        "length_hi": 10.1,
+        "category": cat,
+        "category_share": 0.5,
+    }
 
 
 def test_ladder_flags_a_planted_sign_change():
@@ -96,8 +149,24 @@ def test_ladder_flags_a_planted_sign_change():
 
 def test_ladder_command_and_report(tmp_path):
     out = tmp_path / "lad"
-    assert main(["ladder", "schweinebande", "--players", "2", "--bots", "random,greedy", "--games", "300",
-                 "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "ladder",
+                "schweinebande",
+                "--players",
+                "2",
+                "--bots",
+                "random,greedy",
+                "--games",
+                "300",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     meta = json.loads((out / "ladder.json").read_text())
     assert meta["rungs"] == ["random", "greedy"] and meta["cross"] == [["random", "greedy", "cross-random-greedy"]]
     html = (out / "report.html").read_text()

@@ -1,6 +1,7 @@
 """Statistics that match how meeplab plays its games (issue 21): the seat test with rotated bots of
 different strength, intervals with the game as the unit, Holm marks, and reports that agree with their
 own tables. The simulations are vectorised with numpy: thousands of simulated runs cost about a second."""
+
 from __future__ import annotations
 
 import html
@@ -14,8 +15,8 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from reports import build_report, load_run
-from reports.stats import (
+from meeplab.reports import build_report, load_run
+from meeplab.reports.stats import (
     holm,
     newcombe_diff,
     newcombe_p,
@@ -56,8 +57,9 @@ def order_totals(strength, alpha, games: int, reps: int, seed: int) -> tuple[np.
     return entries, W.astype(np.float64)
 
 
-def sim_rows(lineup: list[str], strength: dict[str, float], alpha, games: int, seed: int, tie: float = 0.0,
-             rotate: bool = True) -> pl.DataFrame:
+def sim_rows(
+    lineup: list[str], strength: dict[str, float], alpha, games: int, seed: int, tie: float = 0.0, rotate: bool = True
+) -> pl.DataFrame:
     """Result rows (sim/core/SCHEMA.md) of ``games`` games; with probability ``tie`` the winner shares
     first place with one other seat (1/2 each). The same seed gives the same draws (paired runs)."""
     P = len(lineup)
@@ -76,21 +78,47 @@ def sim_rows(lineup: list[str], strength: dict[str, float], alpha, games: int, s
     win[g[tied], winner[tied]] = 0.5
     win[g[tied], ((winner + other) % P)[tied]] = 0.5
     score = 10.0 * win + rng.integers(0, 5, (games, P))
-    return pl.DataFrame({
-        "n_players": np.full(games * P, P), "game_index": np.repeat(g, P), "seat": np.tile(np.arange(P), games),
-        "entry": entry.ravel(), "bot": names.ravel(), "score": score.ravel(),
-        "rank": np.where(win.ravel() > 0, 1, 2), "win": win.ravel(), "length": np.full(games * P, 10),
-    })
+    return pl.DataFrame(
+        {
+            "n_players": np.full(games * P, P),
+            "game_index": np.repeat(g, P),
+            "seat": np.tile(np.arange(P), games),
+            "entry": entry.ravel(),
+            "bot": names.ravel(),
+            "score": score.ravel(),
+            "rank": np.where(win.ravel() > 0, 1, 2),
+            "win": win.ravel(),
+            "length": np.full(games * P, 10),
+        }
+    )
 
 
-def write_run(path: Path, frames: list[pl.DataFrame], lineups: dict[str, list[str]], *, seed: int = 1,
-              rotate: bool = True, params: dict | None = None, label: str | None = None) -> Path:
+def write_run(
+    path: Path,
+    frames: list[pl.DataFrame],
+    lineups: dict[str, list[str]],
+    *,
+    seed: int = 1,
+    rotate: bool = True,
+    params: dict | None = None,
+    label: str | None = None,
+) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     pl.concat(frames).write_parquet(path / "results.parquet")
-    meta = {"game": "toy", "title": "Toy", "status": "complete", "params": params or {"bonus": 1},
-            "params_changed": {}, "lineups": lineups, "players": sorted(int(p) for p in lineups),
-            "rotate": rotate, "seed": seed, "games": frames[0]["game_index"].n_unique(), "categories": [],
-            "label": label}
+    meta = {
+        "game": "toy",
+        "title": "Toy",
+        "status": "complete",
+        "params": params or {"bonus": 1},
+        "params_changed": {},
+        "lineups": lineups,
+        "players": sorted(int(p) for p in lineups),
+        "rotate": rotate,
+        "seed": seed,
+        "games": frames[0]["game_index"].n_unique(),
+        "categories": [],
+        "label": label,
+    }
     (path / "run.json").write_text(json.dumps(meta))
     return path
 
@@ -98,7 +126,7 @@ def write_run(path: Path, frames: list[pl.DataFrame], lineups: dict[str, list[st
 # -- the seat test -----------------------------------------------------------------------------
 
 STRONG_WEAK = [
-    ([1.5, 0.0, -1.5], [0, 1, 2]),          # like heuristic / greedy / random
+    ([1.5, 0.0, -1.5], [0, 1, 2]),  # like heuristic / greedy / random
     ([1.0, 1.0, 0.0, -1.5], [0, 0, 1, 2]),  # a strong bot in two of four seats
 ]
 
@@ -135,8 +163,9 @@ def test_seat_effect_recovers_a_planted_effect():
     # coverage of the seat intervals over 300 smaller runs (each interval is 95%)
     entries, W = order_totals([1.0, 1.0, 0.0, -1.5], alpha, 3000, 300, seed=8)
     bots = np.array([0, 0, 1, 2])[entries]
-    hits = np.array([[lo <= a <= hi for lo, hi, a in zip(f.lo, f.hi, truth - 0.25)]
-                     for f in (seat_effect(bots, w) for w in W)])
+    hits = np.array(
+        [[lo <= a <= hi for lo, hi, a in zip(f.lo, f.hi, truth - 0.25)] for f in (seat_effect(bots, w) for w in W)]
+    )
     assert 0.90 <= hits.mean() <= 0.99
 
 
@@ -156,6 +185,7 @@ def test_self_play_is_pearson_and_fixed_mixed_seats_are_not_estimable():
 
 
 # -- intervals with the game as the unit -------------------------------------------------------
+
 
 def test_two_seat_bot_interval_matches_bootstrap_by_game(tmp_path):
     """A bot in two of three seats, rotated, with 10% shared wins: its interval and the seats'
@@ -198,6 +228,7 @@ def test_two_seat_bot_interval_matches_bootstrap_by_game(tmp_path):
 
 # -- several comparisons -----------------------------------------------------------------------
 
+
 def test_holm_and_p_values_match_intervals():
     assert holm([0.01, 0.04, 0.03, math.nan]) == pytest.approx([0.03, 0.06, 0.06, math.nan], nan_ok=True)
     assert holm([0.5, 0.001]) == pytest.approx([0.5, 0.002])
@@ -212,6 +243,7 @@ def test_holm_and_p_values_match_intervals():
 
 
 # -- the report agrees with itself -------------------------------------------------------------
+
 
 def _rows_of(doc: str, heading: str) -> list[list[str]]:
     part = doc.split(heading, 1)[1]
@@ -229,9 +261,14 @@ def test_report_findings_agree_with_tables(tmp_path):
     test's p-value, and the leading bot's interval is the table's."""
     strength = {"heuristic": 1.5, "greedy": 0.0, "random": -1.5}
     lu3, lu4 = ["heuristic", "greedy", "random"], ["heuristic", "heuristic", "greedy", "random"]
-    d = write_run(tmp_path / "run", [sim_rows(lu3, strength, [0.0, -0.35, 0.1], 4000, seed=5),
-                                     sim_rows(lu4, strength, [0.0] * 4, 4000, seed=6, tie=0.05)],
-                  {"3": lu3, "4": lu4})
+    d = write_run(
+        tmp_path / "run",
+        [
+            sim_rows(lu3, strength, [0.0, -0.35, 0.1], 4000, seed=5),
+            sim_rows(lu4, strength, [0.0] * 4, 4000, seed=6, tie=0.05),
+        ],
+        {"3": lu3, "4": lu4},
+    )
     doc = build_report([d], tmp_path / "r.html").read_text()
     st = run_stats(load_run(d))
     findings = doc.split("Key findings", 1)[1].split("</ul>", 1)[0]
@@ -267,9 +304,17 @@ def test_comparison_holm_marks_and_no_wins(tmp_path):
     lu = ["heuristic", "heuristic", "greedy", "never"]
     base = {"heuristic": 0.5, "greedy": 0.0, "never": -np.inf}
     var = dict(base, greedy=0.4)
-    runs = [write_run(tmp_path / name, [sim_rows(lu, s, [0.0] * 4, 3000, seed=2)], {"4": lu}, seed=2,
-                      params={"bonus": b}, label=name)
-            for name, s, b in (("base", base, 1), ("variant", var, 2))]
+    runs = [
+        write_run(
+            tmp_path / name,
+            [sim_rows(lu, s, [0.0] * 4, 3000, seed=2)],
+            {"4": lu},
+            seed=2,
+            params={"bonus": b},
+            label=name,
+        )
+        for name, s, b in (("base", base, 1), ("variant", var, 2))
+    ]
     doc = build_report(runs, tmp_path / "c.html").read_text()
     assert "Holm" in doc and "+0.0 pp … +0.0 pp" not in doc
     rows = _rows_of(doc, "paired</span>")
@@ -280,5 +325,7 @@ def test_comparison_holm_marks_and_no_wins(tmp_path):
     greedy = next(r for r in rows if r[1].startswith("greedy"))
     assert "●" in greedy[7]  # the planted change survives the correction
     key = doc.split("Key changes", 1)[1].split("</div>", 1)[0]
-    assert "greedy's win rate rises" in key and "Holm-adjusted" in key and "heuristic's win rate per seat (2 seats)" in key
+    assert (
+        "greedy's win rate rises" in key and "Holm-adjusted" in key and "heuristic's win rate per seat (2 seats)" in key
+    )
     assert "across all 3 win-rate comparisons" in key

@@ -1,9 +1,10 @@
 """The bot helpers shared by every game (strategies/common.py)."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.rng import rng_below, rng_init
-from strategies.common import argmax_column
+from meeplab.sim.core.rng import rng_below, rng_init
+from meeplab.strategies.common import argmax_column
 
 
 @njit(cache=True)
@@ -34,8 +35,14 @@ def test_argmax_column_matches_the_three_pass_rule():
     # values that tie exactly, tie within 1e-9, beat the best by less than 1e-9 (the count is redone), by more,
     # and rows of -inf and NaN
     gen = np.random.default_rng(11)
-    pools = [np.array([0.0, 1.0, 2.0]), np.array([0.0, 4e-10, 8e-10, 1.2e-9, 2e-9]), np.array([-np.inf, 0.0, 1.0]),
-             np.array([np.nan, 0.0, 0.5]), np.array([-np.inf]), np.array([np.nan, -np.inf])]
+    pools = [
+        np.array([0.0, 1.0, 2.0]),
+        np.array([0.0, 4e-10, 8e-10, 1.2e-9, 2e-9]),
+        np.array([-np.inf, 0.0, 1.0]),
+        np.array([np.nan, 0.0, 0.5]),
+        np.array([-np.inf]),
+        np.array([np.nan, -np.inf]),
+    ]
     counts = {"ties": 0, "single": 0}
     for trial in range(4000):
         pool = pools[trial % len(pools)]

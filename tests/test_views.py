@@ -1,8 +1,9 @@
 """sim.core.views.rows: the row-major 2-D view of a flat array that the Hacienda state uses instead of reshape."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.views import rows
+from meeplab.sim.core.views import rows
 
 
 @njit(cache=False)
@@ -15,7 +16,7 @@ def _view_and_write(a, n, w):
 def test_rows_is_the_reshaped_prefix_and_shares_its_data():
     for n, w in ((1, 1), (3, 5), (9, 4)):
         a = np.arange(50, dtype=np.int64)
-        want = a[:n * w].reshape(n, w).copy()
+        want = a[: n * w].reshape(n, w).copy()
         want[n - 1, w - 1] = -7
         got, gn, gw = _view_and_write(a, n, w)
         assert (gn, gw) == (n, w)

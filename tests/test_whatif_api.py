@@ -1,5 +1,6 @@
 """The notebook API (``import meeplab``): run, compare, load, pandas tables with intervals, reports;
 and the install layout that makes ``meeplab`` the one top-level import name."""
+
 import runpy
 import sys
 from pathlib import Path
@@ -50,8 +51,9 @@ def test_report_and_load(result, tmp_path):
 
 
 def test_compare_paired_and_sequential(tmp_path):
-    c = meeplab.compare("schweinebande", variant={"pig_bonus_farm": 0}, bots="greedy,random", players=3,
-                        games=300, out=tmp_path / "c")
+    c = meeplab.compare(
+        "schweinebande", variant={"pig_bonus_farm": 0}, bots="greedy,random", players=3, games=300, out=tmp_path / "c"
+    )
     assert c.paired
     d = c.differences()
     assert {"bot", "d_win", "d_win_lo", "d_win_hi", "p_win", "paired"} <= set(d.columns)
@@ -61,8 +63,17 @@ def test_compare_paired_and_sequential(tmp_path):
     assert isinstance(loaded, meeplab.Comparison)
     pd.testing.assert_frame_equal(loaded.differences(), d, rtol=1e-9)
     assert c.report().is_file()
-    s = meeplab.compare("schweinebande", variant={"pig_bonus_farm": 0}, bots="greedy,random", players=3,
-                        until_significant=True, delta=0.05, batch=100, max_games=300, out=tmp_path / "s")
+    s = meeplab.compare(
+        "schweinebande",
+        variant={"pig_bonus_farm": 0},
+        bots="greedy,random",
+        players=3,
+        until_significant=True,
+        delta=0.05,
+        batch=100,
+        max_games=300,
+        out=tmp_path / "s",
+    )
     path = s.sprt_path()
     assert list(path["games"]) == list(range(100, 100 * len(path) + 1, 100))
     assert s.sprt["tests"][0]["games"] == len(s.baseline.results) // 3
@@ -73,22 +84,3 @@ def test_bad_input_raises_one_clear_error(tmp_path):
         meeplab.run("chess", games=10, out=tmp_path / "x")
     with pytest.raises(meeplab.MeeplabError, match="needs a variant"):
         meeplab.compare("schweinebande", games=10, out=tmp_path / "y")
-
-
-def test_install_layout_keeps_generic_names_inside_meeplab(monkeypatch):
-    """setup.py installs sim, strategies and reports (every subpackage) under meeplab/_lab, nothing else
-    at the top level; the console script goes through meeplab."""
-    import setuptools
-
-    got = {}
-    monkeypatch.setattr(setuptools, "setup", lambda **kw: got.update(kw))
-    monkeypatch.chdir(ROOT)
-    runpy.run_path(str(ROOT / "setup.py"))
-    tops = {p.split(".")[0] for p in got["packages"]}
-    assert tops == {"meeplab"}
-    for pkg in ("sim.core", "sim.schweinebande", "strategies.schweinebande", "reports"):
-        assert f"meeplab._lab.{pkg}" in got["packages"]
-    assert got["package_dir"]["meeplab._lab.sim"] == "sim"
-    text = (ROOT / "pyproject.toml").read_text()
-    assert 'meeplab = "meeplab.cli:main"' in text
-    assert "sim" in sys.modules and Path(sys.modules["sim"].__file__).resolve().parents[1] == ROOT

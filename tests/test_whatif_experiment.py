@@ -1,19 +1,20 @@
 """meeplab experiment FILE.toml: every shipped example runs on a tiny budget; complete parts are skipped;
 bad files are one line and exit 2."""
+
 import json
 from pathlib import Path
 
 import pytest
 
-from sim.cli import main
-from sim.core import experiment as ex
+from meeplab.sim.cli import main
+from meeplab.sim.core import experiment as ex
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "scripts" / "experiments"
 FILES = sorted(EXAMPLES.glob("*.toml"))
 
 
 def test_there_is_an_example_per_game():
-    from sim.core.registry import game_ids
+    from meeplab.sim.core.registry import game_ids
 
     games = {ex.load(f).game for f in FILES}
     assert set(game_ids()) <= games
@@ -39,8 +40,9 @@ def test_example_runs_on_a_tiny_budget(path, tmp_path, capsys):
 
 def test_complete_parts_are_skipped_and_changes_refused(tmp_path, capsys):
     f = tmp_path / "x.toml"
-    f.write_text('game = "schweinebande"\nplayers = 3\nbots = "greedy,random"\ngames = 60\n'
-                 '[variants.v]\npig_bonus_farm = 0\n')
+    f.write_text(
+        'game = "schweinebande"\nplayers = 3\nbots = "greedy,random"\ngames = 60\n[variants.v]\npig_bonus_farm = 0\n'
+    )
     out = tmp_path / "o"
     assert main(["experiment", str(f), "--out", str(out), "--quiet"]) == 0
     capsys.readouterr()
@@ -54,17 +56,22 @@ def test_complete_parts_are_skipped_and_changes_refused(tmp_path, capsys):
     assert main(["experiment", str(f), "--out", str(out), "--quiet", "--force"]) == 0
 
 
-@pytest.mark.parametrize("text, message", [
-    ('players = 3\nbots = "greedy"\ngames = 10\n[variants.v]\nrounds = 3\n', "missing 'game'"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n', "at least one [variants.NAME]"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = 10\ncolour = 1\n[variants.v]\nrounds = 3\n', "unknown key"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nnot_a_param = 3\n', "not_a_param"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nparams = "nope.toml"\n', "not found"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = -1\n[variants.v]\nrounds = 3\n', "positive"),
-    ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nrounds = 3\n[sprt]\nalpha = 0.1\n',
-     "--delta"),
-    ('game = = 1', "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('players = 3\nbots = "greedy"\ngames = 10\n[variants.v]\nrounds = 3\n', "missing 'game'"),
+        ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n', "at least one [variants.NAME]"),
+        ('game = "schweinebande"\nbots = "greedy"\ngames = 10\ncolour = 1\n[variants.v]\nrounds = 3\n', "unknown key"),
+        ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nnot_a_param = 3\n', "not_a_param"),
+        ('game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nparams = "nope.toml"\n', "not found"),
+        ('game = "schweinebande"\nbots = "greedy"\ngames = -1\n[variants.v]\nrounds = 3\n', "positive"),
+        (
+            'game = "schweinebande"\nbots = "greedy"\ngames = 10\n[variants.v]\nrounds = 3\n[sprt]\nalpha = 0.1\n',
+            "--delta",
+        ),
+        ("game = = 1", "not valid TOML"),
+    ],
+)
 def test_bad_files_are_one_line_exit_2(text, message, tmp_path, capsys):
     f = tmp_path / "bad.toml"
     f.write_text(text)

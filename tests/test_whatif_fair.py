@@ -1,11 +1,12 @@
 """meeplab fair: the noisy root search, its interval, and the command on a tiny budget."""
+
 import json
 import math
 
 import pytest
 
-from sim.cli import main
-from sim.core.fair import Point, search
+from meeplab.sim.cli import main
+from meeplab.sim.core.fair import Point, search
 
 
 def _line(root, slope=-0.05, se=0.01):
@@ -14,6 +15,7 @@ def _line(root, slope=-0.05, se=0.01):
     def evaluate(x):
         calls.append(x)
         return Point(x, slope * (x - root), se, "")
+
     return evaluate, calls
 
 
@@ -40,9 +42,29 @@ def test_no_crossing_reports_the_fairer_end():
 
 def test_fair_command_on_a_tiny_budget(tmp_path, capsys):
     out = tmp_path / "f"
-    code = main(["fair", "schweinebande", "--param", "quartet_size", "--range", "2:12", "--target", "bots",
-                 "--players", "2", "--bots", "heuristic,greedy", "--games", "300", "--steps", "4", "--quiet",
-                 "--out", str(out)])
+    code = main(
+        [
+            "fair",
+            "schweinebande",
+            "--param",
+            "quartet_size",
+            "--range",
+            "2:12",
+            "--target",
+            "bots",
+            "--players",
+            "2",
+            "--bots",
+            "heuristic,greedy",
+            "--games",
+            "300",
+            "--steps",
+            "4",
+            "--quiet",
+            "--out",
+            str(out),
+        ]
+    )
     text = capsys.readouterr()
     assert code == 0, text.err
     rec = json.loads((out / "fair.json").read_text())
@@ -56,22 +78,48 @@ def test_fair_command_on_a_tiny_budget(tmp_path, capsys):
         assert r["lo"] <= r["value"] + 1 and r["hi"] >= r["value"] - 1 and not math.isnan(r["lo"])
     assert (out / "report.html").is_file()
     # a second call plays nothing new (every value tried is complete) and gives the same answer
-    assert main(["fair", "schweinebande", "--param", "quartet_size", "--range", "2:12", "--target", "bots",
-                 "--players", "2", "--bots", "heuristic,greedy", "--games", "300", "--steps", "4", "--quiet",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "fair",
+                "schweinebande",
+                "--param",
+                "quartet_size",
+                "--range",
+                "2:12",
+                "--target",
+                "bots",
+                "--players",
+                "2",
+                "--bots",
+                "heuristic,greedy",
+                "--games",
+                "300",
+                "--steps",
+                "4",
+                "--quiet",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert json.loads((out / "fair.json").read_text())["results"][0]["value"] == r["value"]
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--param", "board", "--range", "0:2"], "only a number"),
-    (["--param", "quartet_size", "--range", "5"], "LO:HI"),
-    (["--param", "quartet_size", "--range", "6:3"], "LO < HI"),
-    (["--param", "quartet_size", "--range", "2.5:6"], "whole numbers"),
-    (["--param", "quartet_size", "--range", "1:6"], "bounds"),
-    (["--param", "quartet_size", "--range", "2:6", "--target", "bots", "--bots", "greedy"], "two different bots"),
-    (["--param", "quartet_size", "--range", "2:6", "--seat", "4", "--players", "3"], "only 3 seats"),
-    (["--param", "nope", "--range", "2:6"], "nope"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--param", "board", "--range", "0:2"], "only a number"),
+        (["--param", "quartet_size", "--range", "5"], "LO:HI"),
+        (["--param", "quartet_size", "--range", "6:3"], "LO < HI"),
+        (["--param", "quartet_size", "--range", "2.5:6"], "whole numbers"),
+        (["--param", "quartet_size", "--range", "1:6"], "bounds"),
+        (["--param", "quartet_size", "--range", "2:6", "--target", "bots", "--bots", "greedy"], "two different bots"),
+        (["--param", "quartet_size", "--range", "2:6", "--seat", "4", "--players", "3"], "only 3 seats"),
+        (["--param", "nope", "--range", "2:6"], "nope"),
+    ],
+)
 def test_bad_fair_input_is_one_line_exit_2(extra, message, tmp_path, capsys):
     code = main(["fair", "schweinebande", "--quiet", "--games", "10", "--out", str(tmp_path / "x")] + extra)
     err = capsys.readouterr().err

@@ -1,4 +1,5 @@
 """meeplab maps / decks: each file played on the same seeds, ranked by seat fairness, spread and length."""
+
 import json
 import shutil
 from pathlib import Path
@@ -6,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.cli import main
+from meeplab.sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMUNITY = ROOT.parent / "shared" / "maps" / "hacienda"
@@ -15,8 +16,22 @@ THREE = ["123.haz", "Ararat.haz", "Bait.haz"]
 
 def test_three_community_maps_are_ranked(tmp_path, capsys):
     out = tmp_path / "m"
-    code = main(["maps", "hacienda", *[str(COMMUNITY / m) for m in THREE], "--players", "3",
-                 "--bots", "heuristic,greedy", "--games", "40", "--quiet", "--out", str(out)])
+    code = main(
+        [
+            "maps",
+            "hacienda",
+            *[str(COMMUNITY / m) for m in THREE],
+            "--players",
+            "3",
+            "--bots",
+            "heuristic,greedy",
+            "--games",
+            "40",
+            "--quiet",
+            "--out",
+            str(out),
+        ]
+    )
     text = capsys.readouterr()
     assert code == 0, text.err
     rec = json.loads((out / "maps.json").read_text())
@@ -43,8 +58,22 @@ def test_identical_decks_give_identical_games(tmp_path, capsys):
     for name in ("a", "b"):
         shutil.copy(deck, d / f"{name}.csv")
     out = tmp_path / "o"
-    code = main(["decks", "goldrush", str(d), "--players", "2", "--bots", "heuristic,greedy", "--games", "20",
-                 "--quiet", "--out", str(out)])
+    code = main(
+        [
+            "decks",
+            "goldrush",
+            str(d),
+            "--players",
+            "2",
+            "--bots",
+            "heuristic,greedy",
+            "--games",
+            "20",
+            "--quiet",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     a = pl.read_parquet(out / "a" / "results.parquet")
     b = pl.read_parquet(out / "b" / "results.parquet")
@@ -53,12 +82,18 @@ def test_identical_decks_give_identical_games(tmp_path, capsys):
     assert [r["seat_gap"] for r in rec["ranking"]][0] == rec["ranking"][1]["seat_gap"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["maps", "schweinebande", "a.haz", "b.haz"], "no 'map' parameter"),
-    (["maps", "hacienda", "/nonexistent/x.haz", "/nonexistent/y.haz"], "no such file"),
-    (["maps", "hacienda", str(COMMUNITY / "123.haz")], "at least two files"),
-    (["maps", "hacienda", str(COMMUNITY / "123.haz"), str(COMMUNITY / "Bait.haz"), "--set", "map=A"], "do not also set"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["maps", "schweinebande", "a.haz", "b.haz"], "no 'map' parameter"),
+        (["maps", "hacienda", "/nonexistent/x.haz", "/nonexistent/y.haz"], "no such file"),
+        (["maps", "hacienda", str(COMMUNITY / "123.haz")], "at least two files"),
+        (
+            ["maps", "hacienda", str(COMMUNITY / "123.haz"), str(COMMUNITY / "Bait.haz"), "--set", "map=A"],
+            "do not also set",
+        ),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args, message, tmp_path, capsys):
     code = main(args + ["--games", "5", "--out", str(tmp_path / "x")])
     err = capsys.readouterr().err

@@ -1,4 +1,5 @@
 """compare --until-significant: the SPRT's bounds and error rates, and the sequential CLI run."""
+
 import json
 import math
 
@@ -6,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.cli import main
-from sim.core.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
+from meeplab.sim.cli import main
+from meeplab.sim.core.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
 
 
 def run_cli(args, capsys):
@@ -73,8 +74,23 @@ SB = ["compare", "schweinebande", "--quiet", "--players", "3", "--bots", "greedy
 
 def test_until_significant_stops_and_writes_paired_runs(tmp_path, capsys):
     out = tmp_path / "c"
-    code, _, err = run_cli(SB + ["--set", "pig_bonus_farm=0", "--until-significant", "--delta", "0.03",
-                                 "--batch", "200", "--max-games", "1000", "--out", str(out)], capsys)
+    code, _, err = run_cli(
+        SB
+        + [
+            "--set",
+            "pig_bonus_farm=0",
+            "--until-significant",
+            "--delta",
+            "0.03",
+            "--batch",
+            "200",
+            "--max-games",
+            "1000",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert code == 0, err
     rec = json.loads((out / "sprt.json").read_text())
     t = rec["tests"][0]
@@ -87,8 +103,26 @@ def test_until_significant_stops_and_writes_paired_runs(tmp_path, capsys):
     assert meta["sprt"]["tests"][0]["games"] == t["games"] and meta["status"] == "complete"
     # the runs hold exactly the games the test saw, the same rows an ordinary run plays
     ref = tmp_path / "ref"
-    assert main(["run", "schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random",
-                 "--set", "pig_bonus_farm=0", "--games", str(t["games"]), "--out", str(ref)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "schweinebande",
+                "--quiet",
+                "--players",
+                "3",
+                "--bots",
+                "greedy,random",
+                "--set",
+                "pig_bonus_farm=0",
+                "--games",
+                str(t["games"]),
+                "--out",
+                str(ref),
+            ]
+        )
+        == 0
+    )
     a = pl.read_parquet(out / "variant" / "results.parquet").sort("game_index", "seat")
     b = pl.read_parquet(ref / "results.parquet").sort("game_index", "seat")
     assert a.equals(b)
@@ -102,15 +136,18 @@ def test_until_significant_stops_and_writes_paired_runs(tmp_path, capsys):
     assert "Sequential test" in html and "log-likelihood ratio" in html
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--until-significant"], "--delta"),
-    (["--until-significant", "--delta", "0.02", "--elo", "10"], "not both"),
-    (["--until-significant", "--delta", "0.02", "--alpha", "0.7"], "--alpha"),
-    (["--until-significant", "--delta", "0.02", "--metric", "seat:5"], "only 3 seats"),
-    (["--until-significant", "--delta", "0.02", "--batch", "500", "--max-games", "100"], "--max-games"),
-    (["--delta", "0.02"], "--until-significant"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--until-significant"], "--delta"),
+        (["--until-significant", "--delta", "0.02", "--elo", "10"], "not both"),
+        (["--until-significant", "--delta", "0.02", "--alpha", "0.7"], "--alpha"),
+        (["--until-significant", "--delta", "0.02", "--metric", "seat:5"], "only 3 seats"),
+        (["--until-significant", "--delta", "0.02", "--batch", "500", "--max-games", "100"], "--max-games"),
+        (["--delta", "0.02"], "--until-significant"),
+    ],
+)
 def test_bad_sequential_options_are_one_line_exit_2(extra, message, tmp_path, capsys):
-    code, out, err = run_cli(SB + ["--set", "pig_bonus_farm=0", "--out", str(tmp_path / "x")] + extra, capsys)
+    code, _out, err = run_cli(SB + ["--set", "pig_bonus_farm=0", "--out", str(tmp_path / "x")] + extra, capsys)
     assert code == 2 and message in err and err.count("\n") == 1, err
     assert not (tmp_path / "x" / "variant" / "results.parquet").exists()

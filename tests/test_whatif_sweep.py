@@ -1,31 +1,49 @@
 """Sweeps: two-parameter grids with a heat map of the largest seat gap; Holm across the points."""
+
 import json
 
 import polars as pl
 import pytest
 
-from reports.load import load_run
-from reports.stats import run_stats
-from reports.sweep2 import grid_params, seat_gap
-from sim.cli import main
+from meeplab.reports.load import load_run
+from meeplab.reports.stats import run_stats
+from meeplab.reports.sweep2 import grid_params, seat_gap
+from meeplab.sim.cli import main
 
 SW = ["sweep", "schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--games", "200"]
 
 
 def test_two_parameter_grid_draws_the_seat_gap_heat_map(tmp_path, capsys):
     out = tmp_path / "g"
-    code = main(SW + ["--param", "pig_bonus_farm", "--values", "0;2", "--param", "start_feed", "--values", "0;1",
-                      "--out", str(out)])
+    code = main(
+        SW
+        + [
+            "--param",
+            "pig_bonus_farm",
+            "--values",
+            "0;2",
+            "--param",
+            "start_feed",
+            "--values",
+            "0;1",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     dirs = sorted(p.name for p in out.iterdir() if p.is_dir())
-    assert dirs == ["pig_bonus_farm=0,start_feed=0", "pig_bonus_farm=0,start_feed=1",
-                    "pig_bonus_farm=2,start_feed=0", "pig_bonus_farm=2,start_feed=1"]
+    assert dirs == [
+        "pig_bonus_farm=0,start_feed=0",
+        "pig_bonus_farm=0,start_feed=1",
+        "pig_bonus_farm=2,start_feed=0",
+        "pig_bonus_farm=2,start_feed=1",
+    ]
     runs = [load_run(out / d) for d in dirs]
     assert grid_params(runs) == ("pig_bonus_farm", "start_feed")
     assert grid_params(runs[:2]) is None  # one parameter differs: an ordinary sweep
     df = pl.read_parquet(out / dirs[0] / "results.parquet")
     rates = df.group_by("seat").agg(pl.col("win").mean())["win"]
-    gap, best, worst, p = seat_gap(run_stats(runs[0]), 3)
+    gap, _best, _worst, p = seat_gap(run_stats(runs[0]), 3)
     assert gap == pytest.approx(rates.max() - rates.min()) and 0 <= p <= 1
     html = (out / "report.html").read_text()
     assert "Two-parameter sweep" in html and "largest seat gap" in html
@@ -34,13 +52,18 @@ def test_two_parameter_grid_draws_the_seat_gap_heat_map(tmp_path, capsys):
     assert changed["pig_bonus_farm"] == 2 and changed["start_feed"] == 1
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--param", "pig_bonus_farm", "--values", "0;2", "--param", "start_feed"], "one --values for each"),
-    (["--param", "a", "--values", "0;2", "--param", "b", "--values", "1;2", "--param", "c", "--values", "1;2"],
-     "one or two parameters"),
-    (["--param", "start_feed", "--values", "0;2", "--param", "start_feed", "--values", "1;2"], "must differ"),
-    (["--param", "start_feed", "--values", "0"], "at least two values"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--param", "pig_bonus_farm", "--values", "0;2", "--param", "start_feed"], "one --values for each"),
+        (
+            ["--param", "a", "--values", "0;2", "--param", "b", "--values", "1;2", "--param", "c", "--values", "1;2"],
+            "one or two parameters",
+        ),
+        (["--param", "start_feed", "--values", "0;2", "--param", "start_feed", "--values", "1;2"], "must differ"),
+        (["--param", "start_feed", "--values", "0"], "at least two values"),
+    ],
+)
 def test_bad_sweeps_are_one_line_exit_2(extra, message, tmp_path, capsys):
     code = main(SW + extra + ["--out", str(tmp_path / "x")])
     err = capsys.readouterr().err

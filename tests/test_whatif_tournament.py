@@ -1,4 +1,5 @@
 """meeplab tournament: lineups, the Bradley-Terry fit with the seat effect removed, the command."""
+
 import json
 import math
 
@@ -6,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.cli import main
-from sim.core.tournament import ELO, Pairs, fit, lineups, matchups, pairs_of
+from meeplab.sim.cli import main
+from meeplab.sim.core.tournament import ELO, Pairs, fit, lineups, matchups, pairs_of
 
 
 def test_lineups_are_every_mix_of_at_least_two_bots():
@@ -42,8 +43,15 @@ def test_fit_recovers_ratings_and_removes_the_seat_effect():
 
 
 def test_pairs_and_matchups_from_result_rows():
-    df = pl.DataFrame({"n_players": [3] * 6, "game_index": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2] * 2,
-                       "bot": ["a", "b", "a", "b", "a", "a"], "rank": [1, 2, 3, 1, 1, 3]})
+    df = pl.DataFrame(
+        {
+            "n_players": [3] * 6,
+            "game_index": [0, 0, 0, 1, 1, 1],
+            "seat": [0, 1, 2] * 2,
+            "bot": ["a", "b", "a", "b", "a", "a"],
+            "rank": [1, 2, 3, 1, 1, 3],
+        }
+    )
     pr = pairs_of([df], ["a", "b"])
     assert pr.y.size == 4  # a-vs-a pairs dropped
     m = {(r["bot"], r["opponent"]): r for r in matchups(pr, ["a", "b"]).to_dicts()}
@@ -54,13 +62,29 @@ def test_pairs_and_matchups_from_result_rows():
 
 def test_tournament_command(tmp_path, capsys):
     out = tmp_path / "t"
-    code = main(["tournament", "schweinebande", "--bots", "heuristic,random", "--players", "2-3", "--games", "60",
-                 "--quiet", "--out", str(out)])
+    code = main(
+        [
+            "tournament",
+            "schweinebande",
+            "--bots",
+            "heuristic,random",
+            "--players",
+            "2-3",
+            "--games",
+            "60",
+            "--quiet",
+            "--out",
+            str(out),
+        ]
+    )
     text = capsys.readouterr()
     assert code == 0, text.err
     rec = json.loads((out / "tournament.json").read_text())
     assert [(lu["n_players"], lu["bots"]) for lu in rec["lineups"]] == [
-        (2, ["heuristic", "random"]), (3, ["heuristic", "heuristic", "random"]), (3, ["heuristic", "random", "random"])]
+        (2, ["heuristic", "random"]),
+        (3, ["heuristic", "heuristic", "random"]),
+        (3, ["heuristic", "random", "random"]),
+    ]
     r = {x["bot"]: x for x in rec["ratings"]}
     assert r["heuristic"]["rating"] > r["random"]["rating"] and r["heuristic"]["lo"] <= r["heuristic"]["rating"]
     assert math.isclose(r["heuristic"]["rating"], -r["random"]["rating"], abs_tol=1e-6)

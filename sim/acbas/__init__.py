@@ -1,10 +1,11 @@
 """Agricola: All Creatures Big and Small (Uwe Rosenberg, Lookout 2012), exactly 2 players."""
+
 import numpy as np
 
-from sim.core import play as core_play
-from sim.core.bots import MAX_ENTRIES, READS_ALL
-from sim.core.forward import ALGO_NONE, S_ALGO
-from sim.core.game import Batch, GameSpec
+from meeplab.sim.core import play as core_play
+from meeplab.sim.core.bots import MAX_ENTRIES, READS_ALL
+from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
+from meeplab.sim.core.game import Batch, GameSpec
 
 from . import engine, options
 from .layout import LOGW
@@ -50,25 +51,62 @@ def play(ctx, lineup, seed, start, n_games, n_players=2):
     brk = np.zeros((n_games, 2, NCAT))
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start, n_games,
-                         score, tiebreak, brk, length, end, LOGW, core_play.search_function(cx, lineup, 2, NCAT))
+    core_play.play_batch(
+        cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        2,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        score,
+        tiebreak,
+        brk,
+        length,
+        end,
+        LOGW,
+        core_play.search_function(cx, lineup, 2, NCAT),
+    )
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
 def decisions(ctx, lineup, seed, start, n_games, n_players=2):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
-    return core_play.count_decisions(cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate, seed, start,
-                                     n_games, NCAT, core_play.search_function(cx, lineup, 2, NCAT))
+    return core_play.count_decisions(
+        cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        2,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        NCAT,
+        core_play.search_function(cx, lineup, 2, NCAT),
+    )
 
 
 def events(ctx, lineup, seed, index, n_players=2):
     """The event log of one game (the batch's own code path with logging on) and its results."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     log = np.zeros((8192, LOGW), dtype=np.int64)
-    n, score, tiebreak, brk, _, _ = core_play.play_logged(cx, lineup.fns, lineup.weights, lineup.search, 2,
-                                                          lineup.rotate, seed, index, log, NCAT,
-                                                          core_play.search_function(cx, lineup, 2, NCAT))
+    n, score, tiebreak, brk, _, _ = core_play.play_logged(
+        cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        2,
+        lineup.rotate,
+        seed,
+        index,
+        log,
+        NCAT,
+        core_play.search_function(cx, lineup, 2, NCAT),
+    )
     return log[:n], score, tiebreak, brk
 
 
@@ -79,8 +117,20 @@ def end_states(ctx, lineup, seed, start, n_games):
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     farms = np.zeros((n_games, 2, engine.P_SIZE), dtype=np.int64)
     brk = np.zeros((n_games, 2, NCAT))
-    end_states_nb(cx, lineup.fns, lineup.weights, lineup.search, lineup.rotate, seed, start, n_games, farms, brk,
-                  np.zeros((0, LOGW), dtype=np.int64), core_play.search_function(cx, lineup, 2, NCAT))
+    end_states_nb(
+        cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        farms,
+        brk,
+        np.zeros((0, LOGW), dtype=np.int64),
+        core_play.search_function(cx, lineup, 2, NCAT),
+    )
     return farms, brk
 
 

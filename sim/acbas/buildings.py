@@ -1,25 +1,27 @@
 """Troughs, stall, stables, special buildings, expansion, the action spaces' legality, refills and the view:
 rule helpers of the engine (the decisions themselves are in ``engine.py``, the estimates' default choices in
 ``defaults.py``)."""
+
 import numpy as np
 from numba import njit
 
-from .farm import *  # noqa: F401,F403
-from .farm import _hmg, _hms  # noqa: F401
-from .layout import *  # noqa: F401,F403
-from .layout import _log  # noqa: F401
-from .params import *  # noqa: F401,F403
-from .evaluation import *  # noqa: F401,F403
+from .evaluation import *
 from .evaluation import _closed_value, _copy, _eval_known, _pcg, _pcs  # noqa: F401
+from .farm import *
+from .farm import _hmg, _hms  # noqa: F401
+from .layout import *
+from .layout import _log
+from .params import *
 
 # ---------------------------------------------------------------------------------------------
 # troughs, stall, stables, special buildings, expansion
+
 
 @njit(cache=True, inline="always")
 def _pasture_of(ps, past, s):
     ncols = ps[P_NCOLS]
     O = past
-    DN, RT, LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
+    DN, RT, _LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
     return grow(bit(s), O, DN, RT)
 
 
@@ -53,8 +55,12 @@ def trough_gain(ps, prm, past, s):
 def est_cache(ps, me, wk, key):
     """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed);
     key: bld_key(ps)."""
-    if not (_pcg(wk, me, PC_EST) == ps[P_E] and _pcg(wk, me, PC_EST + 1) == ps[P_T]
-            and _pcg(wk, me, PC_EST + 2) == key and _pcg(wk, me, PC_EST + 3) == ps[P_NCOLS]):
+    if not (
+        _pcg(wk, me, PC_EST) == ps[P_E]
+        and _pcg(wk, me, PC_EST + 1) == ps[P_T]
+        and _pcg(wk, me, PC_EST + 2) == key
+        and _pcg(wk, me, PC_EST + 3) == ps[P_NCOLS]
+    ):
         _pcs(wk, me, PC_EST, ps[P_E])
         _pcs(wk, me, PC_EST + 1, ps[P_T])
         _pcs(wk, me, PC_EST + 2, key)
@@ -142,8 +148,11 @@ def can_special(ps, gs, prm):
                 continue
             for s in range(3 * ps[P_NCOLS]):
                 b = ps[P_BLD + s]
-                if (code == B_HTH and b == B_COTTAGE) or (code == B_OPEN and b == B_STALL) or \
-                        (code != B_HTH and code != B_OPEN and b == 0):
+                if (
+                    (code == B_HTH and b == B_COTTAGE)
+                    or (code == B_OPEN and b == B_STALL)
+                    or (code != B_HTH and code != B_OPEN and b == 0)
+                ):
                     return True
     return False
 
@@ -216,6 +225,7 @@ def add_column(ps, left):
 # ---------------------------------------------------------------------------------------------
 # action spaces
 
+
 @njit(cache=True, inline="always")
 def slot_legal(ps, gs, slot, prm, me, wk, moves):
     """Can ps's player take this action space now?"""
@@ -234,8 +244,11 @@ def slot_legal_u(ps, gs, slot, prm, me, wk, moves, ue):
         # affordable at a position that helps
         return can_border_u(ps, prm, slot == S_WALLS, 0, ue)
     if slot == S_TROUGHS:
-        return gs[GS_TROUGHS] > 0 and ps[P_WOOD] >= trough_cost(0, prm) and np.uint64(ps[P_T]) != \
-            ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
+        return (
+            gs[GS_TROUGHS] > 0
+            and ps[P_WOOD] >= trough_cost(0, prm)
+            and np.uint64(ps[P_T]) != ((np.uint64(1) << np.uint64(3 * ps[P_NCOLS])) - np.uint64(1))
+        )
     if slot == S_STALL:
         return can_stall(ps, gs, prm)
     if slot == S_STABLES:
@@ -303,8 +316,13 @@ def bounds_hold(prm, prmf):
                 return False
     if prmf[0] < 0.0:
         return False
-    return (prm[I_FENCE_WOOD] >= 0 and prm[I_WALL_STONE] >= 0 and prm[I_TROUGH_WOOD] >= 0
-            and prm[I_STALL_STONE] >= 0 and prm[I_STALL_REED] >= 0)
+    return (
+        prm[I_FENCE_WOOD] >= 0
+        and prm[I_WALL_STONE] >= 0
+        and prm[I_TROUGH_WOOD] >= 0
+        and prm[I_STALL_STONE] >= 0
+        and prm[I_STALL_REED] >= 0
+    )
 
 
 @njit(cache=True, inline="always")
@@ -325,6 +343,18 @@ def log_farm(ps, me, log, nlog, log_on):
     packed = np.int64(0)
     for s in range(18):
         packed |= np.int64(ps[P_BLD + s]) << np.int64(3 * s)
-    _log(log, nlog, log_on, E_FARM, me, ps[P_NCOLS], ps[P_HOME], ps[P_E], ps[P_T], packed,
-         ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48),
-         ps[P_WOOD] | (ps[P_STONE] << 16) | (ps[P_REED] << 32) | (ps[P_BORD] << 48), 0)
+    _log(
+        log,
+        nlog,
+        log_on,
+        E_FARM,
+        me,
+        ps[P_NCOLS],
+        ps[P_HOME],
+        ps[P_E],
+        ps[P_T],
+        packed,
+        ps[P_AN] | (ps[P_AN + 1] << 16) | (ps[P_AN + 2] << 32) | (ps[P_AN + 3] << 48),
+        ps[P_WOOD] | (ps[P_STONE] << 16) | (ps[P_REED] << 32) | (ps[P_BORD] << 48),
+        0,
+    )

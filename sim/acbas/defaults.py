@@ -5,15 +5,16 @@ default sub-choices (no bot is asked): the candidate with the best immediate val
 (``ask_default``), on the cheap evaluation that does not house the animals (``eval_cheap``). These are the
 estimate-mode twins of the player's decisions in ``engine.py``: the same candidates, one placement each.
 """
+
 import numpy as np
 from numba import njit
 
-from .buildings import *  # noqa: F401,F403
-from .buildings import _copy, _pasture_of, _pcg, _pcs  # noqa: F401
-from .evaluation import *  # noqa: F401,F403
-from .farm import *  # noqa: F401,F403
-from .layout import *  # noqa: F401,F403
-from .params import *  # noqa: F401,F403
+from .buildings import *
+from .buildings import _copy, _pasture_of, _pcg, _pcs
+from .evaluation import *
+from .farm import *
+from .layout import *
+from .params import *
 
 
 @njit(cache=True, _nrt=False)
@@ -24,8 +25,7 @@ def ask_default(n, feats):
     best = -1e18
     bi = 0
     for i in range(n):
-        v = feats[i, F_SCORE] + 0.2 * feats[i, F_CAP] + 0.05 * (feats[i, F_WOOD] + feats[i, F_STONE]
-                                                                + feats[i, F_REED])
+        v = feats[i, F_SCORE] + 0.2 * feats[i, F_CAP] + 0.05 * (feats[i, F_WOOD] + feats[i, F_STONE] + feats[i, F_REED])
         if v > best + 1e-9:
             best = v
             bi = i

@@ -1,7 +1,8 @@
 """Final farms of whole games through the shared loop, for the reference-scorer tests."""
+
 from numba import njit
 
-from sim.core.play import new_player, play_game
+from meeplab.sim.core.play import new_player, play_game
 
 from . import engine
 

@@ -11,25 +11,53 @@ Rule helpers live in ``evaluation.py`` (housing and scoring, enclosure plans), `
 stables, special buildings, expansion, legality, refill) and ``defaults.py`` (an action's estimate with default
 sub-choices, for the action-space features).
 """
+
 import numpy as np
 from numba import njit
 
-from sim.core import forward
-from sim.core.bots import READS_ALL, READS_NONE, entry_of_seat
-from sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_OVER, C_PHASE, C_SEAT
-from sim.core.rng import rng_init
+from meeplab.sim.core import forward
+from meeplab.sim.core.bots import READS_ALL, READS_NONE, entry_of_seat
+from meeplab.sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_OVER, C_PHASE, C_SEAT
+from meeplab.sim.core.rng import rng_init
 
-from .buildings import *  # noqa: F401,F403
-from .buildings import _copy, _eval_known, _log, _pcg, _pcs, _closed_value  # noqa: F401
+from .buildings import *
+from .buildings import _closed_value, _copy, _eval_known, _log, _pcg, _pcs
 from .defaults import est_action
-from .evaluation import *  # noqa: F401,F403
-from .farm import *  # noqa: F401,F403
-from .layout import *  # noqa: F401,F403
-from .params import *  # noqa: F401,F403
+from .evaluation import *
+from .farm import *
+from .layout import *
+from .params import *
 from .state import (
-    C_BSEAT, C_CODE, C_CUR, C_G, C_GOT, C_KRET, C_KSEAT, C_ME, C_PLACED, C_RND, C_SLOT, C_TURN, PH_ACTION,
-    PH_ANIMAL, PH_BORDERS, PH_BREED, PH_EXPAND, PH_KEEP, PH_OVER, PH_ROUND, PH_SPECIAL, PH_STABLES, PH_STALL,
-    PH_TROUGHS, PH_TURN, AcCtx, AcState, clear_plan_caches, determinise, new_state,
+    C_BSEAT,
+    C_CODE,
+    C_CUR,
+    C_G,
+    C_GOT,
+    C_KRET,
+    C_KSEAT,
+    C_ME,
+    C_PLACED,
+    C_RND,
+    C_SLOT,
+    C_TURN,
+    PH_ACTION,
+    PH_ANIMAL,
+    PH_BORDERS,
+    PH_BREED,
+    PH_EXPAND,
+    PH_KEEP,
+    PH_OVER,
+    PH_ROUND,
+    PH_SPECIAL,
+    PH_STABLES,
+    PH_STALL,
+    PH_TROUGHS,
+    PH_TURN,
+    AcCtx,
+    AcState,
+    clear_plan_caches,
+    determinise,
+    new_state,
 )
 
 
@@ -276,8 +304,19 @@ def apply_keep(st, tab, i):
     for t in range(4):
         ps[np.uint64(P_AN + t)] = (v >> np.int64(16 * t)) & 0xFFFF
     evaluate(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0])
-    _logs(st, E_KEEP, p, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], r.moves[np.uint64(i), 1],
-          r.ctl[C_N], np.int64(r.feats[np.uint64(i), F_RULE]), 0)
+    _logs(
+        st,
+        E_KEEP,
+        p,
+        ps[P_AN],
+        ps[P_AN + 1],
+        ps[P_AN + 2],
+        ps[P_AN + 3],
+        r.moves[np.uint64(i), 1],
+        r.ctl[C_N],
+        np.int64(r.feats[np.uint64(i), F_RULE]),
+        0,
+    )
     ret = r.ctl[C_KRET]
     if ret == PH_TURN:
         end_turn(st)
@@ -406,8 +445,7 @@ def post_action(st, tab):
                 for j in range(13):
                     res1[j] = res0[j]
                 if res0[12] != 0.0 or has_building(tps2, B_STORAGE):
-                    dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - pme[P_WOOD] - pme[P_STONE] \
-                        - pme[P_REED]
+                    dg = tps2[P_WOOD] + tps2[P_STONE] + tps2[P_REED] - pme[P_WOOD] - pme[P_STONE] - pme[P_REED]
                     res1[0] += prmf[0] * dg
                     res1[12] += prmf[0] * dg
         elif slot == S_EXPAND:
@@ -461,11 +499,29 @@ def post_action(st, tab):
                         tps2[P_REED] -= prm[I_STALL_REED]
             if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
                 # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
-                _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, rfw + 5), 0, res0[10],
-                            res0[11] + _pcg(wk, me, rfw + 4) // 2, has_storage_key(bk0))
+                _eval_known(
+                    tps2,
+                    prm,
+                    prmf,
+                    res1,
+                    res0[1] + _pcg(wk, me, rfw + 5),
+                    0,
+                    res0[10],
+                    res0[11] + _pcg(wk, me, rfw + 4) // 2,
+                    has_storage_key(bk0),
+                )
             elif rtr:
-                _eval_known(tps2, prm, prmf, res1, res0[1] + _pcg(wk, me, PC_EST + 6), 0, res0[10],
-                            res0[11] + _pcg(wk, me, PC_EST + 7), has_storage_key(bk0))
+                _eval_known(
+                    tps2,
+                    prm,
+                    prmf,
+                    res1,
+                    res0[1] + _pcg(wk, me, PC_EST + 6),
+                    0,
+                    res0[10],
+                    res0[11] + _pcg(wk, me, PC_EST + 7),
+                    has_storage_key(bk0),
+                )
             elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                 # borders and troughs leave the buildings as they are
                 evaluate_m(tps2, prm, prmf, wk, res1, np.int64(-1), U0, np.int64(-1), bk0)
@@ -560,8 +616,19 @@ def take_goods(st, tab, me, slot):
             # every animal on hand, run-away count -1: the player chooses what to keep (E_KEEP)
             _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
             return True
-        _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3],
-              before + offered - (ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]), 0, 0, 0)
+        _logs(
+            st,
+            E_HOUSE,
+            me,
+            ps[P_AN],
+            ps[P_AN + 1],
+            ps[P_AN + 2],
+            ps[P_AN + 3],
+            before + offered - (ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]),
+            0,
+            0,
+            0,
+        )
     return False
 
 
@@ -591,8 +658,22 @@ def post_borders(st, tab):
     storage = has_building(ps, B_STORAGE)
     stg = prmf[0] if storage else 0.0
     kmax = max_borders(ps, prm, walls, placed)
-    n = gen_plans(ps, prm, moves, MAXM - 1, kmax, NSPACE, prm[I_PLAN_MAX], True, wk, cxt.reg, cxt.rbnd, cxt.rsize,
-                  cxt.reg_end, cxt.reg_with)
+    n = gen_plans(
+        ps,
+        prm,
+        moves,
+        MAXM - 1,
+        kmax,
+        NSPACE,
+        prm[I_PLAN_MAX],
+        True,
+        wk,
+        cxt.reg,
+        cxt.rbnd,
+        cxt.rsize,
+        cxt.reg_end,
+        cxt.reg_with,
+    )
     evaluate(ps, prm, prmf, wk, res0)
     ncols = ps[P_NCOLS]
     B = building_mask(ps)
@@ -609,7 +690,7 @@ def post_borders(st, tab):
         b = rest & (~rest + U1)
         rest &= ~b
         PE0 |= np.uint64(SPACE_EDGES[np.uint64(lowbit_index(b))])
-    capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
+    capo0, _nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
     m = 0
     for i in range(n):
         k = moves[np.uint64(i), 1]
@@ -627,15 +708,17 @@ def post_borders(st, tab):
         # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
         # R's boundary (not a farm-edge side: R would leak) joined to a space outside R, and that pasture splits
         need = np.uint64(moves[np.uint64(m), 0])
-        if (moves[np.uint64(m), 3] < 0 and moves[np.uint64(m), 2] != 0) \
-                or not same_pastures(ncols, O, np.uint64(tps[P_E]), past0, nc0):
+        if (moves[np.uint64(m), 3] < 0 and moves[np.uint64(m), 2] != 0) or not same_pastures(
+            ncols, O, np.uint64(tps[P_E]), past0, nc0
+        ):
             DN1, RT1, LEAK1 = flood_prep(ncols, O, np.uint64(tps[P_E]))
             past1 = O & ~grow(LEAK1, O, DN1, RT1)
             if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
                 # no closed pasture changes (no new border touches one) and every animal stays housed
                 capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
-                _eval_known(tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[I_EXP_POINTS],
-                            storage)
+                _eval_known(
+                    tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[I_EXP_POINTS], storage
+                )
             else:
                 evaluate(tps, prm, prmf, wk, res1)
         else:
@@ -678,7 +761,9 @@ def apply_borders(st, tab, i):
     ps[P_WOOD] -= w
     ps[P_STONE] -= s
     r.ctl[C_PLACED] += k
-    _logs(st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0)
+    _logs(
+        st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0
+    )
     settle(st, tab, me, np.int64(PH_BORDERS))
 
 
@@ -927,7 +1012,7 @@ def post_special(st, tab):
     if quick:
         DN0, RT0, LEAK0 = flood_prep(ncols, O, E0)
         past0 = O & ~grow(LEAK0, O, DN0, RT0)
-        capo0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
+        capo0, _nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
     storage0 = has_building(ps, B_STORAGE)
     for i in range(m):
         _copy(tps2, ps)
@@ -1173,8 +1258,12 @@ def step_function(tab):
     process, loaded from numba's cache after the first run; sim.core.forward.step_pointer)."""
     from .state import SCR_DTYPE, STATE_DTYPE
 
-    dummy = AcState(np.zeros(1, dtype=STATE_DTYPE), np.zeros((0, LOGW), dtype=np.int64), np.zeros(2, dtype=np.int64),
-                    np.zeros(1, dtype=SCR_DTYPE))
+    dummy = AcState(
+        np.zeros(1, dtype=STATE_DTYPE),
+        np.zeros((0, LOGW), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(1, dtype=SCR_DTYPE),
+    )
     return forward.step_pointer(step, dummy, tab, 0, parts=COMPILE_PARTS)
 
 
@@ -1182,8 +1271,22 @@ def step_function(tab):
 # the first is compiled by this process, which also compiles the shared loop afterwards): on a cold cache the
 # second compiles in a helper process on the other core (sim.core.parcompile).
 COMPILE_PARTS = (
-    (breed, start_round, post_borders, post_troughs, post_stall, post_stables, post_special, post_animal, post_expand,
-     apply_stables, apply_special, apply_animal, apply_keep, apply_expand),
+    (
+        breed,
+        start_round,
+        post_borders,
+        post_troughs,
+        post_stall,
+        post_stables,
+        post_special,
+        post_animal,
+        post_expand,
+        apply_stables,
+        apply_special,
+        apply_animal,
+        apply_keep,
+        apply_expand,
+    ),
     (post_action, apply_action, apply_borders, apply_troughs, apply_stall),
 )
 
@@ -1200,5 +1303,6 @@ def apply(st, cx, i):
     cx.step(st, cx.tab, i)
 
 
-forward.register(AcState, AcCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,
-                 result=result)
+forward.register(
+    AcState, AcCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
+)

@@ -1,16 +1,18 @@
 """Evaluation (house the animals exactly and score the farm as if the game ended now; the cheap estimate that
 does not house) and enclosure plans (Fences / Walls candidates, the estimate's default enclosure and its cache)."""
+
 import numpy as np
 from numba import njit
 
-from .farm import *  # noqa: F401,F403
+from .farm import *
 from .farm import _hmg, _hms  # noqa: F401
-from .layout import *  # noqa: F401,F403
+from .layout import *
 from .layout import _log  # noqa: F401
-from .params import *  # noqa: F401,F403
+from .params import *
 
 # ---------------------------------------------------------------------------------------------
 # evaluation: house the animals exactly and score the farm as if the game ended now
+
 
 @njit(cache=True)
 def evaluate(ps, prm, prmf, wk, res):
@@ -114,8 +116,12 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     f = np.int64(h >> np.uint64(64 - EM_BITS))
     r = EM_ROW + (f >> 4)
     c = (f & 15) * EM_W
-    if (wk[np.uint64(r), np.uint64(c)] == w0 and wk[np.uint64(r), np.uint64(c + 1)] == w1
-            and wk[np.uint64(r), np.uint64(c + 2)] == w2 and wk[np.uint64(r), np.uint64(c + 3)] == w3):
+    if (
+        wk[np.uint64(r), np.uint64(c)] == w0
+        and wk[np.uint64(r), np.uint64(c + 1)] == w1
+        and wk[np.uint64(r), np.uint64(c + 2)] == w2
+        and wk[np.uint64(r), np.uint64(c + 3)] == w3
+    ):
         kept = wk[np.uint64(r), np.uint64(c + 4)]
         for t in range(4):
             ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
@@ -123,8 +129,9 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         if pk < 0:
             _eval_known(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], pk, 0, 0, has_storage_key(bkey))
         else:
-            _eval_finish(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)],
-                         np.uint64(wk[np.uint64(r), np.uint64(c + 6)]))
+            _eval_finish(
+                ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], np.uint64(wk[np.uint64(r), np.uint64(c + 6)])
+            )
         return K, np.uint64(wk[np.uint64(r), np.uint64(c + 6)])
     if K < 0:
         K, past = containers_w(ps, prm, wk)
@@ -149,8 +156,17 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         cap = wk[np.uint64(krow), WCOLS - 1]
         for t in range(4):
             ps[P_AN + t] = wk[4, t]
-        _eval_known(ps, prm, prmf, res, cap, 0, wk[np.uint64(krow), WCOLS - 2], wk[np.uint64(krow), WCOLS - 3],
-                    has_storage_key(bkey))
+        _eval_known(
+            ps,
+            prm,
+            prmf,
+            res,
+            cap,
+            0,
+            wk[np.uint64(krow), WCOLS - 2],
+            wk[np.uint64(krow), WCOLS - 3],
+            has_storage_key(bkey),
+        )
     wk[np.uint64(r), np.uint64(c)] = w0
     wk[np.uint64(r), np.uint64(c + 1)] = w1
     wk[np.uint64(r), np.uint64(c + 2)] = w2
@@ -238,6 +254,7 @@ def _copy(dst, src):
 # ---------------------------------------------------------------------------------------------
 # keep-or-release: the maximal sets of animals that fit
 
+
 @njit(cache=True)
 def _kf_get(v, t):
     return (v >> np.int64(16 * t)) & 0xFFFF
@@ -246,8 +263,12 @@ def _kf_get(v, t):
 @njit(cache=True)
 def _kf_covers(a, b):
     """Kept vector a holds at least as many of every type as b."""
-    return (_kf_get(a, 0) >= _kf_get(b, 0) and _kf_get(a, 1) >= _kf_get(b, 1) and _kf_get(a, 2) >= _kf_get(b, 2)
-            and _kf_get(a, 3) >= _kf_get(b, 3))
+    return (
+        _kf_get(a, 0) >= _kf_get(b, 0)
+        and _kf_get(a, 1) >= _kf_get(b, 1)
+        and _kf_get(a, 2) >= _kf_get(b, 2)
+        and _kf_get(a, 3) >= _kf_get(b, 3)
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -259,7 +280,7 @@ def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
     when every type is full. After each container only the vectors not covered by another are kept (what
     grows from a covered vector stays covered), so the list is the Pareto frontier of the farm's containers so
     far. Uses wk rows 0..2 (containers_w)."""
-    K, past = containers_w(ps, prm, wk)
+    K, _past = containers_w(ps, prm, wk)
     kf[0, 0] = 0
     n = 1
     for k in range(K):
@@ -299,6 +320,7 @@ def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
 
 # ---------------------------------------------------------------------------------------------
 # enclosure plans (Fences / Walls)
+
 
 @njit(cache=True)
 def _hg(wk, f):
@@ -635,8 +657,9 @@ def default_plans(ps, moves, maxm, kmax, wk):
     n = 0
     if kmax < 1:
         return 0
-    return _closure_plans(SREG_WITH, SREG, SRBND, SRSIZE, DEFAULT_PLAN_SPACES, SREG_END[ncols], B, EB | E, kmax, moves,
-                          n, maxm, wk, stamp)
+    return _closure_plans(
+        SREG_WITH, SREG, SRBND, SRSIZE, DEFAULT_PLAN_SPACES, SREG_END[ncols], B, EB | E, kmax, moves, n, maxm, wk, stamp
+    )
 
 
 @njit(cache=True)
@@ -678,8 +701,14 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
     if not checked and not can_border(ps, prm, walls, 0):
         return -1
     b = 0
-    if not (_pcg(wk, me, b + 5) == 1 and _pcg(wk, me, b) == ps[P_E] and _pcg(wk, me, b + 1) == ps[P_T] and _pcg(wk, me, b + 2) == key
-            and _pcg(wk, me, b + 3) == ps[P_NCOLS] and _pcg(wk, me, b + 4) == ps[P_BORD]):
+    if not (
+        _pcg(wk, me, b + 5) == 1
+        and _pcg(wk, me, b) == ps[P_E]
+        and _pcg(wk, me, b + 1) == ps[P_T]
+        and _pcg(wk, me, b + 2) == key
+        and _pcg(wk, me, b + 3) == ps[P_NCOLS]
+        and _pcg(wk, me, b + 4) == ps[P_BORD]
+    ):
         plan_cache_fill(ps, me, prm, wk, moves)
     n = _pcg(wk, me, b + 6)
     # which plans are affordable depends only on the most borders kc that can be paid (every plan has at

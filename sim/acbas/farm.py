@@ -11,10 +11,22 @@ negative index count from the end (a compare-and-add, and a spilled dimension, p
 drop by itself for such indices. They are all >= 0 (constants and ``for ... in range`` counters are left as they
 are: LLVM knows those).
 """
+
 import numpy as np
 from numba import njit
 
-from .params import (B_COTTAGE, I_BREED_MIN, I_BONUS, I_BONUS_LOW, I_CAPB, I_EXP_POINTS, I_LONE, I_PASTURE, I_PTSB, I_TMULT)
+from .params import (
+    B_COTTAGE,
+    I_BONUS,
+    I_BONUS_LOW,
+    I_BREED_MIN,
+    I_CAPB,
+    I_EXP_POINTS,
+    I_LONE,
+    I_PASTURE,
+    I_PTSB,
+    I_TMULT,
+)
 
 NCOLS_MAX = 6
 NSPACE = 18
@@ -98,7 +110,7 @@ def _regions():
         size[i] = bin(R).count("1")
     end = np.zeros(NCOLS_MAX + 1, dtype=np.int64)
     for c in range(NCOLS_MAX + 1):
-        end[c] = sum(1 for R in out if R < (1 << (3 * c)))
+        end[c] = sum(1 for R in out if (1 << (3 * c)) > R)
     return reg, bnd, size, end
 
 
@@ -217,8 +229,13 @@ def flood_prep(ncols, O, E):
 def grow(seed, O, DN, RT):
     x = seed
     while True:
-        y = x | ((x & DN) << np.uint64(1)) | ((x >> np.uint64(1)) & DN) | ((x & RT) << np.uint64(3)) \
+        y = (
+            x
+            | ((x & DN) << np.uint64(1))
+            | ((x >> np.uint64(1)) & DN)
+            | ((x & RT) << np.uint64(3))
             | ((x >> np.uint64(3)) & RT)
+        )
         y &= O
         if y == x:
             return x
@@ -350,7 +367,7 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
         nd = dd[np.uint64(doff + t)] - a
         if nd > 0:
             tot_need += nd
-    if U > tot_need:
+    if tot_need < U:
         U = tot_need
     if U > UMAX:
         U = UMAX
@@ -476,8 +493,12 @@ def house_w(wk, K, dd, doff, prm, assign):
     allfit = g0 <= 0 and g1 <= 0 and g2 <= 0 and g3 <= 0
     if not allfit and n <= HM_MAXN:
         # the search's result depends only on the sorted capacities and the animals: look it up
-        ddw = dd[np.uint64(doff)] | (dd[np.uint64(doff + 1)] << 16) | (dd[np.uint64(doff + 2)] << 32) \
+        ddw = (
+            dd[np.uint64(doff)]
+            | (dd[np.uint64(doff + 1)] << 16)
+            | (dd[np.uint64(doff + 2)] << 32)
             | (dd[np.uint64(doff + 3)] << 48)
+        )
         h = np.uint64(ddw) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(n)
         okc = True
         for w in range((n + 3) // 4):
@@ -563,8 +584,12 @@ def house_w(wk, K, dd, doff, prm, assign):
                 k1 = min(dd[np.uint64(doff + 1)], acc1)
                 k2 = min(dd[np.uint64(doff + 2)], acc2)
                 k3 = min(dd[np.uint64(doff + 3)], acc3)
-                done = k0 == dd[np.uint64(doff + 0)] and k1 == dd[np.uint64(doff + 1)] \
-                    and k2 == dd[np.uint64(doff + 2)] and k3 == dd[np.uint64(doff + 3)]
+                done = (
+                    k0 == dd[np.uint64(doff + 0)]
+                    and k1 == dd[np.uint64(doff + 1)]
+                    and k2 == dd[np.uint64(doff + 2)]
+                    and k3 == dd[np.uint64(doff + 3)]
+                )
                 if i == n or done:
                     v = wk[18, np.uint64(k0)] + wk[19, np.uint64(k1)] + wk[20, np.uint64(k2)] + wk[21, np.uint64(k3)]
                     if v > best:

@@ -3,25 +3,133 @@ kinds, feature columns, the view, event codes) and the workspace ``wk`` of the h
 
 Indices computed at run time are ``np.uint64`` (no negative-index wraparound code; see ``farm.py``).
 """
+
 import numpy as np
 from numba import njit
 
-from .farm import (NSPACE, U1, times_pow, REG, REG_END, RBND, RSIZE, SPACE_EDGES, lowbit_index, P_AN, P_BLD,
-                   P_BORD, P_E, P_HOME, P_NCOLS, P_REED, P_SIZE, P_STONE, P_T, P_WOOD,
-                   U0, FLAT_MASK, FLAT_SHIFT, FLAT_W, WCOLS, WROWS, bit, building_mask, containers_w, flood_prep, fval, grow, has_building,
-                   house_w, new_farm, pastures_mask, popcount, score_parts, score_parts_o)
-from .params import (B_COTTAGE, B_HTH, B_OPEN, B_SHELTER, B_STABLES, B_STALL, B_STORAGE, I_BM_REED, I_EXP_POINTS,
-                     I_CAPB, I_LONE, I_PASTURE, I_PTSB, I_TMULT,
-                     I_BM_STONE, I_BM_WOOD, I_BREED_MIN, I_CP_X, I_CP_Y, I_EXP_POOL, I_EXP_REFILL,
-                     I_EXPANSIONS, I_FENCE_WOOD, I_HS_X, I_HS_Y, I_HTH_R, I_HTH_S, I_HTH_W, I_MILL_X, I_MILL_Y,
-                     I_OPEN_COST, I_PLAN_MAX, I_PS_X, I_PS_Y, I_ROUNDS, I_SHE_R, I_SHE_S, I_SHE_W, I_SP_WOOD,
-                     I_STABLES_COST, I_STALL_REED, I_STALL_STONE, I_STALLS, I_START_BORDERS, I_START_REED,
-                     I_START_STONE, I_START_WOOD, I_STO_R, I_STO_S, I_STO_W, I_STONE1, I_STONE2, I_TROUGH_FREE,
-                     I_TROUGH_WOOD, I_TROUGHS, I_WALL_STONE, I_WALLS_FREE, I_WOOD3, I_WORKERS)
+from .farm import (
+    FLAT_MASK,
+    FLAT_SHIFT,
+    FLAT_W,
+    NSPACE,
+    P_AN,
+    P_BLD,
+    P_BORD,
+    P_E,
+    P_HOME,
+    P_NCOLS,
+    P_REED,
+    P_SIZE,
+    P_STONE,
+    P_T,
+    P_WOOD,
+    RBND,
+    REG,
+    REG_END,
+    RSIZE,
+    SPACE_EDGES,
+    U0,
+    U1,
+    WCOLS,
+    WROWS,
+    bit,
+    building_mask,
+    containers_w,
+    flood_prep,
+    fval,
+    grow,
+    has_building,
+    house_w,
+    lowbit_index,
+    new_farm,
+    pastures_mask,
+    popcount,
+    score_parts,
+    score_parts_o,
+    times_pow,
+)
+from .params import (
+    B_COTTAGE,
+    B_HTH,
+    B_OPEN,
+    B_SHELTER,
+    B_STABLES,
+    B_STALL,
+    B_STORAGE,
+    I_BM_REED,
+    I_BM_STONE,
+    I_BM_WOOD,
+    I_BREED_MIN,
+    I_CAPB,
+    I_CP_X,
+    I_CP_Y,
+    I_EXP_POINTS,
+    I_EXP_POOL,
+    I_EXP_REFILL,
+    I_EXPANSIONS,
+    I_FENCE_WOOD,
+    I_HS_X,
+    I_HS_Y,
+    I_HTH_R,
+    I_HTH_S,
+    I_HTH_W,
+    I_LONE,
+    I_MILL_X,
+    I_MILL_Y,
+    I_OPEN_COST,
+    I_PASTURE,
+    I_PLAN_MAX,
+    I_PS_X,
+    I_PS_Y,
+    I_PTSB,
+    I_ROUNDS,
+    I_SHE_R,
+    I_SHE_S,
+    I_SHE_W,
+    I_SP_WOOD,
+    I_STABLES_COST,
+    I_STALL_REED,
+    I_STALL_STONE,
+    I_STALLS,
+    I_START_BORDERS,
+    I_START_REED,
+    I_START_STONE,
+    I_START_WOOD,
+    I_STO_R,
+    I_STO_S,
+    I_STO_W,
+    I_STONE1,
+    I_STONE2,
+    I_TMULT,
+    I_TROUGH_FREE,
+    I_TROUGH_WOOD,
+    I_TROUGHS,
+    I_WALL_STONE,
+    I_WALLS_FREE,
+    I_WOOD3,
+    I_WORKERS,
+)
 
 # action slots
-S_SP, S_WOOD, S_STONE1, S_STONE2, S_BM, S_FENCES, S_WALLS, S_EXPAND, S_TROUGHS, S_STALL, S_STABLES, \
-    S_SPEC1, S_SPEC2, S_MILL, S_PIGSHEEP, S_COWPIG, S_HORSESHEEP = range(17)
+(
+    S_SP,
+    S_WOOD,
+    S_STONE1,
+    S_STONE2,
+    S_BM,
+    S_FENCES,
+    S_WALLS,
+    S_EXPAND,
+    S_TROUGHS,
+    S_STALL,
+    S_STABLES,
+    S_SPEC1,
+    S_SPEC2,
+    S_MILL,
+    S_PIGSHEEP,
+    S_COWPIG,
+    S_HORSESHEEP,
+) = range(17)
 NSLOT = 17
 # goods on a space / in a gain vector: wood, stone, reed, sheep, pigs, cows, horses, borders
 NG = 8
@@ -56,8 +164,23 @@ V_LEN = V_GS + GS_SIZE
 
 # event log records: code + 9 arguments
 LOGW = 10
-E_ROUND, E_PLACE, E_GAIN, E_HOUSE, E_BORDERS, E_TROUGH, E_STALL, E_STABLES, E_SPECIAL, E_EXPAND, E_ANIMAL, \
-    E_BREED, E_FARM, E_SCORE, E_KEEP = range(1, 16)
+(
+    E_ROUND,
+    E_PLACE,
+    E_GAIN,
+    E_HOUSE,
+    E_BORDERS,
+    E_TROUGH,
+    E_STALL,
+    E_STABLES,
+    E_SPECIAL,
+    E_EXPAND,
+    E_ANIMAL,
+    E_BREED,
+    E_FARM,
+    E_SCORE,
+    E_KEEP,
+) = range(1, 16)
 
 # workspace (int64, 2-D): rows 0..WROWS-1 for containers_w / house_w, then per player PCR rows holding the
 # cache of enclosure plans (flat index f -> row WROWS + p*PCR + f >> FLAT_SHIFT, column f & FLAT_MASK)
@@ -94,12 +217,20 @@ SREG = REG[_small].copy()
 SRBND = RBND[_small].copy()
 SRSIZE = RSIZE[_small].copy()
 SREG_END = np.array([int(np.sum(_small < REG_END[c])) for c in range(len(REG_END))], dtype=np.int64)
+
+
 # REG_WITH[s, w] bit j: region 64*w + j contains space s (plan generation skips the regions holding a building
 # without looking at them)
 def _with_bits(regs):
-    return np.stack([np.packbits(np.concatenate([((regs >> s_) & 1).astype(np.uint8),
-                                                 np.zeros((-len(regs)) % 64, np.uint8)]),
-                                 bitorder="little").view(np.uint64) for s_ in range(NSPACE)])
+    return np.stack(
+        [
+            np.packbits(
+                np.concatenate([((regs >> s_) & 1).astype(np.uint8), np.zeros((-len(regs)) % 64, np.uint8)]),
+                bitorder="little",
+            ).view(np.uint64)
+            for s_ in range(NSPACE)
+        ]
+    )
 
 
 REG_WITH = _with_bits(REG)
@@ -112,6 +243,8 @@ assert B_STORAGE == 7  # has_storage_key below relies on the code being 0b111
 def has_storage_key(bkey):
     """Is the Storage Building among the buildings of bld_key ``bkey``? (a 3-bit field of it is all ones)"""
     return bkey & (bkey >> 1) & (bkey >> 2) & BK_LOW != 0
+
+
 assert B_STORAGE == 7
 ROW0 = np.uint64(sum(1 << (3 * c) for c in range(6)))
 ROW2 = np.uint64(sum(1 << (3 * c + 2) for c in range(6)))

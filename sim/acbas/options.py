@@ -5,23 +5,44 @@ class (the two Special-building slots are one space), and each of the four speci
 building choice (kind 5), so "never build the Storage Building" forbids it there while the Special-building
 space stays open for the others.
 """
+
 from numba import njit
 
-from sim.core import forward
-from sim.core.forward import C_KIND
+from meeplab.sim.core import forward
+from meeplab.sim.core.forward import C_KIND
 
 from .layout import K_ACTION, K_SPECIAL
 from .params import B_HTH, B_OPEN, B_SHELTER, B_STORAGE
 from .state import AcCtx, AcState
 
-SPACES = ("start_player", "wood_3", "stone_1", "stone_2", "building_materials", "fences", "walls", "expand",
-          "troughs", "stall", "stables", "special_building", "millpond", "pigs_and_sheep", "cows_and_pigs",
-          "horses_and_sheep")
+SPACES = (
+    "start_player",
+    "wood_3",
+    "stone_1",
+    "stone_2",
+    "building_materials",
+    "fences",
+    "walls",
+    "expand",
+    "troughs",
+    "stall",
+    "stables",
+    "special_building",
+    "millpond",
+    "pigs_and_sheep",
+    "cows_and_pigs",
+    "horses_and_sheep",
+)
 SPECIAL_SLOT_2 = 12  # action slot of the second Special-building space (same class as slot 11)
-BUILDINGS = ((B_HTH, "half_timbered_house", "Half-Timbered House"), (B_STORAGE, "storage_building", "Storage Building"),
-             (B_SHELTER, "shelter", "Shelter"), (B_OPEN, "open_stables", "Open Stables"))
+BUILDINGS = (
+    (B_HTH, "half_timbered_house", "Half-Timbered House"),
+    (B_STORAGE, "storage_building", "Storage Building"),
+    (B_SHELTER, "shelter", "Shelter"),
+    (B_OPEN, "open_stables", "Open Stables"),
+)
 OPTIONS = tuple((s, f"the action space {s.replace('_', ' ')}") for s in SPACES) + tuple(
-    (name, f"build the {title}") for _, name, title in BUILDINGS)
+    (name, f"build the {title}") for _, name, title in BUILDINGS
+)
 
 
 @njit(cache=True, _nrt=False)

@@ -1,4 +1,5 @@
 """The engine's event log as readable text, with a drawing of each farm after every round."""
+
 import numpy as np
 
 from . import engine as E
@@ -6,9 +7,25 @@ from . import farm as F
 from .params import BUILDING_NAMES, TYPES
 from .scoring import CATEGORIES
 
-SLOT_NAMES = ("Start player + wood", "3 wood", "1 stone", "2 stone", "Building materials", "Fences", "Walls",
-              "Expand", "Troughs", "Stall", "Stables", "Special building", "Special building (2nd slot)",
-              "Millpond", "Pigs and sheep", "Cows and pigs", "Horses and sheep")
+SLOT_NAMES = (
+    "Start player + wood",
+    "3 wood",
+    "1 stone",
+    "2 stone",
+    "Building materials",
+    "Fences",
+    "Walls",
+    "Expand",
+    "Troughs",
+    "Stall",
+    "Stables",
+    "Special building",
+    "Special building (2nd slot)",
+    "Millpond",
+    "Pigs and sheep",
+    "Cows and pigs",
+    "Horses and sheep",
+)
 GOODS = ("wood", "stone", "reed", "sheep", "pigs", "cows", "horses")
 BLD_CHAR = ".CHsSOhW"  # none, cottage, Half-Timbered House, stall, stables, Open Stables, Shelter, Storage
 TYPE_CHAR = "spch"
@@ -74,8 +91,11 @@ def draw_farm(prm, ncols, home, borders, troughs, packed, animals):
             t = "t" if (int(troughs) >> s) & 1 else " "
             row += f"{b if b != '.' else ' '}{t}{label.get(s, ''):>3}"
         lines.append(row)
-    lines.append(" " + "".join(f"  {'ABCDEF'[c]}{'*' if c in (home, home + 1) else ' '}  " for c in range(ncols))
-                 + "   (* home board)")
+    lines.append(
+        " "
+        + "".join(f"  {'ABCDEF'[c]}{'*' if c in (home, home + 1) else ' '}  " for c in range(ncols))
+        + "   (* home board)"
+    )
     return lines
 
 
@@ -107,18 +127,20 @@ def _move(kind, m0, m1):
 
 
 def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=False):
-    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
     prm = ctx.prm
     out = [f"Agricola: All Creatures Big and Small - seed {seed}, game {index}"]
     for s in range(2):
-        from sim.core.bots import entry_of_seat
+        from meeplab.sim.core.bots import entry_of_seat
 
         e = entry_of_seat(s, index, 2, lineup.rotate)
         out.append(f"P{s}: {lineup.names[e]}" + ("  (start player in round 1)" if s == 0 else ""))
-    out.append("Farm drawing: '=====' and '|' are borders, C cottage, H Half-Timbered House, s stall, S stables, "
-               "O Open Stables, h Shelter, W Storage, t trough; 3s = 3 sheep (p pigs, c cows, h horses), "
-               "~s = same pasture")
+    out.append(
+        "Farm drawing: '=====' and '|' are borders, C cottage, H Half-Timbered House, s stall, S stables, "
+        "O Open Stables, h Shelter, W Storage, t trough; 3s = 3 sheep (p pigs, c cows, h horses), "
+        "~s = same pasture"
+    )
     kind = 0
     for rec in log:
         code = int(rec[0])
@@ -156,7 +178,9 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
         elif code == E.E_STALL:
             out.append(f"     builds a stall on {space_name(a[1])}")
         elif code == E.E_STABLES:
-            out.append(f"     turns the stall on {space_name(a[1])} into stables (pays {'wood' if a[2] == 0 else 'stone'})")
+            out.append(
+                f"     turns the stall on {space_name(a[1])} into stables (pays {'wood' if a[2] == 0 else 'stone'})"
+            )
         elif code == E.E_SPECIAL:
             pay = "" if a[1] != 5 else f" (pays {'wood' if a[3] == 0 else 'stone'})"
             out.append(f"     builds the {BUILDING_NAMES[a[1]]} on {space_name(a[2])}{pay}")
@@ -180,8 +204,10 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
             ncols, home, bord, tr, packed, an, gd = a[1:8]
             animals = [(an >> (16 * t)) & 0xFFFF for t in range(4)]
             goods = [(gd >> (16 * t)) & 0xFFFF for t in range(4)]
-            out.append(f"P{p} farm: {animals[0]} sheep, {animals[1]} pigs, {animals[2]} cows, {animals[3]} horses; "
-                       f"{goods[0]} wood, {goods[1]} stone, {goods[2]} reed, {goods[3]} borders in hand")
+            out.append(
+                f"P{p} farm: {animals[0]} sheep, {animals[1]} pigs, {animals[2]} cows, {animals[3]} horses; "
+                f"{goods[0]} wood, {goods[1]} stone, {goods[2]} reed, {goods[3]} borders in hand"
+            )
             out.extend("   " + ln for ln in draw_farm(prm, ncols, home, bord, tr, packed, animals))
     out.append("")
     out.append("=== Final score ===")

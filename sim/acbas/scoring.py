@@ -2,13 +2,22 @@
 
 The functions live beside the farm masks they read (``farm.py``); this module is the contract's face.
 """
+
 import numpy as np
 from numba import njit
 
 from .farm import pastures_mask, score_parts
 
-CATEGORIES = ["animals", "bonus_sheep", "bonus_pigs", "bonus_cows", "bonus_horses", "buildings", "expansions",
-              "storage"]
+CATEGORIES = [
+    "animals",
+    "bonus_sheep",
+    "bonus_pigs",
+    "bonus_cows",
+    "bonus_horses",
+    "buildings",
+    "expansions",
+    "storage",
+]
 
 
 @njit(cache=True)

@@ -14,17 +14,33 @@ ACBAS has no hidden information and no chance once the game starts (every card a
 no deck and no die), so ``determinise`` is the identity on the game; it only invalidates the copy's per-game plan
 caches.
 """
+
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from sim.core.bots import MAX_ENTRIES
-from sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.bots import MAX_ENTRIES
+from meeplab.sim.core.forward import C_COMMON, C_NP
 
 from .farm import P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS
-from .layout import GS_SIZE, KF_N, MAXM, MW, NF, PC_EST, S_ROW, MONO_COL, V_LEN, W_ROWS_ALL, WROWS, PCR, FLAT_SHIFT, \
-    FLAT_MASK, REG_WITH
+from .layout import (
+    FLAT_MASK,
+    FLAT_SHIFT,
+    GS_SIZE,
+    KF_N,
+    MAXM,
+    MONO_COL,
+    MW,
+    NF,
+    PC_EST,
+    PCR,
+    REG_WITH,
+    S_ROW,
+    V_LEN,
+    W_ROWS_ALL,
+    WROWS,
+)
 from .params import N_PRM
 
 # -- the game's own control words (after the shared ones) --------------------------------------------------------
@@ -57,44 +73,50 @@ PH_OVER = 10
 PH_KEEP = 11  # keep-or-release: the sets of animals to keep are posted
 PH_BREED = 12  # breeding, one seat after the other (C_BSEAT), then the next round or the final scoring
 
-STATE_DTYPE = np.dtype([
-    ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): both farms and the board, all public
-    ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
-    ("moves", np.int64, (MAXM, MW)),  # candidates of the pending decision
-    ("feats", np.float64, (MAXM, NF)),  # their features
-    ("rng", np.uint64, 4),  # the game's random stream (the bots' draws)
-    ("ps", np.int64, (2, P_SIZE)),  # the two farms (farm.P_*)
-    ("gs", np.int64, GS_SIZE),  # the shared board (layout.GS_*)
-    ("left", np.int64, 2),  # workers each seat still has to place this round
-    ("res", np.float64, (4, 13)),  # evaluations of the decision in progress (res[0]: the deciding farm now)
-    ("score", np.float64, 2),  # final scores (set at the end)
-    ("tb", np.float64, 2),  # tie-break: the start player of round 1 loses a tie
-    ("brk", np.float64, (2, 8)),  # final score breakdown
-])
-SCR_DTYPE = np.dtype([
-    ("wk", np.int64, (W_ROWS_ALL, WCOLS)),  # housing memo, plan and estimate caches (layout.py)
-    ("m1", np.int64, (MAXM, MW)),  # the estimate's candidates
-    ("f1", np.float64, (MAXM, NF)),  # and features
-    ("tps", np.int64, (4, P_SIZE)),  # farm copies
-    ("tgs", np.int64, GS_SIZE),  # a board copy
-    ("parts", np.float64, 8),
-    ("kf", np.int64, (2, KF_N)),  # keep-or-release: the frontier of kept vectors and its children (keep_frontier)
-])
+STATE_DTYPE = np.dtype(
+    [
+        ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): both farms and the board, all public
+        ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
+        ("moves", np.int64, (MAXM, MW)),  # candidates of the pending decision
+        ("feats", np.float64, (MAXM, NF)),  # their features
+        ("rng", np.uint64, 4),  # the game's random stream (the bots' draws)
+        ("ps", np.int64, (2, P_SIZE)),  # the two farms (farm.P_*)
+        ("gs", np.int64, GS_SIZE),  # the shared board (layout.GS_*)
+        ("left", np.int64, 2),  # workers each seat still has to place this round
+        ("res", np.float64, (4, 13)),  # evaluations of the decision in progress (res[0]: the deciding farm now)
+        ("score", np.float64, 2),  # final scores (set at the end)
+        ("tb", np.float64, 2),  # tie-break: the start player of round 1 loses a tie
+        ("brk", np.float64, (2, 8)),  # final score breakdown
+    ]
+)
+SCR_DTYPE = np.dtype(
+    [
+        ("wk", np.int64, (W_ROWS_ALL, WCOLS)),  # housing memo, plan and estimate caches (layout.py)
+        ("m1", np.int64, (MAXM, MW)),  # the estimate's candidates
+        ("f1", np.float64, (MAXM, NF)),  # and features
+        ("tps", np.int64, (4, P_SIZE)),  # farm copies
+        ("tgs", np.int64, GS_SIZE),  # a board copy
+        ("parts", np.float64, 8),
+        ("kf", np.int64, (2, KF_N)),  # keep-or-release: the frontier of kept vectors and its children (keep_frontier)
+    ]
+)
 AcState = namedtuple("AcState", ["rec", "log", "nlog", "scr"])
 # the read-only context of a run: one record (``cx.tab[0]``)
-CTX_DTYPE = np.dtype([
-    ("prm", np.int64, N_PRM),  # packed integer parameters (params.I_*)
-    ("prmf", np.float64, 1),  # packed float parameters
-    ("reads", np.int64, MAX_ENTRIES),  # what each lineup entry's bot reads of the features (sim.core.bots.READS)
-    ("rotate", np.int64),  # seats rotate over the lineup
-    ("mono", np.int64),  # the bounds of the pruned estimates hold (engine.bounds_hold)
-    # the farm's regions (farm.REG, RBND, RSIZE, REG_END; layout.REG_WITH): data, not compiled-in constants
-    ("reg", np.int64, len(REG)),
-    ("rbnd", np.int64, len(REG)),
-    ("rsize", np.int64, len(REG)),
-    ("reg_end", np.int64, len(REG_END)),
-    ("reg_with", np.uint64, REG_WITH.shape),
-])
+CTX_DTYPE = np.dtype(
+    [
+        ("prm", np.int64, N_PRM),  # packed integer parameters (params.I_*)
+        ("prmf", np.float64, 1),  # packed float parameters
+        ("reads", np.int64, MAX_ENTRIES),  # what each lineup entry's bot reads of the features (sim.core.bots.READS)
+        ("rotate", np.int64),  # seats rotate over the lineup
+        ("mono", np.int64),  # the bounds of the pruned estimates hold (engine.bounds_hold)
+        # the farm's regions (farm.REG, RBND, RSIZE, REG_END; layout.REG_WITH): data, not compiled-in constants
+        ("reg", np.int64, len(REG)),
+        ("rbnd", np.int64, len(REG)),
+        ("rsize", np.int64, len(REG)),
+        ("reg_end", np.int64, len(REG_END)),
+        ("reg_with", np.uint64, REG_WITH.shape),
+    ]
+)
 # step: engine.step as a function pointer (see engine.py: the engine is compiled once, not once per caller)
 AcCtx = namedtuple("AcCtx", ["tab", "step"])
 
@@ -142,7 +164,8 @@ def make_ctx(prm, prmf, reads, rotate, mono):
 
 def describe(st) -> str:
     """The state record as text: every control word by name, then the other fields."""
-    from sim.core import forward
+    from meeplab.sim.core import forward
+
     rec = st.rec[0]
     names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
     names.update({v: k for k, v in globals().items() if k.startswith("C_") and isinstance(v, int) and k != "C_LEN"})

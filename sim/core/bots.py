@@ -35,6 +35,7 @@ A bot is a module ``strategies/<game>/<name>.py`` (or a ``meeplab.bots`` entry p
 The engines receive every seat's bot as a first-class numba function (``FunctionType``) in a
 fixed-length tuple, so one cached engine serves any line-up and adding a bot touches no engine.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -51,7 +52,16 @@ from numba import njit
 
 from .errors import MeeplabError
 from .forward import (
-    S_ALGO, S_KINDS, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, S_WIDTH, VALUE_RANK, VALUE_WIN,
+    S_ALGO,
+    S_KINDS,
+    S_MARGIN,
+    S_MAXCAND,
+    S_PLAYOUTS,
+    S_SWITCH,
+    S_VALUE,
+    S_WIDTH,
+    VALUE_RANK,
+    VALUE_WIN,
 )
 from .params import load_toml
 
@@ -61,8 +71,15 @@ READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
 # search algorithms a bot module may name with SEARCH (value = sim.core.forward ALGO_*)
 SEARCH_ALGOS = {"rollout": 1}
 # a search bot's budget (sim.core.forward S_*): name -> default
-SEARCH_WEIGHTS = {"playouts": 16.0, "margin": 0.0, "max_candidates": 0.0, "switch": 0.0, "value": 0.0, "kinds": 0.0,
-                  "grow": 0.0}
+SEARCH_WEIGHTS = {
+    "playouts": 16.0,
+    "margin": 0.0,
+    "max_candidates": 0.0,
+    "switch": 0.0,
+    "value": 0.0,
+    "kinds": 0.0,
+    "grow": 0.0,
+}
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -78,6 +95,8 @@ def bot_jit(func=None, **options):
     opts.update(options)
     decorate = njit(BOT_SIG, **opts)
     return decorate(func) if func is not None else decorate
+
+
 MAX_ENTRIES = 5  # fixed tuple length handed to the engines (= max seats of any game)
 
 STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
@@ -130,6 +149,7 @@ def entry_of_seat(seat, game_index, n_players, rotate):
 
 # -- discovery ---------------------------------------------------------------------------------
 
+
 def load_weights_toml(module_file: str, filename: str) -> dict[str, float]:
     """Read ``[weights]`` from a TOML next to a bot module (the heuristic bots keep theirs there)."""
     path = Path(module_file).with_name(filename)
@@ -176,7 +196,7 @@ def discover(game: str) -> dict[str, BotSpec]:
     if game in _CACHE:
         return dict(_CACHE[game])
     bots: dict[str, BotSpec] = {}
-    pkg_name = f"strategies.{game}"
+    pkg_name = f"meeplab.strategies.{game}"
     try:
         pkg = importlib.import_module(pkg_name)
     except ModuleNotFoundError:
@@ -217,9 +237,7 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             raise MeeplabError(f"bot config {path}: [bots.{name}] must be a table")
         base_name = entry.get("base", "heuristic")
         if base_name not in bots:
-            raise MeeplabError(
-                f"bot config {path}: [bots.{name}] has unknown base bot '{base_name}' for {game}"
-            )
+            raise MeeplabError(f"bot config {path}: [bots.{name}] has unknown base bot '{base_name}' for {game}")
         base = bots[base_name]
         w = base.weights_dict()
         for k, v in (entry.get("weights", {}) or {}).items():
@@ -253,7 +271,9 @@ def _variant_policy(entry: dict, base: BotSpec, name: str, path: Path) -> str:
     if policy is None:
         return base.policy
     if not base.search:
-        raise MeeplabError(f"bot config {path}: bot '{name}' sets a policy, but its base '{base.name}' is no search bot")
+        raise MeeplabError(
+            f"bot config {path}: bot '{name}' sets a policy, but its base '{base.name}' is no search bot"
+        )
     if not isinstance(policy, str):
         raise MeeplabError(f"bot config {path}: policy of bot '{name}' must be a bot name")
     return policy
@@ -280,14 +300,16 @@ def _search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     row[S_SWITCH] = w["switch"]
     row[S_VALUE] = w["value"]
     kinds = w["kinds"]
-    if kinds < 0 or kinds != int(kinds) or kinds >= 2 ** 52:
+    if kinds < 0 or kinds != int(kinds) or kinds >= 2**52:
         raise MeeplabError(f"bot '{spec.name}': kinds must be a bit mask of decision kinds (0 = all), got {kinds:g}")
     row[S_KINDS] = kinds
     if row[S_PLAYOUTS] < 1:
         raise MeeplabError(f"bot '{spec.name}': playouts must be at least 1, got {row[S_PLAYOUTS]:g}")
     if row[S_VALUE] not in (VALUE_WIN, VALUE_RANK):
-        raise MeeplabError(f"bot '{spec.name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), "
-                           f"got {row[S_VALUE]:g}")
+        raise MeeplabError(
+            f"bot '{spec.name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), "
+            f"got {row[S_VALUE]:g}"
+        )
     return row
 
 
@@ -298,9 +320,7 @@ def available(game: str, bot_configs: list[str] | tuple[str, ...] = ()) -> dict[
     return bots
 
 
-def make_lineup(
-    game: str, names: list[str], n_players: int, rotate: bool, bot_configs=()
-) -> Lineup:
+def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_configs=()) -> Lineup:
     """Resolve bot names (cycled to ``n_players`` entries) into the arrays an engine takes."""
     bots = available(game, bot_configs)
     if not names:
@@ -311,9 +331,7 @@ def make_lineup(
         )
     for n in names:
         if n not in bots:
-            raise MeeplabError(
-                f"unknown bot '{n}' for {game}; available: {', '.join(sorted(bots))}"
-            )
+            raise MeeplabError(f"unknown bot '{n}' for {game}; available: {', '.join(sorted(bots))}")
     entries = [names[i % len(names)] for i in range(n_players)]
     specs = [bots[n] for n in entries]
     search = np.zeros((MAX_ENTRIES, S_WIDTH), dtype=np.float64)

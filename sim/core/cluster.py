@@ -6,12 +6,13 @@ machines. Each task plays one shard (:func:`sim.core.shards.play_shard`) and ret
 Parquet bytes; only this process writes the run directory (parts, manifest), so workers need no
 shared disk and each shard is recorded once, whichever worker finally played it.
 """
+
 from __future__ import annotations
 
 import logging
 import time
 import uuid
-from typing import Iterator
+from collections.abc import Iterator
 
 from .errors import MeeplabError
 from .shards import Job, Shard, play_shard
@@ -35,7 +36,9 @@ class DaskExecutor:
         try:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency
-            raise MeeplabError("--workers/--scheduler need dask[distributed]: pip install 'dask[distributed]'") from None
+            raise MeeplabError(
+                "--workers/--scheduler need dask[distributed]: pip install 'dask[distributed]'"
+            ) from None
         self.threads = threads
         self.cluster = None
         t0 = time.perf_counter()
@@ -48,9 +51,14 @@ class DaskExecutor:
         else:
             if workers is None or workers <= 0:
                 raise MeeplabError(f"--workers must be positive, got {workers}")
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, scheduler_kwargs={"dashboard": False},
-                                        silence_logs=logging.ERROR)
+            self.cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                scheduler_kwargs={"dashboard": False},
+                silence_logs=logging.ERROR,
+            )
             self.client = Client(self.cluster)
             self.client.wait_for_workers(workers)
             self.scheduler = "local cluster"
@@ -69,8 +77,9 @@ class DaskExecutor:
             self.client.wait_for_workers(1, timeout=60)
         tag = uuid.uuid4().hex[:12]
         futures = {
-            self.client.submit(_task, job, shard, self.threads, pure=False, key=f"meeplab-{tag}-p{shard[0]}-{shard[1]}"):
-            shard
+            self.client.submit(
+                _task, job, shard, self.threads, pure=False, key=f"meeplab-{tag}-p{shard[0]}-{shard[1]}"
+            ): shard
             for shard in shards
         }
         try:

@@ -1,4 +1,5 @@
 """The fixed-width event log the engines share with their replays: rows [code, seat, a, b, c, d]."""
+
 from numba import njit
 
 LOG_WIDTH = 6

@@ -28,6 +28,7 @@ already complete with the same settings is not played again, an interrupted one 
 are kept), on this machine or a Dask cluster; one report, ``OUT/report.html``, compares every variant
 with the baseline.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,21 @@ from typing import Any
 from .errors import MeeplabError
 from .params import load_params_file, load_toml
 
-TOP_KEYS = {"game", "players", "bots", "games", "seed", "bot_configs", "rotate", "out", "title", "baseline",
-            "variants", "sprt", "description"}
+TOP_KEYS = {
+    "game",
+    "players",
+    "bots",
+    "games",
+    "seed",
+    "bot_configs",
+    "rotate",
+    "out",
+    "title",
+    "baseline",
+    "variants",
+    "sprt",
+    "description",
+}
 SPRT_KEYS = {"delta", "elo", "alpha", "beta", "alternative", "batch", "max_games", "metric"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -125,8 +139,9 @@ def load(path: str | Path) -> Experiment:
     variants = {}
     for name, table in variants_raw.items():
         if not _NAME.match(name) or name == "baseline":
-            raise MeeplabError(f"experiment {path}: variant name '{name}' must be letters, digits, '.', '_', '-' "
-                               "and not 'baseline'")
+            raise MeeplabError(
+                f"experiment {path}: variant name '{name}' must be letters, digits, '.', '_', '-' and not 'baseline'"
+            )
         variants[name] = _param_table(path, f"variants.{name}", table)
     sprt = data.get("sprt")
     if sprt is not None:
@@ -134,22 +149,38 @@ def load(path: str | Path) -> Experiment:
             raise MeeplabError(f"{_where(path, 'sprt')} must be a table")
         bad = sorted(set(sprt) - SPRT_KEYS)
         if bad:
-            raise MeeplabError(f"experiment {path}: unknown key 'sprt.{bad[0]}' (known: {', '.join(sorted(SPRT_KEYS))})")
+            raise MeeplabError(
+                f"experiment {path}: unknown key 'sprt.{bad[0]}' (known: {', '.join(sorted(SPRT_KEYS))})"
+            )
     configs = data.get("bot_configs", [])
     if not isinstance(configs, list) or not all(isinstance(c, str) for c in configs):
         raise MeeplabError(f"{_where(path, 'bot_configs')} must be a list of file names")
     out = data.get("out")
     return Experiment(
-        path=path, game=data["game"], players=_players(path, data.get("players", [])) if "players" in data else [],
-        bots=bots, games=games, seed=seed, rotate=bool(data.get("rotate", True)),
+        path=path,
+        game=data["game"],
+        players=_players(path, data.get("players", [])) if "players" in data else [],
+        bots=bots,
+        games=games,
+        seed=seed,
+        rotate=bool(data.get("rotate", True)),
         bot_configs=tuple(str(path.parent / c) for c in configs),
-        out=(path.parent / out) if isinstance(out, str) else None, title=str(data.get("title", "")),
-        baseline=_param_table(path, "baseline", data.get("baseline", {})), variants=variants, sprt=sprt,
+        out=(path.parent / out) if isinstance(out, str) else None,
+        title=str(data.get("title", "")),
+        baseline=_param_table(path, "baseline", data.get("baseline", {})),
+        variants=variants,
+        sprt=sprt,
     )
 
 
-def plan(exp: Experiment, out: Path, games: int | None = None, threads: int | None = None,
-         force: bool = False, progress: bool = True):
+def plan(
+    exp: Experiment,
+    out: Path,
+    games: int | None = None,
+    threads: int | None = None,
+    force: bool = False,
+    progress: bool = True,
+):
     """The run configurations: ``[(name, baseline_cfg, variant_cfg)]``; every one validated here."""
     from .registry import get_game
     from .runner import RunConfig, check_config
@@ -159,10 +190,23 @@ def plan(exp: Experiment, out: Path, games: int | None = None, threads: int | No
     n = int(games or exp.games)
 
     def cfg(over: dict[str, Any], where: Path, label: str) -> RunConfig:
-        return RunConfig(game=g, games=n, players=list(players), bots=list(exp.bots), seed=exp.seed, threads=threads,
-                         overrides=dict(over), out=where, rotate=exp.rotate, bot_configs=exp.bot_configs,
-                         progress=progress, label=label, command=f"meeplab experiment {exp.path}",
-                         resume=not force, force=force)
+        return RunConfig(
+            game=g,
+            games=n,
+            players=list(players),
+            bots=list(exp.bots),
+            seed=exp.seed,
+            threads=threads,
+            overrides=dict(over),
+            out=where,
+            rotate=exp.rotate,
+            bot_configs=exp.bot_configs,
+            progress=progress,
+            label=label,
+            command=f"meeplab experiment {exp.path}",
+            resume=not force,
+            force=force,
+        )
 
     pairs = []
     for name, over in exp.variants.items():

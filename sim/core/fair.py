@@ -14,13 +14,15 @@ The answer is the value whose ``f`` is nearest zero (integers), or the secant ro
 standard error of ``f`` at the bracket's ends (per-game values) and ``slope`` the bracket's secant. A range
 whose ends do not straddle zero has no crossing: the end nearer to fair is reported, and said so.
 """
+
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -72,7 +74,8 @@ def imbalance(df: pl.DataFrame, p: int, target: str, seat: int, bots: tuple[str,
         a, b = bots
         g = d.group_by("game_index").agg(
             pl.col("win").filter(pl.col("bot") == a).mean().alias("a"),
-            pl.col("win").filter(pl.col("bot") == b).mean().alias("b"))
+            pl.col("win").filter(pl.col("bot") == b).mean().alias("b"),
+        )
         v = (g["a"] - g["b"]).to_numpy()
     n = v.size
     return float(v.mean()), float(v.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
@@ -90,8 +93,10 @@ def search(evaluate: Callable[[float], Point], lo: float, hi: float, kind: str, 
     if (a.f > 0) == (b.f > 0) and a.f != 0 and b.f != 0:
         best = min((a, b), key=lambda q: abs(q.f))
         s.crossing, s.value = False, best.x
-        s.note = (f"no crossing in {fmt(lo, kind)}..{fmt(hi, kind)}: the imbalance keeps its sign "
-                  f"({a.f:+.3f} .. {b.f:+.3f}); the fairer end is {fmt(best.x, kind)}")
+        s.note = (
+            f"no crossing in {fmt(lo, kind)}..{fmt(hi, kind)}: the imbalance keeps its sign "
+            f"({a.f:+.3f} .. {b.f:+.3f}); the fairer end is {fmt(best.x, kind)}"
+        )
         return s
     fa, fb = a.f, b.f  # Illinois-scaled copies
     side = 0
@@ -135,8 +140,10 @@ def search(evaluate: Callable[[float], Point], lo: float, hi: float, kind: str, 
     nearer = [q for q in s.points if abs(q.f) < abs(at.f) and q.x != at.x]
     if nearer:
         q = min(nearer, key=lambda q: abs(q.f))
-        s.note = (f"the imbalance is not monotone over the range: {fmt(q.x, kind)} is also near fair "
-                  f"({q.f:+.3f} against {at.f:+.3f} here)")
+        s.note = (
+            f"the imbalance is not monotone over the range: {fmt(q.x, kind)} is also near fair "
+            f"({q.f:+.3f} against {at.f:+.3f} here)"
+        )
     return s
 
 

@@ -15,10 +15,12 @@ A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
 * ``end_codes``: how a game can end; ``Batch.end`` holds an index into it per game ("rules" = the rule
   book's ending; any other value is a safety net the game's README documents).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -31,6 +31,7 @@ Not covered: modules imported with ``importlib`` by name only (a module's key fo
 statements) and functions compiled at run time outside an import; bot plug-ins from other packages
 (entry points) use numba's default.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -40,12 +41,13 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Iterator
 from importlib.machinery import PathFinder, SourceFileLoader
 from pathlib import Path
-from typing import Iterator
 
-PACKAGES = ("sim", "strategies")
-ROOT = Path(__file__).resolve().parents[2]  # the folder holding sim/ and strategies/
+TOP = "meeplab"  # the distribution's one import name; sim/ and strategies/ are its subpackages
+PACKAGES = ("sim", "strategies")  # the subpackages whose modules are keyed
+ROOT = Path(__file__).resolve().parents[2]  # the folder holding sim/ and strategies/ (meeplab.sim, ...)
 KEEP = 4  # cache keys kept per module
 _IN_USE_S = 3600.0  # a key used this recently is never pruned
 
@@ -61,8 +63,16 @@ def cache_base() -> Path:
     return Path(xdg) / "meeplab" / "numba"
 
 
+def _ours(name: str) -> bool:
+    """Whether ``name`` is a module of the keyed packages (``meeplab.sim...``, ``meeplab.strategies...``)."""
+    parts = name.split(".")
+    return len(parts) >= 2 and parts[0] == TOP and parts[1] in PACKAGES
+
+
 def _file_of(name: str) -> Path | None:
-    p = ROOT.joinpath(*name.split("."))
+    if not _ours(name):
+        return None
+    p = ROOT.joinpath(*name.split(".")[1:])
     if (p / "__init__.py").is_file():
         return p / "__init__.py"
     f = p.parent / (p.name + ".py")
@@ -82,14 +92,14 @@ _IMPORT_RE = re.compile(
 
 # Shared modules whose compiled code is specialised for every game at compile time (numba overloads that
 # each game's engine registers, sim.core.forward): they depend on the game folders without importing them.
-GENERIC = ("sim.core.play", "sim.core.search")
+GENERIC = ("meeplab.sim.core.play", "meeplab.sim.core.search")
 
 
 def _game_modules(game: str) -> set[str]:
     """Every module of the game folder ``sim/<game>/`` (what a GENERIC function is compiled from for it)."""
     folder = ROOT / "sim" / game
-    out = {f"sim.{game}"} if (folder / "__init__.py").is_file() else set()
-    out.update(f"sim.{game}.{path.stem}" for path in folder.glob("*.py") if path.name != "__init__.py")
+    out = {f"{TOP}.sim.{game}"} if (folder / "__init__.py").is_file() else set()
+    out.update(f"{TOP}.sim.{game}.{path.stem}" for path in folder.glob("*.py") if path.name != "__init__.py")
     return out
 
 
@@ -109,8 +119,8 @@ def _games_of(typ, out: set[str]) -> set[str]:
     cls = getattr(typ, "instance_class", None)
     mod = getattr(cls, "__module__", "") or ""
     parts = mod.split(".")
-    if len(parts) >= 2 and parts[0] == "sim" and parts[1] != "core" and (ROOT / "sim" / parts[1]).is_dir():
-        out.add(parts[1])
+    if len(parts) >= 3 and parts[:2] == [TOP, "sim"] and parts[2] != "core" and (ROOT / "sim" / parts[2]).is_dir():
+        out.add(parts[2])
     for sub in getattr(typ, "types", ()) or ():
         _games_of(sub, out)
     return out
@@ -170,7 +180,7 @@ def _imports(name: str) -> frozenset[str]:
             found.update(f"{base}.{part.split()[0]}" for part in names.strip("()").split(",") if part.split())
     out = set()
     for mod in found:
-        if mod.partition(".")[0] in PACKAGES:
+        if _ours(mod):
             out.update(m for m in (*_parents(mod), mod) if _file_of(m) is not None)
     _imports_memo[name] = frozenset(out)
     return _imports_memo[name]
@@ -234,7 +244,7 @@ def cache_lock(name: str) -> Iterator[None]:
 def _prune(mod_dir: Path) -> None:
     keys = sorted(mod_dir.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
     now = time.time()
-    for old in keys[KEEP - 1:]:
+    for old in keys[KEEP - 1 :]:
         if now - old.stat().st_mtime > _IN_USE_S:
             shutil.rmtree(old, ignore_errors=True)
 
@@ -276,7 +286,7 @@ def _key_by_game(module) -> None:
 class _KeyedFinder:
     @staticmethod
     def find_spec(name, path=None, target=None):
-        if "." not in name or name.partition(".")[0] not in PACKAGES:
+        if not _ours(name):
             return None
         spec = PathFinder.find_spec(name, path, target)
         if spec is None or type(spec.loader) is not SourceFileLoader or not spec.origin:

@@ -14,6 +14,7 @@ per-block copies were equal to each other, ``inline_ir`` uses the first one to r
 inlined IR, and the machine code compiled from it, are the same (the fingerprint tests of every engine check
 the games). numba versions without these hooks are left alone.
 """
+
 from __future__ import annotations
 
 import copy

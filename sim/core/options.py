@@ -19,11 +19,13 @@ Verdicts (per class and mode):
   below ``fair / 2``): a candidate for an option the game cannot be won without;
 * ``costly`` / ``helps``: a significant loss (gain) after Holm's correction; ``-`` otherwise.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -93,21 +95,33 @@ def verdict(row: dict[str, Any], fair: float) -> str:
     return "-"
 
 
-def run_options(game: GameSpec, ctx, bot: str, n_players: int, n_games: int, *, seed: int = 1, bot_configs=(),
-                modes: tuple[str, ...] = MODES, classes: list[int] | None = None,
-                progress: Callable[[int], None] | None = None) -> OptionsResult:
+def run_options(
+    game: GameSpec,
+    ctx,
+    bot: str,
+    n_players: int,
+    n_games: int,
+    *,
+    seed: int = 1,
+    bot_configs=(),
+    modes: tuple[str, ...] = MODES,
+    classes: list[int] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> OptionsResult:
     """The baseline and one run per (mode, class) on games ``0 .. n_games - 1`` of ``seed``."""
-    from reports.stats import holm, wilson
+    from meeplab.reports.stats import holm, wilson
 
     if not game.options:
         raise MeeplabError(f"{game.id} declares no option classes (sim/{game.id}/options.py)")
     spec = available(game.id, bot_configs).get(bot)
     if spec is None:
-        raise MeeplabError(f"unknown bot '{bot}' for {game.id}; available: "
-                           f"{', '.join(sorted(available(game.id, bot_configs)))}")
+        raise MeeplabError(
+            f"unknown bot '{bot}' for {game.id}; available: {', '.join(sorted(available(game.id, bot_configs)))}"
+        )
     classes = list(range(len(game.options))) if classes is None else classes
-    base = game.play(ctx, restricted_lineup(game, bot, n_players, "forbid", -1, bot_configs), seed, 0, n_games,
-                     n_players)
+    base = game.play(
+        ctx, restricted_lineup(game, bot, n_players, "forbid", -1, bot_configs), seed, 0, n_games, n_players
+    )
     w0, s0 = entry0(base, 0, n_players)
     if progress:
         progress(n_games)
@@ -116,17 +130,35 @@ def run_options(game: GameSpec, ctx, bot: str, n_players: int, n_games: int, *, 
     for mode in modes:
         rows = []
         for c in classes:
-            b = game.play(ctx, restricted_lineup(game, bot, n_players, mode, c, bot_configs), seed, 0, n_games,
-                          n_players)
+            b = game.play(
+                ctx, restricted_lineup(game, bot, n_players, mode, c, bot_configs), seed, 0, n_games, n_players
+            )
             w, s = entry0(b, 0, n_players)
-            changed = int(np.count_nonzero(np.any(b.score != base.score, axis=1)
-                                           | np.any(b.length[:, None] != base.length[:, None], axis=1)))
+            changed = int(
+                np.count_nonzero(
+                    np.any(b.score != base.score, axis=1) | np.any(b.length[:, None] != base.length[:, None], axis=1)
+                )
+            )
             d, lo_d, hi_d, p = _paired(w - w0)
             lo, hi = wilson(float(w.sum()), n_games)
             name, what = game.options[c]
-            rows.append({"mode": mode, "option": name, "what": what, "share": float(w.mean()), "lo": lo, "hi": hi,
-                         "delta": d, "delta_lo": lo_d, "delta_hi": hi_d, "p": p, "changed": changed,
-                         "score": float(s.mean()), "score_delta": float((s - s0).mean())})
+            rows.append(
+                {
+                    "mode": mode,
+                    "option": name,
+                    "what": what,
+                    "share": float(w.mean()),
+                    "lo": lo,
+                    "hi": hi,
+                    "delta": d,
+                    "delta_lo": lo_d,
+                    "delta_hi": hi_d,
+                    "p": p,
+                    "changed": changed,
+                    "score": float(s.mean()),
+                    "score_delta": float((s - s0).mean()),
+                }
+            )
             if progress:
                 progress(n_games)
         for r, q in zip(rows, holm([r["p"] for r in rows])):

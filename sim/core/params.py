@@ -4,12 +4,14 @@ A game declares its parameters as a :class:`ParamSet` of :class:`Param`. Users o
 ``--set name=value`` (strings parsed by type) or a TOML file (native TOML values, checked by type).
 Every failure raises :class:`~sim.core.errors.MeeplabError` with one clear line.
 """
+
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import MeeplabError
 
@@ -51,9 +53,7 @@ class Param:
 
     def _coerce(self, raw: Any) -> Any:
         k = self.kind
-        bad = MeeplabError(
-            f"parameter '{self.name}' expects {self._kind_text()}, got {raw!r}"
-        )
+        bad = MeeplabError(f"parameter '{self.name}' expects {self._kind_text()}, got {raw!r}")
         if k == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -129,22 +129,14 @@ class Param:
                 raise MeeplabError(f"parameter '{self.name}' = {value} is out of range ({rng})")
         elif self.kind in ("ints", "floats"):
             if self.length is not None and len(value) != self.length:
-                raise MeeplabError(
-                    f"parameter '{self.name}' needs exactly {self.length} values, got {len(value)}"
-                )
+                raise MeeplabError(f"parameter '{self.name}' needs exactly {self.length} values, got {len(value)}")
             if len(value) < self.min_length:
-                raise MeeplabError(
-                    f"parameter '{self.name}' needs at least {self.min_length} values, got {len(value)}"
-                )
+                raise MeeplabError(f"parameter '{self.name}' needs at least {self.min_length} values, got {len(value)}")
             for v in value:
                 if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-                    raise MeeplabError(
-                        f"parameter '{self.name}' has value {v} out of range ({rng})"
-                    )
+                    raise MeeplabError(f"parameter '{self.name}' has value {v} out of range ({rng})")
         elif self.kind == "str" and self.choices is not None and value not in self.choices:
-            raise MeeplabError(
-                f"parameter '{self.name}' = {value!r} is not one of {', '.join(self.choices)}"
-            )
+            raise MeeplabError(f"parameter '{self.name}' = {value!r} is not one of {', '.join(self.choices)}")
 
     def _range_text(self) -> str:
         if self.lo is not None and self.hi is not None:

@@ -17,6 +17,7 @@ everything itself, as before. Processes that need the same ``step`` take turns (
 second loads what the first compiled. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the
 default is the number of cores this process may use.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -99,16 +100,19 @@ class Cold:
         shares: list[list] = [[] for _ in range(n_helpers)]
         for k, part in enumerate(self.parts[1:]):
             shares[k % n_helpers].extend(part)
-        code = (f"import sys; sys.path[:0] = {list(sys.path)!r}; "
-                f"import importlib; importlib.import_module({__name__!r})._helper_main()")
+        code = f"import importlib; importlib.import_module({__name__!r})._helper_main()"
         for share in shares:
             try:
                 payload = pickle.dumps([(*_address(fn), types) for fn, types in share])
             except Exception:  # a type numba cannot pickle: step compiles these itself
                 continue
             try:
-                proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                proc = subprocess.Popen(
+                    [sys.executable, "-c", code],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
                 proc.stdin.write(payload)
                 proc.stdin.close()
             except OSError:

@@ -3,6 +3,7 @@
 ``play_batch`` is what a game's ``GameSpec.play`` calls: ``prange`` over chunks of games, one state (and
 one scratch state for search bots) per chunk, every game ``g`` seeded from ``(seed, g)`` alone.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +11,21 @@ from numba import njit, prange
 
 from .bots import entry_of_seat
 from .forward import (
-    ALGO_ROLLOUT, C_DECISIONS, C_END, C_KIND, C_LENGTH, C_N, C_NP, S_ALGO, ask, fm_advance, fm_apply, fm_new, fm_reset,
-    fm_result, searched_kind,
+    ALGO_ROLLOUT,
+    C_DECISIONS,
+    C_END,
+    C_KIND,
+    C_LENGTH,
+    C_N,
+    C_NP,
+    S_ALGO,
+    ask,
+    fm_advance,
+    fm_apply,
+    fm_new,
+    fm_reset,
+    fm_result,
+    searched_kind,
 )
 from .restrict import allowed_list, ask_among, is_restricted
 from .search import rollout_among, rollout_choose
@@ -29,7 +43,7 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
     fm_reset(st, cx, seed, g)
     np_ = r.ctl[C_NP]
     m = r.moves.shape[0]
-    pick = used[m:2 * m]
+    pick = used[m : 2 * m]
     while True:
         seat = fm_advance(st, cx)
         if seat < 0:
@@ -54,8 +68,24 @@ def _search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, 
     plays restricted)."""
     m = st.rec[0].moves.shape[0]
     if is_restricted(search[e]):
-        return rollout_among(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk, used[m:2 * m], k,
-                             used[2 * m:3 * m])
+        return rollout_among(
+            st,
+            sim,
+            cx,
+            fns,
+            weights,
+            search[e],
+            e,
+            acc,
+            cand,
+            used,
+            sc,
+            tb,
+            brk,
+            used[m : 2 * m],
+            k,
+            used[2 * m : 3 * m],
+        )
     return rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
 
 
@@ -88,13 +118,22 @@ def new_player(cx, np_, ncat, log):
     st = fm_new(cx, np_, log)
     sim = fm_new(cx, np_, log[:0])
     m = st.rec[0].moves.shape[0]
-    return (st, sim, np.zeros(m, dtype=np.float64), np.zeros(m, dtype=np.int64), np.zeros(3 * m, dtype=np.int64),
-            np.zeros(np_, dtype=np.float64), np.zeros(np_, dtype=np.float64), np.zeros((np_, ncat), dtype=np.float64))
+    return (
+        st,
+        sim,
+        np.zeros(m, dtype=np.float64),
+        np.zeros(m, dtype=np.int64),
+        np.zeros(3 * m, dtype=np.int64),
+        np.zeros(np_, dtype=np.float64),
+        np.zeros(np_, dtype=np.float64),
+        np.zeros((np_, ncat), dtype=np.float64),
+    )
 
 
 @njit(cache=True)
-def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end,
-               log, log_on, srch):
+def play_range(
+    cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end, log, log_on, srch
+):
     """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state)."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
@@ -107,13 +146,32 @@ def play_range(cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end,
-               log_width, srch):
+def play_batch(
+    cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch
+):
     """``n_games`` games from ``start`` on all threads (chunks of CHUNK games)."""
     dummy = np.zeros((0, log_width), dtype=np.int64)
     for c in prange((n_games + CHUNK - 1) // CHUNK):
-        play_range(cx, fns, weights, search, np_, rotate, seed, start, c * CHUNK, min(n_games, (c + 1) * CHUNK),
-                   score, tiebreak, brk, length, end, dummy, False, srch)
+        play_range(
+            cx,
+            fns,
+            weights,
+            search,
+            np_,
+            rotate,
+            seed,
+            start,
+            c * CHUNK,
+            min(n_games, (c + 1) * CHUNK),
+            score,
+            tiebreak,
+            brk,
+            length,
+            end,
+            dummy,
+            False,
+            srch,
+        )
 
 
 @njit(cache=True)
@@ -124,8 +182,7 @@ def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat, srch)
     brk = np.zeros((1, np_, ncat))
     length = np.zeros(1, dtype=np.int64)
     end = np.zeros(1, dtype=np.int8)
-    play_range(cx, fns, weights, search, np_, rotate, seed, g, 0, 1, score, tiebreak, brk, length, end, log, True,
-               srch)
+    play_range(cx, fns, weights, search, np_, rotate, seed, g, 0, 1, score, tiebreak, brk, length, end, log, True, srch)
     n = 0
     for i in range(log.shape[0]):
         if log[i, 0] == 0:

@@ -1,10 +1,11 @@
 """Game discovery: every package ``sim/<id>/`` exposing ``GAME`` is a game; the core names none."""
+
 from __future__ import annotations
 
 import importlib
 import pkgutil
 
-import sim
+from meeplab import sim
 
 from .errors import MeeplabError
 from .game import GameSpec
@@ -19,7 +20,7 @@ def games() -> dict[str, GameSpec]:
         for info in sorted(pkgutil.iter_modules(sim.__path__), key=lambda i: i.name):
             if not info.ispkg or info.name == "core" or info.name.startswith("_"):
                 continue
-            module = importlib.import_module(f"sim.{info.name}")
+            module = importlib.import_module(f"meeplab.sim.{info.name}")
             spec = getattr(module, "GAME", None)
             if isinstance(spec, GameSpec):
                 found[spec.id] = spec
@@ -42,7 +43,7 @@ def get_game(game_id: str) -> GameSpec:
         return _GAMES[game_id]
     if game_id not in game_ids():
         raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
-    spec = getattr(importlib.import_module(f"sim.{game_id}"), "GAME", None)
+    spec = getattr(importlib.import_module(f"meeplab.sim.{game_id}"), "GAME", None)
     if not isinstance(spec, GameSpec):
         raise MeeplabError(f"sim/{game_id} does not define GAME")
     return spec
@@ -54,6 +55,4 @@ def check_players(game: GameSpec, n_players: int) -> None:
             allowed = f"exactly {game.min_players}"
         else:
             allowed = f"{game.min_players} to {game.max_players}"
-        raise MeeplabError(
-            f"{game.id} is played by {allowed} players, not {n_players}"
-        )
+        raise MeeplabError(f"{game.id} is played by {allowed} players, not {n_players}")

@@ -15,6 +15,7 @@ The bot itself is unchanged: it is asked with the allowed rows moved to the fron
 engines see the decision as they posted it). A search bot restricts its own candidates and, in its playouts,
 the decisions of its own seat; the other seats play out unrestricted.
 """
+
 from __future__ import annotations
 
 from numba import njit

@@ -5,6 +5,7 @@ splitmix64, so a game plays identically whatever the thread count, chunk size or
 The state is a ``uint64[4]`` array owned by the game; bots draw from the same array, so a bot's
 random choices are part of the reproducible stream too.
 """
+
 import numpy as np
 from numba import njit
 

@@ -4,6 +4,7 @@ Game ``g`` of player count ``P`` always plays the same way for a given seed, wha
 count or chunk size, so a run of N games is the first N games of a run of 2N, and a variant run with
 the same seed is paired game by game with its baseline (common random numbers).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -23,10 +24,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import shards as shards_mod
 from .bots import available, make_lineup
 from .errors import MeeplabError
 from .game import Batch, GameSpec, rank_and_win
-from . import shards as shards_mod
 from .registry import check_players
 from .shards import LocalExecutor
 
@@ -115,8 +116,9 @@ def _end_column(game: GameSpec, batch: Batch, n: int, n_players: int) -> pa.Dict
     codes = np.zeros(n, dtype=np.int32) if batch.end is None else batch.end.astype(np.int32)
     if codes.size and (codes.min() < 0 or codes.max() >= len(game.end_codes)):
         raise ValueError(f"{game.id}: Batch.end holds a code outside end_codes {game.end_codes}")
-    return pa.DictionaryArray.from_arrays(pa.array(np.repeat(codes, n_players)),
-                                          pa.array(list(game.end_codes), type=pa.string()))
+    return pa.DictionaryArray.from_arrays(
+        pa.array(np.repeat(codes, n_players)), pa.array(list(game.end_codes), type=pa.string())
+    )
 
 
 class _Interrupted(Exception):
@@ -204,8 +206,14 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         (out / shards_mod.CHUNKS).mkdir(exist_ok=True)
         _write_json(out / "run.json", meta)
 
-    job = shards_mod.Job(game=game.id, values=tuple(values.items()), bots=tuple(cfg.bots), rotate=cfg.rotate,
-                         bot_configs=tuple(cfg.bot_configs), seed=cfg.seed)
+    job = shards_mod.Job(
+        game=game.id,
+        values=tuple(values.items()),
+        bots=tuple(cfg.bots),
+        rotate=cfg.rotate,
+        bot_configs=tuple(cfg.bot_configs),
+        seed=cfg.seed,
+    )
     todo = shards_mod.plan(cfg.players, cfg.games, cfg.chunk, done)
     completed = {p: sum(n for _, n in done.get(p, [])) for p in cfg.players}
     total = cfg.games * len(cfg.players)
@@ -236,7 +244,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
                 compile_time += time.perf_counter() - tc
         stream = executor.results(job, todo)
         for shard, data in stream:
-            p, start, n = shard
+            p, _start, n = shard
             with _signals_held():  # a part on disk is recorded and counted, or neither
                 if out is not None:
                     shards_mod.write_part(out, shard, data)
@@ -312,7 +320,9 @@ def _claim_out(out: Path, cfg: RunConfig, meta: dict[str, Any]) -> dict[str, Any
         if not isinstance(previous, dict):
             raise ValueError("not an object")
     except (OSError, ValueError) as exc:
-        raise MeeplabError(f"--resume: cannot read {out / 'run.json'} ({exc}); use --force to replace the run") from None
+        raise MeeplabError(
+            f"--resume: cannot read {out / 'run.json'} ({exc}); use --force to replace the run"
+        ) from None
     for key in RESUME_KEYS:
         if previous.get(key) != json.loads(json.dumps(meta[key])):
             raise MeeplabError(
@@ -371,7 +381,12 @@ def _first_run_key(game: GameSpec) -> str:
     from .numba_cache import game_key, source_key
 
     h = hashlib.sha256()
-    for part in (game_key(game.id), source_key("sim.core.play"), source_key("sim.core.search"), numba.__version__):
+    for part in (
+        game_key(game.id),
+        source_key("meeplab.sim.core.play"),
+        source_key("meeplab.sim.core.search"),
+        numba.__version__,
+    ):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:20]
 
@@ -429,10 +444,10 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def _version() -> str:
-    import sim
+    from meeplab import sim
 
     return sim.__version__

@@ -19,14 +19,30 @@ thread and worker counts.
 Budget: with more than ``maxcand`` candidates, only the policy's pick and the best others by feature 0
 (the engine's immediate value) are searched.
 """
+
 from __future__ import annotations
 
 from numba import njit
 
 from .events import log_event
 from .forward import (
-    C_DECISIONS, C_KIND, C_N, C_NP, C_SEAT, S_MARGIN, S_MAXCAND, S_PLAYOUTS, S_SWITCH, S_VALUE, VALUE_RANK, ask, fm_advance,
-    fm_apply, fm_copy, fm_determinise, fm_result,
+    C_DECISIONS,
+    C_KIND,
+    C_N,
+    C_NP,
+    C_SEAT,
+    S_MARGIN,
+    S_MAXCAND,
+    S_PLAYOUTS,
+    S_SWITCH,
+    S_VALUE,
+    VALUE_RANK,
+    ask,
+    fm_advance,
+    fm_apply,
+    fm_copy,
+    fm_determinise,
+    fm_result,
 )
 from .restrict import ask_among, ask_restricted
 from .rng import rng_init, rng_next
@@ -210,8 +226,7 @@ def explain(st, nc, best, k_play, acc, cand, used):
         c = cand[b]
         mw = r.moves.shape[1]
         m1 = r.moves[c, 1] if mw > 1 else 0
-        log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1,
-                  int(round(acc[b] / k_play * 1e6)), rank)
+        log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1, int(round(acc[b] / k_play * 1e6)), rank)
 
 
 def explain_lines(rows, describe) -> list[str]:

@@ -7,6 +7,7 @@ renamed (a part on disk is always whole), then recorded by one line in ``OUT/man
 resumed run plays what the manifest does not cover; parts the manifest does not name (a process
 killed between rename and record) are deleted first, so no game is ever counted twice.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -16,9 +17,10 @@ import os
 import pickle
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -82,10 +84,14 @@ def read_manifest(out: Path) -> dict[int, list[tuple[int, int]]]:
                 done.setdefault(p, []).append((start, n))
     if path.exists():  # rewrite it whole: a torn last line must not swallow the next record
         tmp = path.with_suffix(".jsonl.tmp")
-        tmp.write_text("".join(
-            json.dumps({"p": p, "start": s, "n": n, "file": part_name(p, s)}) + "\n"
-            for p, runs in sorted(done.items()) for s, n in sorted(runs)
-        ), encoding="utf-8")
+        tmp.write_text(
+            "".join(
+                json.dumps({"p": p, "start": s, "n": n, "file": part_name(p, s)}) + "\n"
+                for p, runs in sorted(done.items())
+                for s, n in sorted(runs)
+            ),
+            encoding="utf-8",
+        )
         os.replace(tmp, path)
     chunks = out / CHUNKS
     if chunks.is_dir():

@@ -17,11 +17,13 @@ little, which makes the test slightly conservative. ``two-sided`` runs the Sobel
 (0 against +delta and 0 against -delta, alpha/2 each) and decides "rises", "falls" or "no change of
 delta or more" once both have stopped. Each player count is a test of its own.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -32,13 +34,13 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 
 @dataclass(frozen=True)
 class SprtSettings:
-    alpha: float = 0.05          # false alarm: accept "changed" when it did not change
-    beta: float = 0.05           # miss: accept "no change" when it changed by delta
-    delta: float | None = None   # smallest difference worth detecting, in win-share points (0.02 = 2 points)
-    elo: float | None = None     # or: that difference as Elo at the fair share 1/P (delta per player count)
+    alpha: float = 0.05  # false alarm: accept "changed" when it did not change
+    beta: float = 0.05  # miss: accept "no change" when it changed by delta
+    delta: float | None = None  # smallest difference worth detecting, in win-share points (0.02 = 2 points)
+    elo: float | None = None  # or: that difference as Elo at the fair share 1/P (delta per player count)
     alternative: str = "two-sided"
-    batch: int = 1000            # games per player count between two looks
-    max_games: int = 100_000     # per player count: stop undecided here
+    batch: int = 1000  # games per player count between two looks
+    max_games: int = 100_000  # per player count: stop undecided here
 
     def check(self) -> None:
         for name in ("alpha", "beta"):
@@ -46,8 +48,10 @@ class SprtSettings:
             if not 0.0 < v < 0.5:
                 raise MeeplabError(f"--{name} must be between 0 and 0.5, got {v}")
         if (self.delta is None) == (self.elo is None):
-            raise MeeplabError("--until-significant needs the smallest difference worth detecting: "
-                               "--delta D (win-share points, e.g. 0.02) or --elo E, not both")
+            raise MeeplabError(
+                "--until-significant needs the smallest difference worth detecting: "
+                "--delta D (win-share points, e.g. 0.02) or --elo E, not both"
+            )
         if self.delta is not None and not 0.0 < self.delta < 1.0:
             raise MeeplabError(f"--delta must be between 0 and 1 (win-share points), got {self.delta}")
         if self.elo is not None and not 0.0 < self.elo <= 800.0:
@@ -166,10 +170,19 @@ class Sequential:
         n = self.n
         sd = math.sqrt(max(0.0, (self.s2 - self.s * self.s / n) / (n - 1))) if n > 1 else math.nan
         lo, hi = next(iter(self.tests.values())).lower, next(iter(self.tests.values())).upper
-        return {"n_players": self.n_players, "games": n, "delta": self.delta, "mean": self.s / n if n else math.nan,
-                "sd": sd, "changed": self.changed / n if n else math.nan, "verdict": self.verdict(),
-                "lower": lo, "upper": hi, "path": self.path,
-                "decisions": {k: v.decision for k, v in self.tests.items()}}
+        return {
+            "n_players": self.n_players,
+            "games": n,
+            "delta": self.delta,
+            "mean": self.s / n if n else math.nan,
+            "sd": sd,
+            "changed": self.changed / n if n else math.nan,
+            "verdict": self.verdict(),
+            "lower": lo,
+            "upper": hi,
+            "path": self.path,
+            "decisions": {k: v.decision for k, v in self.tests.items()},
+        }
 
 
 def verdict_text(v: str, target: str, delta: float) -> str:
@@ -179,12 +192,12 @@ def verdict_text(v: str, target: str, delta: float) -> str:
         "rises": f"the variant raises {target} (by about {d} or more: H1 accepted)",
         "falls": f"the variant lowers {target} (by about {d} or more: H1 accepted)",
         "no change": f"no change of {d} or more in {target} (H0 accepted)",
-        "undecided": f"undecided at the game limit: neither no change nor a change of {d} in {target} is "
-                     "established",
+        "undecided": f"undecided at the game limit: neither no change nor a change of {d} in {target} is established",
     }[v]
 
 
 # -- what is measured per game --------------------------------------------------------------------
+
 
 def parse_metric(text: str | None, bots: list[str]) -> tuple[str, Any]:
     """``bot:NAME`` (that bot's win share per game) or ``seat:K`` (seat K's win); default: the first listed
@@ -233,6 +246,7 @@ def per_game(table, n_players: int, metric: tuple[str, Any]) -> tuple[np.ndarray
 
 # -- the sequential run -----------------------------------------------------------------------------
 
+
 class ReplayExecutor:
     """Serves shards already played (the SPRT's batches) and passes the rest to the real executor, so the
     run directories are written by the ordinary runner without playing a game twice."""
@@ -259,8 +273,9 @@ class ReplayExecutor:
         pass
 
 
-def run_sequential(base_cfg, var_cfg, settings: SprtSettings, metric_text: str | None = None,
-                   executor=None, echo=None) -> dict[str, Any]:
+def run_sequential(
+    base_cfg, var_cfg, settings: SprtSettings, metric_text: str | None = None, executor=None, echo=None
+) -> dict[str, Any]:
     """Play baseline and variant batch by batch until every player count's test stops (or
     ``settings.max_games``), then write both run directories with the ordinary runner. Returns the
     SPRT record (also stored as ``sprt`` in the variant's run.json and as OUT/sprt.json by the CLI)."""
@@ -280,8 +295,16 @@ def run_sequential(base_cfg, var_cfg, settings: SprtSettings, metric_text: str |
     jobs = []
     for cfg in (base_cfg, var_cfg):
         values, _ = check_config(cfg)
-        jobs.append(shards_mod.Job(game=cfg.game.id, values=tuple(values.items()), bots=tuple(cfg.bots),
-                                   rotate=cfg.rotate, bot_configs=tuple(cfg.bot_configs), seed=cfg.seed))
+        jobs.append(
+            shards_mod.Job(
+                game=cfg.game.id,
+                values=tuple(values.items()),
+                bots=tuple(cfg.bots),
+                rotate=cfg.rotate,
+                bot_configs=tuple(cfg.bot_configs),
+                seed=cfg.seed,
+            )
+        )
     inner = executor or shards_mod.LocalExecutor(base_cfg.threads)
     if base_cfg.threads:
         import numba
@@ -320,8 +343,11 @@ def run_sequential(base_cfg, var_cfg, settings: SprtSettings, metric_text: str |
             return {"status": meta["status"]}
     record = {
         "test": "SPRT (Wald; normal approximation, as Fishtest's GSPRT) on paired per-game differences",
-        "metric": list(metric), "metric_label": metric_label(metric), "settings": asdict(settings),
-        "tests": [t.summary() for t in tests], "status": "complete",
+        "metric": list(metric),
+        "metric_label": metric_label(metric),
+        "settings": asdict(settings),
+        "tests": [t.summary() for t in tests],
+        "status": "complete",
     }
     for t in record["tests"]:
         t["text"] = verdict_text(t["verdict"], metric_label(metric), t["delta"])

@@ -12,6 +12,7 @@ covariance is the cluster-robust sandwich with the game as the cluster (Liang & 
 95%. Ratings are on the Elo scale (400 / ln 10 per logit) and centred on their mean. A weak prior (``RIDGE``)
 keeps the fit finite when one bot never beats another.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -63,8 +64,15 @@ def pairs_of(frames: list[pl.DataFrame], names: list[str]) -> Pairs:
             for i, j in itertools.combinations(range(p), 2):
                 y = np.where(rank[:, i] < rank[:, j], 1.0, np.where(rank[:, i] > rank[:, j], 0.0, 0.5))
                 keep = bot[:, i] != bot[:, j]  # a bot against itself says nothing about ratings
-                for key, v in (("p", np.full(n, p)), ("bi", bot[:, i]), ("bj", bot[:, j]), ("si", np.full(n, i)),
-                               ("sj", np.full(n, j)), ("y", y), ("game", games)):
+                for key, v in (
+                    ("p", np.full(n, p)),
+                    ("bi", bot[:, i]),
+                    ("bj", bot[:, j]),
+                    ("si", np.full(n, i)),
+                    ("sj", np.full(n, j)),
+                    ("y", y),
+                    ("game", games),
+                ):
                     cols[key].append(v[keep])
     if not cols["y"]:
         raise MeeplabError("tournament: no games between different bots")
@@ -73,7 +81,7 @@ def pairs_of(frames: list[pl.DataFrame], names: list[str]) -> Pairs:
 
 def matchups(pr: Pairs, names: list[str]) -> pl.DataFrame:
     """Per ordered pair of bots: seat pairs met, share won by the first (ties a half), Wilson interval."""
-    from reports.stats import wilson
+    from meeplab.reports.stats import wilson
 
     rows = []
     for a, b in itertools.permutations(range(len(names)), 2):
@@ -91,7 +99,7 @@ def matchups(pr: Pairs, names: list[str]) -> pl.DataFrame:
 @dataclass
 class Ratings:
     names: list[str]
-    rating: np.ndarray   # Elo scale, mean 0
+    rating: np.ndarray  # Elo scale, mean 0
     lo: np.ndarray
     hi: np.ndarray
     se: np.ndarray
@@ -167,7 +175,18 @@ def fit(pr: Pairs, names: list[str], iters: int = 50) -> Ratings:
         seat_rows.append({"n_players": p, "seat": s, "effect": e, "lo": e - 1.96 * sd, "hi": e + 1.96 * sd})
     for p in sorted({p for p, _ in sidx} | set(int(x) for x in np.unique(pr.p))):
         seat_rows.append({"n_players": p, "seat": 0, "effect": 0.0, "lo": 0.0, "hi": 0.0})
-    seats = pl.DataFrame(seat_rows, schema={"n_players": pl.Int64, "seat": pl.Int64, "effect": pl.Float64,
-                                            "lo": pl.Float64, "hi": pl.Float64}).sort("n_players", "seat")
-    return Ratings(names=list(names), rating=r, lo=r - 1.96 * se, hi=r + 1.96 * se, se=se, seats=seats,
-                   converged=converged, pairs=int(pr.y.size), games=int(ng))
+    seats = pl.DataFrame(
+        seat_rows,
+        schema={"n_players": pl.Int64, "seat": pl.Int64, "effect": pl.Float64, "lo": pl.Float64, "hi": pl.Float64},
+    ).sort("n_players", "seat")
+    return Ratings(
+        names=list(names),
+        rating=r,
+        lo=r - 1.96 * se,
+        hi=r + 1.96 * se,
+        se=se,
+        seats=seats,
+        converged=converged,
+        pairs=int(pr.y.size),
+        games=int(ng),
+    )

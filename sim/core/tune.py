@@ -21,12 +21,14 @@ Noise is handled three ways:
 CMA-ES (Hansen's ``cma`` package) searches in a scaled space: weight ``i`` is ``w0_i + z_i * s_i`` with
 ``s_i = max(|w0_i|, 0.1 * mean |w0|, 0.01)``, so a step of 1 changes each weight by about its own size.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +39,7 @@ from .game import GameSpec, rank_and_win
 
 def wilson(k: float, n: int) -> tuple[float, float]:
     """Wilson 95 % interval of a win share (the reports' own)."""
-    from reports.stats import wilson as _wilson
+    from meeplab.reports.stats import wilson as _wilson
 
     return _wilson(k, n)
 
@@ -91,11 +93,22 @@ class Evaluator:
     objective adds ``margin`` x its mean score lead over the best other seat (a tie-breaker that still points
     the way when every candidate loses every game)."""
 
-    def __init__(self, game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], seed: int,
-                 bot_configs=(), margin: float = 0.0):
+    def __init__(
+        self,
+        game: GameSpec,
+        ctx,
+        bot: str,
+        vs: list[str],
+        players: list[int],
+        seed: int,
+        bot_configs=(),
+        margin: float = 0.0,
+    ):
         self.game, self.ctx, self.seed, self.players, self.margin = game, ctx, seed, players, margin
-        self.lineups = {p: [make_lineup(game.id, names, p, True, bot_configs) for names in field_tables(bot, vs, p)]
-                        for p in players}
+        self.lineups = {
+            p: [make_lineup(game.id, names, p, True, bot_configs) for names in field_tables(bot, vs, p)]
+            for p in players
+        }
         self.width = len(available(game.id, bot_configs)[bot].weights)
 
     def wins(self, w: np.ndarray, start: int, n: int, lead: list | None = None) -> list[float]:
@@ -109,8 +122,9 @@ class Evaluator:
                     continue
                 weights = lu.weights.copy()
                 weights[0, : self.width] = w
-                lu2 = type(lu)(names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads,
-                               search=lu.search)
+                lu2 = type(lu)(
+                    names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads, search=lu.search
+                )
                 b = self.game.play(self.ctx, lu2, self.seed, start + off, cnt, p)
                 _, win = rank_and_win(b.score, b.tiebreak)
                 g = start + off + np.arange(cnt)[:, None]
@@ -131,10 +145,24 @@ class Evaluator:
         return (float(np.mean(wins)) + self.margin * float(np.mean(lead))) / n
 
 
-def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budget: int, *, seed: int = 1,
-         bot_configs=(), games_per_eval: int | None = None, popsize: int | None = None, sigma: float = 0.3,
-         margin: float = 0.001, final_games: int | None = None, progress: Callable[[int], None] | None = None,
-         only: list[str] | None = None) -> TuneResult:
+def tune(
+    game: GameSpec,
+    ctx,
+    bot: str,
+    vs: list[str],
+    players: list[int],
+    budget: int,
+    *,
+    seed: int = 1,
+    bot_configs=(),
+    games_per_eval: int | None = None,
+    popsize: int | None = None,
+    sigma: float = 0.3,
+    margin: float = 0.001,
+    final_games: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    only: list[str] | None = None,
+) -> TuneResult:
     """CMA-ES on ``bot``'s weights within ``budget`` games (final check included); Ctrl-C ends it early with
     the incumbent (``interrupted``; no final check then). ``only``: glob patterns of the weight names to tune
     (``place.*``); the others keep their values."""
@@ -146,16 +174,19 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
     if spec is None:
         raise MeeplabError(f"unknown bot '{bot}' for {game.id}")
     if spec.search or not spec.weights:
-        raise MeeplabError(f"bot '{bot}' has no weights to tune (tune works on a plain bot with weights, e.g. "
-                           f"heuristic)")
+        raise MeeplabError(
+            f"bot '{bot}' has no weights to tune (tune works on a plain bot with weights, e.g. heuristic)"
+        )
     w0 = np.array(spec.weights, dtype=np.float64)
     idx = np.arange(len(w0))
     if only:
-        idx = np.array([i for i, n in enumerate(spec.weight_names) if any(fnmatch.fnmatch(n, pat) for pat in only)],
-                       dtype=np.int64)
+        idx = np.array(
+            [i for i, n in enumerate(spec.weight_names) if any(fnmatch.fnmatch(n, pat) for pat in only)], dtype=np.int64
+        )
         if idx.size == 0:
-            raise MeeplabError(f"--weights {','.join(only)} matches none of {bot}'s weights "
-                               f"({', '.join(spec.weight_names)})")
+            raise MeeplabError(
+                f"--weights {','.join(only)} matches none of {bot}'s weights ({', '.join(spec.weight_names)})"
+            )
     ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin)
     dim = len(idx)
     lam = popsize or (4 + int(3 * math.log(dim)))
@@ -166,18 +197,27 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
     if gens < 1:
         raise MeeplabError(
             f"--budget {budget:,} is too small: one generation costs {per_round:,} games ({lam + 1} weight vectors x "
-            f"{per_gen} games x {len(players)} player count(s)) and the final check {2 * final_n * len(players):,}")
+            f"{per_gen} games x {len(players)} player count(s)) and the final check {2 * final_n * len(players):,}"
+        )
     scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
 
     def at(z) -> np.ndarray:
         w = w0.copy()
         w[idx] += np.asarray(z) * scale
         return w
-    es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1,
-                                                        "verbose": -9})
+
+    es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1, "verbose": -9})
     incumbent = w0.copy()
-    res = TuneResult(bot=bot, names=spec.weight_names, start=w0, best=incumbent, generations=0, games_played=0,
-                     interrupted=False, tuned=tuple(spec.weight_names[i] for i in idx) if only else ())
+    res = TuneResult(
+        bot=bot,
+        names=spec.weight_names,
+        start=w0,
+        best=incumbent,
+        generations=0,
+        games_played=0,
+        interrupted=False,
+        tuned=tuple(spec.weight_names[i] for i in idx) if only else (),
+    )
     try:
         for gen in range(gens):
             start = gen * per_gen
@@ -190,8 +230,9 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
                 incumbent, inc = at(zs[b]), shares[b]
             res.best, res.generations = incumbent, gen + 1
             res.games_played += per_round
-            res.history.append({"generation": gen + 1, "best": max(shares), "mean": float(np.mean(shares)),
-                                "incumbent": inc})
+            res.history.append(
+                {"generation": gen + 1, "best": max(shares), "mean": float(np.mean(shares)), "incumbent": inc}
+            )
             if progress:
                 progress(per_round)
     except KeyboardInterrupt:
@@ -206,36 +247,58 @@ def tune(game: GameSpec, ctx, bot: str, vs: list[str], players: list[int], budge
     total = n * len(players)
     lo, hi = wilson(sum(k_new), total)
     blo, bhi = wilson(sum(k_old), total)
-    res.final = {"games": total, "share": sum(k_new) / total, "lo": lo, "hi": hi,
-                 "base_share": sum(k_old) / total, "base_lo": blo, "base_hi": bhi,
-                 "fair": float(np.mean([1 / p for p in players])),
-                 "by_players": {p: {"games": n, "share": a / n, "interval": wilson(a, n), "base_share": b / n,
-                                    "base_interval": wilson(b, n), "fair": 1 / p}
-                                for p, a, b in zip(players, k_new, k_old)}}
+    res.final = {
+        "games": total,
+        "share": sum(k_new) / total,
+        "lo": lo,
+        "hi": hi,
+        "base_share": sum(k_old) / total,
+        "base_lo": blo,
+        "base_hi": bhi,
+        "fair": float(np.mean([1 / p for p in players])),
+        "by_players": {
+            p: {
+                "games": n,
+                "share": a / n,
+                "interval": wilson(a, n),
+                "base_share": b / n,
+                "base_interval": wilson(b, n),
+                "fair": 1 / p,
+            }
+            for p, a, b in zip(players, k_new, k_old)
+        },
+    }
     return res
 
 
-def variant_toml(res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int],
-                 budget: int) -> str:
+def variant_toml(
+    res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int], budget: int
+) -> str:
     """The TOML variant (``[bots.NAME]``) with a comment that says how it was made and how good it is."""
-    lines = [f"# Made by: {command}" if command else "# Made by meeplab tune",
-             f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
-             f"(budget {budget:,}); field: {', '.join(vs)}; player counts: {', '.join(map(str, players))}."]
+    lines = [
+        f"# Made by: {command}" if command else "# Made by meeplab tune",
+        f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
+        f"(budget {budget:,}); field: {', '.join(vs)}; player counts: {', '.join(map(str, players))}.",
+    ]
     if res.tuned:
         lines.append(f"# Weights searched: {', '.join(res.tuned)} (the others are {base}'s).")
     if res.interrupted:
         lines.append("# Interrupted (Ctrl-C): the best weights so far, without the final check on fresh seeds.")
     if res.final:
         f = res.final
-        lines.append(f"# Final check on {f['games']:,} fresh games (95 % Wilson intervals), tuned vs untuned {base} "
-                     f"in the same seat on the same games:")
+        lines.append(
+            f"# Final check on {f['games']:,} fresh games (95 % Wilson intervals), tuned vs untuned {base} "
+            f"in the same seat on the same games:"
+        )
         for p, d in f["by_players"].items():
             (lo, hi), (blo, bhi) = d["interval"], d["base_interval"]
-            lines.append(f"#   {p} players, {d['games']:,} games: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}], "
-                         f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}")
+            lines.append(
+                f"#   {p} players, {d['games']:,} games: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}], "
+                f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}"
+            )
     desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
     lines += [f"[bots.{name}]", f'base = "{base}"', f'description = "{desc}"', f"[bots.{name}.weights]"]
-    lines += [f"\"{k}\" = {float(v)!r}" for k, v in zip(res.names, res.best)]
+    lines += [f'"{k}" = {float(v)!r}' for k, v in zip(res.names, res.best)]
     return "\n".join(lines) + "\n"
 
 

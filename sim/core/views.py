@@ -6,6 +6,7 @@ own size (``sim/hacienda/state.py``). ``a[:k].reshape((n, w))`` does that, but n
 C-contiguous array already *is* its row-major 2-D view. :func:`rows` builds that view directly (same type,
 ``array(dtype, 2, 'C')``, same data, no copy).
 """
+
 from __future__ import annotations
 
 from numba.core import cgutils, types
@@ -18,8 +19,13 @@ from numba.np.arrayobj import make_array, populate_array
 def rows(typingctx, arr, n, w):
     """``arr[:n * w]`` as an ``(n, w)`` C-contiguous view (``arr``: a 1-D C-contiguous array with at least n * w
     items; not checked, as in the hot path it never fails: the caller sizes the fields)."""
-    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
-            and isinstance(n, types.Integer) and isinstance(w, types.Integer)):
+    if not (
+        isinstance(arr, types.Array)
+        and arr.ndim == 1
+        and arr.layout == "C"
+        and isinstance(n, types.Integer)
+        and isinstance(w, types.Integer)
+    ):
         return None
     rett = types.Array(arr.dtype, 2, "C", readonly=not arr.mutable)
     sig = rett(arr, n, w)
@@ -32,8 +38,9 @@ def rows(typingctx, arr, n, w):
         itemsize = src.itemsize
         shape = cgutils.pack_array(builder, [nn, ww])
         strides = cgutils.pack_array(builder, [builder.mul(ww, itemsize), itemsize])
-        populate_array(out, data=src.data, shape=shape, strides=strides, itemsize=itemsize, meminfo=src.meminfo,
-                       parent=src.parent)
+        populate_array(
+            out, data=src.data, shape=shape, strides=strides, itemsize=itemsize, meminfo=src.meminfo, parent=src.parent
+        )
         return impl_ret_borrowed(context, builder, rett, out._getvalue())
 
     return sig, codegen

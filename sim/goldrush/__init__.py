@@ -1,5 +1,6 @@
 """Carcassonne: Gold Rush (Hans im Glück 2014), 2-5 players: tile laying with railroads, mountains, cities,
 prairies and mining tokens. The deck and the token mix are data files (reconstructed; replaceable)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.errors import MeeplabError
-from sim.core.game import Batch, GameSpec
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.game import Batch, GameSpec
 
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR, SLOTS
 from .deck import Deck, Tokens, load_deck, load_tokens
@@ -66,12 +67,19 @@ def prepare(values: dict[str, Any]) -> Ctx:
             if k == K_CITY:
                 cityseg[i] = s
     pr = param_vector(values)
-    return Ctx(values=values, deck=deck, tokens=tokens, pr=pr, through=through, cityseg=cityseg,
-               cx=make_ctx(deck, tokens, pr, through, cityseg))
+    return Ctx(
+        values=values,
+        deck=deck,
+        tokens=tokens,
+        pr=pr,
+        through=through,
+        cityseg=cityseg,
+        cx=make_ctx(deck, tokens, pr, through, cityseg),
+    )
 
 
 def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> Batch:
-    from sim.core import play as core_play
+    from meeplab.sim.core import play as core_play
 
     from . import engine, options  # noqa: F401  (register the forward model and the option classes)
 
@@ -80,35 +88,71 @@ def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) 
     bd = np.zeros((n_games, n_players, len(CATEGORIES)))
     length = np.zeros(n_games, np.int64)
     end = np.zeros(n_games, np.int8)
-    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
-                         n_games, score, tiebreak, bd, length, end, LOGW,
-                         core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)))
+    core_play.play_batch(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        score,
+        tiebreak,
+        bd,
+        length,
+        end,
+        LOGW,
+        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+    )
     return Batch(score=score, tiebreak=tiebreak, breakdown=bd, length=length)
 
 
 def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> int:
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    from sim.core import play as core_play
+    from meeplab.sim.core import play as core_play
 
     from . import engine, options  # noqa: F401
 
-    return int(core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players,
-                                         lineup.rotate, seed, start, n_games, len(CATEGORIES),
-                                         core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES))))
+    return int(
+        core_play.count_decisions(
+            ctx.cx,
+            lineup.fns,
+            lineup.weights,
+            lineup.search,
+            n_players,
+            lineup.rotate,
+            seed,
+            start,
+            n_games,
+            len(CATEGORIES),
+            core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+        )
+    )
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
     """One game with the event log on (the batch's own code path): (log rows, score, breakdown, turns)."""
-    from sim.core import play as core_play
+    from meeplab.sim.core import play as core_play
 
     from . import engine, options  # noqa: F401
     from .const import EV_END
 
     log = np.zeros((40000, LOGW), np.int64)
-    _, score, _, bd, turns, _ = core_play.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
-                                                      n_players, lineup.rotate, seed, index, log, len(CATEGORIES),
-                                                      core_play.search_function(ctx.cx, lineup, n_players,
-                                                                                len(CATEGORIES)))
+    _, score, _, bd, turns, _ = core_play.play_logged(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        index,
+        log,
+        len(CATEGORIES),
+        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+    )
     # rows are counted by the END event (event code 0 is the start tile, so the shared count stops at row 0)
     ends = np.nonzero(log[:, 0] == EV_END)[0]
     end = int(ends[-1]) + 1 if len(ends) else len(log)

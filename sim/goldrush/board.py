@@ -5,13 +5,50 @@ layout of the deck fits. Every placed tile gets ``SLOTS`` union-find nodes (one 
 the feature's counters (open edges, segments, nuggets, locomotives, token stack, tipis, horses, railroad end
 tiles, cowboys per player). Open positions are kept in a frontier list with each cell's edge constraint.
 """
+
 import numpy as np
 from numba import njit
 
 from .const import (
-    E_M, E_P, E_R, EV_TOKENS, F_CITY, F_COW, F_DONE, F_END0, F_END1, F_HORSE, F_KIND, F_LOCO, F_NUG, F_OCC,
-    F_OPEN, F_PAR, F_SEG, F_SEGS, F_STACK, F_TILE, F_TIPI, G_B, G_NFRONT, G_NPL, G_SUPPLY, K_CITY,
-    K_MTN, K_RAIL, LOGW, MAXP, S_CITY, S_HORSE, S_KIND, S_LOCO, S_NEDGES, S_NUG, S_SPUR, S_TIPI, SLOTS,
+    E_M,
+    E_P,
+    E_R,
+    EV_TOKENS,
+    F_CITY,
+    F_COW,
+    F_DONE,
+    F_END0,
+    F_END1,
+    F_HORSE,
+    F_KIND,
+    F_LOCO,
+    F_NUG,
+    F_OCC,
+    F_OPEN,
+    F_PAR,
+    F_SEG,
+    F_SEGS,
+    F_STACK,
+    F_TILE,
+    F_TIPI,
+    G_B,
+    G_NFRONT,
+    G_NPL,
+    G_SUPPLY,
+    K_CITY,
+    K_MTN,
+    K_RAIL,
+    LOGW,
+    MAXP,
+    S_CITY,
+    S_HORSE,
+    S_KIND,
+    S_LOCO,
+    S_NEDGES,
+    S_NUG,
+    S_SPUR,
+    S_TIPI,
+    SLOTS,
 )
 
 
@@ -99,8 +136,9 @@ def fits(code, cons):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg,
-               half_seg, log, nlog):
+def place_tile(
+    nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges, edge_seg, half_seg, log, nlog
+):
     """Put tile ``inst`` at ``pos`` turned ``rot``; merge features; put mining tokens; update the frontier.
 
     Returns the placement index of the tile.

@@ -10,8 +10,25 @@ K_RAIL, K_MTN, K_CITY, K_PRAIRIE = 0, 1, 2, 3
 E_M, E_R, E_P = 1, 2, 3  # edge codes
 
 # node fields (nd[node, :]); root fields are valid at the union-find root only
-(F_PAR, F_KIND, F_OPEN, F_SEGS, F_NUG, F_LOCO, F_STACK, F_TIPI, F_HORSE, F_END0, F_END1, F_OCC, F_TILE,
- F_DONE, F_CITY, F_SEG, F_COW) = range(17)
+(
+    F_PAR,
+    F_KIND,
+    F_OPEN,
+    F_SEGS,
+    F_NUG,
+    F_LOCO,
+    F_STACK,
+    F_TIPI,
+    F_HORSE,
+    F_END0,
+    F_END1,
+    F_OCC,
+    F_TILE,
+    F_DONE,
+    F_CITY,
+    F_SEG,
+    F_COW,
+) = range(17)
 NF = F_COW + MAXP
 
 # per-game integers (gi[:])
@@ -23,8 +40,23 @@ PI_SUPPLY, PI_TENT, PI_TOKSUM, PI_TOKN = range(4)
 NPI = 4
 
 # rule parameters (pr[:], float64)
-(P_COWBOYS, P_TENTS, P_RAIL_PTS, P_LOCO_MULT, P_LOCO_EXACT, P_NUG_PTS, P_CITY_PTS, P_TIPI_PTS, P_HORSE_PTS,
- P_END_RAIL, P_END_MTN, P_END_CITY, P_END_PRAIRIE, P_FARMERS, P_HOUSE_REMOVE) = range(15)
+(
+    P_COWBOYS,
+    P_TENTS,
+    P_RAIL_PTS,
+    P_LOCO_MULT,
+    P_LOCO_EXACT,
+    P_NUG_PTS,
+    P_CITY_PTS,
+    P_TIPI_PTS,
+    P_HORSE_PTS,
+    P_END_RAIL,
+    P_END_MTN,
+    P_END_CITY,
+    P_END_PRAIRIE,
+    P_FARMERS,
+    P_HOUSE_REMOVE,
+) = range(15)
 NPR = 15
 
 # categories
@@ -40,8 +72,26 @@ A_PASS, A_COWBOY, A_TENT, A_MINE, A_REMOVE = range(5)
 
 # log events (log[i, 0]); width LOGW
 LOGW = 7
-(EV_START, EV_DRAW, EV_DISCARD, EV_PLACE, EV_TOKENS, EV_COWBOY, EV_TENT, EV_MINE, EV_PASS, EV_REMOVE, EV_SCORE,
- EV_TAKE, EV_RETURN, EV_TENT_HOME, EV_LOST, EV_FINAL, EV_TOKVAL, EV_END) = range(18)
+(
+    EV_START,
+    EV_DRAW,
+    EV_DISCARD,
+    EV_PLACE,
+    EV_TOKENS,
+    EV_COWBOY,
+    EV_TENT,
+    EV_MINE,
+    EV_PASS,
+    EV_REMOVE,
+    EV_SCORE,
+    EV_TAKE,
+    EV_RETURN,
+    EV_TENT_HOME,
+    EV_LOST,
+    EV_FINAL,
+    EV_TOKVAL,
+    EV_END,
+) = range(18)
 
 # bot view (view[:])
 (V_SEAT, V_NPLAYERS, V_TILES_LEFT, V_TILES_TOTAL, V_TURN, V_SUPPLY, V_TENT, V_TENT_STACK, V_SCORE0) = range(9)

@@ -10,6 +10,7 @@ south, S: east then west, W: south then north). Turning a tile a quarter clockwi
 ``d + 1`` and half ``h`` to ``h + 2`` (mod 4 / mod 8). Half ``2d + j`` of one tile touches half
 ``2((d + 2) % 4) + 1 - j`` of its neighbour across edge ``d``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 DATA = Path(__file__).with_name("data")
 BUILTIN_DECK = DATA / "deck.csv"
@@ -29,8 +30,7 @@ EDGE_CODE = {"M": 1, "R": 2, "P": 3}
 K_RAIL, K_MTN, K_CITY, K_PRAIRIE = 0, 1, 2, 3
 KIND_NAMES = ("railroad", "mountain", "city", "prairie")
 SLOTS = 10  # segment slots per placed tile (max segments of one tile)
-COLUMNS = ("type", "like", "count", "edges", "rails", "mountains", "nuggets", "locomotives", "tipis", "horses",
-           "start")
+COLUMNS = ("type", "like", "count", "edges", "rails", "mountains", "nuggets", "locomotives", "tipis", "horses", "start")
 
 
 @dataclass
@@ -118,9 +118,7 @@ def _rows(path: Path, what: str) -> list[tuple[int, dict[str, str]]]:
     out = []
     for (lineno, _), row in zip(lines[1:], rows[1:]):
         if len(row) != len(header):
-            raise MeeplabError(
-                f"{what} file {path}, line {lineno}: {len(row)} cells, the header has {len(header)}"
-            )
+            raise MeeplabError(f"{what} file {path}, line {lineno}: {len(row)} cells, the header has {len(header)}")
         out.append((lineno, {h: c.strip() for h, c in zip(header, row)}))
     return header, out
 
@@ -403,8 +401,21 @@ def _build(path: Path, builtin: bool, types: list[TileType]) -> Deck:
                     nrots[i] += 1
             i += 1
     return Deck(
-        path=str(path), builtin=builtin, types=types, n=n, start=start, inst_type=inst_type, inst_copy=inst_copy,
-        nseg=nseg, seg=seg, edges=edges, edge_seg=edge_seg, half_seg=half_seg, mask=mask, rots=rots, nrots=nrots,
+        path=str(path),
+        builtin=builtin,
+        types=types,
+        n=n,
+        start=start,
+        inst_type=inst_type,
+        inst_copy=inst_copy,
+        nseg=nseg,
+        seg=seg,
+        edges=edges,
+        edge_seg=edge_seg,
+        half_seg=half_seg,
+        mask=mask,
+        rots=rots,
+        nrots=nrots,
     )
 
 
@@ -418,6 +429,7 @@ def load_tokens(spec: str = "builtin") -> Tokens:
     vals = []
     seen = set()
     for lineno, row in rows:
+
         def err(msg, _ln=lineno, _v=row["value"]):
             return MeeplabError(f"token file {path}, token value {_v} (line {_ln}): {msg}")
 

@@ -10,29 +10,93 @@ After the last tile comes the final scoring. ``advance`` runs the forced steps u
 Rules live in ``board.py`` (placement, features as union-find), ``scoring.py`` (completions, the end) and
 ``features.py`` (what a seat sees of its candidates); decision kinds, view and feature columns: ``bots.md``.
 """
+
 import numpy as np
 from numba import njit
 
-from sim.core import forward
-from sim.core.forward import STEP_ADVANCE, STEP_RESET, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
-from sim.core.rng import rng_init, shuffle
+from meeplab.sim.core import forward
+from meeplab.sim.core.forward import (
+    C_END,
+    C_KIND,
+    C_LENGTH,
+    C_N,
+    C_NP,
+    C_OVER,
+    C_PHASE,
+    C_SEAT,
+    STEP_ADVANCE,
+    STEP_RESET,
+)
+from meeplab.sim.core.rng import rng_init, shuffle
 
 from .board import city_status, emit, find, fits, new_game_board, place_tile
 from .const import (
-    A_COWBOY, A_MINE, A_REMOVE, A_TENT, EV_COWBOY, EV_DISCARD, EV_END, EV_MINE, EV_PASS, EV_PLACE, EV_REMOVE,
-    EV_START, EV_TENT, F_COW, F_DONE, F_END0, F_KIND, F_OCC, F_OPEN, F_STACK, G_B, G_CUR, G_DRAW, G_NPL, G_NTILES, G_SUPPLY,
-    G_TURN, K_MTN, K_RAIL, KIND_ACTION, KIND_PLACE, MAXC, MAXP, NCAT, NF, NG, NV, P_COWBOYS, PI_SUPPLY,
-    PI_TENT, PI_TOKN, PI_TOKSUM, S_KIND, SLOTS,
+    A_COWBOY,
+    A_MINE,
+    A_REMOVE,
+    A_TENT,
+    EV_COWBOY,
+    EV_DISCARD,
+    EV_END,
+    EV_MINE,
+    EV_PASS,
+    EV_PLACE,
+    EV_REMOVE,
+    EV_START,
+    EV_TENT,
+    F_COW,
+    F_DONE,
+    F_END0,
+    F_KIND,
+    F_OCC,
+    F_OPEN,
+    F_STACK,
+    G_B,
+    G_CUR,
+    G_DRAW,
+    G_NPL,
+    G_NTILES,
+    G_SUPPLY,
+    G_TURN,
+    K_MTN,
+    K_RAIL,
+    KIND_ACTION,
+    KIND_PLACE,
+    MAXC,
+    MAXP,
+    NCAT,
+    NF,
+    NG,
+    NV,
+    P_COWBOYS,
+    PI_SUPPLY,
+    PI_TENT,
+    PI_TOKN,
+    PI_TOKSUM,
+    S_KIND,
+    SLOTS,
 )
 from .features import action_features, eval_placements, fill_view, list_placements, token_mean
 from .scoring import final_scoring, majority, score_complete, take_token
 from .state import (
-    C_CUR, C_DRAWN, C_INST, C_TILE, STATE_DTYPE, GRCtx, GREng, GRState, PH_ACTION, PH_ACTIONS, PH_DRAW, PH_OVER,
+    C_CUR,
+    C_DRAWN,
+    C_INST,
+    C_TILE,
+    PH_ACTION,
+    PH_ACTIONS,
+    PH_DRAW,
+    PH_OVER,
     PH_PLACE,
-    determinise, new_state,
+    STATE_DTYPE,
+    GRCtx,
+    GREng,
+    GRState,
+    determinise,
+    new_state,
 )
 
-__all__ = ["reset", "advance", "apply", "result", "run_script", "action_features", "list_placements", "token_mean"]
+__all__ = ["action_features", "advance", "apply", "list_placements", "reset", "result", "run_script", "token_mean"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -108,8 +172,26 @@ def place_start_tile(st, cxt):
     B = gi[G_B]
     cpos = (B // 2) * B + B // 2
     emit(st.log, st.nlog, EV_START, cxt.start, cpos, 0, 0, 0, 0)
-    place_tile(r.nd, gi, r.pl, r.board, r.front, r.fidx, r.cons, r.mtn, cpos, cxt.start, np.int64(0), cxt.seg, cxt.nseg,
-               cxt.edges, cxt.edge_seg, cxt.half_seg, st.log, st.nlog)
+    place_tile(
+        r.nd,
+        gi,
+        r.pl,
+        r.board,
+        r.front,
+        r.fidx,
+        r.cons,
+        r.mtn,
+        cpos,
+        cxt.start,
+        np.int64(0),
+        cxt.seg,
+        cxt.nseg,
+        cxt.edges,
+        cxt.edge_seg,
+        cxt.half_seg,
+        st.log,
+        st.nlog,
+    )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -156,9 +238,37 @@ def draw_tile(st, cx):
     gi[G_CUR] = cur
     gi[G_TURN] = r.ctl[C_LENGTH]
     emean = token_mean(cxt.toktot, cxt.ntok, r.pl_int, cur)
-    eval_placements(r.nd, gi, r.pl, r.board, r.moves, n, inst, cur, np_, cxt.seg, cxt.nseg, cxt.edge_seg,
-                    cxt.half_seg, cxt.cityseg, cxt.pr, emean, r.pl_int, r.rem_e, r.feats, r.sc_s, r.sc_r, r.sc_e,
-                    r.grp, r.gs, r.gcow, r.roots, r.rgrp, r.gain_opp, r.grow_opp)
+    eval_placements(
+        r.nd,
+        gi,
+        r.pl,
+        r.board,
+        r.moves,
+        n,
+        inst,
+        cur,
+        np_,
+        cxt.seg,
+        cxt.nseg,
+        cxt.edge_seg,
+        cxt.half_seg,
+        cxt.cityseg,
+        cxt.pr,
+        emean,
+        r.pl_int,
+        r.rem_e,
+        r.feats,
+        r.sc_s,
+        r.sc_r,
+        r.sc_e,
+        r.grp,
+        r.gs,
+        r.gcow,
+        r.roots,
+        r.rgrp,
+        r.gain_opp,
+        r.grow_opp,
+    )
     for i in range(n):
         r.moves[i, 2] = inst
     fill_view(r.pub, gi, cur, np_, r.pl_int, r.nd, r.brk)
@@ -174,8 +284,26 @@ def place(st, cx, pos, rot):
     cxt = cx.tab[0]
     inst = r.ctl[C_INST]
     emit(st.log, st.nlog, EV_PLACE, r.ctl[C_CUR], inst, pos, rot, 0, 0)
-    r.ctl[C_TILE] = place_tile(r.nd, r.gi, r.pl, r.board, r.front, r.fidx, r.cons, r.mtn, pos, inst, rot, cxt.seg,
-                               cxt.nseg, cxt.edges, cxt.edge_seg, cxt.half_seg, st.log, st.nlog)
+    r.ctl[C_TILE] = place_tile(
+        r.nd,
+        r.gi,
+        r.pl,
+        r.board,
+        r.front,
+        r.fidx,
+        r.cons,
+        r.mtn,
+        pos,
+        inst,
+        rot,
+        cxt.seg,
+        cxt.nseg,
+        cxt.edges,
+        cxt.edge_seg,
+        cxt.half_seg,
+        st.log,
+        st.nlog,
+    )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -186,8 +314,26 @@ def list_actions(st, cx):
     cur = r.ctl[C_CUR]
     np_ = r.ctl[C_NP]
     emean = token_mean(cxt.toktot, cxt.ntok, r.pl_int, cur)
-    n = action_features(r.nd, r.gi, r.pl, r.ctl[C_TILE], cur, np_, cxt.seg, cxt.nseg, cxt.through, cxt.pr, emean,
-                        r.pl_int, r.cow, r.rem_e, r.mtn, r.moves, r.feats, r.troot)
+    n = action_features(
+        r.nd,
+        r.gi,
+        r.pl,
+        r.ctl[C_TILE],
+        cur,
+        np_,
+        cxt.seg,
+        cxt.nseg,
+        cxt.through,
+        cxt.pr,
+        emean,
+        r.pl_int,
+        r.cow,
+        r.rem_e,
+        r.mtn,
+        r.moves,
+        r.feats,
+        r.troot,
+    )
     if n > 1:
         fill_view(r.pub, r.gi, cur, np_, r.pl_int, r.nd, r.brk)
         post(st, cur, KIND_ACTION, n)
@@ -231,8 +377,9 @@ def do_action(nd, gi, cur, a, x, arg, tokvals, tokown, pi, cow, log, nlog):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tokvals, tokown, cow, pi, bd, done,
-               log, nlog):
+def score_turn(
+    nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tokvals, tokown, cow, pi, bd, done, log, nlog
+):
     """Score what placing tile ``t`` completed: railroads, mountains, then cities."""
     nd_done = 0
     ns = nseg[inst]
@@ -245,8 +392,7 @@ def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tok
                 if kind == K_RAIL:
                     done[nd_done] = r
                     nd_done += 1
-                score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi, log,
-                               nlog)
+                score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi, log, nlog)
     # cities: the new tile's and those at the ends of completed railroads
     for q in range(nd_done + 1):
         for e in range(2):
@@ -264,10 +410,11 @@ def score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tok
             cnode = te * SLOTS + cs
             if nd[cnode, F_DONE] != 0:
                 continue
-            complete, ndist = city_status(nd, cnode, pl, seg, nseg)
+            complete, _ndist = city_status(nd, cnode, pl, seg, nseg)
             if complete:
-                score_complete(nd, cnode, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi,
-                               log, nlog)
+                score_complete(
+                    nd, cnode, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, cow, pi, bd, gi, log, nlog
+                )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -277,10 +424,42 @@ def act(st, cx, i):
     cxt = cx.tab[0]
     cur = r.ctl[C_CUR]
     np_ = r.ctl[C_NP]
-    do_action(r.nd, r.gi, cur, r.moves[i, 0], r.moves[i, 1], r.moves[i, 2], r.tokvals, r.tokown, r.pl_int, r.cow,
-              st.log, st.nlog)
-    score_turn(r.nd, r.gi, r.ctl[C_TILE], r.ctl[C_INST], cur, np_, r.pl, cxt.seg, cxt.nseg, cxt.through,
-               cxt.cityseg, cxt.pr, r.tokvals, r.tokown, r.cow, r.pl_int, r.brk, r.done, st.log, st.nlog)
+    do_action(
+        r.nd,
+        r.gi,
+        cur,
+        r.moves[i, 0],
+        r.moves[i, 1],
+        r.moves[i, 2],
+        r.tokvals,
+        r.tokown,
+        r.pl_int,
+        r.cow,
+        st.log,
+        st.nlog,
+    )
+    score_turn(
+        r.nd,
+        r.gi,
+        r.ctl[C_TILE],
+        r.ctl[C_INST],
+        cur,
+        np_,
+        r.pl,
+        cxt.seg,
+        cxt.nseg,
+        cxt.through,
+        cxt.cityseg,
+        cxt.pr,
+        r.tokvals,
+        r.tokown,
+        r.cow,
+        r.pl_int,
+        r.brk,
+        r.done,
+        st.log,
+        st.nlog,
+    )
     r.ctl[C_LENGTH] += 1
     r.ctl[C_CUR] = (cur + 1) % np_
     r.ctl[C_PHASE] = PH_DRAW
@@ -291,8 +470,9 @@ def end_game(st, cx):
     """After the last tile: the final scoring (incomplete features, prairies, token faces)."""
     r = st.rec[0]
     cxt = cx.tab[0]
-    final_scoring(r.nd, r.gi, r.ctl[C_NP], r.pl, cxt.seg, cxt.nseg, cxt.through, cxt.pr, r.cow, r.pl_int, r.brk,
-                  st.log, st.nlog)
+    final_scoring(
+        r.nd, r.gi, r.ctl[C_NP], r.pl, cxt.seg, cxt.nseg, cxt.through, cxt.pr, r.cow, r.pl_int, r.brk, st.log, st.nlog
+    )
     emit(st.log, st.nlog, EV_END, r.ctl[C_LENGTH], 0, 0, 0, 0, 0)
     r.ctl[C_OVER] = 1
     r.ctl[C_END] = 0
@@ -395,8 +575,9 @@ def apply(st, cx, i):
     cx.step(st, GREng(cx.tab), i)
 
 
-forward.register(GRState, GRCtx, new=new_state, reset=reset, advance=advance, apply=apply,
-                 determinise=determinise, result=result)
+forward.register(
+    GRState, GRCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
+)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -457,8 +638,26 @@ def run_script(script, P, seg, nseg, edges, edge_seg, half_seg, through, cityseg
             if gi[G_NPL] > 0 and (fidx[pos] < 0 or not fits(edges[inst, rot], cons[pos])):
                 bad = i
                 break
-            t = place_tile(nd, gi, pl, board, front, fidx, cons, mtn_nodes, pos, inst, rot, seg, nseg, edges,
-                           edge_seg, half_seg, log, nlog)
+            t = place_tile(
+                nd,
+                gi,
+                pl,
+                board,
+                front,
+                fidx,
+                cons,
+                mtn_nodes,
+                pos,
+                inst,
+                rot,
+                seg,
+                nseg,
+                edges,
+                edge_seg,
+                half_seg,
+                log,
+                nlog,
+            )
         elif op == 1:
             a = script[i, 1]
             x = -1
@@ -486,8 +685,28 @@ def run_script(script, P, seg, nseg, edges, edge_seg, half_seg, through, cityseg
                     bad = i
                     break
             do_action(nd, gi, cur, a, x, arg, tokvals, tokown, pi, cow, log, nlog)
-            score_turn(nd, gi, t, inst, cur, P, pl, seg, nseg, through, cityseg, pr, tokvals, tokown, cow, pi, bd,
-                       done, log, nlog)
+            score_turn(
+                nd,
+                gi,
+                t,
+                inst,
+                cur,
+                P,
+                pl,
+                seg,
+                nseg,
+                through,
+                cityseg,
+                pr,
+                tokvals,
+                tokown,
+                cow,
+                pi,
+                bd,
+                done,
+                log,
+                nlog,
+            )
         else:
             final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, nlog)
     return nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow, bad

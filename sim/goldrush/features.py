@@ -5,18 +5,79 @@ feature rows of the placement and follower-action decisions (columns: ``bots.md`
 bots' view. Everything here reads public information only: the board, cowboys, tents and stacks (counts of
 face-down tokens), the public counts of the tiles left, and the seat's own token faces (``token_mean``).
 """
+
 import numpy as np
 from numba import njit
 
 from .board import city_status, delta, find, fits, rail_tiles
 from .const import (
-    A_COWBOY, A_MINE, A_PASS, A_REMOVE, A_TENT, E_M, E_R, F_COW, F_DONE, F_END0, F_HORSE, F_KIND, F_LOCO,
-    F_NUG, F_OCC, F_OPEN, F_SEGS, F_STACK, F_TIPI, G_B, G_DRAW, G_NFRONT, G_NTILES, G_SUPPLY, G_TURN, K_CITY,
-    K_MTN, K_PRAIRIE, K_RAIL, MAXC, MAXP, P_CITY_PTS, P_END_CITY, P_END_MTN, P_END_PRAIRIE, P_END_RAIL,
-    P_FARMERS, P_HORSE_PTS, P_HOUSE_REMOVE, P_LOCO_EXACT, P_LOCO_MULT, P_NUG_PTS, P_RAIL_PTS, P_TENTS,
-    P_TIPI_PTS, PI_SUPPLY, PI_TENT, PI_TOKN, PI_TOKSUM, S_CITY, S_HORSE, S_KIND, S_LOCO, S_NEDGES, S_NUG,
-    S_SPUR, S_TIPI, SLOTS, V_NPLAYERS, V_SCORE0, V_SEAT, V_SUPPLY, V_TENT, V_TENT_STACK, V_TILES_LEFT,
-    V_TILES_TOTAL, V_TURN,
+    A_COWBOY,
+    A_MINE,
+    A_PASS,
+    A_REMOVE,
+    A_TENT,
+    E_M,
+    E_R,
+    F_COW,
+    F_DONE,
+    F_END0,
+    F_HORSE,
+    F_KIND,
+    F_LOCO,
+    F_NUG,
+    F_OCC,
+    F_OPEN,
+    F_SEGS,
+    F_STACK,
+    F_TIPI,
+    G_B,
+    G_DRAW,
+    G_NFRONT,
+    G_NTILES,
+    G_SUPPLY,
+    G_TURN,
+    K_CITY,
+    K_MTN,
+    K_PRAIRIE,
+    K_RAIL,
+    MAXC,
+    MAXP,
+    P_CITY_PTS,
+    P_END_CITY,
+    P_END_MTN,
+    P_END_PRAIRIE,
+    P_END_RAIL,
+    P_FARMERS,
+    P_HORSE_PTS,
+    P_HOUSE_REMOVE,
+    P_LOCO_EXACT,
+    P_LOCO_MULT,
+    P_NUG_PTS,
+    P_RAIL_PTS,
+    P_TENTS,
+    P_TIPI_PTS,
+    PI_SUPPLY,
+    PI_TENT,
+    PI_TOKN,
+    PI_TOKSUM,
+    S_CITY,
+    S_HORSE,
+    S_KIND,
+    S_LOCO,
+    S_NEDGES,
+    S_NUG,
+    S_SPUR,
+    S_TIPI,
+    SLOTS,
+    V_NPLAYERS,
+    V_SCORE0,
+    V_SEAT,
+    V_SUPPLY,
+    V_TENT,
+    V_TENT_STACK,
+    V_TILES_LEFT,
+    V_TILES_TOTAL,
+    V_TURN,
 )
 from .scoring import majority
 
@@ -39,7 +100,7 @@ def edge_odds(rem_e, kind, open_edges):
         return 1.0
     r = rem_e[E_R] if kind == K_RAIL or kind == K_CITY else rem_e[E_M]
     q = r / (r + 3.0)
-    return q ** open_edges
+    return q**open_edges
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -58,8 +119,9 @@ def feature_value(k, tiles, nug, stack, tipi, horse, nspurs, pr, emean, farmers)
 @njit(cache=True, error_model="numpy", _nrt=False)
 def root_value(nd, r, pr, emean, farmers):
     k = nd[r, F_KIND]
-    return feature_value(k, nd[r, F_SEGS], nd[r, F_NUG], nd[r, F_STACK], nd[r, F_TIPI], nd[r, F_HORSE], 0,
-                         pr, emean, farmers)
+    return feature_value(
+        k, nd[r, F_SEGS], nd[r, F_NUG], nd[r, F_STACK], nd[r, F_TIPI], nd[r, F_HORSE], 0, pr, emean, farmers
+    )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -73,8 +135,21 @@ def gfind(grp, s):
 # group stats (gs[g, :]) of a new feature g (new segments joined through shared neighbours)
 GS_OPEN, GS_SEGS, GS_NUG, GS_LOCO, GS_STACK, GS_TIPI, GS_HORSE, GS_KIND, GS_SPURS, GS_MINE_VAL, GS_MINE_OPEN = range(11)
 # feature row slots of a placement (bots.md)
-PF_GAIN, PF_OPP_GAIN, PF_FOLLOW, PF_GROW, PF_OPP_GROW, PF_OPEN, PF_OPEN_EDGES, PF_EDGES_DELTA, PF_TENT_TOK, \
-    PF_OPEN_KIND, PF_TILES_LEFT, PF_PRAIRIE, PF_STACK = range(13)
+(
+    PF_GAIN,
+    PF_OPP_GAIN,
+    PF_FOLLOW,
+    PF_GROW,
+    PF_OPP_GROW,
+    PF_OPEN,
+    PF_OPEN_EDGES,
+    PF_EDGES_DELTA,
+    PF_TENT_TOK,
+    PF_OPEN_KIND,
+    PF_TILES_LEFT,
+    PF_PRAIRIE,
+    PF_STACK,
+) = range(13)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -202,8 +277,9 @@ def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, r
         if gcow[s, p] > m:
             m = gcow[s, p]
     complete = (k == K_RAIL or k == K_MTN) and opn == 0
-    val = feature_value(k, tiles, gs[s, GS_NUG], gs[s, GS_STACK], gs[s, GS_TIPI], gs[s, GS_HORSE], 0, pr, emean,
-                        farmers)
+    val = feature_value(
+        k, tiles, gs[s, GS_NUG], gs[s, GS_STACK], gs[s, GS_TIPI], gs[s, GS_HORSE], 0, pr, emean, farmers
+    )
     if complete and k == K_RAIL and loco_applies(pr, gs[s, GS_LOCO]):
         val *= pr[P_LOCO_MULT]
     if m > 0:
@@ -338,8 +414,37 @@ def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, p
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
-                   pi, rem_e, row, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
+def eval_placement(
+    nd,
+    gi,
+    pl,
+    board,
+    pos,
+    rot,
+    inst,
+    me,
+    P,
+    seg,
+    nseg,
+    edge_seg,
+    half_seg,
+    cityseg,
+    pr,
+    emean,
+    pi,
+    rem_e,
+    row,
+    sc_s,
+    sc_r,
+    sc_e,
+    grp,
+    gs,
+    gcow,
+    roots,
+    rgrp,
+    gain_opp,
+    grow_opp,
+):
     """The feature row of placing ``inst`` at ``pos`` turned ``rot``, for seat ``me`` (a look-ahead: the merged
     features are computed beside the union-find, which is not changed)."""
     ns = nseg[inst]
@@ -360,8 +465,9 @@ def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg
     for s in range(ns):
         if grp[s] != s or gs[s, GS_KIND] == K_CITY:
             continue
-        m, complete = value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp,
-                                  grow_opp)
+        m, complete = value_group(
+            nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp, grow_opp
+        )
         if gs[s, GS_KIND] == K_MTN and not complete:
             value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row)
     if cityseg[inst] >= 0 and has_supply:
@@ -378,13 +484,70 @@ def eval_placement(nd, gi, pl, board, pos, rot, inst, me, P, seg, nseg, edge_seg
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def eval_placements(nd, gi, pl, board, moves, n, inst, me, P, seg, nseg, edge_seg, half_seg, cityseg, pr, emean,
-                    pi, rem_e, feats, sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp, gain_opp, grow_opp):
+def eval_placements(
+    nd,
+    gi,
+    pl,
+    board,
+    moves,
+    n,
+    inst,
+    me,
+    P,
+    seg,
+    nseg,
+    edge_seg,
+    half_seg,
+    cityseg,
+    pr,
+    emean,
+    pi,
+    rem_e,
+    feats,
+    sc_s,
+    sc_r,
+    sc_e,
+    grp,
+    gs,
+    gcow,
+    roots,
+    rgrp,
+    gain_opp,
+    grow_opp,
+):
     """Feature rows of the placements ``moves[i] = (cell, rotation)`` of ``inst`` for seat ``me``."""
     for i in range(n):
-        eval_placement(nd, gi, pl, board, moves[i, 0], moves[i, 1], inst, me, P, seg, nseg, edge_seg, half_seg,
-                       cityseg, pr, emean, pi, rem_e, feats[i], sc_s, sc_r, sc_e, grp, gs, gcow, roots, rgrp,
-                       gain_opp, grow_opp)
+        eval_placement(
+            nd,
+            gi,
+            pl,
+            board,
+            moves[i, 0],
+            moves[i, 1],
+            inst,
+            me,
+            P,
+            seg,
+            nseg,
+            edge_seg,
+            half_seg,
+            cityseg,
+            pr,
+            emean,
+            pi,
+            rem_e,
+            feats[i],
+            sc_s,
+            sc_r,
+            sc_e,
+            grp,
+            gs,
+            gcow,
+            roots,
+            rgrp,
+            gain_opp,
+            grow_opp,
+        )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -606,8 +769,9 @@ def remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, 
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats,
-                    troot):
+def action_features(
+    nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow, rem_e, mtn_nodes, moves, feats, troot
+):
     """Legal follower actions after placing tile ``t`` and their features; returns their count (pass first)."""
     left = gi[G_NTILES] - gi[G_DRAW]
     frac = left / max(1.0, gi[G_NTILES] - 1.0)
@@ -616,8 +780,9 @@ def action_features(nd, gi, pl, t, me, P, seg, nseg, through, pr, emean, pi, cow
     action_row(moves, feats, 0, A_PASS, -1, 0, frac, supply)
     n = 1
     if supply > 0:
-        n = cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves,
-                           feats, n)
+        n = cowboy_actions(
+            nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves, feats, n
+        )
     if pr[P_TENTS] > 0.5:
         for p in range(P):
             troot[p] = find(nd, pi[p, PI_TENT]) if pi[p, PI_TENT] >= 0 else -1

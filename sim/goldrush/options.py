@@ -4,10 +4,11 @@ One place: the names below (bit ``b`` of a mask = ``OPTIONS[b]``) and ``option_m
 action after the placement (kind 1): a cowboy on each kind of feature, the tent, mining, and taking a cowboy
 back (a house rule, offered only when it is on). Where the tile goes (kind 0) carries no class.
 """
+
 from numba import njit
 
-from sim.core import forward
-from sim.core.forward import C_KIND
+from meeplab.sim.core import forward
+from meeplab.sim.core.forward import C_KIND
 
 from .const import A_COWBOY, A_MINE, A_REMOVE, A_TENT, KIND_ACTION
 from .state import GRCtx, GRState

@@ -1,14 +1,38 @@
 """Readable text of one Gold Rush game from the engine's event log (the batch's own code path)."""
+
 from __future__ import annotations
 
 import numpy as np
 
-from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
 from .const import (
-    CATEGORIES, E_M, E_P, E_R, EV_COWBOY, EV_DISCARD, EV_END, EV_FINAL, EV_LOST, EV_MINE, EV_PASS, EV_PLACE,
-    EV_REMOVE, EV_RETURN, EV_SCORE, EV_START, EV_TAKE, EV_TENT, EV_TENT_HOME, EV_TOKENS, K_CITY, K_MTN,
-    K_PRAIRIE, K_RAIL, S_KIND, SLOTS,
+    CATEGORIES,
+    E_M,
+    E_P,
+    E_R,
+    EV_COWBOY,
+    EV_DISCARD,
+    EV_END,
+    EV_FINAL,
+    EV_LOST,
+    EV_MINE,
+    EV_PASS,
+    EV_PLACE,
+    EV_REMOVE,
+    EV_RETURN,
+    EV_SCORE,
+    EV_START,
+    EV_TAKE,
+    EV_TENT,
+    EV_TENT_HOME,
+    EV_TOKENS,
+    K_CITY,
+    K_MTN,
+    K_PRAIRIE,
+    K_RAIL,
+    S_KIND,
+    SLOTS,
 )
 
 DIRS = "NESW"
@@ -99,7 +123,13 @@ class Layout:
         return ["".join(r).rstrip() for r in grid]
 
 
-ACTION_TEXT = {0: "pass", 1: "cowboy on the {}", 2: "tent to the {}", 3: "mine at the {}", 4: "take back the cowboy on the {}"}
+ACTION_TEXT = {
+    0: "pass",
+    1: "cowboy on the {}",
+    2: "tent to the {}",
+    3: "mine at the {}",
+    4: "take back the cowboy on the {}",
+}
 
 
 def _search_lines(rows, lay) -> list[str]:
@@ -119,14 +149,16 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, expl
     names = [lineup.names[(s + index) % n_players] if lineup.rotate else lineup.names[s] for s in range(n_players)]
     P = [f"P{s + 1}({names[s]})" for s in range(n_players)]
     out = [f"Carcassonne: Gold Rush, {n_players} players, seed {seed}, game {index}"]
-    out += [f"  deck: {'reconstructed deck (built-in)' if ctx.deck.builtin else ctx.deck.path}; tokens: "
-            f"{'reconstructed token mix (built-in)' if ctx.tokens.builtin else ctx.tokens.path}"]
+    out += [
+        f"  deck: {'reconstructed deck (built-in)' if ctx.deck.builtin else ctx.deck.path}; tokens: "
+        f"{'reconstructed token mix (built-in)' if ctx.tokens.builtin else ctx.tokens.path}"
+    ]
     occ: dict[int, str] = {}
     tents: dict[int, int] = {}
     turn = 0
     search: list[tuple[int, ...]] = []
     for row in log:
-        ev, a, b, c, d, e, f = (int(v) for v in row)
+        ev, a, b, c, d, e, _f = (int(v) for v in row)
         if ev in (E_SEARCH, E_SEARCH_CAND):
             if explain:
                 search.append((ev, a, b, c, d, e))
@@ -173,8 +205,10 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, expl
             occ.pop(b, None)
             out.append(f"      {P[a]}'s tent goes home")
         elif ev == EV_LOST:
-            out.append(f"      {b} token(s) leave the game from the {lay.seg_text(a)}"
-                       f"{' (end of game)' if c else ' (no miners)'}")
+            out.append(
+                f"      {b} token(s) leave the game from the {lay.seg_text(a)}"
+                f"{' (end of game)' if c else ' (no miners)'}"
+            )
         elif ev == EV_FINAL:
             out.append(f"  {P[a]} reveals {c} token(s) worth {b}")
         elif ev == EV_END:
@@ -186,6 +220,5 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, expl
     w = max(len(x) for x in P)
     out.append(" " * (w + 2) + "".join(f"{c:>12s}" for c in CATEGORIES) + f"{'total':>8s}")
     for s in range(n_players):
-        out.append(f"{P[s]:<{w + 2}s}" + "".join(f"{bd[s, c]:12g}" for c in range(len(CATEGORIES)))
-                   + f"{score[s]:8g}")
+        out.append(f"{P[s]:<{w + 2}s}" + "".join(f"{bd[s, c]:12g}" for c in range(len(CATEGORIES))) + f"{score[s]:8g}")
     return "\n".join(out) + "\n"

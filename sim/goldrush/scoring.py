@@ -2,16 +2,57 @@
 
 Breakdown columns: railroads, mountains, cities, prairies, gold_tokens (``const.CATEGORIES``).
 """
+
 import numpy as np
 from numba import njit
 
 from .board import city_status, emit, find, rail_tiles
 from .const import (
-    C_CITY, C_MTN, C_PRAIRIE, C_RAIL, C_TOKENS, EV_FINAL, EV_LOST, EV_RETURN, EV_SCORE, EV_TAKE, EV_TENT_HOME,
-    F_COW, F_DONE, F_HORSE, F_KIND, F_LOCO, F_NUG, F_OCC, F_OPEN, F_PAR, F_STACK, F_TIPI, G_NPL,
-    G_TOKPTR, K_CITY, K_MTN, K_PRAIRIE, K_RAIL, MAXC, P_CITY_PTS, P_END_CITY, P_END_MTN, P_END_PRAIRIE,
-    P_END_RAIL, P_HORSE_PTS, P_LOCO_EXACT, P_LOCO_MULT, P_NUG_PTS, P_RAIL_PTS, P_TIPI_PTS, PI_SUPPLY, PI_TENT,
-    PI_TOKN, PI_TOKSUM, SLOTS,
+    C_CITY,
+    C_MTN,
+    C_PRAIRIE,
+    C_RAIL,
+    C_TOKENS,
+    EV_FINAL,
+    EV_LOST,
+    EV_RETURN,
+    EV_SCORE,
+    EV_TAKE,
+    EV_TENT_HOME,
+    F_COW,
+    F_DONE,
+    F_HORSE,
+    F_KIND,
+    F_LOCO,
+    F_NUG,
+    F_OCC,
+    F_OPEN,
+    F_PAR,
+    F_STACK,
+    F_TIPI,
+    G_NPL,
+    G_TOKPTR,
+    K_CITY,
+    K_MTN,
+    K_PRAIRIE,
+    K_RAIL,
+    MAXC,
+    P_CITY_PTS,
+    P_END_CITY,
+    P_END_MTN,
+    P_END_PRAIRIE,
+    P_END_RAIL,
+    P_HORSE_PTS,
+    P_LOCO_EXACT,
+    P_LOCO_MULT,
+    P_NUG_PTS,
+    P_RAIL_PTS,
+    P_TIPI_PTS,
+    PI_SUPPLY,
+    PI_TENT,
+    PI_TOKN,
+    PI_TOKSUM,
+    SLOTS,
 )
 
 
@@ -104,7 +145,7 @@ def score_complete(nd, r, cur, P, pl, seg, nseg, through, pr, tokvals, tokown, c
             nd[r, F_STACK] = 0
         tents_home(nd, r, P, pi, log, nlog)
     else:
-        complete, ndist = city_status(nd, r, pl, seg, nseg)
+        _complete, ndist = city_status(nd, r, pl, seg, nseg)
         pts = ndist * pr[P_CITY_PTS]
         if m > 0:
             for p in range(P):
@@ -144,7 +185,7 @@ def final_scoring(nd, gi, P, pl, seg, nseg, through, pr, cow, pi, bd, log, nlog)
                         cat = C_MTN
             elif k == K_CITY:
                 if nd[x, F_DONE] == 0 and pr[P_END_CITY] > 0.5:
-                    complete, ndist = city_status(nd, x, pl, seg, nseg)
+                    _complete, ndist = city_status(nd, x, pl, seg, nseg)
                     pts = ndist * pr[P_CITY_PTS]
                     cat = C_CITY
             else:

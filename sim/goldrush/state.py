@@ -13,15 +13,16 @@ array; nothing in them survives a decision).
 The read-only context of a run (deck tables, token mix, rule parameters) is one record too: ``GRCtx.tab[0]``.
 Sizes are fixed (``MAXT`` tiles, ``MAXTOK`` tokens) so one compiled engine serves every deck file.
 """
+
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from sim.core.forward import C_COMMON, C_NP
-from sim.core.rng import rng_below
+from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.rng import rng_below
 
-from .const import MAXC, MAXP, NCAT, NF, NFEAT, NG, NPI, NPR, NV, PI_TOKSUM, SLOTS, G_TOKPTR
+from .const import G_TOKPTR, MAXC, MAXP, NCAT, NF, NFEAT, NG, NPI, NPR, NV, PI_TOKSUM, SLOTS
 
 MAXT = 96  # tiles in a deck (start tile included)
 MAXTOK = 160  # mining tokens
@@ -44,61 +45,69 @@ PH_ACTIONS = 2  # list the follower actions (post them, or do the only one)
 PH_ACTION = 3  # the follower action is pending
 PH_OVER = 4
 
-STATE_DTYPE = np.dtype([
-    ("pub", np.int64, NV),  # the bots' view (const.V_*): public information only
-    ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
-    ("moves", np.int64, (MAX_MOVES, 3)),  # candidates of the pending decision
-    ("feats", np.float64, (MAX_MOVES, NFEAT)),  # their features
-    ("rng", np.uint64, 4),  # the game's random stream
-    ("order", np.int64, MAXT),  # HIDDEN from ctl[C_DRAWN] on: the draw pile (tile instances)
-    ("tokvals", np.int64, MAXTOK),  # HIDDEN: token faces; tokvals[:gi[G_TOKPTR]] taken (by tokown), the rest face down
-    ("tokown", np.int64, MAXTOK),  # seat that took token i (i < gi[G_TOKPTR])
-    ("nd", np.int64, (MAXT * SLOTS, NF)),  # union-find nodes (const.F_*), one per segment of a placed tile
-    ("gi", np.int64, NG),  # per-game integers (const.G_*)
-    ("pl", np.int64, (MAXT, 3)),  # placements: instance, rotation, cell
-    ("board", np.int16, BMAX * BMAX),  # cell -> placement index (-1 empty)
-    ("fidx", np.int16, BMAX * BMAX),  # cell -> frontier index (-1 not open)
-    ("cons", np.uint8, BMAX * BMAX),  # open cell -> edge constraint of its neighbours (2 bits per edge)
-    ("front", np.int64, MAX_FRONT),  # open cells
-    ("mtn", np.int64, MAX_MTN),  # mountain nodes on unfinished mountains (count in slot 0)
-    ("pl_int", np.int64, (MAXP, NPI)),  # per player (const.PI_*): supply, tent node, token sum, token count
-    ("cow", np.int64, (MAXP, MAXC)),  # per player: node of each cowboy (-1 in supply)
-    ("brk", np.float64, (MAXP, NCAT)),  # score breakdown so far (tokens added at the end)
-    ("rem_e", np.int64, 4),  # tiles left in the pile with at least one edge of each kind (public counts)
-    # scratch of the feature and scoring code (no value survives a decision)
-    ("sc_s", np.int64, 16),
-    ("sc_r", np.int64, 16),
-    ("sc_e", np.int64, 16),
-    ("grp", np.int64, SLOTS),
-    ("gs", np.int64, (SLOTS, 11)),
-    ("gcow", np.int64, (SLOTS, MAXP)),
-    ("roots", np.int64, 16),
-    ("rgrp", np.int64, 16),
-    ("done", np.int64, 3 * SLOTS),
-    ("gain_opp", np.float64, MAXP),
-    ("grow_opp", np.float64, MAXP),
-    ("troot", np.int64, MAXP),
-    ("pool", np.int64, MAXTOK),
-])
+STATE_DTYPE = np.dtype(
+    [
+        ("pub", np.int64, NV),  # the bots' view (const.V_*): public information only
+        ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
+        ("moves", np.int64, (MAX_MOVES, 3)),  # candidates of the pending decision
+        ("feats", np.float64, (MAX_MOVES, NFEAT)),  # their features
+        ("rng", np.uint64, 4),  # the game's random stream
+        ("order", np.int64, MAXT),  # HIDDEN from ctl[C_DRAWN] on: the draw pile (tile instances)
+        (
+            "tokvals",
+            np.int64,
+            MAXTOK,
+        ),  # HIDDEN: token faces; tokvals[:gi[G_TOKPTR]] taken (by tokown), the rest face down
+        ("tokown", np.int64, MAXTOK),  # seat that took token i (i < gi[G_TOKPTR])
+        ("nd", np.int64, (MAXT * SLOTS, NF)),  # union-find nodes (const.F_*), one per segment of a placed tile
+        ("gi", np.int64, NG),  # per-game integers (const.G_*)
+        ("pl", np.int64, (MAXT, 3)),  # placements: instance, rotation, cell
+        ("board", np.int16, BMAX * BMAX),  # cell -> placement index (-1 empty)
+        ("fidx", np.int16, BMAX * BMAX),  # cell -> frontier index (-1 not open)
+        ("cons", np.uint8, BMAX * BMAX),  # open cell -> edge constraint of its neighbours (2 bits per edge)
+        ("front", np.int64, MAX_FRONT),  # open cells
+        ("mtn", np.int64, MAX_MTN),  # mountain nodes on unfinished mountains (count in slot 0)
+        ("pl_int", np.int64, (MAXP, NPI)),  # per player (const.PI_*): supply, tent node, token sum, token count
+        ("cow", np.int64, (MAXP, MAXC)),  # per player: node of each cowboy (-1 in supply)
+        ("brk", np.float64, (MAXP, NCAT)),  # score breakdown so far (tokens added at the end)
+        ("rem_e", np.int64, 4),  # tiles left in the pile with at least one edge of each kind (public counts)
+        # scratch of the feature and scoring code (no value survives a decision)
+        ("sc_s", np.int64, 16),
+        ("sc_r", np.int64, 16),
+        ("sc_e", np.int64, 16),
+        ("grp", np.int64, SLOTS),
+        ("gs", np.int64, (SLOTS, 11)),
+        ("gcow", np.int64, (SLOTS, MAXP)),
+        ("roots", np.int64, 16),
+        ("rgrp", np.int64, 16),
+        ("done", np.int64, 3 * SLOTS),
+        ("gain_opp", np.float64, MAXP),
+        ("grow_opp", np.float64, MAXP),
+        ("troot", np.int64, MAXP),
+        ("pool", np.int64, MAXTOK),
+    ]
+)
 GRState = namedtuple("GRState", ["rec", "log", "nlog"])
 
-CTX_DTYPE = np.dtype([
-    ("seg", np.int64, (MAXT, SLOTS, 8)),  # segments per instance (const.S_*)
-    ("nseg", np.int64, MAXT),
-    ("edges", np.int64, (MAXT, 4)),  # edge code per rotation
-    ("edge_seg", np.int64, (MAXT, 4, 4)),
-    ("half_seg", np.int64, (MAXT, 4, 8)),
-    ("rots", np.int64, (MAXT, 4)),  # distinct rotations
-    ("nrots", np.int64, MAXT),
-    ("through", np.int64, MAXT),  # segment of a railroad running through (-1 none)
-    ("cityseg", np.int64, MAXT),  # city segment (-1 none)
-    ("tokvals", np.int64, MAXTOK),  # the printed token mix
-    ("pr", np.float64, NPR),  # rule parameters (const.P_*)
-    ("ntiles", np.int64),
-    ("ntok", np.int64),
-    ("start", np.int64),  # instance of the start tile
-    ("toktot", np.float64),  # points on all tokens
-])
+CTX_DTYPE = np.dtype(
+    [
+        ("seg", np.int64, (MAXT, SLOTS, 8)),  # segments per instance (const.S_*)
+        ("nseg", np.int64, MAXT),
+        ("edges", np.int64, (MAXT, 4)),  # edge code per rotation
+        ("edge_seg", np.int64, (MAXT, 4, 4)),
+        ("half_seg", np.int64, (MAXT, 4, 8)),
+        ("rots", np.int64, (MAXT, 4)),  # distinct rotations
+        ("nrots", np.int64, MAXT),
+        ("through", np.int64, MAXT),  # segment of a railroad running through (-1 none)
+        ("cityseg", np.int64, MAXT),  # city segment (-1 none)
+        ("tokvals", np.int64, MAXTOK),  # the printed token mix
+        ("pr", np.float64, NPR),  # rule parameters (const.P_*)
+        ("ntiles", np.int64),
+        ("ntok", np.int64),
+        ("start", np.int64),  # instance of the start tile
+        ("toktot", np.float64),  # points on all tokens
+    ]
+)
 # the engine's context (what its rule functions take as ``cx``): the context record
 GREng = namedtuple("GREng", ["tab"])
 # the context the shared loop gets: the record and the engine as one function pointer (engine.step, called with
@@ -177,9 +186,10 @@ def determinise(st, cx, seat, rnd):
 
 def describe(st) -> str:
     """The state record as text: every control word and view slot by name, then the other fields."""
-    from sim.core import forward
+    from meeplab.sim.core import forward
 
     from . import const
+
     rec = st.rec[0]
     names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
     names.update({v: k for k, v in globals().items() if k.startswith("C_") and isinstance(v, int) and k != "C_LEN"})

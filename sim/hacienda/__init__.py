@@ -1,29 +1,66 @@
 """Hacienda (Wolfgang Kramer, Hans im Glück 2005), 2-5 players, on the printed sides (reconstructed) or any .haz map."""
+
 from __future__ import annotations
 
 from collections import deque
 
 import numpy as np
 
-from sim.core import play as core_play
-from sim.core.errors import MeeplabError
-from sim.core.game import Batch, GameSpec
+from meeplab.sim.core import play as core_play
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.game import Batch, GameSpec
 
 from . import engine, flow, options
 from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
 from .params import PARAMS
-from .state import make_ctx
 from .scoring import (
-    MAXPC, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHAIN_PTS, P_CHIPS, P_COMPULSORY, P_DISCS,
-    P_DISPLAY, P_LAND_TILES,
-    P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_LEN,
-    P_MAX_ROUNDS, P_MP, P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY,
-    P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN, P_WTILES,
+    MAXPC,
+    P_ACTIONS,
+    P_ANIMAL_HAND,
+    P_ANIMALS_PER,
+    P_CHAIN_MIN,
+    P_CHAIN_PTS,
+    P_CHIPS,
+    P_COMPULSORY,
+    P_DISCS,
+    P_DISPLAY,
+    P_HAC_PRICE,
+    P_HAC_PTS,
+    P_HAC_TURN,
+    P_HACS,
+    P_HARV_RATE,
+    P_HARV_TURN,
+    P_LAND_HAND,
+    P_LAND_PER,
+    P_LAND_TILES,
+    P_LEN,
+    P_MAX_ROUNDS,
+    P_MP,
+    P_MPP,
+    P_NMP,
+    P_PAMPA_CARDS,
+    P_PRICE_BLIND,
+    P_PRICE_UP,
+    P_REMOVED,
+    P_START_MONEY,
+    P_WATER_PRICE,
+    P_WATER_PTS,
+    P_WATER_TURN,
+    P_WTILES,
 )
+from .state import make_ctx
 
 CATEGORIES = [
-    "mid_markets", "mid_chains", "mid_haciendas", "mid_water", "mid_money",
-    "markets", "chains", "haciendas", "water", "money",
+    "mid_markets",
+    "mid_chains",
+    "mid_haciendas",
+    "mid_water",
+    "mid_money",
+    "markets",
+    "chains",
+    "haciendas",
+    "water",
+    "money",
 ]
 
 
@@ -51,9 +88,9 @@ def pack_params(values) -> np.ndarray:
     pi[P_ANIMALS_PER] = values["animals_per_kind"]
     pi[P_LAND_PER] = values["land_per_terrain"]
     pi[P_PAMPA_CARDS] = values["pampa_cards"]
-    pi[P_REMOVED:P_REMOVED + 4] = values["animals_removed"]
-    pi[P_HACS:P_HACS + 4] = values["haciendas"]
-    pi[P_WTILES:P_WTILES + 4] = values["water_tiles"]
+    pi[P_REMOVED : P_REMOVED + 4] = values["animals_removed"]
+    pi[P_HACS : P_HACS + 4] = values["haciendas"]
+    pi[P_WTILES : P_WTILES + 4] = values["water_tiles"]
     pi[P_MAX_ROUNDS] = values["max_rounds"]
     pi[P_COMPULSORY] = 1 if values["compulsory_actions"] else 0
     pi[P_DISCS] = values["animal_discs"]
@@ -62,7 +99,7 @@ def pack_params(values) -> np.ndarray:
     if len(mp) > P_COMPULSORY - P_MP:
         raise MeeplabError(f"parameter 'market_points' has {len(mp)} entries, at most {P_COMPULSORY - P_MP}")
     pi[P_NMP] = len(mp)
-    pi[P_MP:P_MP + len(mp)] = mp
+    pi[P_MP : P_MP + len(mp)] = mp
     return pi
 
 
@@ -76,7 +113,8 @@ class Context:
         if n_pieces > MAXPC:
             raise MeeplabError(
                 f"map {b.path}: {b.n_sources} water sources + {sum(values['water_tiles'])} water tiles exceed "
-                f"{MAXPC} water tiles in play")
+                f"{MAXPC} water tiles in play"
+            )
         self.pi = pack_params(values)
         self.kind = b.kind.astype(np.int64)
         self.nb = b.nb.astype(np.int64)
@@ -139,8 +177,9 @@ class Context:
             ball[i] = fr
         self.ball3 = ball
         # the engine's records: the run's context, and a state record of this board's shape for new_state
-        self.cx = make_ctx(self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist,
-                           self.mkspace, self.ball3)
+        self.cx = make_ctx(
+            self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace, self.ball3
+        )
 
 
 def prepare(values):
@@ -156,9 +195,24 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     brk = np.zeros((n_games, n_players, len(CATEGORIES)))
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
-                         n_games, score, tiebreak, brk, length, end, engine.LOGW,
-                         core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)))
+    core_play.play_batch(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        score,
+        tiebreak,
+        brk,
+        length,
+        end,
+        engine.LOGW,
+        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+    )
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
@@ -170,20 +224,38 @@ def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
 
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
-                                     seed, start, n_games, len(CATEGORIES),
-                                     core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)))
+    return core_play.count_decisions(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        len(CATEGORIES),
+        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+    )
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
     """The event log of one game (the same game as the batch) plus its results (and, with ``snapshots``, the
     board at both scorings: rows of scoring.NROWS x W masks, then pesos per seat and water tiles in play)."""
     log = np.zeros((40000, engine.LOGW), dtype=np.int64)
-    n, score, tiebreak, brk, turns, snap = flow.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
-                                                            n_players, lineup.rotate, seed, index, log,
-                                                            len(CATEGORIES),
-                                                            core_play.search_function(ctx.cx, lineup, n_players,
-                                                                                      len(CATEGORIES)))
+    n, score, tiebreak, brk, turns, snap = flow.play_logged(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        index,
+        log,
+        len(CATEGORIES),
+        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+    )
     return log[:n], turns, score, tiebreak, brk, snap
 
 
@@ -198,8 +270,10 @@ def notes(values):
     m = values.get("map", "A")
     if m in BUILTIN:
         side = "symmetric side A" if m == "A" else "asymmetric side B"
-        return [f"map {m}: RECONSTRUCTED {side} of the printed board (no public source gives the printed maps; "
-                f"see sim/hacienda/README.md)"]
+        return [
+            f"map {m}: RECONSTRUCTED {side} of the printed board (no public source gives the printed maps; "
+            f"see sim/hacienda/README.md)"
+        ]
     return [f"map: {m} (a .haz map file)"]
 
 
@@ -223,7 +297,7 @@ GAME = GameSpec(
     rules="../shared/rules/hacienda.md",
     default_players=3,
     description="Buy land and animal cards, build land chains and herds, reach markets and water; scored mid-game "
-                "(when animal stack 1 runs out) and at the end (mid + final totals). Tie-break: pesos.",
+    "(when animal stack 1 runs out) and at the end (mid + final totals). Tie-break: pesos.",
     flags=("map",),
     bot_doc=BOT_DOC,
     end_codes=END_CODES,

@@ -1,4 +1,5 @@
 """uint64 bit-mask helpers over the board spaces (masks are uint64[W], space i = bit i & 63 of word i >> 6)."""
+
 import numpy as np
 from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros

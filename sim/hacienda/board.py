@@ -18,6 +18,7 @@ mountain, forest, meadow, rock, swamp in that order), 9 market, 10 water source.
 Spaces are numbered 0..n-1 in key order over the board hexes (code != 1); masks are ``uint64[W]``
 words with ``W = ceil(n / 64)`` (the printed 240-space boards need four).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
 BUILTIN = {"A": MAPS_DIR / "A.haz", "B": MAPS_DIR / "B.haz"}
@@ -97,7 +98,9 @@ def read_haz(path: str | Path) -> tuple[dict[str, str], dict[tuple[int, int], in
                 raise MeeplabError(f"map file {p}, line {lineno}: negative hex key {key}")
             c, r = divmod(key, 100)
             if (c + r) % 2 != 1:
-                raise MeeplabError(f"map file {p}: hex {key} (col {c}, row {r}) is not on the grid (col+row must be odd)")
+                raise MeeplabError(
+                    f"map file {p}: hex {key} (col {c}, row {r}) is not on the grid (col+row must be odd)"
+                )
             if code not in CODE_KIND and code != 1:
                 raise MeeplabError(f"map file {p}: hex {key} has unknown code {code} (known: 1, 2, 3-7, 9, 10)")
             if (c, r) in hexes:
@@ -164,10 +167,20 @@ def load_board(spec: str) -> Board:
     return build_board(hexes, control.get("MapName", p.stem), str(p))
 
 
-def write_haz(path: str | Path, name: str, hexes: dict[tuple[int, int], int], cols: int, rows: int, author: str) -> None:
-    lines = ["[Control]", "Version=GRHIG0101", f"ColCount={cols}", f"RowCount={rows}", f"Author={author}",
-             f"MapName={name}", "MapVersion=1", "[Hex]"]
-    for (c, r) in sorted(hexes, key=lambda t: (t[1], t[0])):
+def write_haz(
+    path: str | Path, name: str, hexes: dict[tuple[int, int], int], cols: int, rows: int, author: str
+) -> None:
+    lines = [
+        "[Control]",
+        "Version=GRHIG0101",
+        f"ColCount={cols}",
+        f"RowCount={rows}",
+        f"Author={author}",
+        f"MapName={name}",
+        "MapVersion=1",
+        "[Hex]",
+    ]
+    for c, r in sorted(hexes, key=lambda t: (t[1], t[0])):
         lines.append(f"{c * 100 + r}={hexes[(c, r)]}")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -7,17 +7,67 @@ free pampa / free terrain, water, chips, haciendas, markets reached, static terr
 masks, one mask per water tile). Chains and herds are found by mask flood fill; each placement re-labels
 the merged group (``lab``/``gsz``), so candidate features cost a few neighbour look-ups.
 """
+
 import numpy as np
 from numba import njit
 
-from .bits import ONE, ZERO, popcnt, anyrow, cb, countrow, ctz, sb, tb
+from .bits import ONE, ZERO, anyrow, cb, countrow, ctz, popcnt, sb, tb
 from .scoring import (
-    NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHAIN_MIN, P_CHIPS, P_COMPULSORY, P_DISPLAY,
-    P_CHAIN_PTS, P_HAC_PRICE, P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER,
-    P_MAX_ROUNDS, P_MP, P_MPP, P_NMP, P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY,
-    P_WATER_PRICE, P_WATER_PTS, P_WATER_TURN, P_WTILES, R_CHIPS, R_FPAM, R_FTERR, R_G, R_HAC, R_HERD, R_LAND,
-    R_MARKET, R_NBH, R_NBL, R_NBMK, R_NBW, R_OCC, R_PAMPA, R_REACH, R_REM, R_SRC, R_TERR, R_TMP, R_WATER, R_WP, R_X,
-    chain_points, score_player,
+    NCAT,
+    NROWS,
+    P_ACTIONS,
+    P_ANIMAL_HAND,
+    P_ANIMALS_PER,
+    P_CHAIN_MIN,
+    P_CHAIN_PTS,
+    P_CHIPS,
+    P_COMPULSORY,
+    P_DISPLAY,
+    P_HAC_PRICE,
+    P_HAC_PTS,
+    P_HAC_TURN,
+    P_HACS,
+    P_HARV_RATE,
+    P_HARV_TURN,
+    P_LAND_HAND,
+    P_LAND_PER,
+    P_MAX_ROUNDS,
+    P_MP,
+    P_MPP,
+    P_NMP,
+    P_PAMPA_CARDS,
+    P_PRICE_BLIND,
+    P_PRICE_UP,
+    P_REMOVED,
+    P_START_MONEY,
+    P_WATER_PRICE,
+    P_WATER_PTS,
+    P_WATER_TURN,
+    P_WTILES,
+    R_CHIPS,
+    R_FPAM,
+    R_FTERR,
+    R_G,
+    R_HAC,
+    R_HERD,
+    R_LAND,
+    R_MARKET,
+    R_NBH,
+    R_NBL,
+    R_NBMK,
+    R_NBW,
+    R_OCC,
+    R_PAMPA,
+    R_REACH,
+    R_REM,
+    R_SRC,
+    R_TERR,
+    R_TMP,
+    R_WATER,
+    R_WP,
+    R_X,
+    chain_points,
+    score_player,
 )
 
 MAXP = 5
@@ -947,7 +997,7 @@ def gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, maxm, only_near, off):
 def _wbest(MS, SP, p, nb, h, s, o, oh, th, ok, wp, price, n, bv, bown, bs, bh, bo):
     """best_water's step for placement (s, h, o)."""
     if ok:
-        k, c1, c2, own, tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
+        k, _c1, _c2, own, _tot = _wplace(MS, SP, p, nb, h, s, o, oh, th)
         if k > 0:
             fo = np.float64(own)
             val = fo * wp - price
@@ -987,20 +1037,24 @@ def best_water(MS, SP, pi, p, nb, nbmask, only_near, bv):
             oh = SP[SP_NC + p, h]
             th = SP[SP_NCALL, h]
             if ws0:
-                n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 0, 0, oh, th, True, wp, price, n, bv, bown, bs, bh,
-                                                 bo)
+                n, bv, bown, bs, bh, bo = _wbest(
+                    MS, SP, p, nb, h, 0, 0, oh, th, True, wp, price, n, bv, bown, bs, bh, bo
+                )
             if ws1:
                 for o in range(3):
-                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 1, o, oh, th, True, wp, price, n, bv, bown, bs,
-                                                     bh, bo)
+                    n, bv, bown, bs, bh, bo = _wbest(
+                        MS, SP, p, nb, h, 1, o, oh, th, True, wp, price, n, bv, bown, bs, bh, bo
+                    )
             if ws2:
                 for o in range(2):
-                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 2, o, oh, th, True, wp, price, n, bv, bown, bs,
-                                                     bh, bo)
+                    n, bv, bown, bs, bh, bo = _wbest(
+                        MS, SP, p, nb, h, 2, o, oh, th, True, wp, price, n, bv, bown, bs, bh, bo
+                    )
             if ws3:
                 for o in range(3):
-                    n, bv, bown, bs, bh, bo = _wbest(MS, SP, p, nb, h, 3, o, oh, th, True, wp, price, n, bv, bown, bs,
-                                                     bh, bo)
+                    n, bv, bown, bs, bh, bo = _wbest(
+                        MS, SP, p, nb, h, 3, o, oh, th, True, wp, price, n, bv, bown, bs, bh, bo
+                    )
     return n, bv, bown, bs, bh, bo
 
 

@@ -10,41 +10,219 @@ second animal stack is in use, the final scoring once it is exhausted too (the r
 
 Every function here is compiled with ``_nrt=False``: none allocates (``new_state`` does, once per chunk).
 """
+
 import numpy as np
 from numba import njit
 
-from sim.core import forward
-from sim.core.events import log_event as _log
-from sim.core.play import new_player, play_game as shared_play_game
-from sim.core.forward import STEP_ADVANCE, STEP_RESET, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
-from sim.core.rng import rng_init, shuffle
+from meeplab.sim.core import forward
+from meeplab.sim.core.events import log_event as _log
+from meeplab.sim.core.forward import (
+    C_END,
+    C_KIND,
+    C_LENGTH,
+    C_N,
+    C_NP,
+    C_OVER,
+    C_PHASE,
+    C_SEAT,
+    STEP_ADVANCE,
+    STEP_RESET,
+)
+from meeplab.sim.core.play import new_player
+from meeplab.sim.core.play import play_game as shared_play_game
+from meeplab.sim.core.rng import rng_init, shuffle
 
 from .bits import ONE, ZERO, cb, countrow, ctz, popcnt, sb
 from .engine import (
-    A_BUY_ANIMAL_BLIND, A_BUY_ANIMAL_UP, A_BUY_LAND_BLIND, A_BUY_LAND_UP, A_END, A_HACIENDA, A_HARVEST, A_PLAY,
-    A_WATER, E_ANIMAL, E_BUY, E_CAP, E_END, E_HACIENDA, E_HARVEST, E_LAND, E_REFILL, E_SCORE_A, E_SCORE_B, E_SETUP,
-    E_STACK2, E_TURN, E_WATER, F_CBS, F_CBV, K_ACTION, K_ANIMAL, K_HACIENDA, K_HARVEST, K_LAND, K_MARKET, K_WATER,
-    LB_CHIP, LB_HAC, MAXP, NT, R_D, R_TODO, R_VALID, R_WD, S_A1, S_A2, S_APTR, S_CHIPS, S_CVER, S_HACS, S_HH, S_LABEL,
-    S_LEND, S_LPTR, S_LVER, S_NPC, S_PVER, S_STACK2_IN, S_WS, S_WVER, SP_LAB, SP_OWNER, SP_ROWS, SP_STAMP, SP_WCNT,
-    SR, SR_CBH, SR_GC, T_ANIMAL, T_PAMPA, V_ACTIONS_LEFT, V_CARD, V_CHIPS_SUPPLY, V_DISP_ANIMAL, V_DISP_LAND,
-    V_HAC_OK, V_HAC_SUPPLY, V_HAND, V_HANDSIZE, V_HARV_OK, V_LAND_DECK, V_MARKETS, V_MONEY, V_NP, V_NSPACES,
-    V_PHASE, V_ROUND, V_SEAT, V_SPACE, V_STACK1, V_STACK2, V_TURN, V_WATER_OK, V_WSUPPLY, V_LAND_TILES, V_DISCS, _act_row, _ball3, _draw_animal,
-    _dirty_group, _dirty_land, _group_cached, _unreached, _water_fits, best_group, best_values, best_water,
-    eval_spaces, gen_groups, gen_harvest, gen_water, init_free, legal_row, place_animal, place_land, place_water,
+    A_BUY_ANIMAL_BLIND,
+    A_BUY_ANIMAL_UP,
+    A_BUY_LAND_BLIND,
+    A_BUY_LAND_UP,
+    A_END,
+    A_HACIENDA,
+    A_HARVEST,
+    A_PLAY,
+    A_WATER,
+    E_ANIMAL,
+    E_BUY,
+    E_CAP,
+    E_END,
+    E_HACIENDA,
+    E_HARVEST,
+    E_LAND,
+    E_REFILL,
+    E_SCORE_A,
+    E_SCORE_B,
+    E_SETUP,
+    E_STACK2,
+    E_TURN,
+    E_WATER,
+    F_CBS,
+    F_CBV,
+    K_ACTION,
+    K_ANIMAL,
+    K_HACIENDA,
+    K_HARVEST,
+    K_LAND,
+    K_MARKET,
+    K_WATER,
+    LB_CHIP,
+    LB_HAC,
+    MAXP,
+    NT,
+    R_D,
+    R_TODO,
+    R_VALID,
+    R_WD,
+    S_A1,
+    S_A2,
+    S_APTR,
+    S_CHIPS,
+    S_CVER,
+    S_HACS,
+    S_HH,
+    S_LABEL,
+    S_LEND,
+    S_LPTR,
+    S_LVER,
+    S_NPC,
+    S_PVER,
+    S_STACK2_IN,
+    S_WS,
+    S_WVER,
+    SP_LAB,
+    SP_OWNER,
+    SP_ROWS,
+    SP_STAMP,
+    SP_WCNT,
+    SR,
+    SR_CBH,
+    SR_GC,
+    T_ANIMAL,
+    T_PAMPA,
+    V_ACTIONS_LEFT,
+    V_CARD,
+    V_CHIPS_SUPPLY,
+    V_DISCS,
+    V_DISP_ANIMAL,
+    V_DISP_LAND,
+    V_HAC_OK,
+    V_HAC_SUPPLY,
+    V_HAND,
+    V_HANDSIZE,
+    V_HARV_OK,
+    V_LAND_DECK,
+    V_LAND_TILES,
+    V_MARKETS,
+    V_MONEY,
+    V_NP,
+    V_NSPACES,
+    V_PHASE,
+    V_ROUND,
+    V_SEAT,
+    V_SPACE,
+    V_STACK1,
+    V_STACK2,
+    V_TURN,
+    V_WATER_OK,
+    V_WSUPPLY,
+    _act_row,
+    _ball3,
+    _dirty_group,
+    _dirty_land,
+    _draw_animal,
+    _group_cached,
+    _unreached,
+    _water_fits,
+    best_group,
+    best_values,
+    best_water,
+    eval_spaces,
+    gen_groups,
+    gen_harvest,
+    gen_water,
+    init_free,
+    legal_row,
+    place_animal,
+    place_land,
+    place_water,
     water_cells,
 )
 from .scoring import (
-    NCAT, NROWS, P_ACTIONS, P_ANIMAL_HAND, P_ANIMALS_PER, P_CHIPS, P_COMPULSORY, P_DISCS, P_DISPLAY, P_HAC_PRICE,
+    NCAT,
+    NROWS,
+    P_ACTIONS,
+    P_ANIMAL_HAND,
+    P_ANIMALS_PER,
+    P_CHIPS,
+    P_COMPULSORY,
+    P_DISCS,
+    P_DISPLAY,
+    P_HAC_PRICE,
+    P_HAC_PTS,
+    P_HAC_TURN,
+    P_HACS,
+    P_HARV_RATE,
+    P_HARV_TURN,
+    P_LAND_HAND,
+    P_LAND_PER,
     P_LAND_TILES,
-    P_HAC_PTS, P_HAC_TURN, P_HACS, P_HARV_RATE, P_HARV_TURN, P_LAND_HAND, P_LAND_PER, P_MAX_ROUNDS, P_MPP,
-    P_PAMPA_CARDS, P_PRICE_BLIND, P_PRICE_UP, P_REMOVED, P_START_MONEY, P_WATER_PRICE, P_WATER_TURN, P_WTILES,
-    R_CHIPS, R_FPAM, R_FTERR, R_HAC, R_HERD, R_LAND, R_MARKET, R_NBMK, R_OCC, R_PAMPA, R_REACH, R_SRC, R_TERR,
-    R_X, score_player,
+    P_MAX_ROUNDS,
+    P_MPP,
+    P_PAMPA_CARDS,
+    P_PRICE_BLIND,
+    P_PRICE_UP,
+    P_REMOVED,
+    P_START_MONEY,
+    P_WATER_PRICE,
+    P_WATER_TURN,
+    P_WTILES,
+    R_CHIPS,
+    R_FPAM,
+    R_FTERR,
+    R_HAC,
+    R_HERD,
+    R_LAND,
+    R_MARKET,
+    R_NBMK,
+    R_OCC,
+    R_PAMPA,
+    R_REACH,
+    R_SRC,
+    R_TERR,
+    R_X,
+    score_player,
 )
 from .state import (
-    board, tables, C_ACTS, C_CARD, C_HACN, C_HARVN, C_MID, C_P, C_RND, C_STUCK, C_TURNS, C_WATN, SNAPW_EXTRA, HCtx, HEng, HState,
-    PH_ACTION, PH_HACIENDA, PH_HARVEST, PH_OVER, PH_PLACE, PH_ROUND, PH_TURN, PH_TURN_END, PH_WATER,
-    determinise as deal_unseen, state_dtype,
+    C_ACTS,
+    C_CARD,
+    C_HACN,
+    C_HARVN,
+    C_MID,
+    C_P,
+    C_RND,
+    C_STUCK,
+    C_TURNS,
+    C_WATN,
+    PH_ACTION,
+    PH_HACIENDA,
+    PH_HARVEST,
+    PH_OVER,
+    PH_PLACE,
+    PH_ROUND,
+    PH_TURN,
+    PH_TURN_END,
+    PH_WATER,
+    SNAPW_EXTRA,
+    HCtx,
+    HEng,
+    HState,
+    board,
+    state_dtype,
+    tables,
+)
+from .state import (
+    determinise as deal_unseen,
 )
 
 END_RULES = 0  # the rule book's ending
@@ -150,12 +328,12 @@ def clear_board(st, cx):
     """The empty board: no tiles, every terrain and pampa space free, markets and water sources occupied."""
     r = st.rec[0]
     cxt = cx.tab[0]
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     W = MS.shape[1]
     for i in range(MS.shape[0]):
         for w in range(W):
             MS[i, w] = ZERO
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    kind, nb, _nbmask, static, _mkcnt, _mdist, _mkspace, ball3 = board(cx)
     for i in range(static.shape[0]):
         for w in range(W):
             MS[R_TERR + i, w] = static[i, w]
@@ -185,11 +363,11 @@ def place_sources(st, cx):
     r = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     view = r.pub
     for t in range(4):
         SP[SR, S_WS + t] = pi[P_WTILES + t]
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    kind, _nb, nbmask, _static, _mkcnt, _mdist, _mkspace, ball3 = board(cx)
     for i in range(kind.shape[0]):
         if kind[i] == K_MARKET:
             view[V_SPACE + i] = -3
@@ -298,7 +476,7 @@ def set_table(st, cx):
     view[V_NSPACES] = n
     view[V_CARD] = -1
     view[V_PHASE] = 0
-    MS, SP, FV = tables(st, cx)
+    _MS, SP, _FV = tables(st, cx)
     SP[SR, S_CHIPS] = pi[P_CHIPS]
     SP[SR, S_HACS] = pi[P_HACS + np_ - 2]
     SP[SR, S_LABEL] = 0
@@ -351,7 +529,7 @@ def scoring(st, cx, phase):
     r = st.rec[0]
     cxt = cx.tab[0]
     np_ = r.ctl[C_NP]
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     nbmask = board(cx)[2]
     off = 0 if phase == 1 else NCAT
     out = r.sout
@@ -436,7 +614,7 @@ def post_action(st, cx):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    _kind, nb, nbmask, _static, mkcnt, mdist, mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
     feats = rc.feats
@@ -555,8 +733,21 @@ def post_action(st, cx):
                     dup = True
             if dup:
                 continue
-            _act_row(moves, feats, m, A_BUY_LAND_UP, s, t, bv[t] - price_up / mpp, -price_up, bsz[t],
-                     hand[p, t], handsize, money[p], acts)
+            _act_row(
+                moves,
+                feats,
+                m,
+                A_BUY_LAND_UP,
+                s,
+                t,
+                bv[t] - price_up / mpp,
+                -price_up,
+                bsz[t],
+                hand[p, t],
+                handsize,
+                money[p],
+                acts,
+            )
             m += 1
         for s in range(disp):
             t = danim[s]
@@ -568,8 +759,21 @@ def post_action(st, cx):
                     dup = True
             if dup:
                 continue
-            _act_row(moves, feats, m, A_BUY_ANIMAL_UP, s, t, bv[t] - price_up / mpp, -price_up, bsz[t],
-                     hand[p, t], handsize, money[p], acts)
+            _act_row(
+                moves,
+                feats,
+                m,
+                A_BUY_ANIMAL_UP,
+                s,
+                t,
+                bv[t] - price_up / mpp,
+                -price_up,
+                bsz[t],
+                hand[p, t],
+                handsize,
+                money[p],
+                acts,
+            )
             m += 1
     if money[p] >= price_bl:
         if SP[SR, S_LPTR] < SP[SR, S_LEND]:
@@ -577,13 +781,39 @@ def post_action(st, cx):
             for t in range(5):
                 est += bv[t] * pi[P_LAND_PER]
             est += bv[T_PAMPA] * pi[P_PAMPA_CARDS]
-            _act_row(moves, feats, m, A_BUY_LAND_BLIND, -1, -1, est / land_w - price_bl / mpp, -price_bl,
-                     0.0, 0, handsize, money[p], acts)
+            _act_row(
+                moves,
+                feats,
+                m,
+                A_BUY_LAND_BLIND,
+                -1,
+                -1,
+                est / land_w - price_bl / mpp,
+                -price_bl,
+                0.0,
+                0,
+                handsize,
+                money[p],
+                acts,
+            )
             m += 1
         if SP[SR, S_APTR] < SP[SR, S_A2]:
             est = 0.25 * (bv[6] + bv[7] + bv[8] + bv[9])
-            _act_row(moves, feats, m, A_BUY_ANIMAL_BLIND, -1, -1, est - price_bl / mpp, -price_bl,
-                     0.0, 0, handsize, money[p], acts)
+            _act_row(
+                moves,
+                feats,
+                m,
+                A_BUY_ANIMAL_BLIND,
+                -1,
+                -1,
+                est - price_bl / mpp,
+                -price_bl,
+                0.0,
+                0,
+                handsize,
+                money[p],
+                acts,
+            )
             m += 1
     # plays
     for t in range(NT):
@@ -646,8 +876,7 @@ def post_action(st, cx):
                 wv = -pi[P_WATER_PRICE] / mpp
             wn = nw
         if wn > 0:
-            _act_row(moves, feats, m, A_WATER, -1, -1, wv, -pi[P_WATER_PRICE], wsz, 0, handsize, money[p],
-                     acts)
+            _act_row(moves, feats, m, A_WATER, -1, -1, wv, -pi[P_WATER_PRICE], wsz, 0, handsize, money[p], acts)
             m += 1
     # harvest
     if harv_left > 0:
@@ -666,8 +895,7 @@ def post_action(st, cx):
     # "end turn": always when nothing else is legal; otherwise only without compulsory actions.
     # An unused action is worth a little less than a blind buy of a card without value.
     if m == 0 or not compulsory:
-        _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p],
-                 acts)
+        _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, money[p], acts)
         m += 1
     return _post(st, p, K_ACTION, m)
 
@@ -680,7 +908,7 @@ def do_action(st, cx, i):
     pi = cxt.pi
     view = rc.pub
     moves = rc.moves
-    MS, SP, FV = tables(st, cx)
+    _MS, SP, _FV = tables(st, cx)
     money = rc.money
     hand = rc.hand
     dland = rc.dland
@@ -750,11 +978,11 @@ def post_place(st, cx):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    _kind, nb, _nbmask, _static, mkcnt, mdist, mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
     feats = rc.feats
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     W = MS.shape[1]
     p = rc.ctl[C_P]
     t = rc.ctl[C_CARD]
@@ -786,10 +1014,10 @@ def do_place(st, cx, j):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    kind, nb, nbmask, _static, mkcnt, _mdist, _mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     money = rc.money
     hand = rc.hand
     W = MS.shape[1]
@@ -832,7 +1060,7 @@ def post_hacienda(st, cx):
     pi = cxt.pi
     moves = rc.moves
     feats = rc.feats
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
     ng = gen_groups(MS, SP, pi, p, moves, feats)
     return _post(st, p, K_HACIENDA, ng)
@@ -843,10 +1071,10 @@ def do_hacienda(st, cx, j):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    _kind, _nb, nbmask, _static, _mkcnt, _mdist, _mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     money = rc.money
     W = MS.shape[1]
     p = rc.ctl[C_P]
@@ -892,10 +1120,10 @@ def post_water(st, cx):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    _kind, nb, nbmask, _static, _mkcnt, _mdist, _mkspace, ball3 = board(cx)
     moves = rc.moves
     feats = rc.feats
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
     nw = gen_water(MS, SP, pi, p, nb, nbmask, moves, feats, moves.shape[0], 0, np.int64(0))
     return _post(st, p, K_WATER, nw)
@@ -906,11 +1134,11 @@ def do_water(st, cx, j):
     rc = st.rec[0]
     cxt = cx.tab[0]
     pi = cxt.pi
-    kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3 = board(cx)
+    kind, nb, nbmask, _static, _mkcnt, _mdist, _mkspace, ball3 = board(cx)
     view = rc.pub
     moves = rc.moves
     feats = rc.feats
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     money = rc.money
     cells = rc.cells
     np_ = rc.ctl[C_NP]
@@ -942,7 +1170,7 @@ def post_harvest(st, cx):
     pi = cxt.pi
     moves = rc.moves
     feats = rc.feats
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
     nh = gen_harvest(MS, SP, pi, p, moves, feats)
     return _post(st, p, K_HARVEST, nh)
@@ -955,7 +1183,7 @@ def do_harvest(st, cx, j):
     pi = cxt.pi
     view = rc.pub
     moves = rc.moves
-    MS, SP, FV = tables(st, cx)
+    MS, SP, _FV = tables(st, cx)
     money = rc.money
     p = rc.ctl[C_P]
     h = moves[j, 0]
@@ -1099,8 +1327,9 @@ def determinise(st, cx, seat, rnd):
     deal_unseen(st, HEng(cx.tab, cx.proto), seat, rnd)
 
 
-forward.register(HState, HCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,
-                 result=result)
+forward.register(
+    HState, HCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
+)
 
 
 @njit(cache=True)

@@ -6,11 +6,12 @@ A: mirror-symmetric left-right and top-bottom figure-eight ring of 60 terrain sp
    one hex in from the edge, 10 markets (6 inside the loops, 4 outside), 4 water sources, the rest pampa.
 B: no symmetry; terrain in clusters and ribbons (13, 13, 12, 12, 12), 11 markets, 4 water sources.
 """
+
 from __future__ import annotations
 
 import random
 
-from .board import MAPS_DIR, DIRS, write_haz
+from .board import DIRS, MAPS_DIR, write_haz
 
 COLS, ROWS = 13, 37
 CELLS = [(c, r) for c in range(COLS) for r in range(ROWS) if (c + r) % 2 == 1]
@@ -21,10 +22,24 @@ def _sym(c, r):
 
 
 def side_a() -> dict[tuple[int, int], int]:
-    hexes = {cr: 2 for cr in CELLS}
+    hexes = dict.fromkeys(CELLS, 2)
     # one quarter of the ring, walked from the top axis hex (6,3) to the waist (6,17)
-    quarter = [(5, 2), (4, 3), (3, 2), (2, 3), (1, 2), (1, 4), (1, 6), (1, 8), (1, 10), (1, 12),
-               (2, 13), (3, 14), (4, 15), (5, 16)]
+    quarter = [
+        (5, 2),
+        (4, 3),
+        (3, 2),
+        (2, 3),
+        (1, 2),
+        (1, 4),
+        (1, 6),
+        (1, 8),
+        (1, 10),
+        (1, 12),
+        (2, 13),
+        (3, 14),
+        (4, 15),
+        (5, 16),
+    ]
     codes = [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 3, 4, 5, 6]
     for cr, code in zip(quarter, codes):
         for s in _sym(*cr):
@@ -48,7 +63,7 @@ _CELLSET = set(CELLS)
 
 def side_b(seed: int = 2005) -> dict[tuple[int, int], int]:
     rnd = random.Random(seed)
-    hexes = {cr: 2 for cr in CELLS}
+    hexes = dict.fromkeys(CELLS, 2)
     inner = [cr for cr in CELLS if 1 <= cr[0] <= 11 and 2 <= cr[1] <= 34]
     # each terrain: a few clusters / ribbons with sizes summing to its count
     plan = {3: [6, 4, 3], 4: [7, 6], 5: [5, 4, 3], 6: [8, 4], 7: [3, 3, 3, 3]}

@@ -5,13 +5,21 @@ One place: the names below (bit ``b`` of a mask = ``OPTIONS[b]``) and ``option_m
 are follow-ups of an action the class already covers. A card type's class covers playing such a card and
 buying one face up (a blind buy is of no type the buyer knows).
 """
+
 from numba import njit
 
-from sim.core import forward
-from sim.core.forward import C_KIND
+from meeplab.sim.core import forward
+from meeplab.sim.core.forward import C_KIND
 
 from .engine import (
-    A_BUY_ANIMAL_BLIND, A_BUY_ANIMAL_UP, A_BUY_LAND_BLIND, A_BUY_LAND_UP, A_HACIENDA, A_HARVEST, A_PLAY, A_WATER,
+    A_BUY_ANIMAL_BLIND,
+    A_BUY_ANIMAL_UP,
+    A_BUY_LAND_BLIND,
+    A_BUY_LAND_UP,
+    A_HACIENDA,
+    A_HARVEST,
+    A_PLAY,
+    A_WATER,
     K_ACTION,
 )
 from .state import HCtx, HState

@@ -1,4 +1,5 @@
 """Turn the engine's event log into readable text (the same game the batch played)."""
+
 from __future__ import annotations
 
 from . import engine as E
@@ -28,8 +29,17 @@ def _unpack(x, k):
 def _move(ctx, kind, m0, m1):
     """A candidate move of decision ``kind`` in words (for the search lines of --explain)."""
     if kind == E.K_ACTION:
-        names = ("buy face-up land", "buy blind land", "buy face-up animal", "buy blind animal", "play",
-                 "buy a hacienda", "buy a water tile", "harvest", "end the turn")
+        names = (
+            "buy face-up land",
+            "buy blind land",
+            "buy face-up animal",
+            "buy blind animal",
+            "play",
+            "buy a hacienda",
+            "buy a water tile",
+            "harvest",
+            "end the turn",
+        )
         if m0 == E.A_PLAY:
             return f"play {CARD[m1]}"
         if m0 in (E.A_BUY_LAND_UP, E.A_BUY_ANIMAL_UP):
@@ -45,7 +55,7 @@ def _move(ctx, kind, m0, m1):
 
 
 def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk, explain=False):
-    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
     lines = [f"Hacienda, game {index} (seed {seed}), {n_players} players, map {ctx.board.name} ({ctx.board.path})"]
     for s in range(n_players):
@@ -85,7 +95,9 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
             cells = [b % 1024, (b // 1024) % 1024, (b // 1048576) % 1024]
             cells = [x for x in cells if x != 1023]
             where = ", ".join(_hex(ctx, x) for x in cells)
-            lines.append(f"  {who} buys a {SHAPES[a]} water tile for {ctx.pi[7]} pesos on {where} ({c} own tiles next to it)")
+            lines.append(
+                f"  {who} buys a {SHAPES[a]} water tile for {ctx.pi[7]} pesos on {where} ({c} own tiles next to it)"
+            )
         elif code == E.E_HARVEST:
             src = "from the supply"
             if d:
@@ -94,12 +106,16 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
         elif code == E.E_END:
             lines.append(f"  {who} ends the turn after {a} actions with {b} pesos")
         elif code == E.E_STACK2:
-            lines.append(f"** animal stack 1 is used up: stack 2 comes in; mid-game scoring at the end of round {a + 1}")
+            lines.append(
+                f"** animal stack 1 is used up: stack 2 comes in; mid-game scoring at the end of round {a + 1}"
+            )
         elif code == E.E_CAP:
             if b:
-                lines.append("** STALLED: in a whole round no player could do anything but end the turn, so nobody "
-                             "ever can again (an ending the rule book does not have): the board is scored once "
-                             "as it stands")
+                lines.append(
+                    "** STALLED: in a whole round no player could do anything but end the turn, so nobody "
+                    "ever can again (an ending the rule book does not have): the board is scored once "
+                    "as it stands"
+                )
             else:
                 lines.append(f"** safety cap of {a} rounds reached: outstanding scorings now")
         elif code == E.E_SCORE_A:

@@ -3,6 +3,7 @@
 One scoring, per player, in the rule book's order (columns): markets, chains, haciendas, water, money.
 The game scores twice (mid-game and final); money is kept, so it counts in both.
 """
+
 import numpy as np
 from numba import njit
 
@@ -106,7 +107,9 @@ def score_player(p, MS, npc, money, nbmask, pi, out):
     land = MS[R_LAND + p]
     # markets: different markets next to any of p's animal tiles
     for w in range(W):
-        own[w] = MS[R_HERD + 4 * p, w] | MS[R_HERD + 4 * p + 1, w] | MS[R_HERD + 4 * p + 2, w] | MS[R_HERD + 4 * p + 3, w]
+        own[w] = (
+            MS[R_HERD + 4 * p, w] | MS[R_HERD + 4 * p + 1, w] | MS[R_HERD + 4 * p + 2, w] | MS[R_HERD + 4 * p + 3, w]
+        )
     dilate(own, nbmask, rem)
     for w in range(W):
         rem[w] &= MS[R_MARKET, w]

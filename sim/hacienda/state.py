@@ -12,17 +12,31 @@ What a seat cannot see (``determinise`` re-deals it): the order of the land deck
 removed animal cards, and the cards in the other players' hands except those it saw them buy face up
 (``known``; a played card of that type counts against it first).
 """
+
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from sim.core.forward import C_COMMON, C_NP
-from sim.core.rng import rng_below
-from sim.core.views import rows
+from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.rng import rng_below
+from meeplab.sim.core.views import rows
 
 from .engine import (
-    F_ROWS, MAXP, MW, NF, NROWS_ALL, NT, S_A2, S_APTR, S_LEND, S_LPTR, SP_ROWS, SR, T_ANIMAL, V_HDR,
+    F_ROWS,
+    MAXP,
+    MW,
+    NF,
+    NROWS_ALL,
+    NT,
+    S_A2,
+    S_APTR,
+    S_LEND,
+    S_LPTR,
+    SP_ROWS,
+    SR,
+    T_ANIMAL,
+    V_HDR,
 )
 from .scoring import NCAT, NROWS, P_LEN, P_REMOVED
 
@@ -74,57 +88,63 @@ def state_dtype(cap):
     size, so the helpers see the very arrays (shape and words per mask) they would for that board alone."""
     wc = cap // 64
     maxm = 9 * cap + 64
-    return np.dtype([
-        ("pub", np.int64, V_HDR + cap),  # the bots' view (engine V_*): public information only
-        ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
-        ("moves", np.int64, (maxm, MW)),  # candidates of the pending decision
-        ("feats", np.float64, (maxm, NF)),  # their features
-        ("rng", np.uint64, 4),  # the game's random stream
-        ("MSf", np.uint64, (NROWS_ALL + cap + 2) * wc),  # board masks MS (scoring.R_*, engine R_*), one row a label
-        ("SPf", np.int64, SP_ROWS * max(cap + 2, 64)),  # SP: per-space / per-label rows, the scalar row (SP_*)
-        ("FVf", np.float64, F_ROWS * max(cap, NT)),  # FV: value caches (engine F_*)
-        ("money", np.int64, MAXP),  # pesos
-        ("hand", np.int64, (MAXP, NT)),  # HIDDEN (other seats): cards in hand per type
-        ("known", np.int64, (MAXP, NT)),  # cards of each hand every seat saw bought face up (and not yet played)
-        ("dland", np.int64, 8),  # face-up land cards (type or -1)
-        ("danim", np.int64, 8),  # face-up animal cards
-        ("ldeck", np.int64, MAX_LAND),  # HIDDEN: land deck; ldeck[S_LPTR:S_LEND] not yet drawn
-        ("adeck", np.int64, MAX_ANIMAL),  # HIDDEN: removed cards, then stack 1 and 2 (SP S_APTR, S_A1, S_A2)
-        ("cwk", np.int64, (MAXP, 2)),  # best water tile cache: player's version, water version
-        ("cwv", np.float64, MAXP),  # its value
-        ("cws", np.float64, MAXP),  # its size
-        ("cwm", np.int64, (MAXP, 3)),  # its shape, anchor, orientation (-1 recompute)
-        ("ltiles", np.int64, (MAXP, MAXP)),  # land tiles left in the box with colours a < b (supply on)
-        ("discs", np.int64, MAXP),  # animal discs each player has on the board
-        ("brk", np.float64, (MAXP, 2 * NCAT)),  # score breakdown: mid-game 0..4, final 5..9
-        ("snap", np.uint64, (2, NROWS * wc + SNAPW_EXTRA)),  # board at each scoring (logged games only)
-        ("bv", np.float64, NT),  # scratch: best value of each card type
-        ("bsz", np.float64, NT),  # scratch: group size at that value
-        ("bn", np.float64, NT),  # scratch: 1 where the type has a legal space
-        ("cells", np.int64, 3),  # scratch: a water tile's spaces
-        ("sout", np.int64, NCAT),  # scratch: one player's scoring
-        ("pool", np.int64, MAX_LAND),  # scratch: determinise's unseen cards
-    ], align=True)
+    return np.dtype(
+        [
+            ("pub", np.int64, V_HDR + cap),  # the bots' view (engine V_*): public information only
+            ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
+            ("moves", np.int64, (maxm, MW)),  # candidates of the pending decision
+            ("feats", np.float64, (maxm, NF)),  # their features
+            ("rng", np.uint64, 4),  # the game's random stream
+            ("MSf", np.uint64, (NROWS_ALL + cap + 2) * wc),  # board masks MS (scoring.R_*, engine R_*), one row a label
+            ("SPf", np.int64, SP_ROWS * max(cap + 2, 64)),  # SP: per-space / per-label rows, the scalar row (SP_*)
+            ("FVf", np.float64, F_ROWS * max(cap, NT)),  # FV: value caches (engine F_*)
+            ("money", np.int64, MAXP),  # pesos
+            ("hand", np.int64, (MAXP, NT)),  # HIDDEN (other seats): cards in hand per type
+            ("known", np.int64, (MAXP, NT)),  # cards of each hand every seat saw bought face up (and not yet played)
+            ("dland", np.int64, 8),  # face-up land cards (type or -1)
+            ("danim", np.int64, 8),  # face-up animal cards
+            ("ldeck", np.int64, MAX_LAND),  # HIDDEN: land deck; ldeck[S_LPTR:S_LEND] not yet drawn
+            ("adeck", np.int64, MAX_ANIMAL),  # HIDDEN: removed cards, then stack 1 and 2 (SP S_APTR, S_A1, S_A2)
+            ("cwk", np.int64, (MAXP, 2)),  # best water tile cache: player's version, water version
+            ("cwv", np.float64, MAXP),  # its value
+            ("cws", np.float64, MAXP),  # its size
+            ("cwm", np.int64, (MAXP, 3)),  # its shape, anchor, orientation (-1 recompute)
+            ("ltiles", np.int64, (MAXP, MAXP)),  # land tiles left in the box with colours a < b (supply on)
+            ("discs", np.int64, MAXP),  # animal discs each player has on the board
+            ("brk", np.float64, (MAXP, 2 * NCAT)),  # score breakdown: mid-game 0..4, final 5..9
+            ("snap", np.uint64, (2, NROWS * wc + SNAPW_EXTRA)),  # board at each scoring (logged games only)
+            ("bv", np.float64, NT),  # scratch: best value of each card type
+            ("bsz", np.float64, NT),  # scratch: group size at that value
+            ("bn", np.float64, NT),  # scratch: 1 where the type has a legal space
+            ("cells", np.int64, 3),  # scratch: a water tile's spaces
+            ("sout", np.int64, NCAT),  # scratch: one player's scoring
+            ("pool", np.int64, MAX_LAND),  # scratch: determinise's unseen cards
+        ],
+        align=True,
+    )
 
 
 def ctx_dtype(cap):
     """The run's read-only context record for boards of at most ``cap`` spaces: packed parameters and the board
     (flat where 2-D: ``board(cx)`` gives the board-sized views)."""
     wc = cap // 64
-    return np.dtype([
-        ("n", np.int64),  # spaces on the board
-        ("W", np.int64),  # mask words (ceil(n / 64))
-        ("nmk", np.int64),  # markets
-        ("pi", np.int64, P_LEN),  # packed parameters (scoring.P_*)
-        ("kind", np.int64, cap),  # space kind: 0..4 terrain, 5 pampa, 6 market, 7 water source
-        ("nb", np.int64, (cap, 6)),  # neighbours (-1 off the board)
-        ("nbmaskf", np.uint64, cap * wc),  # [n, W] neighbours as masks
-        ("staticf", np.uint64, 9 * wc),  # [9, W] terrain masks 0..4, pampa, market, next to a market, source
-        ("mkcnt", np.int64, cap),  # markets next to each space
-        ("mdistf", np.int64, cap * cap),  # [n, max(1, nmk)] board distance to each market
-        ("mkspace", np.int64, cap),  # the market spaces
-        ("ball3f", np.uint64, cap * wc),  # [n, W] spaces at most 3 steps from each space
-    ], align=True)
+    return np.dtype(
+        [
+            ("n", np.int64),  # spaces on the board
+            ("W", np.int64),  # mask words (ceil(n / 64))
+            ("nmk", np.int64),  # markets
+            ("pi", np.int64, P_LEN),  # packed parameters (scoring.P_*)
+            ("kind", np.int64, cap),  # space kind: 0..4 terrain, 5 pampa, 6 market, 7 water source
+            ("nb", np.int64, (cap, 6)),  # neighbours (-1 off the board)
+            ("nbmaskf", np.uint64, cap * wc),  # [n, W] neighbours as masks
+            ("staticf", np.uint64, 9 * wc),  # [9, W] terrain masks 0..4, pampa, market, next to a market, source
+            ("mkcnt", np.int64, cap),  # markets next to each space
+            ("mdistf", np.int64, cap * cap),  # [n, max(1, nmk)] board distance to each market
+            ("mkspace", np.int64, cap),  # the market spaces
+            ("ball3f", np.uint64, cap * wc),  # [n, W] spaces at most 3 steps from each space
+        ],
+        align=True,
+    )
 
 
 HState = namedtuple("HState", ["rec", "log", "nlog"])
@@ -150,12 +170,12 @@ def make_ctx(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3):
     t["kind"][:n] = kind
     t["nb"][:] = -1
     t["nb"][:n] = nb
-    t["nbmaskf"][:n * W] = nbmask.ravel()
-    t["staticf"][:9 * W] = static.ravel()
+    t["nbmaskf"][: n * W] = nbmask.ravel()
+    t["staticf"][: 9 * W] = static.ravel()
     t["mkcnt"][:n] = mkcnt
-    t["mdistf"][:mdist.size] = mdist.ravel()
-    t["mkspace"][:len(mkspace)] = mkspace
-    t["ball3f"][:n * W] = ball3.ravel()
+    t["mdistf"][: mdist.size] = mdist.ravel()
+    t["mkspace"][: len(mkspace)] = mkspace
+    t["ball3f"][: n * W] = ball3.ravel()
     from .flow import step_function
 
     eng = HEng(tab, np.zeros(1, dtype=state_dtype(cap)))
@@ -168,9 +188,16 @@ def board(cx):
     t = cx.tab[0]
     n = t.n
     W = t.W
-    return (t.kind[:n], t.nb[:n], rows(t.nbmaskf, n, W), rows(t.staticf, 9, W),
-            t.mkcnt[:n], rows(t.mdistf, n, max(1, t.nmk)), t.mkspace[:t.nmk],
-            rows(t.ball3f, n, W))
+    return (
+        t.kind[:n],
+        t.nb[:n],
+        rows(t.nbmaskf, n, W),
+        rows(t.staticf, 9, W),
+        t.mkcnt[:n],
+        rows(t.mdistf, n, max(1, t.nmk)),
+        t.mkspace[: t.nmk],
+        rows(t.ball3f, n, W),
+    )
 
 
 @njit(cache=True, inline="always")
@@ -192,8 +219,11 @@ def py_tables(st, cx):
     n, W = int(t["n"]), int(t["W"])
     r = st.rec[0]
     nrow, spw, fvw = NROWS_ALL + n + 2, max(n + 2, 64), max(n, NT)
-    return (r["MSf"][:nrow * W].reshape(nrow, W), r["SPf"][:SP_ROWS * spw].reshape(SP_ROWS, spw),
-            r["FVf"][:F_ROWS * fvw].reshape(F_ROWS, fvw))
+    return (
+        r["MSf"][: nrow * W].reshape(nrow, W),
+        r["SPf"][: SP_ROWS * spw].reshape(SP_ROWS, spw),
+        r["FVf"][: F_ROWS * fvw].reshape(F_ROWS, fvw),
+    )
 
 
 def empty_state(cx, np_, log=None):
@@ -299,16 +329,23 @@ def determinise(st, cx, seat, rnd):
 
 def describe(st) -> str:
     """The state record as text: every control word and view slot by name, then the other fields."""
-    from sim.core import forward
+    from meeplab.sim.core import forward
 
     from . import engine
+
     rec = st.rec[0]
     names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
-    names.update({v: k for k, v in globals().items() if k.startswith("C_") and isinstance(v, int)
-                  and k not in ("C_LEN", "C_COMMON", "C_NP")})
+    names.update(
+        {
+            v: k
+            for k, v in globals().items()
+            if k.startswith("C_") and isinstance(v, int) and k not in ("C_LEN", "C_COMMON", "C_NP")
+        }
+    )
     lines = ["ctl: " + ", ".join(f"{names.get(i, i)}={int(x)}" for i, x in enumerate(rec["ctl"]))]
-    slots = sorted((v, k) for k, v in vars(engine).items() if k.startswith("V_") and isinstance(v, int)
-                   and k not in ("V_HDR",))
+    slots = sorted(
+        (v, k) for k, v in vars(engine).items() if k.startswith("V_") and isinstance(v, int) and k not in ("V_HDR",)
+    )
     for j, (off, name) in enumerate(slots):
         end = slots[j + 1][0] if j + 1 < len(slots) else len(rec["pub"])
         vals = rec["pub"][off:end]

@@ -1,15 +1,15 @@
 """Schweinebande (Stefan Dorra, Hans im Glück 2010), 2-5 players."""
+
 import numpy as np
 
-from sim.core.game import Batch, GameSpec
-
-from sim.core import play as core_play
+from meeplab.sim.core import play as core_play
+from meeplab.sim.core.game import Batch, GameSpec
 
 from . import engine, layout, options
 from .board import build
 from .layout import LOGW
-from .state import make_ctx
 from .params import ANIMALS, PARAMS
+from .state import make_ctx
 
 
 class Context:
@@ -21,7 +21,7 @@ class Context:
         pi[layout.P_TILES] = values["tiles_per_animal"]
         pi[layout.P_SACKS] = values["feed_sacks"]
         pi[layout.P_ROUNDS] = values["rounds"]
-        pi[layout.P_FARMERS:layout.P_FARMERS + 4] = values["farmers_per_player"]
+        pi[layout.P_FARMERS : layout.P_FARMERS + 4] = values["farmers_per_player"]
         pi[layout.P_QUART] = values["quartet_size"]
         pi[layout.P_MIXED] = values["mixed_size"]
         pi[layout.P_PIGG] = values["pig_bonus_group"]
@@ -30,7 +30,7 @@ class Context:
         pi[layout.P_START_FEED] = values["start_feed"]
         pi[layout.P_SUPPLY] = values["feed_supply"]
         pi[layout.P_FEEDPER] = values["feed_per_animal"]
-        pi[layout.P_VALUES:layout.P_VALUES + 6] = values["animal_values"]
+        pi[layout.P_VALUES : layout.P_VALUES + 6] = values["animal_values"]
         self.pi = pi
         self.ptab = engine.potential_table(values["animal_values"], values["quartet_size"], values["mixed_size"])
         self.rays, self.cells, self.dir_names = build(values["board"])
@@ -48,26 +48,60 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     brk = np.zeros((n_games, n_players, engine.NC))
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate, seed, start,
-                         n_games, score, tiebreak, brk, length, end, LOGW,
-                         core_play.search_function(ctx.cx, lineup, n_players, engine.NC))
+    core_play.play_batch(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        score,
+        tiebreak,
+        brk,
+        length,
+        end,
+        LOGW,
+        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
+    )
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.count_decisions(ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate,
-                                     seed, start, n_games, engine.NC,
-                                     core_play.search_function(ctx.cx, lineup, n_players, engine.NC))
+    return core_play.count_decisions(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        start,
+        n_games,
+        engine.NC,
+        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
+    )
 
 
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
-    n, score, _, brk, turns, _ = core_play.play_logged(ctx.cx, lineup.fns, lineup.weights, lineup.search,
-                                                        n_players, lineup.rotate, seed, index, log, engine.NC,
-                                                        core_play.search_function(ctx.cx, lineup, n_players,
-                                                                                  engine.NC))
+    n, score, _, brk, turns, _ = core_play.play_logged(
+        ctx.cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        n_players,
+        lineup.rotate,
+        seed,
+        index,
+        log,
+        engine.NC,
+        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
+    )
     return log[:n], turns, score, brk
 
 
@@ -105,4 +139,4 @@ GAME = GameSpec(
     options=options.OPTIONS,
 )
 
-__all__ = ["GAME", "ANIMALS"]
+__all__ = ["ANIMALS", "GAME"]

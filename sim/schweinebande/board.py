@@ -4,7 +4,8 @@ The rule book's board is a rhombus of 25 hexes (axial q, r in 0..4) with 6 line 
 a 19-hex hexagon (radius 2) and a 5x5 square grid with 4 orthogonal directions. A space set fits one
 64-bit mask (bit i = space i).
 """
-from functools import lru_cache
+
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -29,7 +30,7 @@ def board_spaces(shape: str) -> int:
     return len(_coords(shape)[0])
 
 
-@lru_cache(maxsize=None)
+@cache
 def build(shape: str):
     """(rays int64[NS, ND, L], coords list, dir names): rays[s, d] lists the spaces beyond s, -1 padded."""
     cells, dirs, names = _coords(shape)

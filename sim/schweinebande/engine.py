@@ -11,35 +11,128 @@ order, until every farmer has collected), D (farm, each player in order-tile ord
 Every function here is compiled with ``_nrt=False``: none allocates (``new_state`` does, once per chunk),
 so they skip numba's atomic reference counting on their array arguments.
 """
+
 import numpy as np
 from numba import njit
 
-from sim.core import forward
-from sim.core.events import log_event as _log
-from sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
-from sim.core.rng import rng_init, shuffle
+from meeplab.sim.core import forward
+from meeplab.sim.core.events import log_event as _log
+from meeplab.sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
+from meeplab.sim.core.rng import rng_init, shuffle
 
 from .layout import (
-    E_COLLECT, E_DISCARD, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE, E_QUARTET,
-    E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, FACE_DOWN, K_COLLECT, K_FARM, K_PLACE,
-    K_REVEAL, K_SACK, K_SELL, MAXP, MAXS, NF, NK, NT, P_FARMERS, P_SACKS, P_TILES, P_FEEDPER, P_MIXED, P_PIGF, P_PIGG, P_QUART,
-    P_ROUNDS, P_START_FEED, P_SUPPLY, P_VALUES, SACK, V_FACEDOWN, V_FARM, V_FARMER, V_FEED, V_FLEFT, V_HAND,
-    V_LEN, V_NP, V_NROUNDS, V_UNSEEN, V_NSPACES, V_ORDER, V_REVEALED, V_ROUND, V_SEAT, V_SUPPLY, V_TILE, V_TURNS,
+    E_COLLECT,
+    E_DISCARD,
+    E_LEFTOVER,
+    E_MIXED,
+    E_ORDER,
+    E_PASS,
+    E_PAY,
+    E_PIGBONUS,
+    E_PLACE,
+    E_QUARTET,
+    E_REVEAL,
+    E_ROUND,
+    E_SACKUSE,
+    E_SCORE,
+    E_SELL,
+    E_SITOUT,
+    E_TURNUP,
+    FACE_DOWN,
+    K_COLLECT,
+    K_FARM,
+    K_PLACE,
+    K_REVEAL,
+    K_SACK,
+    K_SELL,
+    MAXP,
+    MAXS,
+    NF,
+    NK,
+    NT,
+    P_FARMERS,
+    P_FEEDPER,
+    P_MIXED,
+    P_PIGF,
+    P_PIGG,
+    P_QUART,
+    P_ROUNDS,
+    P_SACKS,
+    P_START_FEED,
+    P_SUPPLY,
+    P_TILES,
+    P_VALUES,
+    SACK,
+    V_FACEDOWN,
+    V_FARM,
+    V_FARMER,
+    V_FEED,
+    V_FLEFT,
+    V_HAND,
+    V_LEN,
+    V_NP,
+    V_NROUNDS,
+    V_NSPACES,
+    V_ORDER,
+    V_REVEALED,
+    V_ROUND,
+    V_SEAT,
+    V_SUPPLY,
+    V_TILE,
+    V_TURNS,
+    V_UNSEEN,
 )
 from .lines import (
-    L_UNKF, LINE_TIE, MAXD, _ctpop, _popcount, gain_of, hand_potential, line_mask, lines_blocked, lines_reset,
-    lines_revealed, potential_table, seat_marginals, unknown_gain,
+    L_UNKF,
+    LINE_TIE,
+    MAXD,
+    _ctpop,
+    _popcount,
+    gain_of,
+    hand_potential,
+    line_mask,
+    lines_blocked,
+    lines_reset,
+    lines_revealed,
+    potential_table,
+    seat_marginals,
+    unknown_gain,
 )
 from .scoring import C_MIXED, C_PIGBONUS, C_QUARTETS, NC, farm_score, final_groups
 from .state import (
-    C_ACTIVE, C_ANY, C_CLEAR, C_CUR, C_DRAWN, C_FIRST, C_NEXT_ORDER, C_NO, C_OI, C_SACK_ASKED, C_T, M_FACEDOWN,
-    M_FARMERS, M_KINDS, MAX_MOVES, PH_COLLECT, PH_FARM, PH_FEED, PH_OVER, PH_PLACE, PH_REVEAL, PH_ROUND, PH_SELL,
-    SBCtx, SBState, bag_size, determinise, new_state,
+    C_ACTIVE,
+    C_ANY,
+    C_CLEAR,
+    C_CUR,
+    C_DRAWN,
+    C_FIRST,
+    C_NEXT_ORDER,
+    C_NO,
+    C_OI,
+    C_SACK_ASKED,
+    C_T,
+    M_FACEDOWN,
+    M_FARMERS,
+    M_KINDS,
+    MAX_MOVES,
+    PH_COLLECT,
+    PH_FARM,
+    PH_FEED,
+    PH_OVER,
+    PH_PLACE,
+    PH_REVEAL,
+    PH_ROUND,
+    PH_SELL,
+    SBCtx,
+    SBState,
+    bag_size,
+    determinise,
+    new_state,
 )
 
 PIG = 4
 
-__all__ = ["advance", "apply", "reset", "result", "potential_table", "MAX_MOVES", "NC", "MAXP", "MAXD", "L_UNKF"]
+__all__ = ["L_UNKF", "MAXD", "MAXP", "MAX_MOVES", "NC", "advance", "apply", "potential_table", "reset", "result"]
 
 
 @njit(cache=True, inline="always")
@@ -211,7 +304,7 @@ def post_reveal(st, cx):
     r.ctl[C_LENGTH] += 1
     view[V_REVEALED] = -1
     lgain = r.lgain
-    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN:V_UNSEEN + NT])
+    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN : V_UNSEEN + NT])
     n = 0
     for s in range(cxt.ns):
         if fd & (one << np.uint64(s)):
@@ -268,7 +361,7 @@ def post_place(st, cx):
         do_place(st, cx, True)
         return -1
     lgain = r.lgain
-    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN:V_UNSEEN + NT])
+    ug = unknown_gain(r.mgs, cur, r.pub[V_UNSEEN : V_UNSEEN + NT])
     # the best line from the revealed space: its kept line sums (still those of a face-down start) with its
     # own tile now known
     x0 = space * MAXD
@@ -872,5 +965,6 @@ def apply(st, cx, i):
     r.ctl[C_N] = 0
 
 
-forward.register(SBState, SBCtx, new=new_state, reset=reset, advance=advance, apply=apply,
-                 determinise=determinise, result=result)
+forward.register(
+    SBState, SBCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
+)

@@ -4,6 +4,7 @@ The engine's whole game state lives in one int64 array, the ``view`` handed to b
 offsets below. Spaces are board indices (see ``board.py``); kinds 0..5 are the animals of
 ``params.ANIMALS``, kind 6 is a feed sack.
 """
+
 NK = 6  # animal kinds
 SACK = 6  # tile kind of a feed sack
 NT = 7  # tile kinds
@@ -35,7 +36,9 @@ V_LEN = V_UNSEEN + NT
 K_REVEAL = 0  # moves[i, 0] = face-down space to reveal
 K_PLACE = 1  # moves[i, 0] = 0 pass, 1 place a farmer on the revealed tile
 K_COLLECT = 2  # moves[i, 0] = farmer's space, moves[i, 1] = direction
-K_FARM = 3  # moves[i, 0] = 0 stop, 1 same-kind group of kind moves[i,1], 2 mixed group of kinds mask moves[i,1], 3 pig bonus
+K_FARM = (
+    3  # moves[i, 0] = 0 stop, 1 same-kind group of kind moves[i,1], 2 mixed group of kinds mask moves[i,1], 3 pig bonus
+)
 K_SACK = 4  # moves[i, 0] = 0 pay with markers, 1 use a feed sack
 K_SELL = 5  # moves[i, 0] = kind to sell
 KIND_NAMES = ("reveal", "place", "collect", "farm", "sack", "sell")

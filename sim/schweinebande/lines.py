@@ -3,11 +3,13 @@
 ``potential`` values a hand; phase B keeps per-line sums of each seat's marginal gains (``lines_*``) so a
 reveal candidate costs one multiply-add per direction; collect lines are read off 64-bit masks.
 """
+
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
 from .layout import FACE_DOWN, MAXP, MAXS, NK, NT, SACK, V_HAND, V_TILE
+
 
 # ---------------------------------------------------------------------------------------------
 # value estimates used as bot features
@@ -230,21 +232,23 @@ def lines_blocked(view, rays, lreach, lgain, rev, space, facedown, np_, mgs):
 @intrinsic
 def _ctpop(typingctx, x):
     """Set bits of a uint64 (one popcnt instruction)."""
+
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return types.uint64(types.uint64), codegen
 
 
 @intrinsic
 def _ctlz(typingctx, x):
     """Leading zero bits of a nonzero uint64."""
+
     def codegen(context, builder, signature, args):
         return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
     return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, inline="always")
 def _popcount(x):
     return np.int64(_ctpop(np.uint64(x)))
-
-

@@ -4,10 +4,11 @@ One place: the names below (bit ``b`` of a mask = ``OPTIONS[b]``) and ``option_m
 candidate of the pending decision belongs to. Selling is forced by the rules (a player short of feed must sell),
 so its class is the one real choice in it: selling a pig rather than another animal.
 """
+
 from numba import njit
 
-from sim.core import forward
-from sim.core.forward import C_KIND
+from meeplab.sim.core import forward
+from meeplab.sim.core.forward import C_KIND
 
 from .layout import K_FARM, K_PLACE, K_SACK, K_SELL
 from .params import PIG

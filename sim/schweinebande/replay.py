@@ -1,7 +1,30 @@
 """Readable text log of one Schweinebande game from the engine's event records."""
+
 from .layout import (
-    K_COLLECT, K_FARM, K_PLACE, K_REVEAL, K_SACK, E_COLLECT, E_DISCARD, E_FINAL, E_LEFTOVER, E_MIXED, E_ORDER, E_PASS, E_PAY, E_PIGBONUS, E_PLACE,
-    E_QUARTET, E_REVEAL, E_ROUND, E_SACKUSE, E_SCORE, E_SELL, E_SITOUT, E_TURNUP, NT,
+    E_COLLECT,
+    E_DISCARD,
+    E_FINAL,
+    E_LEFTOVER,
+    E_MIXED,
+    E_ORDER,
+    E_PASS,
+    E_PAY,
+    E_PIGBONUS,
+    E_PLACE,
+    E_QUARTET,
+    E_REVEAL,
+    E_ROUND,
+    E_SACKUSE,
+    E_SCORE,
+    E_SELL,
+    E_SITOUT,
+    E_TURNUP,
+    K_COLLECT,
+    K_FARM,
+    K_PLACE,
+    K_REVEAL,
+    K_SACK,
+    NT,
 )
 from .params import ANIMALS
 
@@ -41,8 +64,8 @@ def _move(kind, m0, m1, cells, dirs):
 
 
 def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, explain=False):
-    from sim.core.bots import entry_of_seat  # python call of the njit helper is fine here
-    from sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.bots import entry_of_seat  # python call of the njit helper is fine here
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
     cells, dirs = ctx.cells, ctx.dir_names
     bot_of = [lineup.names[entry_of_seat(s, index, n_players, lineup.rotate)] for s in range(n_players)]

@@ -1,8 +1,9 @@
 """Schweinebande scoring: the score breakdown columns, end-of-game groups and the farm total."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.events import log_event as _log
+from meeplab.sim.core.events import log_event as _log
 
 from .layout import E_FINAL, NK, NT, V_FARM, V_HAND
 
@@ -69,5 +70,3 @@ def final_groups(view, pi, seat, brk, log, nlog, log_on):
                 _log(log, nlog, log_on, E_FINAL, seat, k, packed, 0, 0)
                 in_group = 0
                 packed = 0
-
-

@@ -7,13 +7,14 @@ words ``ctl`` (the shared ``C_*`` of ``sim.core.forward``, then ``C_*`` below), 
 spaces; ``bag``: the rest of the shuffled bag from ``ctl[C_DRAWN]`` on), board masks ``mk``, the collect
 order, the score breakdown and the phase-B line estimates (kept with the state, so a copy needs no rebuild).
 """
+
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from sim.core.forward import C_COMMON, C_NP
-from sim.core.rng import rng_below
+from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.rng import rng_below
 
 from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN, V_UNSEEN
 from .lines import MAXD, MAXREV
@@ -53,36 +54,40 @@ PH_SELL = 6  # sell while short of feed
 PH_OVER = 7
 
 # the state record: one structured array of shape (1,); fields in the order a reader would look for them
-STATE_DTYPE = np.dtype([
-    ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): public information only
-    ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
-    ("moves", np.int64, (MAX_MOVES, 2)),  # candidates of the pending decision
-    ("feats", np.float64, (MAX_MOVES, NF)),  # their features
-    ("rng", np.uint64, 4),  # the game's random stream
-    ("hidden", np.int64, MAXS),  # HIDDEN: kinds under this round's face-down spaces (valid where mk[M_FACEDOWN])
-    ("bag", np.int64, MAX_BAG),  # HIDDEN: the shuffled bag; bag[ctl[C_DRAWN]:bag_size] not yet dealt
-    ("mk", np.uint64, M_LEN),  # board masks (M_*)
-    ("order", np.int64, MAXP),  # collect order: seats by order tile
-    ("brk", np.float64, (MAXP, NC)),  # score breakdown so far
-    ("mgs", np.float64, (MAXP, NT)),  # phase B: each seat's marginal gain of one more tile of each kind
-    ("lreach", np.int64, MAXS * MAXD),  # phase B: ray positions each line (space, direction) reaches
-    ("lgain", np.float64, (MAXS * MAXD, MAXP + 1)),  # phase B: per line, each seat's known gain; face-down count
-    ("tmp", np.int64, NK),  # scratch
-    ("counts", np.int64, NT + 1),  # scratch
-])
+STATE_DTYPE = np.dtype(
+    [
+        ("pub", np.int64, V_LEN),  # the bots' view (layout.V_*): public information only
+        ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
+        ("moves", np.int64, (MAX_MOVES, 2)),  # candidates of the pending decision
+        ("feats", np.float64, (MAX_MOVES, NF)),  # their features
+        ("rng", np.uint64, 4),  # the game's random stream
+        ("hidden", np.int64, MAXS),  # HIDDEN: kinds under this round's face-down spaces (valid where mk[M_FACEDOWN])
+        ("bag", np.int64, MAX_BAG),  # HIDDEN: the shuffled bag; bag[ctl[C_DRAWN]:bag_size] not yet dealt
+        ("mk", np.uint64, M_LEN),  # board masks (M_*)
+        ("order", np.int64, MAXP),  # collect order: seats by order tile
+        ("brk", np.float64, (MAXP, NC)),  # score breakdown so far
+        ("mgs", np.float64, (MAXP, NT)),  # phase B: each seat's marginal gain of one more tile of each kind
+        ("lreach", np.int64, MAXS * MAXD),  # phase B: ray positions each line (space, direction) reaches
+        ("lgain", np.float64, (MAXS * MAXD, MAXP + 1)),  # phase B: per line, each seat's known gain; face-down count
+        ("tmp", np.int64, NK),  # scratch
+        ("counts", np.int64, NT + 1),  # scratch
+    ]
+)
 SBState = namedtuple("SBState", ["rec", "log", "nlog"])
 # the read-only context of a run: one record too (``cx.tab[0]``), so a call passes it as one array
 RAYW = 8  # longest ray + 1
-CTX_DTYPE = np.dtype([
-    ("pi", np.int64, P_LEN),  # packed integer parameters (layout.P_*)
-    ("ptab", np.float64, (NK + 1, 128)),  # potential table (lines.potential_table)
-    ("rays", np.int64, (MAXS, MAXD, RAYW)),  # rays[s, d]: spaces beyond s in direction d, -1 padded
-    ("rmask", np.uint64, MAXS * MAXD),  # the rays as bit masks (lines.ray_masks)
-    ("raylen", np.int64, (MAXS, MAXD)),  # ray lengths
-    ("rev", np.int64, (MAXS, MAXREV)),  # lines through each space (lines.lines_index)
-    ("ns", np.int64),  # spaces on the board
-    ("nd", np.int64),  # directions
-])
+CTX_DTYPE = np.dtype(
+    [
+        ("pi", np.int64, P_LEN),  # packed integer parameters (layout.P_*)
+        ("ptab", np.float64, (NK + 1, 128)),  # potential table (lines.potential_table)
+        ("rays", np.int64, (MAXS, MAXD, RAYW)),  # rays[s, d]: spaces beyond s in direction d, -1 padded
+        ("rmask", np.uint64, MAXS * MAXD),  # the rays as bit masks (lines.ray_masks)
+        ("raylen", np.int64, (MAXS, MAXD)),  # ray lengths
+        ("rev", np.int64, (MAXS, MAXREV)),  # lines through each space (lines.lines_index)
+        ("ns", np.int64),  # spaces on the board
+        ("nd", np.int64),  # directions
+    ]
+)
 SBCtx = namedtuple("SBCtx", ["tab"])
 
 
@@ -134,15 +139,17 @@ def determinise(st, cx, seat, rnd):
 
 def describe(st) -> str:
     """The state record as text: every control word and view slot by name, then the other fields."""
-    from sim.core import forward
+    from meeplab.sim.core import forward
 
     from . import layout
+
     rec = st.rec[0]
     names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
     names.update({v: k for k, v in globals().items() if k.startswith("C_") and isinstance(v, int) and k != "C_LEN"})
     lines = ["ctl: " + ", ".join(f"{names.get(i, i)}={int(x)}" for i, x in enumerate(rec["ctl"]))]
-    slots = sorted((v, k) for k, v in vars(layout).items() if k.startswith("V_") and isinstance(v, int)
-                   and k != "V_LEN")
+    slots = sorted(
+        (v, k) for k, v in vars(layout).items() if k.startswith("V_") and isinstance(v, int) and k != "V_LEN"
+    )
     for j, (off, name) in enumerate(slots):
         end = slots[j + 1][0] if j + 1 < len(slots) else len(rec["pub"])
         vals = rec["pub"][off:end]
@@ -156,6 +163,7 @@ def describe(st) -> str:
 def make_ctx(pi, ptab, rays, nd):
     """The read-only context of a run (packed parameters, potential table, board rays and their masks)."""
     from .lines import line_scratch, ray_masks
+
     ns = rays.shape[0]
     _, raylen, _, _, rev = line_scratch(rays, ns, nd)
     tab = np.zeros(1, dtype=CTX_DTYPE)

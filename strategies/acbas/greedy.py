@@ -1,6 +1,7 @@
 """Best immediate gain: the candidate with the highest feats[:, 0] (change of the score if the game ended now)."""
-from sim.core.bots import bot_jit
-from strategies.common import argmax_column
+
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import argmax_column
 
 DESCRIPTION = "best immediate score change (feature 0) at every decision, random tie-break"
 READS = "max0"  # argmax_column of feature 0: the engine may skip rows that cannot be among the best

@@ -5,17 +5,30 @@ buildings blend from their early-game to their late-game weight as the rounds pa
 candidate i with probability proportional to exp((v_i - v_max) / T) (a softmax over the values, in points of
 the blended value: candidates within about T of the best keep a fair chance, those several T below almost none).
 ACBAS has no chance, so this is where a mirror match gets its variety (bots.md, "Variety")."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.bots import bot_jit, load_weights_toml
-from sim.core.rng import rng_float
-from strategies.common import pick_uniform
+from meeplab.sim.core.bots import bot_jit, load_weights_toml
+from meeplab.sim.core.rng import rng_float
+from meeplab.strategies.common import pick_uniform
 
 DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml); softmax temperature"
 
-FEATURES = ("score", "wood", "stone", "reed", "borders", "capacity", "kept", "lost", "pairs", "building_points",
-            "on_space", "rule")
+FEATURES = (
+    "score",
+    "wood",
+    "stone",
+    "reed",
+    "borders",
+    "capacity",
+    "kept",
+    "lost",
+    "pairs",
+    "building_points",
+    "on_space",
+    "rule",
+)
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
 _names = [f"{p}_{f}" for f in FEATURES for p in ("early", "late")] + ["temperature"]
 if list(WEIGHTS) != _names:

@@ -2,6 +2,7 @@
 policy for both seats; the best mean win share (plus a small weight on the score lead) wins. ACBAS has no hidden
 information and no chance, so determinise is the identity: the playouts of a candidate differ only by the
 policy's own random tie-breaks."""
+
 SEARCH = "rollout"
 POLICY = "heuristic"
 DESCRIPTION = "search: 4 heuristic playouts per candidate (at most 6 candidates), win share + 0.01 x score lead"

@@ -1,9 +1,10 @@
 """Gold Rush greedy bot: best immediate score change plus a simple value for open features."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.bots import bot_jit
-from sim.core.rng import rng_below
+from meeplab.sim.core.bots import bot_jit
+from meeplab.sim.core.rng import rng_below
 
 DESCRIPTION = "best immediate score change + a simple value of open features"
 

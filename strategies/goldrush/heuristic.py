@@ -1,23 +1,52 @@
 """Gold Rush heuristic bot: completion odds from the tiles left, miner majorities, tent and mining timing,
 farmers late on rich prairies. Weights: heuristic.toml (tuned variants: [bots.NAME] base = "heuristic")."""
+
 import numpy as np
 from numba import njit
 
-from sim.core.bots import bot_jit, load_weights_toml
-from sim.core.rng import rng_below
+from meeplab.sim.core.bots import bot_jit, load_weights_toml
+from meeplab.sim.core.rng import rng_below
 
 DESCRIPTION = "completion odds, majorities, tent/mining timing, late farmers (weights in heuristic.toml)"
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
 
 # weight indices (order of heuristic.toml)
-(W_OPP, W_FOLLOW, W_GROW, W_GROW_OPP, W_OPEN_CLAIM, W_EDGES, W_TENT_TOK, W_STACK, W_OPEN_VAL, W_OPEN_END,
- W_FARM, W_FARM_LATE, W_COW_COST, W_MINE, W_TENT, W_TENT_MOVE, W_RETURN, W_MINE_KEEP, W_MINE_URGENT) = range(19)
+(
+    W_OPP,
+    W_FOLLOW,
+    W_GROW,
+    W_GROW_OPP,
+    W_OPEN_CLAIM,
+    W_EDGES,
+    W_TENT_TOK,
+    W_STACK,
+    W_OPEN_VAL,
+    W_OPEN_END,
+    W_FARM,
+    W_FARM_LATE,
+    W_COW_COST,
+    W_MINE,
+    W_TENT,
+    W_TENT_MOVE,
+    W_RETURN,
+    W_MINE_KEEP,
+    W_MINE_URGENT,
+) = range(19)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _place(F, i, w):
-    return (F[i, 0] - w[W_OPP] * F[i, 1] + w[W_FOLLOW] * F[i, 2] + w[W_GROW] * F[i, 3] - w[W_GROW_OPP] * F[i, 4]
-            + w[W_OPEN_CLAIM] * F[i, 5] - w[W_EDGES] * F[i, 7] + w[W_TENT_TOK] * F[i, 8] + w[W_STACK] * F[i, 12])
+    return (
+        F[i, 0]
+        - w[W_OPP] * F[i, 1]
+        + w[W_FOLLOW] * F[i, 2]
+        + w[W_GROW] * F[i, 3]
+        - w[W_GROW_OPP] * F[i, 4]
+        + w[W_OPEN_CLAIM] * F[i, 5]
+        - w[W_EDGES] * F[i, 7]
+        + w[W_TENT_TOK] * F[i, 8]
+        + w[W_STACK] * F[i, 12]
+    )
 
 
 @njit(cache=True, inline="always", error_model="numpy")

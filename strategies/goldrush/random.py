@@ -1,7 +1,7 @@
 """Gold Rush random bot: uniform over the legal placements and over the legal follower actions."""
 
-from sim.core.bots import bot_jit
-from strategies.common import pick_uniform
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import pick_uniform
 
 DESCRIPTION = "uniform over legal placements and follower actions"
 

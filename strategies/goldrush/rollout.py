@@ -5,9 +5,12 @@ every seat; another placement replaces the policy's pick only when its mean win 
 term) is better by more than 0.1. The policy is `tuned` (the heuristic with machine-tuned weights, tuned.toml; it
 also takes the follower action after the placement, which searched made no gain: sim/goldrush/README.md); with
 `heuristic` playouts (the variant `rollout-heuristic`) the search was weaker at 4 players."""
+
 SEARCH = "rollout"
 POLICY = "tuned"
-DESCRIPTION = ("search: tile placements (kind 0), 32 playouts per candidate by the tuned heuristic from re-dealt copies "
-               "(3 candidates, switch 0.1)")
+DESCRIPTION = (
+    "search: tile placements (kind 0), 32 playouts per candidate by the tuned heuristic from re-dealt copies "
+    "(3 candidates, switch 0.1)"
+)
 # kinds: bit k = decision kind k searched (1 = KIND_PLACE only; KIND_ACTION, bit 1, is left to the policy)
 WEIGHTS = {"playouts": 32.0, "margin": 0.01, "max_candidates": 3.0, "switch": 0.1, "value": 0.0, "kinds": 1.0}

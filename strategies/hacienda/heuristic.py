@@ -8,10 +8,11 @@ count, a play lowers it by one card, a hacienda or water tile by its price, a ha
 it): every peso an action takes from it below ``reserve`` costs ``reserve_pen`` points, every peso it brings
 back below ``reserve`` earns as much. So a poor player harvests, buys a card blind rather than face up, and
 leaves haciendas and water tiles for when it can afford them without running dry."""
+
 from numba import njit
 
-from sim.core.bots import bot_jit, load_weights_toml
-from strategies.common import argmax_column
+from meeplab.sim.core.bots import bot_jit, load_weights_toml
+from meeplab.strategies.common import argmax_column
 
 DESCRIPTION = "rule-book tips: chains of 3+, many markets, water by own tiles, harvest long chains, TOML weights"
 
@@ -114,8 +115,9 @@ def choose(kind, view, moves, n, feats, weights, rng):
         short = max(0.0, reserve - have)
     for i in range(n):
         if kind == 0:
-            s = _score_action(moves[i, 0], moves[i, 1], feats[i, 0], feats[i, 1], feats[i, 2], feats[i, 4], feats[i, 5],
-                              weights)
+            s = _score_action(
+                moves[i, 0], moves[i, 1], feats[i, 0], feats[i, 1], feats[i, 2], feats[i, 4], feats[i, 5], weights
+            )
             code = moves[i, 0]
             d = feats[i, 1]
             if code == A_PLAY:
@@ -124,12 +126,20 @@ def choose(kind, view, moves, n, feats, weights, rng):
                 d += PRICE_BLIND
             s -= weights[W_RESERVE_PEN] * (max(0.0, reserve - have - d) - short)
         elif kind == 1:  # land: grow chains towards 3+, merge, stay near unreached markets
-            s = (feats[i, 0] * weights[W_VALUE] + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
-                 + weights[W_MERGE] * feats[i, 5] + weights[W_ROOM] * feats[i, 6]
-                 - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0))
+            s = (
+                feats[i, 0] * weights[W_VALUE]
+                + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
+                + weights[W_MERGE] * feats[i, 5]
+                + weights[W_ROOM] * feats[i, 6]
+                - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0)
+            )
         elif kind == 2:  # animal: markets, herd size, room, head for unreached markets
-            s = (feats[i, 0] * weights[W_VALUE] + weights[W_HERD] * feats[i, 2] + weights[W_ROOM] * feats[i, 6]
-                 - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0))
+            s = (
+                feats[i, 0] * weights[W_VALUE]
+                + weights[W_HERD] * feats[i, 2]
+                + weights[W_ROOM] * feats[i, 6]
+                - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0)
+            )
         elif kind == 5:  # harvest: longest chain; steal from the smallest chain
             s = feats[i, 0] - 0.01 * feats[i, 3]
         else:  # hacienda (longest group), water (most own tiles)

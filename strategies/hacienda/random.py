@@ -1,7 +1,7 @@
 """Uniformly random legal move at every decision (every legal move is offered)."""
 
-from sim.core.bots import bot_jit
-from strategies.common import pick_uniform
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import pick_uniform
 
 DESCRIPTION = "uniformly random legal move at every decision"
 

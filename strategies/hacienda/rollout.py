@@ -4,6 +4,7 @@ heuristic's own pick and the best 3 others by immediate value) is played out 8 t
 state (the land deck, the animal stacks and the other hands shuffled again among what the seat has not seen) by the
 heuristic in every seat; the best mean win share wins. The action choice (what to buy or play next) is left to
 the heuristic: searched, it made the bot weaker than its policy (sim/hacienda/bots.md)."""
+
 SEARCH = "rollout"
 POLICY = "heuristic"
 DESCRIPTION = "search: placements (kinds 1-5), 8 heuristic playouts per candidate from re-dealt copies (4 candidates)"

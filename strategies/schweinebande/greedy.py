@@ -1,6 +1,7 @@
 """Best immediate gain: the candidate with the highest feats[:, 0] (random tie-break)."""
-from sim.core.bots import bot_jit
-from strategies.common import argmax_column
+
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import argmax_column
 
 DESCRIPTION = "best immediate gain (feature 0) at every decision"
 

@@ -1,12 +1,13 @@
 """Linear heuristic per decision kind with TOML weights, following the rule book's tips: chase pairs
 towards groups, keep pigs for the last-round bonus, value feed sacks, and sell one valuable animal
 rather than two cheap ones."""
+
 import tomllib
 from pathlib import Path
 
-from sim.core.bots import bot_jit
-from sim.schweinebande.layout import NF
-from strategies.common import argmax_kind_linear, kind_weights
+from meeplab.sim.core.bots import bot_jit
+from meeplab.sim.schweinebande.layout import NF
+from meeplab.strategies.common import argmax_kind_linear, kind_weights
 
 from .features import FEATURES
 
