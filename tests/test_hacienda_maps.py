@@ -3,13 +3,12 @@
 from pathlib import Path
 
 import numpy as np
-import pytest
+from shared_data import COMMUNITY_MAPS as COMMUNITY
+from shared_data import needs_shared
 
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.hacienda import GAME
-from meeplab.sim.hacienda.board import MARKET, PAMPA, SOURCE, TERRAINS, load_board, read_haz
-
-COMMUNITY = Path(__file__).resolve().parents[2] / "shared" / "maps" / "hacienda"
+from meeplab.sim.hacienda.board import PAMPA, load_board, read_haz
 
 
 def _cells(spec):
@@ -72,7 +71,7 @@ def test_shipped_maps_are_haz_files():
         assert control["Version"] == "GRHIG0101" and len(hexes) == 240
 
 
-@pytest.mark.skipif(not COMMUNITY.is_dir(), reason=f"community maps folder {COMMUNITY} not present")
+@needs_shared
 def test_all_community_maps_load_and_play():
     files = sorted(COMMUNITY.glob("*.haz"))
     assert len(files) == 83
