@@ -36,42 +36,11 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from meeplab.sim.core.stats import Z95, holm, wilson, wilson_arrays  # noqa: F401  (holm: re-exported)
+
 from .load import Run
 
-Z95 = 1.959963984540054
-
-
 # -- intervals -------------------------------------------------------------------------------
-
-
-def wilson(k: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be fractional: a k-way
-    shared win counts 1/k). ``n == 0`` gives ``(nan, nan)``."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    if k < 0 or k > n:
-        raise ValueError(f"wilson: need 0 <= k <= n, got k={k}, n={n}")
-    p = k / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    center = (p + z2 / (2.0 * n)) / denom
-    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
-    return (max(0.0, center - half), min(1.0, center + half))
-
-
-def wilson_arrays(k: np.ndarray, n: np.ndarray, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised :func:`wilson` (nan where ``n == 0``)."""
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = k / n
-        z2 = z * z
-        denom = 1.0 + z2 / n
-        center = (p + z2 / (2.0 * n)) / denom
-        half = z * np.sqrt(np.clip(p * (1.0 - p), 0.0, None) / n + z2 / (4.0 * n * n)) / denom
-        lo = np.where(n > 0, np.clip(center - half, 0.0, 1.0), np.nan)
-        hi = np.where(n > 0, np.clip(center + half, 0.0, 1.0), np.nan)
-    return lo, hi
 
 
 def newcombe_diff(k1: float, n1: float, k2: float, n2: float, z: float = 1.96) -> tuple[float, float, float]:
@@ -354,20 +323,6 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
 
 
 # -- several comparisons ---------------------------------------------------------------------
-
-
-def holm(pvalues: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjusted p-values (Holm 1979); nan entries stay nan and do not count."""
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, math.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adj
-    return out
 
 
 def t_p(mean: float, sd: float, n: int) -> float:

@@ -109,7 +109,7 @@ def run_options(
     progress: Callable[[int], None] | None = None,
 ) -> OptionsResult:
     """The baseline and one run per (mode, class) on games ``0 .. n_games - 1`` of ``seed``."""
-    from meeplab.reports.stats import holm, wilson
+    from .stats import holm, wilson
 
     if not game.options:
         raise MeeplabError(f"{game.id} declares no option classes (sim/{game.id}/options.py)")

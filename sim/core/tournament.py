@@ -81,7 +81,7 @@ def pairs_of(frames: list[pl.DataFrame], names: list[str]) -> Pairs:
 
 def matchups(pr: Pairs, names: list[str]) -> pl.DataFrame:
     """Per ordered pair of bots: seat pairs met, share won by the first (ties a half), Wilson interval."""
-    from meeplab.reports.stats import wilson
+    from .stats import wilson
 
     rows = []
     for a, b in itertools.permutations(range(len(names)), 2):

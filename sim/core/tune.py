@@ -39,7 +39,7 @@ from .game import GameSpec, rank_and_win
 
 def wilson(k: float, n: int) -> tuple[float, float]:
     """Wilson 95 % interval of a win share (the reports' own)."""
-    from meeplab.reports.stats import wilson as _wilson
+    from .stats import wilson as _wilson
 
     return _wilson(k, n)
 

@@ -1,0 +1,62 @@
+"""Statistics primitives the core itself needs: Wilson score intervals and Holm's adjustment.
+
+They live here, at the bottom layer, because the core's tuning, tournament and option-value code use them; the
+analysis layer (:mod:`meeplab.analysis`) builds its report statistics on them.
+
+- win rate of ``k`` wins in ``n`` games: Wilson score interval (Wilson 1927; Newcombe 1998). ``k`` may be
+  fractional: a k-way shared win counts 1/k.
+- several comparisons: Holm's step-down adjusted p-values (Holm 1979).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+Z95 = 1.959963984540054  # the two-sided 95 % normal quantile
+
+
+def wilson(k: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be fractional: a k-way
+    shared win counts 1/k). ``n == 0`` gives ``(nan, nan)``."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    if k < 0 or k > n:
+        raise ValueError(f"wilson: need 0 <= k <= n, got k={k}, n={n}")
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2.0 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def wilson_arrays(k: np.ndarray, n: np.ndarray, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised :func:`wilson` (nan where ``n == 0``)."""
+    k = np.asarray(k, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        z2 = z * z
+        denom = 1.0 + z2 / n
+        center = (p + z2 / (2.0 * n)) / denom
+        half = z * np.sqrt(np.clip(p * (1.0 - p), 0.0, None) / n + z2 / (4.0 * n * n)) / denom
+        lo = np.where(n > 0, np.clip(center - half, 0.0, 1.0), np.nan)
+        hi = np.where(n > 0, np.clip(center + half, 0.0, 1.0), np.nan)
+    return lo, hi
+
+
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (Holm 1979); nan entries stay nan and do not count."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, math.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out[order] = adj
+    return out
