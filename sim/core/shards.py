@@ -155,7 +155,7 @@ def _machine_lock():
 
 def play_shard(job: Job, shard: Shard, threads: int | None = None, warm_lock: bool = False) -> bytes:
     """Play one shard and return its rows as Parquet bytes (zstd)."""
-    from .runner import batch_table
+    from .results import batch_table
 
     p, start, n = shard
     with _PLAY_LOCK:
