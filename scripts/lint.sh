@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The checks CI runs before the tests: ruff (lint and format) and the import contracts in pyproject.toml.
+# lint-imports reads a package's folder, and the editable install maps meeplab.sim to sim/ elsewhere, so the
+# contracts are checked on the installed layout: a wheel-style copy (pip install --target) in a temporary folder.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${MEEPLAB_VENV:-$root/.venv}/bin"
+cd "$root"
+"$bin/ruff" check --quiet .
+"$bin/ruff" format --check --quiet .
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+"$bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --target "$stage" "$root" \
+    2> >(grep -v "^WARNING: Location" >&2)
+cd "$stage" && PYTHONPATH="$stage" "$bin/lint-imports" --no-cache "$root/pyproject.toml"
