@@ -28,9 +28,9 @@ def _players(players, game) -> list[int]:
     if isinstance(players, int):
         return [players]
     if isinstance(players, str):
-        from meeplab.sim.cli import _players as parse
+        from meeplab.sim.core.experiment import parse_players
 
-        return parse(players)
+        return parse_players(players)
     return [int(p) for p in players]
 
 

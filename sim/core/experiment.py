@@ -98,13 +98,39 @@ def _param_table(path: Path, key: str, table: Any) -> dict[str, Any]:
     return over
 
 
+def parse_players(text: str) -> list[int]:
+    """Player counts from a text as ``--players`` takes it: ``3``, ``2,3,4``, ``2-5`` or a mix (``2,4-5``).
+
+    The command line, the notebook API and experiment files all read player counts with this. Whether the game
+    is played at those counts is checked later (:func:`meeplab.sim.core.registry.check_players`).
+    """
+    out = []
+    for part in str(text).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part[1:]:
+            a, b = part.split("-", 1)
+            try:
+                lo, hi = int(a), int(b)
+            except ValueError:
+                raise MeeplabError(f"--players expects numbers like 3 or 2,3,4 or 2-5, got {text!r}") from None
+            out.extend(range(lo, hi + 1))
+        else:
+            try:
+                out.append(int(part))
+            except ValueError:
+                raise MeeplabError(f"--players expects numbers like 3 or 2,3,4 or 2-5, got {text!r}") from None
+    if not out:
+        raise MeeplabError(f"--players expects at least one player count, got {text!r}")
+    return out
+
+
 def _players(path: Path, v: Any) -> list[int]:
     if isinstance(v, int) and not isinstance(v, bool):
         return [v]
     if isinstance(v, str):
-        from ..cli import _players as parse
-
-        return parse(v)
+        return parse_players(v)
     if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         return list(v)
     raise MeeplabError(f"{_where(path, 'players')} must be a count, a list of counts or a text like '2-5'")
@@ -233,7 +259,7 @@ def sprt_settings(exp: Experiment, games: int | None):
     max_games = int(s.pop("max_games", games or exp.games))
     if games:
         max_games = min(max_games, int(games))
-    st = SprtSettings(max_games=max_games, **{k: v for k, v in s.items()})
+    st = SprtSettings(max_games=max_games, **s)
     if games:  # a smaller budget (tests, a quick look): batches no larger than it
         st = SprtSettings(**{**st.__dict__, "batch": min(st.batch, max_games)})
     st.check()
