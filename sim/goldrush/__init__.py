@@ -48,7 +48,8 @@ class Ctx:
 
 
 def prepare(values: dict[str, Any]) -> Ctx:
-    from .state import MAXT, MAXTOK, make_ctx
+    from .engine import make_ctx
+    from .state import MAXT, MAXTOK, ctx_record
 
     deck = load_deck(values["deck"])
     tokens = load_tokens(values["tokens"])
@@ -74,7 +75,7 @@ def prepare(values: dict[str, Any]) -> Ctx:
         pr=pr,
         through=through,
         cityseg=cityseg,
-        cx=make_ctx(deck, tokens, pr, through, cityseg),
+        cx=make_ctx(ctx_record(deck, tokens, pr, through, cityseg)),
     )
 
 

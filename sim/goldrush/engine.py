@@ -556,6 +556,12 @@ def step_function(eng):
     return forward.step_pointer(step, st, eng, 0)
 
 
+def make_ctx(tab):
+    """The context the shared loop gets: the run's record (:func:`~meeplab.sim.goldrush.state.ctx_record`) and
+    the engine's step function for it."""
+    return GRCtx(tab, step_function(GREng(tab)))
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def reset(st, cx, seed, g):
     """Game ``g``: seed the stream from (seed, g), clear the table, shuffle tokens and tiles, lay the start tile."""

@@ -207,8 +207,9 @@ def describe(st) -> str:
     return "\n".join(lines)
 
 
-def make_ctx(deck, tokens, pr, through, cityseg):
-    """The engine's read-only record of a run (deck tables padded to MAXT, token mix padded to MAXTOK)."""
+def ctx_record(deck, tokens, pr, through, cityseg):
+    """The engine's read-only record of a run (deck tables padded to MAXT, token mix padded to MAXTOK); the
+    engine's :func:`~meeplab.sim.goldrush.engine.make_ctx` pairs it with the step function."""
     tab = np.zeros(1, dtype=CTX_DTYPE)
     t = tab[0]
     n = deck.n
@@ -227,6 +228,4 @@ def make_ctx(deck, tokens, pr, through, cityseg):
     t["ntok"] = len(tokens.values)
     t["start"] = deck.start
     t["toktot"] = float(np.sum(tokens.values))
-    from .engine import step_function
-
-    return GRCtx(tab, step_function(GREng(tab)))
+    return tab
