@@ -143,7 +143,7 @@ def test_search_variants_are_toml_only():
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from meeplab.sim.cli import main
+    from meeplab.cli import main
 
     args = ["replay", "acbas", "--index", "1", "--bots", "tiny,heuristic", "--bot-config", tiny]
     assert main(args + ["--explain"]) in (0, None)

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 
 SB = ["run", "schweinebande", "--quiet"]
 

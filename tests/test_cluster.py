@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from meeplab.reports import load_run
-from meeplab.sim.cli import main
+from meeplab.cli import main
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5"]
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from meeplab.sim.cli import cli, main
+from meeplab.cli import cli, main
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.goldrush import GAME, play_logged

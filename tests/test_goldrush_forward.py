@@ -208,7 +208,7 @@ def test_search_is_reproducible_for_any_thread_count(tiny):
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from meeplab.sim.cli import main
+    from meeplab.cli import main
 
     args = ["replay", "goldrush", "--index", "2", "--players", "2", "--bots", "tiny,heuristic", "--bot-config", tiny]
     assert main(args + ["--explain"]) in (0, None)

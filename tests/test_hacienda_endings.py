@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from meeplab.reports import build_report, load_run
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core import forward
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_END, C_LENGTH, C_OVER

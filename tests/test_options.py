@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core import forward, restrict
 from meeplab.sim.core.bots import entry_of_seat
 from meeplab.sim.core.forward import C_N, S_FORBID, S_ONLY

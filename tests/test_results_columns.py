@@ -6,7 +6,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from meeplab.reports import build_report, load_run
-from meeplab.sim.cli import main
+from meeplab.cli import main
 
 
 def test_new_run_has_tiebreak_and_end_and_old_runs_still_load(tmp_path, capsys):

@@ -259,7 +259,7 @@ def test_fingerprint_of_every_result_column_is_unchanged():
 
 
 def test_replay_explains_search_decisions(capsys, tiny):
-    from meeplab.sim.cli import main
+    from meeplab.cli import main
 
     args = [
         "replay",

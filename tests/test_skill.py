@@ -5,7 +5,7 @@ import json
 import pytest
 
 from meeplab.reports.ladder import findings
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core.bots import available
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.core.tune import Evaluator, field_tables, tune, variant_toml

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core import experiment as ex
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "scripts" / "experiments"

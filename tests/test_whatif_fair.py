@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core.fair import Point, search
 
 

@@ -9,7 +9,7 @@ import pytest
 from shared_data import COMMUNITY_MAPS as COMMUNITY
 from shared_data import needs_shared
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 THREE = ["123.haz", "Ararat.haz", "Bait.haz"]

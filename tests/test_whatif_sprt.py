@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
 
 

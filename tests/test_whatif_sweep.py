@@ -8,7 +8,7 @@ import pytest
 from meeplab.reports.load import load_run
 from meeplab.reports.stats import run_stats
 from meeplab.reports.sweep2 import grid_params, seat_gap
-from meeplab.sim.cli import main
+from meeplab.cli import main
 
 SW = ["sweep", "schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--games", "200"]
 

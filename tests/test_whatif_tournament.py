@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from meeplab.sim.cli import main
+from meeplab.cli import main
 from meeplab.sim.core.tournament import ELO, Pairs, fit, lineups, matchups, pairs_of
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from meeplab.sim.cli import (
+from meeplab.cli.common import (
     _bots,
     _config,
     _executor,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from meeplab.sim.cli import _bots, _command_line, _flag_values, _game, _overrides, _players, _with_game_flags, cli
+from meeplab.cli.common import _bots, _command_line, _flag_values, _game, _overrides, _players, _with_game_flags, cli
 from meeplab.sim.core.errors import MeeplabError
 
 
@@ -264,7 +264,7 @@ def ladder_cmd(
     """
     import json
 
-    from meeplab.sim.cli import _config, _play, _report
+    from meeplab.cli.common import _config, _play, _report
 
     names = _bots(rungs)
     if len(names) < 2:

@@ -663,8 +663,8 @@ def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
     _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
 
 
-from meeplab.sim import cli_skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
-from meeplab.sim import cli_whatif as _cli_whatif  # noqa: E402,F401  (experiment, fair, tournament, maps, decks)
+from meeplab.cli import skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
+from meeplab.cli import whatif as _cli_whatif  # noqa: E402,F401  (experiment, fair, tournament, maps, decks)
 
 
 def main(argv=None) -> int:

@@ -2,7 +2,9 @@
 
 import sys
 
-from meeplab.sim.cli import main
+from meeplab.cli.common import cli, main
+
+__all__ = ["cli", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())
