@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numba
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.registry import game_ids, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # (players, bot) cases per game, and games per timed run (sized for ~1-3 s on 2 cores)
 CASES = {
@@ -82,12 +82,12 @@ def cold_compile(gid: str, procs: int | None = None) -> tuple[float, float, floa
 
     code = (
         "import resource, time; t = time.perf_counter(); c0 = time.process_time(); "
-        "from sim.core.registry import get_game; "
-        "from sim.core.bots import make_lineup; g = get_game(%r); c = g.prepare(g.params.resolve({})); "
+        "from meeplab.sim.core.registry import get_game; "
+        "from meeplab.sim.core.bots import make_lineup; g = get_game(GAME_ID); c = g.prepare(g.params.resolve({})); "
         "g.play(c, make_lineup(g.id, ['greedy'], g.default_players, True), 1, 0, 2, g.default_players); "
         "ch = resource.getrusage(resource.RUSAGE_CHILDREN); "
-        "print(time.perf_counter() - t, time.process_time() - c0, ch.ru_utime + ch.ru_stime)" % gid
-    )
+        "print(time.perf_counter() - t, time.process_time() - c0, ch.ru_utime + ch.ru_stime)"
+    ).replace("GAME_ID", repr(gid))
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, MEEPLAB_CACHE_DIR=tmp, NUMBA_CACHE_DIR=tmp)
         if procs:

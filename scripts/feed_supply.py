@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.schweinebande import events
 from meeplab.sim.schweinebande.layout import E_PAY, E_SELL
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def peak_markers(log: np.ndarray, start_total: int) -> int:

@@ -13,9 +13,9 @@ import base64
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 from meeplab.reports.ladder import _seat_chart, load_ladder, rung_rows
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv=None) -> int:

@@ -230,7 +230,7 @@ def cache_lock(name: str) -> Iterator[None]:
 
         path = cache_base() / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path, "a")
+        fh = open(path, "a")  # noqa: SIM115  (held until the caller's block ends: closed in the finally below)
     except (ImportError, OSError):
         yield
         return

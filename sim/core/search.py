@@ -233,7 +233,7 @@ def explain_lines(rows, describe) -> list[str]:
     """Readable lines for the search events of a replay log (``rows``: the E_SEARCH/E_SEARCH_CAND rows of one
     decision, in order); ``describe(m0, m1)`` names a candidate move from its first two move columns."""
     out = []
-    for code, a, b, c, d, e in rows:
+    for code, _a, b, c, d, e in rows:
         if code == E_SEARCH:
             out.append(f"      search: {c} candidate(s) x {e} playouts, chose candidate {d}")
         elif code == E_SEARCH_CAND:

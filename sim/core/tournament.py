@@ -173,7 +173,7 @@ def fit(pr: Pairs, names: list[str], iters: int = 50) -> Ratings:
     for (p, s), j in sidx.items():
         e, sd = theta[j] * ELO, math.sqrt(max(cov[j, j], 0.0)) * ELO
         seat_rows.append({"n_players": p, "seat": s, "effect": e, "lo": e - 1.96 * sd, "hi": e + 1.96 * sd})
-    for p in sorted({p for p, _ in sidx} | set(int(x) for x in np.unique(pr.p))):
+    for p in sorted({p for p, _ in sidx} | {int(x) for x in np.unique(pr.p)}):
         seat_rows.append({"n_players": p, "seat": 0, "effect": 0.0, "lo": 0.0, "hi": 0.0})
     seats = pl.DataFrame(
         seat_rows,

@@ -2,9 +2,9 @@
 
 The objective of a weight vector is its win share against a field (``--vs``): the tuned bot sits in one entry of a
 rotated lineup whose other entries cycle through the field (from each field member in turn, each such table on its
-share of the games, so that at 2 players a field of two bots is met half and half), at every player count asked for, and its win share (a
-k-way tie for first counts 1/k) is averaged over the player counts. Everything is played by the game's batch engine
-(``GameSpec.play``, all cores), never game by game in Python.
+share of the games, so that at 2 players a field of two bots is met half and half), at every player count asked for,
+and its win share (a k-way tie for first counts 1/k) is averaged over the player counts. Everything is played by
+the game's batch engine (``GameSpec.play``, all cores), never game by game in Python.
 
 Noise is handled three ways:
 

@@ -11,7 +11,7 @@ import numpy as np
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import Batch, GameSpec
 
-from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR, SLOTS
+from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR
 from .deck import Deck, Tokens, load_deck, load_tokens
 from .options import OPTIONS
 from .params import PARAMS, param_vector

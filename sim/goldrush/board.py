@@ -6,12 +6,10 @@ the feature's counters (open edges, segments, nuggets, locomotives, token stack,
 tiles, cowboys per player). Open positions are kept in a frontier list with each cell's edge constraint.
 """
 
-import numpy as np
 from numba import njit
 
 from .const import (
     E_M,
-    E_P,
     E_R,
     EV_TOKENS,
     F_CITY,
@@ -35,10 +33,8 @@ from .const import (
     G_NFRONT,
     G_NPL,
     G_SUPPLY,
-    K_CITY,
     K_MTN,
     K_RAIL,
-    LOGW,
     MAXP,
     S_CITY,
     S_HORSE,

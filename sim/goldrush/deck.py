@@ -228,7 +228,7 @@ def _derive(t: TileType, rails: str, mtns: str, err) -> None:
 
     J, C = nb - 2, nb - 1
     R0, M0 = 0, len(rail_defs)
-    for i, (ds, e, mi) in enumerate(rail_defs):
+    for i, (_ds, e, mi) in enumerate(rail_defs):
         if e == "J":
             u(R0 + i, J)
         elif e == "C":
@@ -236,7 +236,7 @@ def _derive(t: TileType, rails: str, mtns: str, err) -> None:
         elif e == "M":
             u(R0 + i, M0 + mi)
     touch: dict[int, set[int]] = {}
-    for i, (ds, e, mi) in enumerate(rail_defs):
+    for i, (ds, _e, _mi) in enumerate(rail_defs):
         touch.setdefault(f(R0 + i), set()).update(ds)
     for i, ds in enumerate(mtn_edges):
         touch.setdefault(f(M0 + i), set()).update(ds)
@@ -249,7 +249,7 @@ def _derive(t: TileType, rails: str, mtns: str, err) -> None:
         sig.setdefault(key, []).append(h)
     regions = sorted(sig.values(), key=lambda hs: min(hs))
     # segments: rails, mountains, city, prairies
-    for ds, e, mi in rail_defs:
+    for ds, e, _mi in rail_defs:
         t.kinds.append(K_RAIL)
         t.edge_mask.append(sum(1 << d for d in ds))
         t.half_mask.append(0)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
 
 from .const import (

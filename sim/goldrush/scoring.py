@@ -34,7 +34,6 @@ from .const import (
     G_TOKPTR,
     K_CITY,
     K_MTN,
-    K_PRAIRIE,
     K_RAIL,
     MAXC,
     P_CITY_PTS,

@@ -114,9 +114,9 @@ def replay(ctx, lineup, seed, index, n_players, explain=False):
 
 CATEGORIES = ["quartets", "mixed_groups", "pig_bonus", "final_groups"]
 
-BOT_DOC = """Decision kinds (see sim/schweinebande/bots.md): 0 reveal (which face-down tile), 1 place (pass/place a farmer
-on the revealed tile), 2 collect (farmer and direction), 3 farm (close a group or stop), 4 sack (use a feed sack),
-5 sell (which animal to sell when short of feed). feats[:, 0] is the immediate value of each candidate."""
+BOT_DOC = """Decision kinds (see sim/schweinebande/bots.md): 0 reveal (which face-down tile), 1 place (pass/place a
+farmer on the revealed tile), 2 collect (farmer and direction), 3 farm (close a group or stop), 4 sack (use a feed
+sack), 5 sell (which animal to sell when short of feed). feats[:, 0] is the immediate value of each candidate."""
 
 GAME = GameSpec(
     id="schweinebande",

@@ -5,7 +5,8 @@ a 19-hex hexagon (radius 2) and a 5x5 square grid with 4 orthogonal directions. 
 64-bit mask (bit i = space i).
 """
 
-from functools import cache, lru_cache
+import itertools
+from functools import cache
 
 import numpy as np
 
@@ -47,7 +48,7 @@ def build(shape: str):
             # the engine's bit-mask lines (engine.ray_masks) rely on every ray running through
             # strictly increasing or strictly decreasing space indices
             line = [i] + [x for x in rays[i, d] if x >= 0]
-            steps = {(b > a) for a, b in zip(line, line[1:])}
+            steps = {(b > a) for a, b in itertools.pairwise(line)}
             assert len(steps) <= 1, f"ray {i}/{d} of the {shape} board is not monotonic"
     rays.setflags(write=False)
     return rays, cells, names

@@ -89,7 +89,11 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, exp
                 lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
         elif code == E_SEARCH_CAND:
             if explain:
-                lines.extend(explain_lines([(code, seat, a, b, c, d)], lambda m0, m1: _move(kind, m0, m1, cells, dirs)))
+                lines.extend(
+                    explain_lines(
+                        [(code, seat, a, b, c, d)], lambda m0, m1, kind=kind: _move(kind, m0, m1, cells, dirs)
+                    )
+                )
         elif code == E_ROUND:
             lines.append(f"\n== Round {a + 1} ==")
         elif code == E_REVEAL:

@@ -1,6 +1,5 @@
 """Schweinebande scoring: the score breakdown columns, end-of-game groups and the farm total."""
 
-import numpy as np
 from numba import njit
 
 from meeplab.sim.core.events import log_event as _log
