@@ -2,7 +2,11 @@
 """Same-moment A/B speed comparison of two source trees of meeplab (the machine drifts 10-20 % from hour
 to hour, so old and new code are timed alternately, in the same minutes, and only their ratio is quoted).
 
-Each measurement is a fresh subprocess with ``PYTHONPATH`` set to one tree: it loads the engine (compile
+Each tree is first staged as Python imports it: a tree of today's layout is installed into a temporary folder
+the way a wheel installs it (``pip install --target``: ``meeplab/`` holding ``sim/``, ``strategies/``, ...), so
+that ``meeplab.sim`` is that tree's and not the editable install's; a tree from before the packages moved under
+``meeplab`` (``sim`` at the top, ``meeplab._lab`` in its setup.py) is imported from where it is. Each
+measurement is a fresh subprocess with ``PYTHONPATH`` set to the staged tree: it loads the engine (compile
 or cache, untimed), plays one untimed warm-up batch, then times ``--games`` games. Rounds alternate the
 order (A B, then B A, ...) so neither side always runs first. The ratio is B's median time per game over
 A's (below 1: B is faster).
@@ -19,14 +23,20 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 WORKER = r"""
 import json, sys, time
 import numba
-from meeplab.sim.core.bots import make_lineup
-from meeplab.sim.core.registry import get_game
-game_id, players, bots, games, threads, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+game_id, players, bots = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",")
+games, threads, seed = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+if sys.argv[7] == "old":
+    from sim.core.bots import make_lineup
+    from sim.core.registry import get_game
+else:
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.registry import get_game
 if threads:
     numba.set_num_threads(threads)
 g = get_game(game_id)
@@ -39,8 +49,23 @@ print(json.dumps({"s_per_game": (time.perf_counter() - t) / games}))
 """
 
 
-def measure(tree: Path, args) -> float:
-    env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
+def stage(tree: Path, dest: Path) -> tuple[Path, str]:
+    """(the folder to put on PYTHONPATH, "old" or "new") for source tree ``tree`` (see the module doc)."""
+    tree = tree.resolve()
+    if "meeplab._lab" in (tree / "setup.py").read_text():
+        return tree, "old"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(dest)]
+        + [str(tree)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return dest, "new"
+
+
+def measure(site: tuple[Path, str], args) -> float:
+    path, layout = site
+    env = dict(os.environ, PYTHONPATH=str(path))
     out = subprocess.run(
         [
             sys.executable,
@@ -52,9 +77,10 @@ def measure(tree: Path, args) -> float:
             str(args.games),
             str(args.threads or 0),
             str(args.seed),
+            layout,
         ],
         env=env,
-        cwd=str(tree),
+        cwd=str(path),
         capture_output=True,
         text=True,
         check=True,
@@ -75,12 +101,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     times = {"A": [], "B": []}
-    for r in range(args.rounds):
-        order = ("A", "B") if r % 2 == 0 else ("B", "A")
-        for side in order:
-            t = measure(args.a if side == "A" else args.b, args)
-            times[side].append(t)
-            print(f"round {r + 1} {side}: {1 / t:,.0f} games/s", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        sites = {"A": stage(args.a, Path(tmp) / "a"), "B": stage(args.b, Path(tmp) / "b")}
+        for r in range(args.rounds):
+            order = ("A", "B") if r % 2 == 0 else ("B", "A")
+            for side in order:
+                t = measure(sites[side], args)
+                times[side].append(t)
+                print(f"round {r + 1} {side}: {1 / t:,.0f} games/s", file=sys.stderr)
     ma, mb = statistics.median(times["A"]), statistics.median(times["B"])
     print(
         f"{args.game} {args.players}p {args.bots}: A {1 / ma:,.0f} games/s, B {1 / mb:,.0f} games/s, "
