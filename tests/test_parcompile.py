@@ -1,6 +1,7 @@
 """sim.core.parcompile: on a cold cache, the parts after the first compile in a helper process and are loaded
 from the cache; the result is the same as a one-process compile."""
 
+import importlib.util
 import sys
 import textwrap
 
@@ -51,9 +52,12 @@ def _fresh_module(tmp_path, monkeypatch, name):
     cache.mkdir()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))  # the helper's numba reads it at import
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache))
-    monkeypatch.syspath_prepend(str(src))
-    __import__(name)
-    return sys.modules[name]
+    monkeypatch.setenv("PYTHONPATH", str(src))  # the helper process imports the module by its name
+    spec = importlib.util.spec_from_file_location(name, src / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _state(m):
