@@ -1,10 +1,45 @@
-"""The ``meeplab`` console command."""
+"""The ``meeplab`` command line: batch runs, reports, what-if comparisons, sweeps and replays.
 
-import sys
+The group and the helpers every command shares are in :mod:`meeplab.cli.common`; each command module registers
+its commands on that group when imported here:
 
-from meeplab.cli.common import cli, main
+- :mod:`meeplab.cli.info`: ``games``, ``bots``, ``params``
+- :mod:`meeplab.cli.runs`: ``run``, ``report``, ``replay``
+- :mod:`meeplab.cli.whatif`: ``compare``, ``sweep``, ``experiment``, ``fair``
+- :mod:`meeplab.cli.rankings`: ``tournament``, ``maps``, ``decks``
+- :mod:`meeplab.cli.skill`: ``tune``, ``ladder``, ``options``
+
+Every user error (unknown game/bot/parameter, wrong type, impossible player count, bad file) is
+reported as one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from meeplab.cli import info, rankings, runs, skill, whatif  # noqa: F401  (each registers its commands on cli)
+from meeplab.cli.common import cli
+from meeplab.sim.core.errors import MeeplabError
 
 __all__ = ["cli", "main"]
 
-if __name__ == "__main__":
-    sys.exit(main())
+
+def main(argv=None) -> int:
+    """Entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        rv = cli.main(args=argv, prog_name="meeplab", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    except MeeplabError as e:
+        click.echo(f"meeplab: error: {e}", err=True)
+        return 2
+    except click.exceptions.UsageError as e:
+        msg = e.format_message().replace("\n", " ")
+        click.echo(f"meeplab: error: {msg}", err=True)
+        return 2
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("meeplab: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,7 +1,15 @@
-"""The ``meeplab`` command line: batch runs, reports, what-if comparisons, sweeps and replays.
+"""The options every command shares: the ``meeplab`` group itself and the helpers its command modules use.
 
-Every user error (unknown game/bot/parameter, wrong type, impossible player count, bad file) is
-reported as one line on stderr with exit code 2.
+Game lookup (:func:`lookup_game`), the comma lists of ``--bots`` (:func:`parse_bots`; ``--players`` is read by
+:func:`meeplab.sim.core.experiment.parse_players`), the rule parameters of ``--set``/``--params`` and of the
+games' own flags such as ``--map`` (:func:`with_game_flags`, :func:`flag_values`, :func:`param_overrides`), the
+options of every batch run (:func:`run_options`) and the run they describe (:func:`run_config`), playing runs on
+this machine or a Dask cluster (:func:`executor`, :func:`play_runs`, :func:`echo_summary`), the HTML report
+(:func:`write_report`) and the command line recorded with a run (:func:`command_line`).
+
+The command modules (``info``, ``runs``, ``whatif``, ``rankings``, ``skill``) register their commands on
+:data:`cli`; this module imports none of them. Heavy modules (the runner, numba, the reports) are imported
+inside the functions, when a command needs them, so that ``meeplab --help`` stays quick.
 """
 
 from __future__ import annotations
@@ -14,100 +22,26 @@ from pathlib import Path
 import click
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.experiment import parse_players
+
+__all__ = [
+    "all_games",
+    "cli",
+    "command_line",
+    "echo_summary",
+    "executor",
+    "flag_values",
+    "lookup_game",
+    "param_overrides",
+    "parse_bots",
+    "play_runs",
+    "run_config",
+    "run_options",
+    "with_game_flags",
+    "write_report",
+]
 
 
-def _games():
-    from meeplab.sim.core.registry import games
-
-    return games()
-
-
-def _game(game_id):
-    from meeplab.sim.core.registry import get_game
-
-    return get_game(game_id)
-
-
-def _flag_params() -> list[str]:
-    """Parameters that some game exposes as their own option (e.g. --map, --deck)."""
-    names: list[str] = []
-    try:
-        for g in _games().values():
-            for f in g.flags:
-                if f not in names:
-                    names.append(f)
-    except Exception:  # discovery problems surface later with a clear message
-        pass
-    return names
-
-
-def _with_game_flags(fn):
-    for name in reversed(_flag_params()):
-        fn = click.option(
-            f"--{name.replace('_', '-')}",
-            f"flag_{name}",
-            default=None,
-            metavar="VALUE",
-            help=f"Shortcut for --set {name}=VALUE (games that have a '{name}' parameter).",
-        )(fn)
-    return fn
-
-
-def _players(text: str) -> list[int]:
-    out = []
-    for part in str(text).split(","):
-        part = part.strip()
-        if not part:
-            continue
-        if "-" in part[1:]:
-            a, b = part.split("-", 1)
-            try:
-                lo, hi = int(a), int(b)
-            except ValueError:
-                raise MeeplabError(f"--players expects numbers like 3 or 2,3,4 or 2-5, got {text!r}") from None
-            out.extend(range(lo, hi + 1))
-        else:
-            try:
-                out.append(int(part))
-            except ValueError:
-                raise MeeplabError(f"--players expects numbers like 3 or 2,3,4 or 2-5, got {text!r}") from None
-    if not out:
-        raise MeeplabError(f"--players expects at least one player count, got {text!r}")
-    return out
-
-
-def _overrides(game, sets, params_file, flags) -> dict:
-    from meeplab.sim.core.params import load_params_file, parse_set_options
-
-    over: dict = {}
-    if params_file:
-        over.update(load_params_file(params_file))
-    over.update(parse_set_options(sets))
-    for name, value in flags.items():
-        if value is None:
-            continue
-        if name not in game.params:
-            raise MeeplabError(f"option --{name.replace('_', '-')} does not apply to {game.id}")
-        over[name] = value
-    return over
-
-
-def _flag_values(kwargs) -> dict:
-    return {k[len("flag_") :]: kwargs.pop(k) for k in list(kwargs) if k.startswith("flag_")}
-
-
-def _bots(text: str) -> list[str]:
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    if not names:
-        raise MeeplabError("--bots needs at least one bot name")
-    return names
-
-
-def _command_line() -> str:
-    return "meeplab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-
-
-# ------------------------------------------------------------------------------------------------
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="meeplab", prog_name="meeplab")
 def cli():
@@ -127,55 +61,95 @@ def cli():
     """
 
 
-@cli.command("games")
-def games_cmd():
-    """List the games, their player counts and score categories."""
-    for g in _games().values():
-        players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        click.echo(f"{g.id:<15} {g.title:<45} players {players:<5} categories: {', '.join(g.categories)}")
+def all_games():
+    """Every game the registry knows, by id (:func:`meeplab.sim.core.registry.games`)."""
+    from meeplab.sim.core.registry import games
+
+    return games()
 
 
-@cli.command("bots")
-@click.argument("game")
-@click.option(
-    "--bot-config",
-    "bot_configs",
-    multiple=True,
-    type=click.Path(),
-    help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights]).",
-)
-@click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
-def bots_cmd(game, bot_configs, show_weights):
-    """List the bots of GAME (modules in strategies/GAME/ and TOML variants)."""
-    from meeplab.sim.core.bots import available
+def lookup_game(game_id):
+    """The game named ``game_id``; an unknown name is a :class:`MeeplabError` that lists the known ones."""
+    from meeplab.sim.core.registry import get_game
 
-    g = _game(game)
-    bots = available(g.id, bot_configs)
-    for name, spec in sorted(bots.items()):
-        click.echo(f"{name:<20} {spec.description}")
-        if show_weights and spec.weights:
-            for k, v in spec.weights_dict().items():
-                click.echo(f"    {k} = {v:g}")
-    if g.bot_doc:
-        click.echo("")
-        click.echo(g.bot_doc)
+    return get_game(game_id)
 
 
-@cli.command("params")
-@click.argument("game")
-def params_cmd(game):
-    """Print GAME's rule parameters: name, default, type and meaning."""
-    g = _game(game)
-    rows = [(p.name, p.format(p.default), p.describe_type(), p.doc) for p in g.params]
-    w0 = max(len(r[0]) for r in rows)
-    w1 = min(24, max(len(r[1]) for r in rows))
-    w2 = min(28, max(len(r[2]) for r in rows))
-    click.echo(f"{'name':<{w0}}  {'default':<{w1}}  {'type':<{w2}}  meaning")
-    for name, default, typ, doc in rows:
-        click.echo(f"{name:<{w0}}  {default:<{w1}}  {typ:<{w2}}  {doc}")
+def _flag_params() -> list[str]:
+    """Parameters that some game exposes as their own option (e.g. --map, --deck)."""
+    names: list[str] = []
+    try:
+        for g in all_games().values():
+            for f in g.flags:
+                if f not in names:
+                    names.append(f)
+    except Exception:  # discovery problems surface later with a clear message
+        pass
+    return names
 
 
-def _run_options(fn):
+def with_game_flags(fn):
+    """Decorator: one option per parameter that some game exposes as a flag of its own (``--map``, ``--deck``, ...).
+
+    Each is a shortcut for ``--set NAME=VALUE`` and arrives in the command's keyword arguments as ``flag_NAME``;
+    :func:`flag_values` takes them out again.
+    """
+    for name in reversed(_flag_params()):
+        fn = click.option(
+            f"--{name.replace('_', '-')}",
+            f"flag_{name}",
+            default=None,
+            metavar="VALUE",
+            help=f"Shortcut for --set {name}=VALUE (games that have a '{name}' parameter).",
+        )(fn)
+    return fn
+
+
+def flag_values(kwargs) -> dict:
+    """Remove the game flags (``flag_NAME``, see :func:`with_game_flags`) from a command's ``kwargs`` and return
+    them as ``{NAME: value}`` (``None`` where not given)."""
+    return {k[len("flag_") :]: kwargs.pop(k) for k in list(kwargs) if k.startswith("flag_")}
+
+
+def param_overrides(game, sets, params_file, flags) -> dict:
+    """The rule parameter overrides of one run, in the order they apply: the ``--params`` TOML file, then every
+    ``--set NAME=VALUE``, then the game flags given (:func:`flag_values`); a flag the game lacks is an error."""
+    from meeplab.sim.core.params import load_params_file, parse_set_options
+
+    over: dict = {}
+    if params_file:
+        over.update(load_params_file(params_file))
+    over.update(parse_set_options(sets))
+    for name, value in flags.items():
+        if value is None:
+            continue
+        if name not in game.params:
+            raise MeeplabError(f"option --{name.replace('_', '-')} does not apply to {game.id}")
+        over[name] = value
+    return over
+
+
+def parse_bots(text: str) -> list[str]:
+    """A comma-separated list of names (``--bots``, and other lists of names); blanks are dropped, and an empty
+    list is an error."""
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise MeeplabError("--bots needs at least one bot name")
+    return names
+
+
+def command_line() -> str:
+    """The command as typed (``meeplab ...``, shell-quoted), recorded with runs, ladders and tuned bots."""
+    return "meeplab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+def run_options(fn):
+    """Decorator: the options of every batch run (``run``, ``compare``, ``sweep``, ``fair``, ``tournament``,
+    ``maps``, ``decks``): ``--games``, ``--players``, ``--bots``, ``--seed``, ``--threads``, ``--set``, ``--params``,
+    ``--bot-config``, ``--fixed-seats``, ``--shard``, ``--workers``, ``--scheduler``, ``--resume``, ``--force``,
+    ``--quiet`` and the game flags. The command gets them as keyword arguments for :func:`run_config` and
+    :func:`play_runs`.
+    """
     opts = [
         click.option(
             "--games", "-n", "n_games", type=int, default=10000, show_default=True, help="Games per player count."
@@ -269,10 +243,10 @@ def _run_options(fn):
     ]
     for o in reversed(opts):
         fn = o(fn)
-    return _with_game_flags(fn)
+    return with_game_flags(fn)
 
 
-def _config(
+def run_config(
     game,
     n_games,
     players,
@@ -294,32 +268,35 @@ def _config(
     out,
     label="",
 ):
+    """The :class:`~meeplab.sim.core.runner.RunConfig` of one run from the options of :func:`run_options`
+    (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports)."""
     from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
-    g = _game(game)
+    g = lookup_game(game)
     return RunConfig(
         game=g,
         games=n_games,
-        players=_players(players) if players else [g.default_players],
-        bots=_bots(bots),
+        players=parse_players(players) if players else [g.default_players],
+        bots=parse_bots(bots),
         seed=seed,
         threads=threads,
-        overrides=_overrides(g, sets, params_file, flags),
+        overrides=param_overrides(g, sets, params_file, flags),
         out=Path(out) if out else None,
         rotate=not fixed_seats,
         bot_configs=tuple(bot_configs),
         chunk=shard or chunk or DEFAULT_CHUNK,
         progress=not quiet,
         label=label,
-        command=_command_line(),
+        command=command_line(),
         resume=resume,
         force=force,
     )
 
 
 @contextlib.contextmanager
-def _executor(workers, scheduler, threads):
-    """None (this process) or a Dask executor, closed when the command ends."""
+def executor(workers, scheduler, threads):
+    """Context manager: None (play in this process, numba threads) or a Dask executor for ``--workers N`` or
+    ``--scheduler ADDRESS``, closed when the command ends; both at once is an error."""
     if workers is None and not scheduler:
         yield None
         return
@@ -334,14 +311,19 @@ def _executor(workers, scheduler, threads):
         ex.close()
 
 
-def _play(cfgs, kw) -> list[dict]:
-    """Check every run first, then play them in turn (on the cluster, if one is asked for)."""
+def play_runs(cfgs, kw) -> list[dict]:
+    """Check every run first, then play them in turn (on the cluster, if one is asked for).
+
+    ``kw`` holds the command's :func:`run_options` (``workers``, ``scheduler``, ``threads``, ``shard``, ``chunk``,
+    ``quiet`` are read). Each finished run prints :func:`echo_summary` unless quiet; an interrupted run ends the
+    command with exit code 130. Returns the runs' ``run.json`` records.
+    """
     from meeplab.sim.core.runner import check_config, run
 
     for cfg in cfgs:
         check_config(cfg)
     metas = []
-    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
         for cfg in cfgs:
             cfg.executor = ex
             if ex is not None and not (kw["shard"] or kw["chunk"]):
@@ -350,7 +332,7 @@ def _play(cfgs, kw) -> list[dict]:
             if meta.get("_already_complete"):
                 click.echo(f"meeplab: {cfg.out} is already complete; nothing to play", err=True)
             elif not kw["quiet"]:
-                _summary(meta, cfg.out)
+                echo_summary(meta, cfg.out)
             if meta["status"] != "complete":
                 sys.exit(130)
             metas.append(meta)
@@ -361,7 +343,8 @@ def _where(meta: dict) -> str:
     return f"{meta['workers']} workers" if meta.get("workers") else f"{meta['threads']} threads"
 
 
-def _summary(meta: dict, out) -> None:
+def echo_summary(meta: dict, out) -> None:
+    """The one-line summary of a finished run on stderr: games, time, speed, where it played, OUT."""
     click.echo(
         f"{meta['title']}: {meta['games_played']:,} games in {meta['wall_time_s']:.1f} s "
         f"({meta['games_per_second']:,.0f} games/s on {_where(meta)}, "
@@ -370,323 +353,10 @@ def _summary(meta: dict, out) -> None:
     )
 
 
-@cli.command("run")
-@click.argument("game")
-@_run_options
-@click.option("--out", "-o", required=True, type=click.Path(), help="Run directory to write.")
-@click.option("--label", default="", help="Name of this run in reports (default: the directory name).")
-@click.option(
-    "--report", "report_path", type=click.Path(), default=None, help="Also write the HTML report to this file."
-)
-def run_cmd(game, out, label, report_path, **kw):
-    """Play a batch of GAME and write OUT/results.parquet and OUT/run.json.
-
-    Every game is reproducible from (seed, game index) alone: the numbers do not depend on the
-    thread count, the workers or the shard size, and N games are the first N games of a bigger run
-    with the same seed. A directory that already holds a run is refused unless --resume (play only
-    what it lacks, e.g. after Ctrl-C or kill -9) or --force (replace it).
-    """
-    flags = _flag_values(kw)
-    _play([_config(game, flags=flags, out=out, label=label, **kw)], kw)
-    if report_path:
-        _report([out], report_path, None)
-
-
-def _report(dirs, out, title):
+def write_report(dirs, out, title):
+    """Build one HTML report from the run directories ``dirs`` into ``out``, say so on stderr, return its path."""
     from meeplab.reports.html import build_report
 
     path = build_report([Path(d) for d in dirs], Path(out), title=title)
     click.echo(f"report written to {path}", err=True)
     return path
-
-
-@cli.command("report")
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "--out",
-    "-o",
-    default="report.html",
-    show_default=True,
-    type=click.Path(),
-    help="HTML file to write (self-contained: charts embedded, no network).",
-)
-@click.option("--title", default=None, help="Report title.")
-def report_cmd(run_dirs, out, title):
-    """Turn one or more run directories into one self-contained HTML report.
-
-    With several runs (a what-if variant and its baseline, or a sweep) the report adds a comparison;
-    runs with the same seed, player counts and bots are compared game by game (paired).
-    """
-    _report(run_dirs, out, title)
-
-
-@cli.command("replay")
-@click.argument("game")
-@click.option("--seed", "-s", type=int, default=1, show_default=True)
-@click.option("--index", "-i", type=int, default=0, show_default=True, help="Game index within the run.")
-@click.option("--players", "-p", type=int, default=None, help="Player count (default: the game's usual).")
-@click.option("--bots", "-b", default="greedy", show_default=True)
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE")
-@click.option("--params", "params_file", type=click.Path(), default=None)
-@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path())
-@click.option("--fixed-seats", is_flag=True)
-@click.option(
-    "--explain",
-    is_flag=True,
-    help="Under each search-bot decision, show its best candidates and their mean playout values.",
-)
-@_with_game_flags
-def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs, fixed_seats, explain, **kw):
-    """Print one game as a readable log, move by move, ending with the score breakdown.
-
-    Use the same seed, players, bots and parameters as the batch: game INDEX is then exactly the
-    game recorded in that batch's results. Any bot may play, search bots included:
-
-      meeplab replay schweinebande --index 7 --players 3 --bots rollout,heuristic --explain
-    """
-    from meeplab.sim.core.bots import make_lineup
-    from meeplab.sim.core.registry import check_players
-
-    g = _game(game)
-    p = players or g.default_players
-    check_players(g, p)
-    if index < 0:
-        raise MeeplabError(f"--index must be >= 0, got {index}")
-    values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
-    lineup = make_lineup(g.id, _bots(bots), p, not fixed_seats, bot_configs)
-    if explain and not g.forward_model:
-        raise MeeplabError(f"--explain shows search decisions; {g.id} has no search bots yet")
-    ctx = g.prepare(values)
-    text = g.replay(ctx, lineup, seed, index, p, explain=True) if explain else g.replay(ctx, lineup, seed, index, p)
-    click.echo(text, nl=False)
-
-
-@cli.command("compare")
-@click.argument("game")
-@_run_options
-@click.option(
-    "--base-set",
-    "base_sets",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Parameter overrides of the baseline (default: the rule book).",
-)
-@click.option(
-    "--base-params", "base_params_file", type=click.Path(), default=None, help="TOML overrides of the baseline."
-)
-@click.option(
-    "--out", "-o", required=True, type=click.Path(), help="Directory: OUT/baseline, OUT/variant and OUT/report.html."
-)
-@click.option(
-    "--until-significant",
-    "sequential",
-    is_flag=True,
-    help="Play in batches and stop as soon as a sequential probability ratio test (SPRT) on the "
-    "paired per-game difference decides, or at --max-games.",
-)
-@click.option(
-    "--delta",
-    type=float,
-    default=None,
-    help="SPRT: smallest difference worth detecting, in win-share points (0.02 = 2 points).",
-)
-@click.option(
-    "--elo",
-    type=float,
-    default=None,
-    help="SPRT: the smallest difference as Elo at the fair share 1/P (instead of --delta).",
-)
-@click.option(
-    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: chance of declaring a change that is not there."
-)
-@click.option(
-    "--beta", type=float, default=0.05, show_default=True, help="SPRT: chance of missing a change of --delta."
-)
-@click.option(
-    "--alternative",
-    type=click.Choice(["two-sided", "greater", "less"]),
-    default="two-sided",
-    show_default=True,
-    help="SPRT: which direction of change counts.",
-)
-@click.option(
-    "--batch", type=int, default=1000, show_default=True, help="SPRT: games per player count between two looks."
-)
-@click.option(
-    "--max-games",
-    type=int,
-    default=None,
-    help="SPRT: stop undecided after this many games per player count (default: --games).",
-)
-@click.option(
-    "--metric",
-    default=None,
-    metavar="bot:NAME|seat:K",
-    help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
-    "when one bot plays every seat).",
-)
-def compare_cmd(
-    game,
-    base_sets,
-    base_params_file,
-    out,
-    sequential,
-    delta,
-    elo,
-    alpha,
-    beta,
-    alternative,
-    batch,
-    max_games,
-    metric,
-    **kw,
-):
-    """What-if: play the baseline and a variant (--set/--params) on the same seeds and compare.
-
-    Both runs use the same (seed, game index) streams, so the comparison is paired game by game
-    (common random numbers): differences are measured with far less noise than two independent runs.
-    With --until-significant the games are played in batches until an SPRT (as Fishtest's for engine
-    patches) accepts "no change" or "a change of --delta"; the report shows its LLR path and verdict:
-
-      meeplab compare schweinebande --set pig_bonus_farm=3 --bots heuristic,greedy --players 3 \
-          --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
-    """
-    flags = _flag_values(kw)
-    variant_cfg = _config(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
-    if not variant_cfg.overrides:
-        raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
-    base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
-    base_cfg = _config(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
-    if not sequential:
-        if any(v is not None for v in (delta, elo, max_games, metric)):
-            raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
-        _play([base_cfg, variant_cfg], kw)  # both validated before anything is played
-    else:
-        _sequential(
-            base_cfg,
-            variant_cfg,
-            kw,
-            Path(out),
-            delta=delta,
-            elo=elo,
-            alpha=alpha,
-            beta=beta,
-            alternative=alternative,
-            batch=batch,
-            max_games=max_games or kw["n_games"],
-            metric=metric,
-        )
-    _report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
-
-
-def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
-    """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
-    from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
-
-    st = SprtSettings(**settings)
-    st.check()
-    for cfg in (base_cfg, variant_cfg):
-        cfg.progress = False
-    echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
-    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
-        record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
-    if record.get("status") != "complete":
-        sys.exit(130)
-    record["metric_arg"] = metric
-    store(out, variant_cfg.out, record)
-    if not kw["quiet"]:
-        for t in record["tests"]:
-            click.echo(f"{t['n_players']} players, {t['games']:,} games: {t['verdict']}: {t['text']}", err=True)
-    return record
-
-
-@cli.command("sweep")
-@click.argument("game")
-@_run_options
-@click.option(
-    "--param",
-    "sweep_params",
-    required=True,
-    multiple=True,
-    help="Parameter to sweep; give --param/--values twice for a two-parameter grid.",
-)
-@click.option(
-    "--values",
-    "sweep_values",
-    required=True,
-    multiple=True,
-    help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'; "
-    "one --values per --param.",
-)
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(),
-    help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.",
-)
-def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
-    """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
-
-    Changes against the first run are marked with Holm's correction across all points (named in the
-    report). Two parameters give a grid and a heat map of the largest seat gap:
-
-      meeplab sweep schweinebande --param pig_bonus_farm --values "0;2;4" --param start_feed --values "0;1;2" \
-          --games 5000 --players 3 --bots heuristic,greedy --out runs/grid
-    """
-    import itertools
-
-    flags = _flag_values(kw)
-    g = _game(game)
-    if len(sweep_params) != len(sweep_values):
-        raise MeeplabError("give one --values for each --param")
-    if len(sweep_params) > 2:
-        raise MeeplabError("sweep takes one or two parameters (--param twice at most)")
-    if len(set(sweep_params)) != len(sweep_params):
-        raise MeeplabError("sweep: the two --param names must differ")
-    axes = []
-    for name, text in zip(sweep_params, sweep_values):
-        g.params.get(name, g.id)
-        values = [v.strip() for v in text.split(";") if v.strip()]
-        if len(values) < 2:
-            raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
-        axes.append([(name, v) for v in values])
-    cfgs = []
-    for point in itertools.product(*axes):
-        sets = tuple(kw["sets"]) + tuple(f"{n}={v}" for n, v in point)
-        name = ",".join(f"{n}=" + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v) for n, v in point)
-        cfg = _config(
-            game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
-        )
-        cfgs.append(cfg)
-    _play(cfgs, kw)
-    _report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
-
-
-from meeplab.cli import skill as _cli_skill  # noqa: E402,F401  (tune, ladder: they register on cli)
-from meeplab.cli import whatif as _cli_whatif  # noqa: E402,F401  (experiment, fair, tournament, maps, decks)
-
-
-def main(argv=None) -> int:
-    """Entry point: user errors become one line on stderr and exit code 2."""
-    try:
-        rv = cli.main(args=argv, prog_name="meeplab", standalone_mode=False)
-        return rv if isinstance(rv, int) else 0
-    except MeeplabError as e:
-        click.echo(f"meeplab: error: {e}", err=True)
-        return 2
-    except click.exceptions.UsageError as e:
-        msg = e.format_message().replace("\n", " ")
-        click.echo(f"meeplab: error: {msg}", err=True)
-        return 2
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("meeplab: interrupted", err=True)
-        return 130
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,14 +1,27 @@
-"""Skill-aware commands of the CLI: ``tune`` (machine-tuned bot weights) and ``ladder`` (does a finding hold for
-stronger players?). Registered on the ``meeplab`` group by ``sim.cli``."""
+"""Skill-aware commands: ``tune`` (machine-tuned bot weights), ``ladder`` (does a finding hold for stronger
+players?) and ``options`` (what is each option worth to a bot: restricted play)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import click
 
-from meeplab.cli.common import _bots, _command_line, _flag_values, _game, _overrides, _players, _with_game_flags, cli
+from meeplab.cli.common import (
+    cli,
+    command_line,
+    flag_values,
+    lookup_game,
+    param_overrides,
+    parse_bots,
+    play_runs,
+    run_config,
+    with_game_flags,
+    write_report,
+)
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.experiment import parse_players
 
 
 @cli.command("tune")
@@ -82,7 +95,7 @@ from meeplab.sim.core.errors import MeeplabError
 @click.option("--out", "-o", required=True, type=click.Path(), help="TOML file to write (refused if it exists).")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@_with_game_flags
+@with_game_flags
 def tune_cmd(
     game,
     bot,
@@ -123,11 +136,11 @@ def tune_cmd(
     from meeplab.sim.core.registry import check_players
     from meeplab.sim.core.tune import tune, variant_toml, write_variant
 
-    g = _game(game)
-    counts = _players(players) if players else [g.default_players]
+    g = lookup_game(game)
+    counts = parse_players(players) if players else [g.default_players]
     for p in counts:
         check_players(g, p)
-    field = _bots(vs) if vs else [bot, "greedy"]
+    field = parse_bots(vs) if vs else [bot, "greedy"]
     known = available(g.id, bot_configs)
     for b in [bot, *field]:
         if b not in known:
@@ -139,7 +152,7 @@ def tune_cmd(
     out_path = Path(out)
     if out_path.exists() and not force:
         raise MeeplabError(f"{out_path} exists; give --force to replace it or another --out")
-    values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
+    values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
     ctx = g.prepare(values)
     bar = None
     if not quiet:
@@ -162,12 +175,12 @@ def tune_cmd(
             margin=margin,
             final_games=final_games,
             progress=bar.update if bar else None,
-            only=_bots(only) if only else None,
+            only=parse_bots(only) if only else None,
         )
     finally:
         if bar:
             bar.close()
-    text = variant_toml(res, name, bot, _command_line(), field, counts, budget)
+    text = variant_toml(res, name, bot, command_line(), field, counts, budget)
     write_variant(out_path, text, force=True)
     if res.final:
         f = res.final
@@ -231,7 +244,7 @@ def _slug(name: str) -> str:
     type=click.Path(),
     help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.",
 )
-@_with_game_flags
+@with_game_flags
 def ladder_cmd(
     game,
     rungs,
@@ -264,9 +277,7 @@ def ladder_cmd(
     """
     import json
 
-    from meeplab.cli.common import _config, _play, _report
-
-    names = _bots(rungs)
+    names = parse_bots(rungs)
     if len(names) < 2:
         raise MeeplabError("--bots needs at least two rungs, weakest first, e.g. random,greedy,heuristic")
     if len(set(names)) != len(names):
@@ -274,42 +285,42 @@ def ladder_cmd(
     root = Path(out)
     if (root / "ladder.json").exists() and not (resume or force):
         raise MeeplabError(f"{root} already holds a ladder; give --resume to finish it or --force to replace it")
-    kw2 = dict(
-        n_games=n_games,
-        players=players,
-        seed=seed,
-        threads=threads,
-        sets=sets,
-        params_file=params_file,
-        bot_configs=bot_configs,
-        fixed_seats=False,
-        shard=None,
-        chunk=None,
-        workers=workers,
-        scheduler=scheduler,
-        resume=resume,
-        force=force,
-        quiet=quiet,
-    )
-    flags = _flag_values(kw)
-    meta = {"game": game, "rungs": names, "self": {}, "cross": [], "command": _command_line()}
+    kw2 = {
+        "n_games": n_games,
+        "players": players,
+        "seed": seed,
+        "threads": threads,
+        "sets": sets,
+        "params_file": params_file,
+        "bot_configs": bot_configs,
+        "fixed_seats": False,
+        "shard": None,
+        "chunk": None,
+        "workers": workers,
+        "scheduler": scheduler,
+        "resume": resume,
+        "force": force,
+        "quiet": quiet,
+    }
+    flags = flag_values(kw)
+    meta = {"game": game, "rungs": names, "self": {}, "cross": [], "command": command_line()}
     cfgs = []
     for r in names:
         d = f"self-{_slug(r)}"
         meta["self"][r] = d
-        cfgs.append(_config(game, flags=flags, out=root / d, label=f"{r} (self-play)", **dict(kw2, bots=r)))
-    for a, b in zip(names, names[1:]):
+        cfgs.append(run_config(game, flags=flags, out=root / d, label=f"{r} (self-play)", **dict(kw2, bots=r)))
+    for a, b in itertools.pairwise(names):
         d = f"cross-{_slug(a)}-{_slug(b)}"
         meta["cross"].append([a, b, d])
-        cfgs.append(_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
+        cfgs.append(run_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
     from meeplab.sim.core.runner import check_config
 
     for cfg in cfgs:
         check_config(cfg)
     root.mkdir(parents=True, exist_ok=True)
     (root / "ladder.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
-    _play(cfgs, kw2)
-    _report([root], root / "report.html", None)
+    play_runs(cfgs, kw2)
+    write_report([root], root / "report.html", None)
 
 
 @cli.command("options")
@@ -351,7 +362,7 @@ def ladder_cmd(
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 @click.option("--list", "list_only", is_flag=True, help="List the game's option classes and exit.")
 @click.option("--out", "-o", type=click.Path(), default=None, help="Directory: options.json and report.html.")
-@_with_game_flags
+@with_game_flags
 def options_cmd(
     game,
     bot,
@@ -380,7 +391,7 @@ def options_cmd(
     \b
       meeplab options hacienda --bot heuristic --players 3 --games 2000 --out runs/options
       meeplab report runs/options --out options.html
-    """
+    """  # noqa: E501  (the help text as it always was; click rewraps it)
     import json
 
     import numba
@@ -389,7 +400,7 @@ def options_cmd(
     from meeplab.sim.core.options import MODES, run_options
     from meeplab.sim.core.registry import check_players
 
-    g = _game(game)
+    g = lookup_game(game)
     p = players or g.default_players
     check_players(g, p)
     if n_games < 2:
@@ -404,7 +415,7 @@ def options_cmd(
     if not out:
         raise MeeplabError("--out DIR is required (where options.json and report.html go)")
     if classes:
-        wanted = _bots(classes)
+        wanted = parse_bots(classes)
         bad = [c for c in wanted if c not in names]
         if bad:
             raise MeeplabError(f"unknown option class '{bad[0]}' for {g.id}; available: {', '.join(names)}")
@@ -421,7 +432,7 @@ def options_cmd(
         raise MeeplabError(f"{root} is a file, not a directory")
     if threads:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    values = g.params.resolve(_overrides(g, sets, params_file, _flag_values(kw)), g.id)
+    values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
     ctx = g.prepare(values)
     modes = MODES if converse else ("forbid",)
     total = n_games * (1 + len(idx) * len(modes))
@@ -455,7 +466,7 @@ def options_cmd(
         "seed": seed,
         "base_share": res.base_share,
         "params": {k: v for k, v in values.items() if isinstance(v, (int, float, str, list, tuple))},
-        "command": _command_line(),
+        "command": command_line(),
         "rows": res.rows,
     }
     root.mkdir(parents=True, exist_ok=True)

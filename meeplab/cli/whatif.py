@@ -1,7 +1,6 @@
-"""What-if lab commands of the CLI: ``experiment`` (a study in one TOML file), ``fair`` (the fairest value of
-a parameter), ``tournament`` (all lineups, match-ups, ratings), ``maps`` and ``decks`` (files ranked by
-fairness). Registered on the ``meeplab`` group by ``sim.cli``; ``compare --until-significant`` and sweeps
-live in ``sim.cli`` itself."""
+"""What-if commands: what changes when a rule parameter changes. ``compare`` (a variant against the baseline on
+the same seeds, optionally until an SPRT decides), ``sweep`` (one run per value of one or two parameters),
+``experiment`` (a whole study in one TOML file) and ``fair`` (the fairest value of a parameter)."""
 
 from __future__ import annotations
 
@@ -12,19 +11,220 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import (
-    _bots,
-    _config,
-    _executor,
-    _flag_values,
-    _game,
-    _play,
-    _players,
-    _report,
-    _run_options,
-    _sequential,
     cli,
+    executor,
+    flag_values,
+    lookup_game,
+    parse_bots,
+    play_runs,
+    run_config,
+    run_options,
+    write_report,
 )
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.experiment import parse_players
+
+
+@cli.command("compare")
+@click.argument("game")
+@run_options
+@click.option(
+    "--base-set",
+    "base_sets",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Parameter overrides of the baseline (default: the rule book).",
+)
+@click.option(
+    "--base-params", "base_params_file", type=click.Path(), default=None, help="TOML overrides of the baseline."
+)
+@click.option(
+    "--out", "-o", required=True, type=click.Path(), help="Directory: OUT/baseline, OUT/variant and OUT/report.html."
+)
+@click.option(
+    "--until-significant",
+    "sequential",
+    is_flag=True,
+    help="Play in batches and stop as soon as a sequential probability ratio test (SPRT) on the "
+    "paired per-game difference decides, or at --max-games.",
+)
+@click.option(
+    "--delta",
+    type=float,
+    default=None,
+    help="SPRT: smallest difference worth detecting, in win-share points (0.02 = 2 points).",
+)
+@click.option(
+    "--elo",
+    type=float,
+    default=None,
+    help="SPRT: the smallest difference as Elo at the fair share 1/P (instead of --delta).",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: chance of declaring a change that is not there."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="SPRT: chance of missing a change of --delta."
+)
+@click.option(
+    "--alternative",
+    type=click.Choice(["two-sided", "greater", "less"]),
+    default="two-sided",
+    show_default=True,
+    help="SPRT: which direction of change counts.",
+)
+@click.option(
+    "--batch", type=int, default=1000, show_default=True, help="SPRT: games per player count between two looks."
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=None,
+    help="SPRT: stop undecided after this many games per player count (default: --games).",
+)
+@click.option(
+    "--metric",
+    default=None,
+    metavar="bot:NAME|seat:K",
+    help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
+    "when one bot plays every seat).",
+)
+def compare_cmd(
+    game,
+    base_sets,
+    base_params_file,
+    out,
+    sequential,
+    delta,
+    elo,
+    alpha,
+    beta,
+    alternative,
+    batch,
+    max_games,
+    metric,
+    **kw,
+):
+    """What-if: play the baseline and a variant (--set/--params) on the same seeds and compare.
+
+    Both runs use the same (seed, game index) streams, so the comparison is paired game by game
+    (common random numbers): differences are measured with far less noise than two independent runs.
+    With --until-significant the games are played in batches until an SPRT (as Fishtest's for engine
+    patches) accepts "no change" or "a change of --delta"; the report shows its LLR path and verdict:
+
+      meeplab compare schweinebande --set pig_bonus_farm=3 --bots heuristic,greedy --players 3 \
+          --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
+    """
+    flags = flag_values(kw)
+    variant_cfg = run_config(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
+    if not variant_cfg.overrides:
+        raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
+    base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
+    base_cfg = run_config(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
+    if not sequential:
+        if any(v is not None for v in (delta, elo, max_games, metric)):
+            raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
+        play_runs([base_cfg, variant_cfg], kw)  # both validated before anything is played
+    else:
+        _sequential(
+            base_cfg,
+            variant_cfg,
+            kw,
+            Path(out),
+            delta=delta,
+            elo=elo,
+            alpha=alpha,
+            beta=beta,
+            alternative=alternative,
+            batch=batch,
+            max_games=max_games or kw["n_games"],
+            metric=metric,
+        )
+    write_report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
+
+
+def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
+    """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
+    from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
+
+    st = SprtSettings(**settings)
+    st.check()
+    for cfg in (base_cfg, variant_cfg):
+        cfg.progress = False
+    echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
+    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+        record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
+    if record.get("status") != "complete":
+        sys.exit(130)
+    record["metric_arg"] = metric
+    store(out, variant_cfg.out, record)
+    if not kw["quiet"]:
+        for t in record["tests"]:
+            click.echo(f"{t['n_players']} players, {t['games']:,} games: {t['verdict']}: {t['text']}", err=True)
+    return record
+
+
+@cli.command("sweep")
+@click.argument("game")
+@run_options
+@click.option(
+    "--param",
+    "sweep_params",
+    required=True,
+    multiple=True,
+    help="Parameter to sweep; give --param/--values twice for a two-parameter grid.",
+)
+@click.option(
+    "--values",
+    "sweep_values",
+    required=True,
+    multiple=True,
+    help="Values separated by ';' (tables keep their commas), e.g. '10;15;20' or '1,3,6;1,2,4'; "
+    "one --values per --param.",
+)
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(),
+    help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.",
+)
+def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
+    """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
+
+    Changes against the first run are marked with Holm's correction across all points (named in the
+    report). Two parameters give a grid and a heat map of the largest seat gap:
+
+      meeplab sweep schweinebande --param pig_bonus_farm --values "0;2;4" --param start_feed --values "0;1;2" \
+          --games 5000 --players 3 --bots heuristic,greedy --out runs/grid
+    """
+    import itertools
+
+    flags = flag_values(kw)
+    g = lookup_game(game)
+    if len(sweep_params) != len(sweep_values):
+        raise MeeplabError("give one --values for each --param")
+    if len(sweep_params) > 2:
+        raise MeeplabError("sweep takes one or two parameters (--param twice at most)")
+    if len(set(sweep_params)) != len(sweep_params):
+        raise MeeplabError("sweep: the two --param names must differ")
+    axes = []
+    for name, text in zip(sweep_params, sweep_values):
+        g.params.get(name, g.id)
+        values = [v.strip() for v in text.split(";") if v.strip()]
+        if len(values) < 2:
+            raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
+        axes.append([(name, v) for v in values])
+    cfgs = []
+    for point in itertools.product(*axes):
+        sets = tuple(kw["sets"]) + tuple(f"{n}={v}" for n, v in point)
+        name = ",".join(f"{n}=" + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v) for n, v in point)
+        cfg = run_config(
+            game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
+        )
+        cfgs.append(cfg)
+    play_runs(cfgs, kw)
+    write_report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
 
 
 @cli.command("experiment")
@@ -69,13 +269,13 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     root = Path(out) if out else (exp.out or Path("runs") / Path(file).stem)
     if n_games is not None and n_games <= 0:
         raise MeeplabError(f"--games must be a positive number, got {n_games}")
-    kw = dict(workers=workers, scheduler=scheduler, threads=threads, quiet=quiet, shard=None, chunk=None)
+    kw = {"workers": workers, "scheduler": scheduler, "threads": threads, "quiet": quiet, "shard": None, "chunk": None}
     title = exp.title or f"{exp.game}: experiment {Path(file).stem}"
     if exp.sprt is None:
         pairs = ex.plan(exp, root, n_games, threads, force, progress=not quiet)
         cfgs = [pairs[0][1]] + [v for _, _, v in pairs]
-        _play(cfgs, kw)
-        _report([c.out for c in cfgs], root / "report.html", title)
+        play_runs(cfgs, kw)
+        write_report([c.out for c in cfgs], root / "report.html", title)
         return
     settings, metric = ex.sprt_settings(exp, n_games)
     pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
@@ -86,12 +286,12 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
         _sequential(base, var, kw, root / name, metric=metric, **settings.__dict__)
     bases = [b for _, b, _ in pairs]
     longest = max(bases, key=lambda b: json.loads((b.out / "run.json").read_text())["games"])
-    _report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
+    write_report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
 
 
 @cli.command("fair")
 @click.argument("game")
-@_run_options
+@run_options
 @click.option("--param", "fair_param", required=True, help="The numeric rule parameter to tune.")
 @click.option("--range", "fair_range", required=True, metavar="LO:HI", help="Values to search, e.g. 8:16.")
 @click.option(
@@ -131,16 +331,16 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
     from meeplab.sim.core import fair as fr
     from meeplab.sim.core.runner import run as run_batch
 
-    flags = _flag_values(kw)
-    g = _game(game)
+    flags = flag_values(kw)
+    g = lookup_game(game)
     prm = g.params.get(fair_param, g.id)
     if prm.kind not in ("int", "float"):
         raise MeeplabError(f"fair: {fair_param} is {prm.describe_type()}; only a number can be searched")
     lo, hi = fr.parse_range(fair_range, prm.kind, prm.lo, prm.hi)
     if steps < 0:
         raise MeeplabError(f"--steps must be >= 0, got {steps}")
-    players = _players(kw["players"]) if kw["players"] else [g.default_players]
-    bots = _bots(kw["bots"])
+    players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
+    bots = parse_bots(kw["bots"])
     pair = None
     if target == "bots":
         distinct = list(dict.fromkeys(bots))
@@ -154,7 +354,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
 
     def config(x: float):
         key = fr.fmt(x, prm.kind)
-        return key, _config(
+        return key, run_config(
             game,
             flags=flags,
             out=Path(out) / f"{fair_param}={key}",
@@ -167,7 +367,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
 
         check_config(config(x)[1])
     searches = []
-    with _executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
 
         def play(x: float):
             key, cfg = config(x)
@@ -238,209 +438,4 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
     fr.save(Path(out), record)
     dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
     if len(dirs) > 1:
-        _report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}")
-
-
-@cli.command("tournament")
-@click.argument("game")
-@_run_options
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(),
-    help="Directory: one run per lineup (OUT/pP/BOTS), OUT/tournament.json and OUT/report.html.",
-)
-def tournament_cmd(game, out, **kw):
-    """Play every lineup of --bots at every --players count and rate the bots.
-
-    Every combination of the bots with at least two different bots, --games games each, seats rotated. The
-    report has a match-up matrix (how often each bot finishes ahead of each other) and Bradley-Terry ratings
-    with 95% intervals, the seat effect removed:
-
-      meeplab tournament schweinebande --bots heuristic,greedy,random,rollout --players 2-4 --games 500 \
-          --out runs/sb-tournament
-    """
-    import polars as pl
-
-    from meeplab.reports import tournament as rep
-    from meeplab.sim.core import tournament as tn
-
-    flags = _flag_values(kw)
-    g = _game(game)
-    bots = _bots(kw["bots"])
-    names = list(dict.fromkeys(bots))
-    if len(names) < 2:
-        raise MeeplabError("tournament needs at least two different bots in --bots")
-    players = _players(kw["players"]) if kw["players"] else [g.default_players]
-    kw = dict(kw, resume=not kw["force"])
-    cfgs, plan = [], []
-    for p in players:
-        for lineup in tn.lineups(names, p):
-            name = "+".join(lineup)
-            cfg = _config(
-                game,
-                flags=flags,
-                out=Path(out) / f"p{p}" / name,
-                label=f"{p}p {name}",
-                **dict(kw, bots=",".join(lineup), players=str(p)),
-            )
-            cfgs.append(cfg)
-            plan.append((p, lineup))
-    _play(cfgs, kw)
-    frames = [
-        pl.read_parquet(
-            c.out / "results.parquet", columns=["n_players", "game_index", "seat", "bot", "rank"]
-        ).with_columns(pl.col("bot").cast(pl.String))
-        for c in cfgs
-    ]
-    pairs = tn.pairs_of(frames, names)
-    fit = tn.fit(pairs, names)
-    rec = {
-        "game": g.id,
-        "title": g.title,
-        "players": players,
-        "games_each": kw["n_games"],
-        "games": fit.games,
-        "pairs": fit.pairs,
-        "converged": fit.converged,
-        "ratings": [
-            {"bot": b, "rating": float(r), "lo": float(lo), "hi": float(hi), "se": float(se)}
-            for b, r, lo, hi, se in zip(names, fit.rating, fit.lo, fit.hi, fit.se)
-        ],
-        "seats": fit.seats.to_dicts(),
-        "matchups": tn.matchups(pairs, names).to_dicts(),
-        "lineups": [
-            {"n_players": p, "bots": list(lu), "games": kw["n_games"], "run": str(c.out)}
-            for (p, lu), c in zip(plan, cfgs)
-        ],
-    }
-    Path(out, "tournament.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
-    path = rep.write(rec, Path(out) / "report.html")
-    for r in sorted(rec["ratings"], key=lambda r: -r["rating"]):
-        click.echo(f"{r['bot']:<20} {r['rating']:+7.0f}  [{r['lo']:+.0f}, {r['hi']:+.0f}]")
-    click.echo(f"report written to {path}", err=True)
-
-
-def _files_of(paths, glob) -> list[Path]:
-    """The files named, and the files of each directory named (``glob``, default: its most common extension)."""
-    from collections import Counter
-
-    files: list[Path] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            inside = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if glob:
-                inside = sorted(p.glob(glob))
-            else:
-                common = Counter(f.suffix for f in inside).most_common(1)
-                inside = [f for f in inside if common and f.suffix == common[0][0]]
-            if not inside:
-                raise MeeplabError(f"{p}: no files to play")
-            files += inside
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise MeeplabError(f"{p}: no such file or directory")
-    names = [f.stem for f in files]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise MeeplabError(f"two files share the name '{dup[0]}'; give them different names")
-    if len(files) < 2:
-        raise MeeplabError("give at least two files to compare")
-    return files
-
-
-def _rank_files(game, param, what, paths, glob, out, kw):
-    from meeplab.reports import maps as rep
-
-    flags = _flag_values(kw)
-    g = _game(game)
-    if param not in g.params:
-        raise MeeplabError(f"{game} has no '{param}' parameter; '{what}' compares files of games that have one")
-    if flags.get(param) is not None or any(s.split("=", 1)[0].strip() == param for s in kw["sets"]):
-        raise MeeplabError(f"the {what} come from the files given; do not also set {param}")
-    files = _files_of(paths, glob)
-    kw = dict(kw, resume=not kw["force"])
-    cfgs = [
-        _config(
-            game,
-            flags=flags,
-            out=Path(out) / f.stem,
-            label=f.stem,
-            **dict(kw, sets=tuple(kw["sets"]) + (f"{param}={f.resolve()}",)),
-        )
-        for f in files
-    ]
-    _play(cfgs, kw)
-    rows = []
-    for f, c in zip(files, cfgs):
-        for r in rep.measure(c.out):
-            rows.append(dict(r, name=f.stem, file=str(f), run=str(c.out)))
-    players = sorted({r["n_players"] for r in rows})
-    ranking = [r for p in players for r in rep.rank([r for r in rows if r["n_players"] == p])]
-    rec = {
-        "game": g.id,
-        "title": g.title,
-        "what": what,
-        "param": param,
-        "files": [str(f) for f in files],
-        "players": players,
-        "games": kw["n_games"],
-        "bots": _bots(kw["bots"]),
-        "ranking": ranking,
-    }
-    Path(out, f"{what}.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
-    path = rep.write(rec, Path(out) / "report.html")
-    for p in players:
-        click.echo(f"{p} players, fairest first: seat gap, score spread, length")
-        for i, r in enumerate([r for r in ranking if r["n_players"] == p]):
-            click.echo(
-                f"  {i + 1:>3}. {r['name']:<24} {100 * r['seat_gap']:5.1f} pts  {r['spread']:7.1f}  "
-                f"{r['length']:6.1f}{'  (seat effect significant)' if r['q_seat'] < 0.05 else ''}"
-            )
-    click.echo(f"report written to {path}", err=True)
-
-
-@cli.command("maps")
-@click.argument("game")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@_run_options
-@click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(),
-    help="Directory: one run per map (OUT/NAME), OUT/maps.json and OUT/report.html.",
-)
-def maps_cmd(game, paths, glob, out, **kw):
-    """Play GAME on each map (files, or the files of a directory) on the same seeds and rank the maps.
-
-    Ranked by seat fairness (the largest gap between two seats' win rates), then score spread and game
-    length; the game's 'map' parameter takes each file:
-
-      meeplab maps hacienda ../shared/maps/hacienda --players 3 --bots heuristic,greedy --games 2000 --out runs/maps
-    """
-    _rank_files(game, "map", "maps", paths, glob, out, kw)
-
-
-@cli.command("decks")
-@click.argument("game")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@_run_options
-@click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(),
-    help="Directory: one run per deck (OUT/NAME), OUT/decks.json and OUT/report.html.",
-)
-def decks_cmd(game, paths, glob, out, **kw):
-    """Play GAME with each deck file on the same seeds and rank the decks (as 'maps', by the 'deck' parameter).
-
-    meeplab decks goldrush decks/a.csv decks/b.csv --players 2-3 --bots heuristic,greedy --games 2000 --out runs/decks
-    """
-    _rank_files(game, "deck", "decks", paths, glob, out, kw)
+        write_report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}")

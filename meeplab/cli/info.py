@@ -1,0 +1,55 @@
+"""What there is to play: ``games`` (the games), ``bots`` (a game's bots) and ``params`` (its rule parameters)."""
+
+from __future__ import annotations
+
+import click
+
+from meeplab.cli.common import all_games, cli, lookup_game
+
+
+@cli.command("games")
+def games_cmd():
+    """List the games, their player counts and score categories."""
+    for g in all_games().values():
+        players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+        click.echo(f"{g.id:<15} {g.title:<45} players {players:<5} categories: {', '.join(g.categories)}")
+
+
+@cli.command("bots")
+@click.argument("game")
+@click.option(
+    "--bot-config",
+    "bot_configs",
+    multiple=True,
+    type=click.Path(),
+    help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights]).",
+)
+@click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
+def bots_cmd(game, bot_configs, show_weights):
+    """List the bots of GAME (modules in strategies/GAME/ and TOML variants)."""
+    from meeplab.sim.core.bots import available
+
+    g = lookup_game(game)
+    bots = available(g.id, bot_configs)
+    for name, spec in sorted(bots.items()):
+        click.echo(f"{name:<20} {spec.description}")
+        if show_weights and spec.weights:
+            for k, v in spec.weights_dict().items():
+                click.echo(f"    {k} = {v:g}")
+    if g.bot_doc:
+        click.echo("")
+        click.echo(g.bot_doc)
+
+
+@cli.command("params")
+@click.argument("game")
+def params_cmd(game):
+    """Print GAME's rule parameters: name, default, type and meaning."""
+    g = lookup_game(game)
+    rows = [(p.name, p.format(p.default), p.describe_type(), p.doc) for p in g.params]
+    w0 = max(len(r[0]) for r in rows)
+    w1 = min(24, max(len(r[1]) for r in rows))
+    w2 = min(28, max(len(r[2]) for r in rows))
+    click.echo(f"{'name':<{w0}}  {'default':<{w1}}  {'type':<{w2}}  meaning")
+    for name, default, typ, doc in rows:
+        click.echo(f"{name:<{w0}}  {default:<{w1}}  {typ:<{w2}}  {doc}")
