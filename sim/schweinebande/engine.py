@@ -86,14 +86,14 @@ from .lines import (
     L_UNKF,
     LINE_TIE,
     MAXD,
-    _ctpop,
-    _popcount,
+    ctpop,
     gain_of,
     hand_potential,
     line_mask,
     lines_blocked,
     lines_reset,
     lines_revealed,
+    popcount,
     potential_table,
     seat_marginals,
     unknown_gain,
@@ -340,7 +340,7 @@ def do_reveal(st, cx, space):
     t = r.hidden[space]
     r.pub[V_TILE + space] = t
     r.pub[V_UNSEEN + t] -= 1
-    r.pub[V_FACEDOWN] = _popcount(r.mk[M_FACEDOWN])
+    r.pub[V_FACEDOWN] = popcount(r.mk[M_FACEDOWN])
     lines_revealed(r.lreach, r.lgain, cxt.rev, space, t, r.mk[M_FACEDOWN], r.ctl[C_NP], r.mgs)
     _log_st(st, E_REVEAL, cur, space, t, 0, 0)
     r.pub[V_REVEALED] = space
@@ -510,12 +510,12 @@ def collect_candidates(st, cx, seat):
     mine = mk[M_KINDS + NT + seat]
     farmers = mk[M_FARMERS]
     while mine:
-        s = np.int64(_ctpop((mine & (~mine + one)) - one))
+        s = np.int64(ctpop((mine & (~mine + one)) - one))
         mine &= mine - one
         for d in range(cxt.nd):
             lm = line_mask(cxt.rmask[s * MAXD + d], s, farmers)
             for k in range(NT):
-                counts[k] = _popcount(lm & mk[M_KINDS + k])
+                counts[k] = popcount(lm & mk[M_KINDS + k])
             counts[NT] = 0
             r.moves[n, 0] = s
             r.moves[n, 1] = d

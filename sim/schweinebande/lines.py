@@ -230,7 +230,7 @@ def lines_blocked(view, rays, lreach, lgain, rev, space, facedown, np_, mgs):
 # phases
 # ---------------------------------------------------------------------------------------------
 @intrinsic
-def _ctpop(typingctx, x):
+def ctpop(typingctx, x):
     """Set bits of a uint64 (one popcnt instruction)."""
 
     def codegen(context, builder, signature, args):
@@ -250,5 +250,5 @@ def _ctlz(typingctx, x):
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):
-    return np.int64(_ctpop(np.uint64(x)))
+def popcount(x):
+    return np.int64(ctpop(np.uint64(x)))
