@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from meeplab.sim.acbas import farm as F
+from meeplab.sim.acbas import housing
 from meeplab.sim.acbas.params import PARAMS, pack
 from tests.test_acbas_ref import Farm, brute_house, edge_bit
 
@@ -43,8 +44,8 @@ def solve(caps, d):
     caps = np.asarray(caps, np.int64)
     assign = np.zeros(F.MAXC, np.int64)
     kept = np.zeros(4, np.int64)
-    scratch = np.zeros(F.SCRATCH, np.int64)
-    v = F.house(
+    scratch = np.zeros(housing.SCRATCH, np.int64)
+    v = housing.house(
         np.concatenate([caps, np.zeros(F.MAXC - len(caps), np.int64)]),
         len(caps),
         np.asarray(d, np.int64),

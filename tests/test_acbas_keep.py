@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from meeplab.sim.acbas import GAME, engine_ctx, events, state
+from meeplab.sim.acbas import GAME, animals, engine_ctx, events, state
 from meeplab.sim.acbas import engine as E
 from meeplab.sim.acbas import farm as F
 from meeplab.sim.acbas.params import PARAMS, pack
@@ -70,7 +70,7 @@ def test_two_maximal_sets_are_offered_and_the_chosen_one_is_kept(cx):
     # only the cottage (holds 1): a sheep and a pig arrive, either may stay (both score -5: a tie of the rule)
     for pick in range(2):
         st, r, ps = at_turn(cx, make(), (1, 1, 0, 0))
-        assert E.settle(st, cx.tab, 0, state.PH_TURN)
+        assert animals.settle(st, cx.tab, 0, state.PH_TURN)
         assert r["ctl"][forward.C_KIND] == E.K_KEEP and r["ctl"][forward.C_SEAT] == 0 and r["ctl"][forward.C_N] == 2
         assert r["ctl"][forward.C_PHASE] == state.PH_KEEP
         rows = [unpack(r["moves"][i, 0]) for i in range(2)]
@@ -93,7 +93,7 @@ def test_sets_with_different_points_are_offered_with_their_score_change(cx):
     farm = make(borders=e)
     assert sorted(conts(farm)[0]) == [1, 4]
     st, r, ps = at_turn(cx, farm, (4, 2, 0, 0))
-    assert E.settle(st, cx.tab, 0, state.PH_TURN)
+    assert animals.settle(st, cx.tab, 0, state.PH_TURN)
     n = r["ctl"][forward.C_N]
     rows = [unpack(r["moves"][i, 0]) for i in range(n)]
     assert set(rows) == brute_maximal([1, 4], (4, 2, 0, 0)) == {(4, 1, 0, 0), (1, 2, 0, 0)}
@@ -109,16 +109,16 @@ def test_sets_with_different_points_are_offered_with_their_score_change(cx):
 def test_one_maximal_set_is_not_asked(cx):
     # the cottage and 2 sheep: only 1 sheep fits, there is nothing to choose
     st, r, ps = at_turn(cx, make(), (2, 0, 0, 0))
-    assert not E.settle(st, cx.tab, 0, state.PH_TURN)
+    assert not animals.settle(st, cx.tab, 0, state.PH_TURN)
     assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 0, 0, 0)
     # everything fits: nothing to choose either
     st, r, ps = at_turn(cx, make(), (0, 0, 1, 0))
-    assert not E.settle(st, cx.tab, 0, state.PH_TURN)
+    assert not animals.settle(st, cx.tab, 0, state.PH_TURN)
     assert tuple(ps[F.P_AN : F.P_AN + 4]) == (0, 0, 1, 0)
     # two types, but one container each: both fit, no choice
     farm = make(buildings={(0, 2): 1, (1, 2): 3})
     st, _r, ps = at_turn(cx, farm, (1, 3, 0, 0))
-    assert not E.settle(st, cx.tab, 0, state.PH_TURN)
+    assert not animals.settle(st, cx.tab, 0, state.PH_TURN)
     assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 3, 0, 0)
 
 

@@ -7,6 +7,7 @@ from meeplab.sim.acbas import GAME, end_states
 from meeplab.sim.acbas import engine as E
 from meeplab.sim.acbas import farm as F
 from meeplab.sim.acbas.defaults import est_special
+from meeplab.sim.acbas.evaluation import _eval_known
 from meeplab.sim.acbas.params import PARAMS, pack
 from meeplab.sim.core.bots import make_lineup
 from tests import test_acbas_ref as R
@@ -467,7 +468,7 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                     skipped += 1
                     continue
                 capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))
-                E._eval_known(
+                _eval_known(
                     tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[E.I_EXP_POINTS], storage
                 )
                 E.evaluate(tps, prm, prmf, wk, res2)
@@ -506,7 +507,7 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
                 tps[F.P_T] |= 1 << s
                 tps[F.P_WOOD] += 2
                 dc, dx = E.trough_gain(ps, prm, past, s)
-                E._eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
+                _eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, s)
                 assert (tps[F.P_AN : F.P_AN + 4] == ps[F.P_AN : F.P_AN + 4]).all()

@@ -11,7 +11,7 @@ from . import engine, options
 from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
-from .state import make_ctx
+from .state import ctx_record
 
 NCAT = len(CATEGORIES)
 
@@ -41,7 +41,7 @@ def engine_ctx(prm, prmf, lineup, mono=None):
         reads[:] = READS_ALL
     if mono is None:
         mono = bool(engine.bounds_hold(prm, prmf))
-    return make_ctx(prm, prmf, reads, lineup.rotate, mono)
+    return engine.make_ctx(ctx_record(prm, prmf, reads, lineup.rotate, mono))
 
 
 def play(ctx, lineup, seed, start, n_games, n_players=2):
@@ -145,9 +145,11 @@ BOT_DOC = """Decision kinds (sim/acbas/bots.md): 0 action space, 1 enclosure pla
 zero row = stop), 2 trough space (repeated; -1 = stop), 3 stall space, 4 stables (stall space, pay 0 wood/1 stone;
 repeated), 5 special building (code, space, pay), 6 expansion side (1 left, 0 right), 7 Shelter animal type,
 8 Open Stables animal (2 cow, 3 horse), 9 keep or release (which maximal set of animals stays when not all fit;
-moves[:, 0] packs 16 bits per type, sheep lowest). Features: 0 score change now (after exact housing), 1-3 wood/stone/reed
+moves[:, 0] packs 16 bits per type, sheep lowest). Features: 0 score change now (after exact housing), \
+1-3 wood/stone/reed
 change, 4 borders in hand change, 5 capacity change, 6 animals kept change, 7 animals that run away, 8 breeding
-pairs change, 9 building points change, 10 goods+animals lying on the space (action choice only), 11 rule (kind 9: the set the old fixed order keeps)."""
+pairs change, 9 building points change, 10 goods+animals lying on the space (action choice only), 11 rule \
+(kind 9: the set the old fixed order keeps)."""
 
 GAME = GameSpec(
     id="acbas",

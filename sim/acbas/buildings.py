@@ -6,12 +6,12 @@ import numpy as np
 from numba import njit
 
 from .evaluation import *
-from .evaluation import _closed_value, _copy, _eval_known, _pcg, _pcs  # noqa: F401
+from .evaluation import _copy
 from .farm import *
-from .farm import _hmg, _hms  # noqa: F401
 from .layout import *
-from .layout import _log
+from .layout import _log, _pcg, _pcs
 from .params import *
+from .plans import *
 
 # ---------------------------------------------------------------------------------------------
 # troughs, stall, stables, special buildings, expansion

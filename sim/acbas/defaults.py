@@ -10,10 +10,12 @@ import numpy as np
 from numba import njit
 
 from .buildings import *
-from .buildings import _copy, _pasture_of, _pcg, _pcs
+from .buildings import _pasture_of
 from .evaluation import *
+from .evaluation import _copy
 from .farm import *
 from .layout import *
+from .layout import _pcg, _pcs
 from .params import *
 
 

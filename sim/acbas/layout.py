@@ -7,108 +7,8 @@ Indices computed at run time are ``np.uint64`` (no negative-index wraparound cod
 import numpy as np
 from numba import njit
 
-from .farm import (
-    FLAT_MASK,
-    FLAT_SHIFT,
-    FLAT_W,
-    NSPACE,
-    P_AN,
-    P_BLD,
-    P_BORD,
-    P_E,
-    P_HOME,
-    P_NCOLS,
-    P_REED,
-    P_SIZE,
-    P_STONE,
-    P_T,
-    P_WOOD,
-    RBND,
-    REG,
-    REG_END,
-    RSIZE,
-    SPACE_EDGES,
-    U0,
-    U1,
-    WCOLS,
-    WROWS,
-    bit,
-    building_mask,
-    containers_w,
-    flood_prep,
-    fval,
-    grow,
-    has_building,
-    house_w,
-    lowbit_index,
-    new_farm,
-    pastures_mask,
-    popcount,
-    score_parts,
-    score_parts_o,
-    times_pow,
-)
-from .params import (
-    B_COTTAGE,
-    B_HTH,
-    B_OPEN,
-    B_SHELTER,
-    B_STABLES,
-    B_STALL,
-    B_STORAGE,
-    I_BM_REED,
-    I_BM_STONE,
-    I_BM_WOOD,
-    I_BREED_MIN,
-    I_CAPB,
-    I_CP_X,
-    I_CP_Y,
-    I_EXP_POINTS,
-    I_EXP_POOL,
-    I_EXP_REFILL,
-    I_EXPANSIONS,
-    I_FENCE_WOOD,
-    I_HS_X,
-    I_HS_Y,
-    I_HTH_R,
-    I_HTH_S,
-    I_HTH_W,
-    I_LONE,
-    I_MILL_X,
-    I_MILL_Y,
-    I_OPEN_COST,
-    I_PASTURE,
-    I_PLAN_MAX,
-    I_PS_X,
-    I_PS_Y,
-    I_PTSB,
-    I_ROUNDS,
-    I_SHE_R,
-    I_SHE_S,
-    I_SHE_W,
-    I_SP_WOOD,
-    I_STABLES_COST,
-    I_STALL_REED,
-    I_STALL_STONE,
-    I_STALLS,
-    I_START_BORDERS,
-    I_START_REED,
-    I_START_STONE,
-    I_START_WOOD,
-    I_STO_R,
-    I_STO_S,
-    I_STO_W,
-    I_STONE1,
-    I_STONE2,
-    I_TMULT,
-    I_TROUGH_FREE,
-    I_TROUGH_WOOD,
-    I_TROUGHS,
-    I_WALL_STONE,
-    I_WALLS_FREE,
-    I_WOOD3,
-    I_WORKERS,
-)
+from .farm import FLAT_MASK, FLAT_SHIFT, FLAT_W, NSPACE, P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS, WROWS
+from .params import B_HTH, B_OPEN, B_SHELTER, B_STORAGE
 
 # action slots
 (
@@ -269,3 +169,13 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
         log[i, 8] = a7
         log[i, 9] = a8
         nlog[0] = i + 1
+
+
+@njit(cache=True)
+def _pcg(wk, p, f):
+    return wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
+
+
+@njit(cache=True)
+def _pcs(wk, p, f, v):
+    wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v

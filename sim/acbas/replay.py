@@ -4,6 +4,7 @@ import numpy as np
 
 from . import engine as E
 from . import farm as F
+from . import housing
 from .params import BUILDING_NAMES, TYPES
 from .scoring import CATEGORIES
 
@@ -59,7 +60,7 @@ def draw_farm(prm, ncols, home, borders, troughs, packed, animals):
     K, _ = F.containers(ps, prm, caps, sm, kd)
     assign = np.zeros(F.MAXC, np.int64)
     kept = np.zeros(4, np.int64)
-    F.house(caps, K, np.array(animals, np.int64), prm, assign, kept, np.zeros(F.SCRATCH, np.int64))
+    housing.house(caps, K, np.array(animals, np.int64), prm, assign, kept, np.zeros(housing.SCRATCH, np.int64))
     left = list(animals)
     label = {}
     for k in range(K):
@@ -153,7 +154,9 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
             continue
         if code == E_SEARCH_CAND:
             if explain:
-                out.extend(explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], lambda m0, m1: _move(kind, m0, m1)))
+                out.extend(
+                    explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], lambda m0, m1, kind=kind: _move(kind, m0, m1))
+                )
             continue
         if code == E.E_ROUND:
             out.append("")

@@ -23,10 +23,8 @@ from numba import njit
 from meeplab.sim.core.bots import MAX_ENTRIES
 from meeplab.sim.core.forward import C_COMMON, C_NP
 
-from .farm import P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS
+from .farm import FLAT_MASK, FLAT_SHIFT, P_SIZE, RBND, REG, REG_END, RSIZE, WCOLS
 from .layout import (
-    FLAT_MASK,
-    FLAT_SHIFT,
     GS_SIZE,
     KF_N,
     MAXM,
@@ -117,7 +115,8 @@ CTX_DTYPE = np.dtype(
         ("reg_with", np.uint64, REG_WITH.shape),
     ]
 )
-# step: engine.step as a function pointer (see engine.py: the engine is compiled once, not once per caller)
+# step: engine.step as a function pointer (engine.make_ctx; see engine.py: the engine is compiled once, not once per
+# caller)
 AcCtx = namedtuple("AcCtx", ["tab", "step"])
 
 
@@ -144,9 +143,9 @@ def determinise(st, cx, seat, rnd):
     clear_plan_caches(st.scr[0].wk)
 
 
-def make_ctx(prm, prmf, reads, rotate, mono):
-    from .engine import step_function
-
+def ctx_record(prm, prmf, reads, rotate, mono):
+    """The engine's read-only record of a run (``CTX_DTYPE``); the engine's
+    :func:`~meeplab.sim.acbas.engine.make_ctx` pairs it with the step function."""
     tab = np.zeros(1, dtype=CTX_DTYPE)
     t = tab[0]
     t["prm"][:] = prm
@@ -159,7 +158,7 @@ def make_ctx(prm, prmf, reads, rotate, mono):
     t["rsize"][:] = RSIZE
     t["reg_end"][:] = REG_END
     t["reg_with"][:] = REG_WITH
-    return AcCtx(tab, step_function(tab))
+    return tab
 
 
 def describe(st) -> str:

@@ -1,0 +1,67 @@
+"""Turn flow: a round starts with the refill and the start player's first placement, the players alternate one
+worker at a time, and the round ends when every worker is placed (breeding follows, ``animals.py``). Also the
+two helpers every decision uses: posting a decision (``_post``) and logging an event (``_logs``)."""
+
+from numba import njit
+
+from meeplab.sim.core.forward import C_KIND, C_N, C_PHASE, C_SEAT
+
+from .buildings import *
+from .farm import *
+from .layout import *
+from .layout import _log
+from .params import *
+from .state import C_BSEAT, C_CUR, C_ME, C_RND, C_TURN, PH_BREED, PH_TURN
+
+
+@njit(cache=True, inline="always")
+def _post(st, seat, kind, n):
+    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
+    r = st.rec[0]
+    r.ctl[C_SEAT] = seat
+    r.ctl[C_KIND] = kind
+    r.ctl[C_N] = n
+    return seat
+
+
+@njit(cache=True, inline="always")
+def _logs(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    _log(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
+
+
+@njit(cache=True, _nrt=False)
+def end_turn(st):
+    """The action is carried out: the other seat's placement turn is next."""
+    r = st.rec[0]
+    r.ctl[C_CUR] = 1 - r.ctl[C_ME]
+    r.ctl[C_TURN] += 1
+    r.ctl[C_PHASE] = PH_TURN
+    r.ctl[C_SEAT] = -1
+
+
+@njit(cache=True, _nrt=False)
+def start_round(st, tab):
+    """Refill the action spaces; the start player places first."""
+    r = st.rec[0]
+    prm = tab[0].prm
+    gs = r.gs
+    rnd = r.ctl[C_RND]
+    gs[GS_ROUND] = rnd
+    gs[GS_START] = gs[GS_NEXT]
+    for j in range(NSLOT):
+        gs[GS_OCC + j] = -1
+    refill(gs, prm)
+    _logs(st, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
+    r.left[0] = prm[I_WORKERS]
+    r.left[1] = prm[I_WORKERS]
+    r.ctl[C_CUR] = gs[GS_START]
+    r.ctl[C_TURN] = 0
+    r.ctl[C_PHASE] = PH_TURN
+
+
+@njit(cache=True, _nrt=False)
+def end_round(st, tab):
+    """Every worker is placed: breeding, seat 0 first (PH_BREED)."""
+    r = st.rec[0]
+    r.ctl[C_BSEAT] = 0
+    r.ctl[C_PHASE] = PH_BREED
