@@ -14,7 +14,7 @@ from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_N, C_NP, C_SEAT
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.hacienda import flow, state
-from meeplab.sim.hacienda.engine import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
+from meeplab.sim.hacienda.layout import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 11

@@ -9,6 +9,7 @@ from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.hacienda import engine as E
 from meeplab.sim.hacienda import flow, state
+from meeplab.sim.hacienda.setup import land_left, take_land
 
 PIG = E.T_ANIMAL + 2
 MOUNTAIN = 0
@@ -65,7 +66,7 @@ def test_the_box_holds_80_land_tiles_8_of_each_colour_pair(c):
     assert lt.sum() == 80 and (lt[np.triu_indices(5, 1)] == 8).all() and (np.tril(lt) == 0).all()
     # with 2 players each colour has 32 tiles, 8 of them shared with the other player's colour
     pi = c.cx.tab[0]["pi"]
-    assert flow.land_left(st.rec[0], pi, 0) == 32 == flow.land_left(st.rec[0], pi, 1)
+    assert land_left(st.rec[0], pi, 0) == 32 == land_left(st.rec[0], pi, 1)
     assert st.rec[0]["discs"].tolist() == [0] * 5
 
 
@@ -73,14 +74,14 @@ def test_a_player_takes_an_unshared_tile_first_then_the_fullest_shared_pair(c):
     st = _start(c, 3)
     r = st.rec[0]
     pi = c.cx.tab[0]["pi"]
-    flow.take_land(r, pi, 1, 3)
+    take_land(r, pi, 1, 3)
     assert r["ltiles"][1, 3] == 7  # colour 3 is not in a 3-player game: taken before a shared tile
     r["ltiles"][1, 3] = 0
     r["ltiles"][1, 4] = 0
     r["ltiles"][0, 1] = 5
-    flow.take_land(r, pi, 1, 3)
+    take_land(r, pi, 1, 3)
     assert r["ltiles"][0, 1] == 5 and r["ltiles"][1, 2] == 7  # the fuller shared pair
-    assert flow.land_left(r, pi, 0) == 5 + 8 + 8 + 8 and flow.land_left(r, pi, 1) == 5 + 7
+    assert land_left(r, pi, 0) == 5 + 8 + 8 + 8 and land_left(r, pi, 1) == 5 + 7
 
 
 def test_the_last_disc_can_be_placed_and_then_no_animal_card_is_played(c):
@@ -127,10 +128,10 @@ def test_the_last_land_tile_of_a_colour_and_the_shared_pair(c):
     r["money"][0] = 3  # buys stay legal
     acts = _actions(st, c)
     assert (E.A_PLAY, MOUNTAIN) in acts and r["pub"][E.V_LAND_TILES] == 1
-    before1 = flow.land_left(r, c.cx.tab[0]["pi"], 1)
+    before1 = land_left(r, c.cx.tab[0]["pi"], 1)
     flow.apply(st, c.cx, [tuple(m[:2]) for m in r["moves"][: r["ctl"][forward.C_N]]].index((E.A_PLAY, MOUNTAIN)))
     _place_first(st, c)
-    assert r["ltiles"][0, 1] == 0 and flow.land_left(r, c.cx.tab[0]["pi"], 1) == before1 - 1
+    assert r["ltiles"][0, 1] == 0 and land_left(r, c.cx.tab[0]["pi"], 1) == before1 - 1
     assert flow.advance(st, c.cx) == 0
     n = r["ctl"][forward.C_N]
     rows = r["moves"][:n]
@@ -175,6 +176,6 @@ def test_tight_limits_hold_over_whole_games(np_):
             assert animals == r["discs"][q] <= 5
             assert land <= 8  # 2 tiles in each of the 4 pairs with colour q
             hit_d += animals == 5
-            hit_l += flow.land_left(r, pi, q) == 0
+            hit_l += land_left(r, pi, q) == 0
         assert r["ltiles"].sum() + int((what == 0).sum()) == 20
     assert hit_d > 0 and hit_l > 0  # the limits were reached

@@ -9,6 +9,7 @@ from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.hacienda import GAME, Context
 from meeplab.sim.hacienda import engine as E
 from meeplab.sim.hacienda.board import write_haz
+from meeplab.sim.hacienda.groups import gen_harvest
 from meeplab.sim.hacienda.scoring import (
     R_FPAM,
     R_FTERR,
@@ -21,6 +22,8 @@ from meeplab.sim.hacienda.scoring import (
     market_points,
     score_player,
 )
+from meeplab.sim.hacienda.values import legal_mask
+from meeplab.sim.hacienda.water import _wplace
 
 
 def grid(c, r):
@@ -144,7 +147,7 @@ def test_harvest_seven_chain_is_21(tmp_path):
     pos.S[E.S_CHIPS] = 8
     moves = np.zeros((64, E.MW), dtype=np.int64)
     feats = np.zeros((64, E.NF))
-    n = E.gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
+    n = gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
     assert n == 2
     assert sorted(feats[:n, 1].tolist()) == [3.0, 21.0]
 
@@ -161,11 +164,11 @@ def test_harvest_takes_chip_from_others_when_all_out(tmp_path):
     pos.S[E.S_CHIPS] = 0
     moves = np.zeros((64, E.MW), dtype=np.int64)
     feats = np.zeros((64, E.NF))
-    n = E.gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
+    n = gen_harvest(pos.MS, pos.SP, pos.pi, 0, moves, feats)
     assert n == 2 and sorted(moves[:n, 1].tolist()) == sorted([h1, h2])
     assert (feats[:n, 1] == 6).all()
     # a chain that already carries a chip cannot be harvested
-    n1 = E.gen_harvest(pos.MS, pos.SP, pos.pi, 1, moves, feats)
+    n1 = gen_harvest(pos.MS, pos.SP, pos.pi, 1, moves, feats)
     assert n1 == 0
 
 
@@ -234,10 +237,10 @@ def test_water_scoring_per_tile(tmp_path):
 def test_land_card_played_as_pampa_when_terrain_full(tmp_path):
     pos = Pos(make_map(tmp_path, terrain={(7, 7): 3}))
     out = np.zeros(pos.b.W, dtype=np.uint64)
-    assert E.legal_mask(pos.MS, 0, 0, out) == 0 and int(out.sum()) != 0
+    assert legal_mask(pos.MS, 0, 0, out) == 0 and int(out.sum()) != 0
     pos.land(1, (7, 7))
     pos.land(0, (1, 2))
-    assert E.legal_mask(pos.MS, 0, 0, out) == 1  # no free mountain: pampa next to own land
+    assert legal_mask(pos.MS, 0, 0, out) == 1  # no free mountain: pampa next to own land
     spaces = {i for i in range(pos.b.n) if (int(out[i >> 6]) >> (i & 63)) & 1}
     assert spaces == {pos.h(1, 0), pos.h(2, 1), pos.h(2, 3), pos.h(1, 4), pos.h(0, 3), pos.h(0, 1)}
 
@@ -245,10 +248,10 @@ def test_land_card_played_as_pampa_when_terrain_full(tmp_path):
 def test_animal_needs_own_land_or_same_herd(tmp_path):
     pos = Pos(make_map(tmp_path))
     out = np.zeros(pos.b.W, dtype=np.uint64)
-    E.legal_mask(pos.MS, 0, E.T_ANIMAL + PIG, out)
+    legal_mask(pos.MS, 0, E.T_ANIMAL + PIG, out)
     assert int(out.sum()) == 0
     pos.land(1, (7, 7))
-    E.legal_mask(pos.MS, 0, E.T_ANIMAL + PIG, out)
+    legal_mask(pos.MS, 0, E.T_ANIMAL + PIG, out)
     assert int(out.sum()) == 0  # another player's land does not help
 
 
@@ -303,7 +306,7 @@ def test_water_counts_from_per_space_counts(mapname):
                 if k == 0 or not all(free(int(c)) for c in cells[:k]):
                     k = 0
                 for p in range(3):
-                    got = E._wplace(pos.MS, pos.SP, p, nb, h, s, o, pos.SP[E.SP_NC + p, h], pos.SP[E.SP_NCALL, h])
+                    got = _wplace(pos.MS, pos.SP, p, nb, h, s, o, pos.SP[E.SP_NC + p, h], pos.SP[E.SP_NCALL, h])
                     assert got[0] == k
                     if k == 0:
                         continue

@@ -10,8 +10,9 @@ from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import Batch, GameSpec
 
-from . import engine, flow, options
-from .board import BUILTIN, KIND_CODE, MARKET, PAMPA, SOURCE, load_board
+from . import flow, options
+from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
+from .layout import LOGW
 from .params import PARAMS
 from .scoring import (
     MAXPC,
@@ -48,7 +49,7 @@ from .scoring import (
     P_WATER_TURN,
     P_WTILES,
 )
-from .state import make_ctx
+from .state import HCtx, make_ctx
 
 CATEGORIES = [
     "mid_markets",
@@ -176,10 +177,12 @@ class Context:
                 fr = grown
             ball[i] = fr
         self.ball3 = ball
-        # the engine's records: the run's context, and a state record of this board's shape for new_state
-        self.cx = make_ctx(
+        # the engine's records: the run's context and a state record of this board's shape for new_state, then the
+        # engine itself as one function pointer (flow.step_function)
+        eng = make_ctx(
             self.pi, self.kind, self.nb, self.nbmask, self.static, self.mkcnt, self.mdist, self.mkspace, self.ball3
         )
+        self.cx = HCtx(eng.tab, eng.proto, flow.step_function(eng))
 
 
 def prepare(values):
@@ -210,7 +213,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
         brk,
         length,
         end,
-        engine.LOGW,
+        LOGW,
         core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
     )
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
@@ -242,7 +245,7 @@ def decisions(ctx, lineup, seed, start, n_games, n_players):
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
     """The event log of one game (the same game as the batch) plus its results (and, with ``snapshots``, the
     board at both scorings: rows of scoring.NROWS x W masks, then pesos per seat and water tiles in play)."""
-    log = np.zeros((40000, engine.LOGW), dtype=np.int64)
+    log = np.zeros((40000, LOGW), dtype=np.int64)
     n, score, tiebreak, brk, turns, snap = flow.play_logged(
         ctx.cx,
         lineup.fns,

@@ -1,4 +1,5 @@
-"""Rebuild the two RECONSTRUCTED printed sides ``maps/A.haz`` and ``maps/B.haz`` (run: python -m sim.hacienda.make_maps).
+"""Rebuild the two RECONSTRUCTED printed sides ``maps/A.haz`` and ``maps/B.haz``
+(run: python -m meeplab.sim.hacienda.make_maps).
 
 No public source describes the printed boards; these follow the rule digest's spec (see README.md):
 the generator grid of 13 columns x 37 doubled rows (240 spaces).

@@ -11,7 +11,7 @@ from numba import njit
 from meeplab.sim.core import forward
 from meeplab.sim.core.forward import C_KIND
 
-from .engine import (
+from .layout import (
     A_BUY_ANIMAL_BLIND,
     A_BUY_ANIMAL_UP,
     A_BUY_LAND_BLIND,

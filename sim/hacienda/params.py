@@ -16,7 +16,8 @@ def _validate(v):
         if left < 2:
             raise MeeplabError(
                 f"animals_removed: with {p} players, {r} removed cards leave {left} animal cards for the two stacks "
-                f"(need at least 2; {4 * v['animals_per_kind']} cards, {v['animal_hand']} per hand, {v['display']} face up)"
+                f"(need at least 2; {4 * v['animals_per_kind']} cards, {v['animal_hand']} per hand, "
+                f"{v['display']} face up)"
             )
         land = 5 * v["land_per_terrain"] + v["pampa_cards"] - p * v["land_hand"] - v["display"]
         if land < 0:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import engine as E
+from . import layout as E
 from .board import TERRAINS
 from .params import ANIMALS
 
@@ -70,7 +70,9 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
                 lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
         elif code == E_SEARCH_CAND:
             if explain:
-                lines.extend(explain_lines([(code, seat, a, b, c, d)], lambda m0, m1: _move(ctx, kind, m0, m1)))
+                lines.extend(
+                    explain_lines([(code, seat, a, b, c, d)], lambda m0, m1, kind=kind: _move(ctx, kind, m0, m1))
+                )
         elif code == E.E_SETUP:
             lh = _unpack(a, 6)
             ah = _unpack(b, 4)

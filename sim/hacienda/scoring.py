@@ -4,7 +4,6 @@ One scoring, per player, in the rule book's order (columns): markets, chains, ha
 The game scores twice (mid-game and final); money is kept, so it counts in both.
 """
 
-import numpy as np
 from numba import njit
 
 from .bits import ZERO, anyset, count, dilate, flood, lowest
@@ -47,7 +46,7 @@ P_LAND_TILES = 101  # land tiles in the box, over the 10 colour pairs (0 unlimit
 P_LEN = 102
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def market_points(pi, k):
     """Points for k different markets reached: the table, then n(n+1)/2 beyond it."""
     if k <= 0:
@@ -57,8 +56,9 @@ def market_points(pi, k):
     return k * (k + 1) // 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def chain_points(pi, size):
+    """Points for a land chain of ``size`` tiles: chain_points per tile from chain_min tiles on."""
     if size >= pi[P_CHAIN_MIN]:
         return size * pi[P_CHAIN_PTS]
     return 0

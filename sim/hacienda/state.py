@@ -2,9 +2,10 @@
 
 ``HState.rec`` holds the whole game in one numpy structured array of shape (1,) (``state_dtype(n, W)``: the
 board's size sets the shapes, so one compiled engine serves every map of that size): the bots' view ``pub``
-(offsets ``V_*`` in ``engine.py``; public information only), the control words ``ctl`` (the shared ``C_*`` of
+(offsets ``V_*`` in ``layout.py``; public information only), the control words ``ctl`` (the shared ``C_*`` of
 ``sim.core.forward``, then the ``C_*`` below), the pending decision (``moves``, ``feats``), the random stream,
-the board (``MS`` masks, ``SP`` integer table, ``FV`` value caches: ``engine.py`` documents their rows), the
+the board (``MS`` masks, ``SP`` integer table, ``FV`` value caches: ``layout.py`` and ``scoring.py`` name their
+rows), the
 cards (``hand``, ``known``, ``dland``/``danim`` face up, ``ldeck``/``adeck`` the decks), the pesos, the best
 water tile cache (``cw*``) and the score breakdown.
 
@@ -18,11 +19,12 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.events import log_event
+from meeplab.sim.core.forward import C_COMMON, C_KIND, C_N, C_NP, C_SEAT
 from meeplab.sim.core.rng import rng_below
 from meeplab.sim.core.views import rows
 
-from .engine import (
+from .layout import (
     F_ROWS,
     MAXP,
     MW,
@@ -87,17 +89,17 @@ def state_dtype(cap):
     (``MSf``, ``SPf``, ``FVf``): ``tables(st, cx)`` views their first part as 2-D tables of the board's own
     size, so the helpers see the very arrays (shape and words per mask) they would for that board alone."""
     wc = cap // 64
-    maxm = 9 * cap + 64
+    maxm = 9 * cap + 64  # move rows: enough for every water placement (9 per free pampa space)
     return np.dtype(
         [
-            ("pub", np.int64, V_HDR + cap),  # the bots' view (engine V_*): public information only
+            ("pub", np.int64, V_HDR + cap),  # the bots' view (layout V_*): public information only
             ("ctl", np.int64, C_LEN),  # control words: sim.core.forward C_*, then the C_* above
             ("moves", np.int64, (maxm, MW)),  # candidates of the pending decision
             ("feats", np.float64, (maxm, NF)),  # their features
             ("rng", np.uint64, 4),  # the game's random stream
-            ("MSf", np.uint64, (NROWS_ALL + cap + 2) * wc),  # board masks MS (scoring.R_*, engine R_*), one row a label
+            ("MSf", np.uint64, (NROWS_ALL + cap + 2) * wc),  # board masks MS (scoring.R_*, layout R_*), one row a label
             ("SPf", np.int64, SP_ROWS * max(cap + 2, 64)),  # SP: per-space / per-label rows, the scalar row (SP_*)
-            ("FVf", np.float64, F_ROWS * max(cap, NT)),  # FV: value caches (engine F_*)
+            ("FVf", np.float64, F_ROWS * max(cap, NT)),  # FV: value caches (layout F_*)
             ("money", np.int64, MAXP),  # pesos
             ("hand", np.int64, (MAXP, NT)),  # HIDDEN (other seats): cards in hand per type
             ("known", np.int64, (MAXP, NT)),  # cards of each hand every seat saw bought face up (and not yet played)
@@ -157,7 +159,8 @@ HCtx = namedtuple("HCtx", ["tab", "proto", "step"])
 
 
 def make_ctx(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3):
-    """The context record of a run (``cx.tab[0]`` in the engine) and a state record of its capacity."""
+    """The engine context ``HEng`` of a run: its context record (``cx.tab[0]`` in the engine) and a zeroed state
+    record of its capacity (the game's face adds the step function: ``flow.step_function``)."""
     n, W = nbmask.shape
     cap = capacity(n)
     tab = np.zeros(1, dtype=ctx_dtype(cap))
@@ -176,10 +179,7 @@ def make_ctx(pi, kind, nb, nbmask, static, mkcnt, mdist, mkspace, ball3):
     t["mdistf"][: mdist.size] = mdist.ravel()
     t["mkspace"][: len(mkspace)] = mkspace
     t["ball3f"][: n * W] = ball3.ravel()
-    from .flow import step_function
-
-    eng = HEng(tab, np.zeros(1, dtype=state_dtype(cap)))
-    return HCtx(eng.tab, eng.proto, step_function(eng))
+    return HEng(tab, np.zeros(1, dtype=state_dtype(cap)))
 
 
 @njit(cache=True, inline="always")
@@ -202,7 +202,7 @@ def board(cx):
 
 @njit(cache=True, inline="always")
 def tables(st, cx):
-    """The state's board tables at the board's own size: (MS, SP, FV) (engine.py documents their rows)."""
+    """The state's board tables at the board's own size: (MS, SP, FV) (layout.py and scoring.py name their rows)."""
     r = st.rec[0]
     t = cx.tab[0]
     n = t.n
@@ -211,6 +211,22 @@ def tables(st, cx):
     spw = max(n + 2, 64)
     fvw = max(n, NT)
     return (rows(r.MSf, nrow, W), rows(r.SPf, SP_ROWS, spw), rows(r.FVf, F_ROWS, fvw))
+
+
+@njit(cache=True, inline="always")
+def _log_st(st, code, seat, a, b, c, d):
+    """Log an event (``layout.E_*``) in the state's event log, if it keeps one."""
+    log_event(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
+
+
+@njit(cache=True, inline="always")
+def _post(st, seat, kind, n):
+    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
+    r = st.rec[0]
+    r.ctl[C_SEAT] = seat
+    r.ctl[C_KIND] = kind
+    r.ctl[C_N] = n
+    return seat
 
 
 def py_tables(st, cx):
@@ -331,7 +347,7 @@ def describe(st) -> str:
     """The state record as text: every control word and view slot by name, then the other fields."""
     from meeplab.sim.core import forward
 
-    from . import engine
+    from . import layout
 
     rec = st.rec[0]
     names = {v: k for k, v in vars(forward).items() if k.startswith("C_") and isinstance(v, int)}
@@ -344,7 +360,7 @@ def describe(st) -> str:
     )
     lines = ["ctl: " + ", ".join(f"{names.get(i, i)}={int(x)}" for i, x in enumerate(rec["ctl"]))]
     slots = sorted(
-        (v, k) for k, v in vars(engine).items() if k.startswith("V_") and isinstance(v, int) and k not in ("V_HDR",)
+        (v, k) for k, v in vars(layout).items() if k.startswith("V_") and isinstance(v, int) and k not in ("V_HDR",)
     )
     for j, (off, name) in enumerate(slots):
         end = slots[j + 1][0] if j + 1 < len(slots) else len(rec["pub"])

@@ -12,7 +12,6 @@ leaves haciendas and water tiles for when it can afford them without running dry
 from numba import njit
 
 from meeplab.sim.core.bots import bot_jit, load_weights_toml
-from meeplab.strategies.common import argmax_column
 
 DESCRIPTION = "rule-book tips: chains of 3+, many markets, water by own tiles, harvest long chains, TOML weights"
 

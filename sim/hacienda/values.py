@@ -1,0 +1,373 @@
+"""What a card is worth where (numba, nopython): the legal spaces of each card type, the features of a tile on
+each of them (``eval_spaces``), and the best immediate value of playing each type now (``best_values``, cached per
+player and type: only the spaces whose value can have changed are evaluated again).
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import ONE, ZERO, anyrow, countrow, ctz, tb
+from .engine import _chains_next_to, _first, _stamp
+from .layout import *
+from .scoring import (
+    P_HAC_PTS,
+    P_MPP,
+    P_WATER_PTS,
+    R_FPAM,
+    R_FTERR,
+    R_HERD,
+    R_MARKET,
+    R_NBH,
+    R_NBL,
+    R_NBMK,
+    R_NBW,
+    R_OCC,
+    R_REACH,
+    R_X,
+    chain_points,
+    market_points,
+)
+
+
+@njit(cache=True, inline="always")
+def _near_market_dist(SP, h, mdist, nunr):
+    """The board distance from h to the nearest market the player has not reached (the nunr markets of SR_UNR);
+    99 if none."""
+    best = 99
+    for m in range(nunr):
+        d = mdist[h, SP[SR_UNR, m]]
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True, inline="always")
+def _merge(SP, L, sc, hpts, merged, size, hold, anyhac):
+    """The group labelled L joins the new tile's group (once under stamp sc): (its size, 0 if counted already;
+    groups merged, the new group's size, hacienda points the merged groups held, whether any had a hacienda)."""
+    if not _first(SP, L, sc):
+        return 0, merged, size, hold, anyhac
+    s = SP[LB_SIZE, L]
+    if SP[LB_HAC, L] > 0:
+        anyhac = True
+        hold += s * hpts
+    return s, merged + 1, size + s, hold, anyhac
+
+
+@njit(cache=True, inline="always")
+def _full_feats(feats, fi, pesos, newm, wat, merged, free, dist):
+    """The columns of a candidate's features that only the placement decision reads (eval_spaces' full)."""
+    feats[fi, 1] = pesos
+    feats[fi, 3] = newm
+    feats[fi, 4] = wat
+    feats[fi, 5] = merged
+    feats[fi, 6] = free
+    feats[fi, 7] = dist
+
+
+@njit(cache=True, _nrt=False)
+def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, full):
+    """Features of p's tile on the spaces of the scratch mask rows R_TODO + k for each k in the bit set ``kinds``
+    (k = 0 land tile, 1 + a animal a), in order of k then space, into feats rows 0, 1, ...; only columns 0
+    (value) and 2 (group size) unless full. One call for all kinds, and no array-taking helpers inside (each
+    array argument costs a reference-count round trip). Returns the number of rows."""
+    W = MS.shape[1]
+    hpts = pi[P_HAC_PTS]
+    wpts = pi[P_WATER_PTS]
+    mpp = pi[P_MPP]
+    mp0 = market_points(pi, reached)
+    fi = 0
+    for kk in range(5):
+        if (kinds >> kk) & 1 == 0:
+            continue
+        r = R_TODO + kk
+        if kk == 0:
+            for w in range(W):
+                x = MS[r, w]
+                while x != ZERO:
+                    h = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    sc = _stamp(SP)
+                    size = 1
+                    merged = 0
+                    old = 0
+                    hold = 0
+                    anyhac = False
+                    # (away from p's land no neighbour counts; the free pampa neighbours are counted in SP_NFREE)
+                    nd = 6 if (MS[R_NBL + p, w] >> np.uint64(h & 63)) & ONE != ZERO else 0
+                    for d in range(nd):
+                        j = nb[h, d]
+                        if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
+                            s, merged, size, hold, anyhac = _merge(
+                                SP, SP[SP_LAB, j], sc, hpts, merged, size, hold, anyhac
+                            )
+                            old += chain_points(pi, s)
+                    hnew = size * hpts if anyhac else 0
+                    wat = SP[SP_WCNT, h] * wpts
+                    feats[fi, 0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
+                    feats[fi, 2] = size
+                    if full:
+                        _full_feats(
+                            feats, fi, 0.0, 0.0, wat, merged, SP[SP_NFREE, h], _near_market_dist(SP, h, mdist, nunr)
+                        )
+                    fi += 1
+        else:
+            a = kk - 1
+            hrow = R_HERD + 4 * p + a
+            for w0 in range(W):
+                x0 = MS[r, w0]
+                while x0 != ZERO:
+                    h = w0 * 64 + np.int64(ctz(x0))
+                    x0 &= x0 - ONE
+                    sc = _stamp(SP)
+                    size = 1
+                    merged = 0
+                    hold = 0
+                    anyhac = False
+                    newm = 0
+                    # (away from p's herds of a and from markets no neighbour counts; the free pampa neighbours
+                    # are counted in SP_NFREE)
+                    hb = np.uint64(h & 63)
+                    nd = 6 if ((MS[R_NBH + 4 * p + a, w0] | MS[R_NBMK, w0]) >> hb) & ONE != ZERO else 0
+                    for d in range(nd):
+                        j = nb[h, d]
+                        if j < 0:
+                            continue
+                        o = SP[SP_OWNER, j]
+                        if o == p and SP[SP_WHAT, j] == 1 + a:
+                            _s, merged, size, hold, anyhac = _merge(
+                                SP, SP[SP_LAB, j], sc, hpts, merged, size, hold, anyhac
+                            )
+                        elif o == -1:
+                            jw = j >> 6
+                            jb = np.uint64(j & 63)
+                            if (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
+                                newm += 1
+                    hnew = size * hpts if anyhac else 0
+                    wat = SP[SP_WCNT, h] * wpts
+                    income = 0
+                    if mkcnt[h] > 0:
+                        # land chains next to the new herd: h's neighbours and the merged herds' neighbours
+                        sc2 = _stamp(SP)
+                        tot = _chains_next_to(SP, nb, p, h, sc2)
+                        if merged > 0:
+                            for w in range(W):
+                                x = MS[hrow, w]
+                                while x != ZERO:
+                                    i = w * 64 + np.int64(ctz(x))
+                                    x &= x - ONE
+                                    if SP[LB_STAMP, SP[SP_LAB, i]] == sc:
+                                        tot += _chains_next_to(SP, nb, p, i, sc2)
+                        income = mkcnt[h] * (size + tot)
+                    dm = market_points(pi, reached + newm) - mp0
+                    feats[fi, 0] = dm + (hnew - hold) + wat + income / mpp
+                    feats[fi, 2] = size
+                    if full:
+                        _full_feats(
+                            feats, fi, income, newm, wat, merged, SP[SP_NFREE, h], _near_market_dist(SP, h, mdist, nunr)
+                        )
+                    fi += 1
+    return fi
+
+
+@njit(cache=True, inline="always")
+def legal_row(MS, p, t, r):
+    """Where card type t may go for p (into mask row r); returns 1 if a land card is played as pampa (no free
+    space of its terrain left)."""
+    W = MS.shape[1]
+    if t < T_PAMPA:
+        if anyrow(MS, R_FTERR + t):
+            for w in range(W):
+                MS[r, w] = MS[R_FTERR + t, w]
+            return 0
+        for w in range(W):
+            MS[r, w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 1
+    if t == T_PAMPA:
+        for w in range(W):
+            MS[r, w] = MS[R_FPAM, w] & MS[R_NBL + p, w]
+        return 0
+    a = t - T_ANIMAL
+    for w in range(W):
+        MS[r, w] = MS[R_FPAM, w] & (MS[R_NBL + p, w] | MS[R_NBH + 4 * p + a, w])
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def legal_mask(MS, p, t, out):
+    """legal_row into out (through the scratch row R_X)."""
+    as_pampa = legal_row(MS, p, t, R_X)
+    for w in range(MS.shape[1]):
+        out[w] = MS[R_X, w]
+    return as_pampa
+
+
+@njit(cache=True, _nrt=False)
+def _unreached(MS, SP, p, mkspace):
+    """The markets p has not reached (indices into mkspace) into the row SR_UNR; returns their number."""
+    n = 0
+    for m in range(mkspace.shape[0]):
+        if not tb(MS, R_REACH + p, mkspace[m]):
+            SP[SR_UNR, n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
+    """Best immediate value of playing each card type t now into FV[F_CBV + p, t], FV[F_CBS + p, t] and
+    SP[SR_CBH + p, t] (value, group size, best space; -1 none legal), the lexicographic maximum of (value, size)
+    over the legal spaces. A type is redone when its best space was taken, its values were reset (best space -2)
+    or p placed a tile since (dirty mask MS[R_D + 5 p] for land, MS[R_D + 5 p + 1 + a] for animal a). Only the
+    spaces where the value can differ from the plain one (next to own groups, water, markets) are evaluated, and
+    those through the per-space value cache FV[F_VV + r] / FV[F_VS + r] (r = 5 p for p's land tiles, whatever the
+    terrain; 5 p + 1 + a for animal a), valid where MS[R_VALID + r] is set (the engine clears it where a
+    placement, hacienda or water tile changes values)."""
+    W = MS.shape[1]
+    reached = -1
+    nunr = 0
+    kinds = 0
+    scan = 0
+    for k in range(5):
+        for w in range(W):
+            MS[R_TODO + k, w] = ZERO
+    # pass 1: per type to redo, the legal spaces, the plain best and the spaces whose cached value is stale
+    for t in range(NT):
+        h0 = SP[SR_CBH + p, t]
+        k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
+        dr = 5 * p + k
+        redo = h0 == -2 or (h0 >= 0 and tb(MS, R_OCC, h0))
+        # the old best space, kept for an incremental pass 3 when only dirty spaces force the redo
+        SP[SR_GC, GC_OLD + t] = h0 if not redo else -1
+        if not redo:
+            anyd = False
+            for w in range(W):
+                if MS[R_D + dr, w] != ZERO:
+                    anyd = True
+                    break
+            if not anyd:
+                continue
+        legal_row(MS, p, t, R_X)
+        if reached < 0:
+            nunr = _unreached(MS, SP, p, mkspace)
+            reached = countrow(MS, R_REACH + p)
+        anyx = False
+        for w in range(W):
+            if MS[R_X, w] != ZERO:
+                anyx = True
+                break
+        if not anyx:
+            FV[F_CBV + p, t] = 0.0
+            FV[F_CBS + p, t] = 0.0
+            SP[SR_CBH + p, t] = -1
+            continue
+        ry = R_YT + t
+        plain = False
+        if t < T_ANIMAL:
+            pv = np.float64(chain_points(pi, np.int64(1)))
+            for w in range(W):
+                MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
+                    plain = True
+        else:
+            a = t - T_ANIMAL
+            pv = 0.0
+            hh = SP[SR, S_HH + 4 * p + a] > 0
+            for w in range(W):
+                c = MS[R_NBMK, w] | MS[R_NBW, w]
+                if hh:
+                    c |= MS[R_NBH + 4 * p + a, w]
+                MS[ry, w] = MS[R_X, w] & c
+                if MS[R_X, w] & ~MS[ry, w] != ZERO:
+                    plain = True
+        bv = -1e9
+        bs = 0.0
+        bh = -1
+        if plain:
+            bv = pv
+            bs = 1.0
+            for w in range(W):
+                x = MS[R_X, w] & ~MS[ry, w]
+                if x != ZERO:
+                    bh = w * 64 + np.int64(ctz(x))
+                    break
+        FV[F_CBV + p, t] = bv
+        FV[F_CBS + p, t] = bs
+        SP[SR_CBH + p, t] = bh
+        scan |= 1 << t
+        for w in range(W):
+            x = MS[ry, w] & ~MS[R_VALID + dr, w]
+            MS[R_VALID + dr, w] |= MS[ry, w]
+            if x != ZERO:
+                MS[R_TODO + k, w] |= x
+                kinds |= 1 << k
+    # pass 2: evaluate every stale space at once (one call) into the value cache
+    if kinds != 0:
+        # (np.int64: literal arguments would compile extra copies of eval_spaces while best_values is typed)
+        eval_spaces(MS, SP, pi, p, np.int64(kinds), nb, mkcnt, mdist, np.int64(nunr), np.int64(reached), row, False)
+        i = 0
+        for k in range(5):
+            if (kinds >> k) & 1 == 0:
+                continue
+            vr = 5 * p + k
+            for w in range(W):
+                x = MS[R_TODO + k, w]
+                while x != ZERO:
+                    h = w * 64 + np.int64(ctz(x))
+                    x &= x - ONE
+                    FV[F_VV + vr, h] = row[i, 0]
+                    FV[F_VS + vr, h] = row[i, 2]
+                    i += 1
+    # pass 3: the lexicographic best over the candidate spaces, from the plain best, in space order (the first
+    # of equal ones wins). When only dirty spaces forced the redo and the old best space is still legal with
+    # an unchanged value (plain, or a candidate not re-evaluated now), every other unchanged candidate lost to it
+    # before (worse, or equal and later), so the fold over the re-evaluated candidates with the old best merged
+    # in at its place gives the same result as the fold over all candidates.
+    for t in range(NT):
+        if (scan >> t) & 1 == 0:
+            continue
+        k = 0 if t < T_ANIMAL else t - T_ANIMAL + 1
+        vr = 5 * p + k
+        ry = R_YT + t
+        bv = FV[F_CBV + p, t]
+        bs = FV[F_CBS + p, t]
+        bh = SP[SR_CBH + p, t]
+        ob = SP[SR_GC, GC_OLD + t]
+        whole = True
+        pend = False
+        if ob >= 0:
+            if not tb(MS, ry, ob):
+                whole = False  # the old best is plain: no unchanged candidate can beat the plain start
+            elif not tb(MS, R_TODO + k, ob):
+                whole = False
+                pend = True
+        for w in range(W):
+            x = MS[ry, w]
+            if not whole:
+                x &= MS[R_TODO + k, w]
+            while x != ZERO:
+                h = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                if pend and h > ob:
+                    pend = False
+                    bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, ob, bv, bs, bh)
+                bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, h, bv, bs, bh)
+        if pend:
+            bv, bs, bh = _fold_best(FV, F_VV + vr, F_VS + vr, ob, bv, bs, bh)
+        FV[F_CBV + p, t] = bv
+        FV[F_CBS + p, t] = bs
+        SP[SR_CBH + p, t] = bh
+    for r in range(5 * p, 5 * p + 5):
+        for w in range(W):
+            MS[R_D + r, w] = ZERO
+
+
+@njit(cache=True, inline="always")
+def _fold_best(FV, rv, rs, h, bv, bs, bh):
+    """One step of the best-space fold: space h (value FV[rv, h], size FV[rs, h]) replaces the best (bv, bs, bh)
+    when its value is higher (beyond 1e-9), or equal with a larger size."""
+    v = FV[rv, h]
+    sz = FV[rs, h]
+    if v > bv + 1e-9 or (v > bv - 1e-9 and sz > bs):
+        return v, sz, h
+    return bv, bs, bh
