@@ -108,7 +108,7 @@ def test_quartet_puts_one_on_the_farm_and_discards_three():
     brk, _, _ = farm_run(view, c, 0, False, [(1, DONKEY), (0, -1)])
     assert farm(view, 0)[DONKEY] == 1
     assert hand(view, 0)[DONKEY] == 1
-    assert brk[engine.C_QUARTETS] == 5
+    assert brk[scoring.C_QUARTETS] == 5
 
 
 def test_sextet_puts_the_cow_on_the_farm():
@@ -118,7 +118,7 @@ def test_sextet_puts_the_cow_on_the_farm():
     brk, _, _ = farm_run(view, c, 0, False, [(2, 63), (0, -1)])
     assert farm(view, 0) == [0, 0, 0, 0, 0, 1]
     assert hand(view, 0)[:NK] == [0, 0, 1, 0, 0, 0]
-    assert brk[engine.C_MIXED] == 7
+    assert brk[scoring.C_MIXED] == 7
 
 
 def test_one_tile_cannot_serve_two_groups():
@@ -129,7 +129,7 @@ def test_one_tile_cannot_serve_two_groups():
     brk, _moves, _ = farm_run(view, c, 0, False, [(1, PIG), (2, 63)])
     assert farm(view, 0) == [0, 0, 0, 0, 1, 0]
     assert hand(view, 0)[:NK] == [1, 1, 1, 1, 0, 1]
-    assert brk[engine.C_MIXED] == 0
+    assert brk[scoring.C_MIXED] == 0
 
 
 def test_groups_may_stay_open():
@@ -148,13 +148,13 @@ def test_pig_bonus_only_in_the_last_round_two_per_four():
     # not the last round: no pig bonus is offered, so the script falls back to its last candidate,
     # the ordinary pig quartet, twice (9 pigs): 2 pigs on the farm at 1 per 4
     assert farm(view, 0)[PIG] == 2 and hand(view, 0)[PIG] == 1
-    assert brk[engine.C_PIGBONUS] == 0 and brk[engine.C_QUARTETS] == 12
+    assert brk[scoring.C_PIGBONUS] == 0 and brk[scoring.C_QUARTETS] == 12
     view = blank_view(c, 2)
     set_hand(view, 0, pig=9)
     brk, _, _ = farm_run(view, c, 0, True, [(3, -1), (3, -1), (0, -1)])
     assert farm(view, 0)[PIG] == 4  # 8 pigs -> 4 on the farm
     assert hand(view, 0)[PIG] == 1
-    assert brk[engine.C_PIGBONUS] == 24
+    assert brk[scoring.C_PIGBONUS] == 24
 
 
 def test_pig_bonus_twelve_pigs_give_six():
@@ -162,7 +162,7 @@ def test_pig_bonus_twelve_pigs_give_six():
     view = blank_view(c, 2)
     set_hand(view, 0, pig=12)
     brk, _, _ = farm_run(view, c, 0, True, [(3, -1)] * 3 + [(0, -1)])
-    assert farm(view, 0)[PIG] == 6 and brk[engine.C_PIGBONUS] == 36
+    assert farm(view, 0)[PIG] == 6 and brk[scoring.C_PIGBONUS] == 36
 
 
 # ---------------------------------------------------------------------------------------------- E

@@ -45,7 +45,7 @@ def build(shape: str):
                 rays[i, d, k] = index[(cq, cr)]
                 k += 1
                 cq, cr = cq + dq, cr + dr
-            # the engine's bit-mask lines (engine.ray_masks) rely on every ray running through
+            # the engine's bit-mask lines (lines.ray_masks) rely on every ray running through
             # strictly increasing or strictly decreasing space indices
             line = [i] + [x for x in rays[i, d] if x >= 0]
             steps = {(b > a) for a, b in itertools.pairwise(line)}

@@ -16,46 +16,33 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core import forward
-from meeplab.sim.core.events import log_event as _log
-from meeplab.sim.core.forward import C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
+from meeplab.sim.core.forward import C_END, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
 from meeplab.sim.core.rng import rng_init, shuffle
 
+from .farming import animals_of, do_farm, post_farm, post_feed, post_sell, sell
 from .layout import (
     E_COLLECT,
     E_DISCARD,
     E_LEFTOVER,
-    E_MIXED,
     E_ORDER,
     E_PASS,
-    E_PAY,
-    E_PIGBONUS,
     E_PLACE,
-    E_QUARTET,
     E_REVEAL,
     E_ROUND,
     E_SACKUSE,
     E_SCORE,
-    E_SELL,
     E_SITOUT,
     E_TURNUP,
     FACE_DOWN,
     K_COLLECT,
-    K_FARM,
     K_PLACE,
     K_REVEAL,
-    K_SACK,
-    K_SELL,
     MAXP,
     MAXS,
     NF,
     NK,
     NT,
     P_FARMERS,
-    P_FEEDPER,
-    P_MIXED,
-    P_PIGF,
-    P_PIGG,
-    P_QUART,
     P_ROUNDS,
     P_SACKS,
     P_START_FEED,
@@ -76,7 +63,6 @@ from .layout import (
     V_ORDER,
     V_REVEALED,
     V_ROUND,
-    V_SEAT,
     V_SUPPLY,
     V_TILE,
     V_TURNS,
@@ -98,7 +84,7 @@ from .lines import (
     seat_marginals,
     unknown_gain,
 )
-from .scoring import C_MIXED, C_PIGBONUS, C_QUARTETS, NC, farm_score, final_groups
+from .scoring import NC, farm_score, final_groups
 from .state import (
     C_ACTIVE,
     C_ANY,
@@ -127,28 +113,14 @@ from .state import (
     SBState,
     bag_size,
     determinise,
+    log_st,
     new_state,
+    post_decision,
 )
 
 PIG = 4
 
 __all__ = ["L_UNKF", "MAXD", "MAXP", "MAX_MOVES", "NC", "advance", "apply", "potential_table", "reset", "result"]
-
-
-@njit(cache=True, inline="always")
-def _post(st, seat, kind, n):
-    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
-    r = st.rec[0]
-    r.ctl[C_SEAT] = seat
-    r.ctl[C_KIND] = kind
-    r.ctl[C_N] = n
-    r.pub[V_SEAT] = seat
-    return seat
-
-
-@njit(cache=True, inline="always")
-def _log_st(st, code, seat, a, b, c, d):
-    _log(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -211,9 +183,9 @@ def end_game(st, cx):
         left = 0
         for k in range(NT):
             left += view[V_HAND + s * NT + k]
-        _log_st(st, E_DISCARD, s, left, 0, 0, 0)
+        log_st(st, E_DISCARD, s, left, 0, 0, 0)
     for s in range(np_):
-        _log_st(st, E_SCORE, s, np.int64(farm_score(view, cxt.pi, s)), view[V_FARM + s * NK + PIG], 0, 0)
+        log_st(st, E_SCORE, s, np.int64(farm_score(view, cxt.pi, s)), view[V_FARM + s * NK + PIG], 0, 0)
     view[V_TURNS] = r.ctl[C_LENGTH]
     r.ctl[C_OVER] = 1
     r.ctl[C_END] = 0
@@ -242,7 +214,7 @@ def start_round(st, cx):
     cxt = cx.tab[0]
     r = st.rec[0]
     view = r.pub
-    _log_st(st, E_ROUND, -1, view[V_ROUND], 0, 0, 0)
+    log_st(st, E_ROUND, -1, view[V_ROUND], 0, 0, 0)
     fd = np.uint64(0)
     drawn = r.ctl[C_DRAWN]
     for s in range(cxt.ns):
@@ -328,7 +300,7 @@ def post_reveal(st, cx):
             f[6] = 0.0
             f[7] = 1.0
             n += 1
-    return _post(st, cur, K_REVEAL, n)
+    return post_decision(st, cur, K_REVEAL, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -342,7 +314,7 @@ def do_reveal(st, cx, space):
     r.pub[V_UNSEEN + t] -= 1
     r.pub[V_FACEDOWN] = popcount(r.mk[M_FACEDOWN])
     lines_revealed(r.lreach, r.lgain, cxt.rev, space, t, r.mk[M_FACEDOWN], r.ctl[C_NP], r.mgs)
-    _log_st(st, E_REVEAL, cur, space, t, 0, 0)
+    log_st(st, E_REVEAL, cur, space, t, 0, 0)
     r.pub[V_REVEALED] = space
     r.ctl[C_PHASE] = PH_PLACE
 
@@ -391,7 +363,7 @@ def post_place(st, cx):
     f1[5] = view[V_FACEDOWN]
     f1[6] = active
     f1[7] = 1.0
-    return _post(st, cur, K_PLACE, 2)
+    return post_decision(st, cur, K_PLACE, 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -407,17 +379,17 @@ def do_place(st, cx, place):
         view[V_FARMER + space] = cur
         view[V_FLEFT + cur] -= 1
         lines_blocked(view, cxt.rays, r.lreach, r.lgain, cxt.rev, space, r.mk[M_FACEDOWN], np_, r.mgs)
-        _log_st(st, E_PLACE, cur, space, 0, 0, 0)
+        log_st(st, E_PLACE, cur, space, 0, 0, 0)
         if view[V_FLEFT + cur] == 0:
             if r.ctl[C_CLEAR]:
                 for s in range(np_):
                     view[V_ORDER + s] = 0
                 r.ctl[C_CLEAR] = 0
             view[V_ORDER + cur] = r.ctl[C_NEXT_ORDER]
-            _log_st(st, E_ORDER, cur, r.ctl[C_NEXT_ORDER], 0, 0, 0)
+            log_st(st, E_ORDER, cur, r.ctl[C_NEXT_ORDER], 0, 0, 0)
             r.ctl[C_NEXT_ORDER] += 1
     else:
-        _log_st(st, E_PASS, cur, space, 0, 0, 0)
+        log_st(st, E_PASS, cur, space, 0, 0, 0)
     if r.ctl[C_CLEAR]:
         # after the first player's first reveal (and optional placement) the order tiles go back
         for s in range(np_):
@@ -441,10 +413,10 @@ def end_placement(st, cx):
     for k in range(np_):
         s = (cur + k) % np_
         if view[V_FLEFT + s] > 0:
-            _log_st(st, E_SITOUT, s, view[V_FLEFT + s], 0, 0, 0)
+            log_st(st, E_SITOUT, s, view[V_FLEFT + s], 0, 0, 0)
             view[V_FLEFT + s] = 0
             view[V_ORDER + s] = r.ctl[C_NEXT_ORDER]
-            _log_st(st, E_ORDER, s, r.ctl[C_NEXT_ORDER], 0, 0, 0)
+            log_st(st, E_ORDER, s, r.ctl[C_NEXT_ORDER], 0, 0, 0)
             r.ctl[C_NEXT_ORDER] += 1
     fd = r.mk[M_FACEDOWN]
     for s in range(cxt.ns):
@@ -452,7 +424,7 @@ def end_placement(st, cx):
             t = r.hidden[s]
             view[V_TILE + s] = t
             view[V_UNSEEN + t] -= 1
-            _log_st(st, E_TURNUP, -1, s, t, 0, 0)
+            log_st(st, E_TURNUP, -1, s, t, 0, 0)
     r.mk[M_FACEDOWN] = 0
     view[V_FACEDOWN] = 0
 
@@ -554,7 +526,7 @@ def post_collect(st, cx):
             continue
         r.ctl[C_ANY] = 1
         r.ctl[C_LENGTH] += 1
-        return _post(st, seat, K_COLLECT, n)
+        return post_decision(st, seat, K_COLLECT, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -595,7 +567,7 @@ def do_collect(st, cx, s0, d):
     for k in range(NT):
         view[V_HAND + seat * NT + k] += counts[k]
         packed |= min(counts[k], 15) << (4 * k)
-    _log_st(st, E_COLLECT, seat, s0, d, taken, packed)
+    log_st(st, E_COLLECT, seat, s0, d, taken, packed)
     r.ctl[C_OI] += 1
 
 
@@ -609,280 +581,7 @@ def end_collect(st, cx):
         if r.pub[V_TILE + s] >= 0:
             left += 1
             r.pub[V_TILE + s] = -1
-    _log_st(st, E_LEFTOVER, -1, left, 0, 0, 0)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# D: farm, E: feed (each player in order-tile order)
-# ---------------------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def holder_of(view, np_, t):
-    for s in range(np_):
-        if view[V_ORDER + s] == t:
-            return s
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _mixed_farm_kind(mask, pi):
-    """Most valuable kind in a mixed group (ties: the higher kind index)."""
-    best = -1
-    bv = -1
-    for k in range(NK):
-        if mask & (1 << k):
-            v = pi[P_VALUES + k]
-            if v >= bv:
-                bv = v
-                best = k
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def farm_candidates(st, cx, seat, last_round):
-    """Stop, and every group ``seat`` can close now (same kind, mixed, the last round's pig bonus)."""
-    cxt = cx.tab[0]
-    r = st.rec[0]
-    view = r.pub
-    pi = cxt.pi
-    moves = r.moves
-    feats = r.feats
-    q = pi[P_QUART]
-    m = pi[P_MIXED]
-    h0 = V_HAND + seat * NT
-    tiles = 0
-    for k in range(NT):
-        tiles += view[h0 + k]
-    moves[0, 0] = 0
-    moves[0, 1] = 0
-    for f in range(NF):
-        feats[0, f] = 0.0
-    feats[0, 3] = 1.0
-    feats[0, 5] = tiles
-    feats[0, 6] = 1.0 if last_round else 0.0
-    n = 1
-    for k in range(NK):
-        if view[h0 + k] >= q:
-            moves[n, 0] = 1
-            moves[n, 1] = k
-            for f in range(NF):
-                feats[n, f] = 0.0
-            v = pi[P_VALUES + k]
-            feats[n, 0] = v
-            feats[n, 1] = v * (q - 1)
-            feats[n, 2] = 1.0 if (k == PIG and not last_round and pi[P_PIGF] > 0) else 0.0
-            feats[n, 5] = tiles - q
-            feats[n, 6] = 1.0 if last_round else 0.0
-            feats[n, 7] = 1.0
-            n += 1
-    # mixed groups: every set of m different kinds all present
-    present = 0
-    npresent = 0
-    for k in range(NK):
-        if view[h0 + k] > 0:
-            present |= 1 << k
-            npresent += 1
-    for mask in range(1, (1 << NK) if npresent >= m else 1):
-        if (mask & present) != mask:
-            continue
-        c = 0
-        for k in range(NK):
-            if mask & (1 << k):
-                c += 1
-        if c != m:
-            continue
-        kf = _mixed_farm_kind(mask, pi)
-        moves[n, 0] = 2
-        moves[n, 1] = mask
-        for f in range(NF):
-            feats[n, f] = 0.0
-        feats[n, 0] = pi[P_VALUES + kf]
-        lost = 0.0
-        pigs = 0
-        for k in range(NK):
-            if mask & (1 << k) and k != kf:
-                lost += pi[P_VALUES + k]
-            if mask & (1 << k) and k == PIG:
-                pigs = 1
-        feats[n, 1] = lost
-        feats[n, 2] = 1.0 if (pigs and not last_round and pi[P_PIGF] > 0) else 0.0
-        feats[n, 4] = 1.0
-        feats[n, 5] = tiles - m
-        feats[n, 6] = 1.0 if last_round else 0.0
-        feats[n, 7] = 1.0
-        n += 1
-    if last_round and pi[P_PIGF] > 0 and view[h0 + PIG] >= pi[P_PIGG]:
-        moves[n, 0] = 3
-        moves[n, 1] = PIG
-        for f in range(NF):
-            feats[n, f] = 0.0
-        feats[n, 0] = pi[P_VALUES + PIG] * pi[P_PIGF]
-        feats[n, 1] = pi[P_VALUES + PIG] * (pi[P_PIGG] - pi[P_PIGF])
-        feats[n, 5] = tiles - pi[P_PIGG]
-        feats[n, 6] = 1.0
-        feats[n, 7] = 1.0
-        n += 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def post_farm(st, cx):
-    """Phase D: the holder of order tile C_T closes groups until they stop (or nothing can be closed)."""
-    r = st.rec[0]
-    view = r.pub
-    np_ = r.ctl[C_NP]
-    last = view[V_ROUND] == view[V_NROUNDS] - 1
-    while r.ctl[C_T] <= np_:
-        seat = holder_of(view, np_, r.ctl[C_T])
-        n = farm_candidates(st, cx, seat, last)
-        if n > 1:
-            return _post(st, seat, K_FARM, n)
-        r.ctl[C_T] += 1
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def do_farm(st, cx, act, arg):
-    cxt = cx.tab[0]
-    r = st.rec[0]
-    view = r.pub
-    pi = cxt.pi
-    seat = r.ctl[C_SEAT]
-    h0 = V_HAND + seat * NT
-    brk = r.brk[seat]
-    if act == 0:
-        r.ctl[C_T] += 1
-    elif act == 1:
-        q = pi[P_QUART]
-        view[h0 + arg] -= q
-        view[V_FARM + seat * NK + arg] += 1
-        brk[C_QUARTETS] += pi[P_VALUES + arg]
-        _log_st(st, E_QUARTET, seat, arg, 0, 0, 0)
-    elif act == 2:
-        kf = _mixed_farm_kind(arg, pi)
-        for k in range(NK):
-            if arg & (1 << k):
-                view[h0 + k] -= 1
-        view[V_FARM + seat * NK + kf] += 1
-        brk[C_MIXED] += pi[P_VALUES + kf]
-        _log_st(st, E_MIXED, seat, arg, kf, 0, 0)
-    else:
-        view[h0 + PIG] -= pi[P_PIGG]
-        view[V_FARM + seat * NK + PIG] += pi[P_PIGF]
-        brk[C_PIGBONUS] += pi[P_VALUES + PIG] * pi[P_PIGF]
-        _log_st(st, E_PIGBONUS, seat, pi[P_PIGF], 0, 0, 0)
-
-
-@njit(cache=True, inline="always")
-def animals_of(view, seat):
-    a = 0
-    for k in range(NK):
-        a += view[V_HAND + seat * NT + k]
-    return a
-
-
-@njit(cache=True, _nrt=False)
-def post_feed(st, cx):
-    """Phase E for the holder of order tile C_T: a player with animals off the farm and a feed sack chooses
-    whether to use it (it feeds everything once); otherwise they sell while short and pay."""
-    cxt = cx.tab[0]
-    r = st.rec[0]
-    view = r.pub
-    np_ = r.ctl[C_NP]
-    pi = cxt.pi
-    per = pi[P_FEEDPER]
-    while r.ctl[C_T] <= np_:
-        seat = holder_of(view, np_, r.ctl[C_T])
-        animals = animals_of(view, seat)
-        if animals == 0 or per == 0:
-            r.ctl[C_T] += 1
-            continue
-        if view[V_HAND + seat * NT + SACK] > 0 and r.ctl[C_SACK_ASKED] == 0:
-            moves = r.moves
-            feats = r.feats
-            moves[0, 0] = 0
-            moves[1, 0] = 1
-            for f in range(NF):
-                feats[0, f] = 0.0
-                feats[1, f] = 0.0
-            need = animals * per
-            feats[1, 0] = min(need, view[V_FEED + seat]) + max(0, need - view[V_FEED + seat]) * 2.0
-            feats[1, 1] = need
-            feats[1, 2] = view[V_NROUNDS] - view[V_ROUND] - 1
-            feats[1, 7] = 1.0
-            feats[0, 1] = view[V_FEED + seat]
-            r.ctl[C_PHASE] = PH_FEED
-            return _post(st, seat, K_SACK, 2)
-        r.ctl[C_PHASE] = PH_SELL
-        r.ctl[C_SEAT] = seat
-        s = post_sell(st, cx, seat)
-        if s >= 0:
-            return s
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def post_sell(st, cx, seat):
-    """Sell one animal while short of feed (a lone kind is sold without asking); then pay and go on to the
-    next player. Returns the seat when a choice is posted, else -1."""
-    cxt = cx.tab[0]
-    r = st.rec[0]
-    view = r.pub
-    pi = cxt.pi
-    per = pi[P_FEEDPER]
-    h0 = V_HAND + seat * NT
-    view[V_SEAT] = seat
-    while True:
-        animals = animals_of(view, seat)
-        if not (view[V_FEED + seat] < animals * per and animals > 0):
-            break
-        n = 0
-        for k in range(NK):
-            c = view[h0 + k]
-            if c == 0:
-                continue
-            r.moves[n, 0] = k
-            v = pi[P_VALUES + k]
-            f = r.feats[n]
-            for j in range(NF):
-                f[j] = 0.0
-            f[0] = -float(v)
-            f[1] = v
-            f[2] = c
-            f[3] = 1.0 if k == PIG else 0.0
-            f[4] = c % pi[P_QUART]
-            short = animals * per - view[V_FEED + seat]
-            f[5] = 1.0 if v + per >= short else 0.0  # one sale covers the gap
-            f[6] = 1.0 if c >= pi[P_QUART] else 0.0
-            f[7] = 1.0
-            n += 1
-        if n > 1:
-            return _post(st, seat, K_SELL, n)
-        sell(st, cx, seat, r.moves[0, 0])
-    pay = animals_of(view, seat) * per
-    view[V_FEED + seat] -= pay
-    if view[V_SUPPLY] >= 0:
-        view[V_SUPPLY] += pay
-    _log_st(st, E_PAY, seat, pay, view[V_FEED + seat], 0, 0)
-    r.ctl[C_SACK_ASKED] = 0
-    r.ctl[C_T] += 1
-    r.ctl[C_PHASE] = PH_FEED
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def sell(st, cx, seat, k):
-    """One animal of kind ``k`` out of the game for its value in feed (at most what a limited supply has)."""
-    cxt = cx.tab[0]
-    r = st.rec[0]
-    view = r.pub
-    v = cxt.pi[P_VALUES + k]
-    got = v
-    if view[V_SUPPLY] >= 0:
-        got = min(v, view[V_SUPPLY])
-        view[V_SUPPLY] -= got
-    view[V_HAND + seat * NT + k] -= 1
-    view[V_FEED + seat] += got
-    _log_st(st, E_SELL, seat, k, got, 0, 0)
+    log_st(st, E_LEFTOVER, -1, left, 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -955,7 +654,7 @@ def apply(st, cx, i):
         seat = r.ctl[C_SEAT]
         if r.moves[i, 0] == 1:
             r.pub[V_HAND + seat * NT + SACK] -= 1
-            _log_st(st, E_SACKUSE, seat, animals_of(r.pub, seat), 0, 0, 0)
+            log_st(st, E_SACKUSE, seat, animals_of(r.pub, seat), 0, 0, 0)
             r.ctl[C_T] += 1
         else:
             r.ctl[C_SACK_ASKED] = 1

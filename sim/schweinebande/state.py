@@ -13,10 +13,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.events import log_event
+from meeplab.sim.core.forward import C_COMMON, C_KIND, C_N, C_NP, C_SEAT
 from meeplab.sim.core.rng import rng_below
 
-from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN, V_UNSEEN
+from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN, V_SEAT, V_UNSEEN
 from .lines import MAXD, MAXREV
 from .scoring import NC
 
@@ -178,3 +179,20 @@ def make_ctx(pi, ptab, rays, nd):
     t["ns"] = ns
     t["nd"] = nd
     return SBCtx(tab)
+
+
+@njit(cache=True, inline="always")
+def post_decision(st, seat, kind, n):
+    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
+    r = st.rec[0]
+    r.ctl[C_SEAT] = seat
+    r.ctl[C_KIND] = kind
+    r.ctl[C_N] = n
+    r.pub[V_SEAT] = seat
+    return seat
+
+
+@njit(cache=True, inline="always")
+def log_st(st, code, seat, a, b, c, d):
+    """Log event ``code`` in the state's event log (when the log is on)."""
+    log_event(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
