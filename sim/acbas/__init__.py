@@ -44,6 +44,12 @@ def engine_ctx(prm, prmf, lineup, mono=None):
     return engine.make_ctx(ctx_record(prm, prmf, reads, lineup.rotate, mono))
 
 
+def _loop_args(cx, lineup):
+    """The leading arguments of the shared loop's entry points (sim.core.play) for a run of ``lineup`` on engine
+    context ``cx``: the context, the lineup's bots, weights and search settings, 2 seats, the seat rotation."""
+    return cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate
+
+
 def play(ctx, lineup, seed, start, n_games, n_players=2):
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     score = np.zeros((n_games, 2))
@@ -52,12 +58,7 @@ def play(ctx, lineup, seed, start, n_games, n_players=2):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     core_play.play_batch(
-        cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        2,
-        lineup.rotate,
+        *_loop_args(cx, lineup),
         seed,
         start,
         n_games,
@@ -76,12 +77,7 @@ def decisions(ctx, lineup, seed, start, n_games, n_players=2):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     return core_play.count_decisions(
-        cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        2,
-        lineup.rotate,
+        *_loop_args(cx, lineup),
         seed,
         start,
         n_games,
@@ -95,12 +91,7 @@ def events(ctx, lineup, seed, index, n_players=2):
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     log = np.zeros((8192, LOGW), dtype=np.int64)
     n, score, tiebreak, brk, _, _ = core_play.play_logged(
-        cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        2,
-        lineup.rotate,
+        *_loop_args(cx, lineup),
         seed,
         index,
         log,

@@ -12,7 +12,7 @@ from .animals import settle
 from .buildings import *
 from .defaults import est_action
 from .evaluation import *
-from .evaluation import _copy, _eval_known
+from .evaluation import _copy
 from .farm import *
 from .layout import *
 from .layout import _pcg, _pcs
@@ -79,10 +79,7 @@ def post_action(st, tab):
     n = 0
     for slot in range(NSLOT):
         if slot_legal_u(pme, gs, slot, prm, me, wk, moves1, ue0):
-            moves0[np.uint64(n), 0] = slot
-            moves0[np.uint64(n), 1] = 0
-            moves0[np.uint64(n), 2] = 0
-            moves0[np.uint64(n), 3] = 0
+            set_move(moves0, n, slot, 0, 0, 0)
             n += 1
     # the features, row by row. For a bot that reads only the best feature 0 (READS "max0"), when the
     # parameters make the bounds hold (cx mono, see bounds_hold), the rows of Fences, Walls, Troughs and
@@ -111,8 +108,7 @@ def post_action(st, tab):
             continue
         if rd == READS_NONE:
             # a bot that reads no features: none are computed
-            for j in range(NF):
-                feats0[np.uint64(row), j] = 0.0
+            clear_feats(feats0, row)
             continue
         onsp = 0
         for j in range(NG):
@@ -124,8 +120,7 @@ def post_action(st, tab):
             if slot == S_STALL:
                 bound += max(prm[I_PTSB + B_STALL], 0)
             if bound < best - 1e-6:
-                for j in range(NF):
-                    feats0[np.uint64(row), j] = 0.0
+                clear_feats(feats0, row)
                 feats0[np.uint64(row), F_SCORE] = bound
                 continue
         # the action's value: carried out on copies with the default sub-choices
@@ -198,37 +193,16 @@ def post_action(st, tab):
                             dc, dx = trough_gain(tps2, prm, past0, cs)
                             _pcs(wk, me, PC_EST + 6, dc)
                             _pcs(wk, me, PC_EST + 7, dx)
-                        tps2[P_T] = np.int64(np.uint64(tps2[P_T]) | bit(cs))
-                        tps2[P_WOOD] -= trough_cost(0, prm)
+                        build_trough(tps2, cs, trough_cost(0, prm))
                     else:
-                        tps2[np.uint64(P_BLD + cs)] = B_STALL
-                        tps2[P_STONE] -= prm[I_STALL_STONE]
-                        tps2[P_REED] -= prm[I_STALL_REED]
+                        build_stall(tps2, cs, prm)
             if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
                 # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
-                _eval_known(
-                    tps2,
-                    prm,
-                    prmf,
-                    res1,
-                    res0[1] + _pcg(wk, me, rfw + 5),
-                    0,
-                    res0[10],
-                    res0[11] + _pcg(wk, me, rfw + 4) // 2,
-                    has_storage_key(bk0),
-                )
+                dcap = _pcg(wk, me, rfw + 5)
+                eval_kept(tps2, prm, prmf, res0, res1, dcap, _pcg(wk, me, rfw + 4) // 2, has_storage_key(bk0))
             elif rtr:
-                _eval_known(
-                    tps2,
-                    prm,
-                    prmf,
-                    res1,
-                    res0[1] + _pcg(wk, me, PC_EST + 6),
-                    0,
-                    res0[10],
-                    res0[11] + _pcg(wk, me, PC_EST + 7),
-                    has_storage_key(bk0),
-                )
+                dcap = _pcg(wk, me, PC_EST + 6)
+                eval_kept(tps2, prm, prmf, res0, res1, dcap, _pcg(wk, me, PC_EST + 7), has_storage_key(bk0))
             elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                 # borders and troughs leave the buildings as they are
                 evaluate_m(tps2, prm, prmf, wk, res1, np.int64(-1), U0, np.int64(-1), bk0)

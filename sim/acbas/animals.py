@@ -152,6 +152,14 @@ def settle(st, tab, p, ret):
     return True
 
 
+@njit(cache=True, inline="always")
+def settle_turn(st, tab, p):
+    """Seat p's farm got animals or changed at the end of its action: house them; the turn ends, unless p now
+    chooses which animals to keep (the turn ends after that choice)."""
+    if not settle(st, tab, p, np.int64(PH_TURN)):
+        end_turn(st)
+
+
 @njit(cache=True, _nrt=False)
 def apply_keep(st, tab, i):
     """The chosen set stays (it fits: every animal of it is housed), the rest run away; then go on."""

@@ -30,6 +30,31 @@ def trough_cost(placed, prm):
     return 0 if placed < prm[I_TROUGH_FREE] else prm[I_TROUGH_WOOD]
 
 
+@njit(cache=True, inline="always")
+def build_trough(ps, s, w):
+    """A trough on space s of farm row ps, paid w wood."""
+    ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
+    ps[P_WOOD] -= w
+
+
+@njit(cache=True, inline="always")
+def build_stall(ps, s, prm):
+    """A stall on space s of farm row ps, paid in stone and reed."""
+    ps[np.uint64(P_BLD + s)] = B_STALL
+    ps[P_STONE] -= prm[I_STALL_STONE]
+    ps[P_REED] -= prm[I_STALL_REED]
+
+
+@njit(cache=True, inline="always")
+def build_stables(ps, s, pay, prm):
+    """The stall on space s of farm row ps becomes stables, paid in wood (pay 0) or stone (pay 1)."""
+    ps[np.uint64(P_BLD + s)] = B_STABLES
+    if pay == 0:
+        ps[P_WOOD] -= prm[I_STABLES_COST]
+    else:
+        ps[P_STONE] -= prm[I_STABLES_COST]
+
+
 @njit(cache=True, _nrt=False)
 def trough_gain(ps, prm, past, s):
     """(capacity, expansion points) that one more trough on space s adds to ps's farm (closed pastures past).
@@ -88,6 +113,44 @@ def can_stables(ps, prm):
     return False
 
 
+@njit(cache=True)
+def stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
+    """The Stall's candidates: every building-free space, each with the features of the farm with the stall there
+    (from res0, ps's evaluation; evaluated exactly, or when ``cheap`` by eval_cheap). Returns their number."""
+    m = 0
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[np.uint64(P_BLD + s)] != 0:
+            continue
+        set_move(moves, m, s, 0, 0, 0)
+        _copy(tps, ps)
+        build_stall(tps, s, prm)
+        evalx(tps, prm, prmf, wk, res1, cheap)
+        feat_row(feats, m, res0, res1, ps, tps, 0)
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def stables_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
+    """The Stables' candidates: every stall, paid in wood (pay 0) or stone (pay 1) where the player has enough,
+    each with the features of the farm with those stables (as stall_rows). Returns their number."""
+    c = prm[I_STABLES_COST]
+    m = 0
+    for s in range(3 * ps[P_NCOLS]):
+        if ps[np.uint64(P_BLD + s)] != B_STALL:
+            continue
+        for pay in range(2):
+            if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
+                continue
+            set_move(moves, m, s, pay, 0, 0)
+            _copy(tps, ps)
+            build_stables(tps, s, pay, prm)
+            evalx(tps, prm, prmf, wk, res1, cheap)
+            feat_row(feats, m, res0, res1, ps, tps, 0)
+            m += 1
+    return m
+
+
 @njit(cache=True, inline="always")
 def special_cost(code, pay, prm):
     """(wood, stone, reed) of a special building (pay: 0 wood / 1 stone for the Open Stables)."""
@@ -102,70 +165,83 @@ def special_cost(code, pay, prm):
     return 0, prm[I_OPEN_COST], 0
 
 
+@njit(cache=True, inline="always")
+def special_offer(ps, gs, j, pay, prm):
+    """The code of special building j (SPECIAL_CODES) when it is still available, can be paid that way (pay 1,
+    stone, only for the Open Stables) and ps's player has the goods for it; else 0."""
+    if gs[GS_SPEC + j] == 0:
+        return 0
+    code = SPECIAL_CODES[j]
+    if pay == 1 and code != B_OPEN:
+        return 0
+    w, st, r = special_cost(code, pay, prm)
+    if ps[P_WOOD] < w or ps[P_STONE] < st or ps[P_REED] < r:
+        return 0
+    return code
+
+
+@njit(cache=True, inline="always")
+def special_fits(code, b):
+    """Can special building ``code`` stand on a space holding building b? The Half-Timbered House replaces the
+    cottage, the Open Stables a stall; the others need a space without a building."""
+    if code == B_HTH:
+        return b == B_COTTAGE
+    if code == B_OPEN:
+        return b == B_STALL
+    return b == 0
+
+
+@njit(cache=True, inline="always")
+def has_special_space(ps, code):
+    """Has farm row ps a space on which special building ``code`` can stand?"""
+    for s in range(3 * ps[P_NCOLS]):
+        if special_fits(code, ps[P_BLD + s]):
+            return True
+    return False
+
+
 @njit(cache=True)
 def gen_specials(ps, gs, prm, moves):
     """Rows [code, space, pay]: every available, affordable special building on every legal space."""
     m = 0
     for j in range(4):
-        if gs[GS_SPEC + j] == 0:
-            continue
-        code = SPECIAL_CODES[j]
         for pay in range(2):
-            if pay == 1 and code != B_OPEN:
-                continue
-            w, st, r = special_cost(code, pay, prm)
-            if ps[P_WOOD] < w or ps[P_STONE] < st or ps[P_REED] < r:
+            code = special_offer(ps, gs, j, pay, prm)
+            if code == 0:
                 continue
             for s in range(3 * ps[P_NCOLS]):
-                b = ps[P_BLD + s]
-                ok = False
-                if code == B_HTH:
-                    ok = b == B_COTTAGE
-                elif code == B_OPEN:
-                    ok = b == B_STALL
-                else:
-                    ok = b == 0
-                if ok:
-                    moves[np.uint64(m), 0] = code
-                    moves[np.uint64(m), 1] = s
-                    moves[np.uint64(m), 2] = pay
-                    moves[np.uint64(m), 3] = 0
+                if special_fits(code, ps[P_BLD + s]):
+                    set_move(moves, m, code, s, pay, 0)
                     m += 1
     return m
 
 
 @njit(cache=True, _nrt=False)
 def can_special(ps, gs, prm):
+    """Can ps's player build a special building now (one is available, affordable and has a space)?"""
     for j in range(4):
-        if gs[GS_SPEC + j] == 0:
-            continue
-        code = SPECIAL_CODES[j]
         for pay in range(2):
-            if pay == 1 and code != B_OPEN:
-                continue
-            w, st, r = special_cost(code, pay, prm)
-            if ps[P_WOOD] < w or ps[P_STONE] < st or ps[P_REED] < r:
-                continue
-            for s in range(3 * ps[P_NCOLS]):
-                b = ps[P_BLD + s]
-                if (
-                    (code == B_HTH and b == B_COTTAGE)
-                    or (code == B_OPEN and b == B_STALL)
-                    or (code != B_HTH and code != B_OPEN and b == 0)
-                ):
-                    return True
+            code = special_offer(ps, gs, j, pay, prm)
+            if code != 0 and has_special_space(ps, code):
+                return True
     return False
 
 
 @njit(cache=True, inline="always")
-def place_special(ps, gs, code, s, pay, prm):
+def build_special(ps, code, s, pay, prm):
+    """Special building ``code`` on space s of farm row ps, paid (pay: 0 wood / 1 stone for the Open Stables)."""
     w, st, r = special_cost(code, pay, prm)
     ps[P_WOOD] -= w
     ps[P_STONE] -= st
     ps[P_REED] -= r
+    ps[np.uint64(P_BLD + s)] = code
+
+
+@njit(cache=True, inline="always")
+def place_special(ps, gs, code, s, pay, prm):
+    build_special(ps, code, s, pay, prm)
     if code == B_OPEN:
         gs[GS_STALLS] += 1  # the stall tile goes back to the supply
-    ps[np.uint64(P_BLD + s)] = code
     for j in range(4):
         if SPECIAL_CODES[j] == code:
             gs[GS_SPEC + j] = 0

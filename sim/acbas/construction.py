@@ -7,15 +7,15 @@ from numba import njit
 
 from meeplab.sim.core.forward import C_PHASE
 
-from .animals import settle
+from .animals import settle, settle_turn
 from .buildings import *
 from .evaluation import *
 from .evaluation import _closed_value, _copy, _eval_known
 from .farm import *
 from .layout import *
 from .params import *
-from .state import C_CODE, C_GOT, C_ME, C_PLACED, PH_ANIMAL, PH_SPECIAL, PH_STABLES, PH_TROUGHS, PH_TURN
-from .turns import _logs, _post, end_turn
+from .state import C_CODE, C_GOT, C_PLACED, PH_ANIMAL, PH_SPECIAL, PH_STABLES, PH_TROUGHS
+from .turns import _logs, _post, acting, end_turn
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -24,21 +24,13 @@ from .turns import _logs, _post, end_turn
 @njit(cache=True, _nrt=False)
 def post_troughs(st, tab):
     """The next trough's space (or stop, after a first one); -1 when none can be placed (the action ends)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     tps = st.scr[0].tps[0]
     res0 = r.res[0]
     res1 = r.res[1]
     moves = r.moves
-    feats = r.feats
-    gs = r.gs
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
     placed = r.ctl[C_PLACED]
-    if gs[GS_TROUGHS] <= 0:
+    if r.gs[GS_TROUGHS] <= 0:
         end_turn(st)
         return -1
     w = trough_cost(placed, prm)
@@ -53,49 +45,34 @@ def post_troughs(st, tab):
     for s in range(3 * ps[P_NCOLS]):
         if T & bit(s) != U0:
             continue
-        moves[np.uint64(m), 0] = s
-        moves[np.uint64(m), 1] = w
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = 0
+        set_move(moves, m, s, w, 0, 0)
         _copy(tps, ps)
-        tps[P_T] = np.int64(T | bit(s))
-        tps[P_WOOD] -= w
+        build_trough(tps, s, w)
         # a trough keeps every animal: no housing needed, only its capacity and expansions (trough_gain)
         dc, dx = trough_gain(ps, prm, past, s)
         if wk[S_ROW, MONO_COL] == 1:
-            _eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
+            eval_kept(tps, prm, prmf, res0, res1, dc, dx, storage)
         else:
             evaluate(tps, prm, prmf, wk, res1)
-        feat_row(feats, m, res0, res1, ps, tps, 0)
+        feat_row(r.feats, m, res0, res1, ps, tps, 0)
         m += 1
     if m == 0:
         end_turn(st)
         return -1
     if placed > 0:
-        moves[np.uint64(m), 0] = -1
-        moves[np.uint64(m), 1] = 0
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = 0
-        for j in range(NF):
-            feats[np.uint64(m), j] = 0.0
-        m += 1
+        m = stop_row(moves, r.feats, m, -1, 0, 0, 0)
     return _post(st, me, K_TROUGH, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_troughs(st, tab, i):
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, _prmf, _wk, me, ps = acting(st, tab)
     s = r.moves[np.uint64(i), 0]
     if s < 0:
         end_turn(st)
         return
     w = trough_cost(r.ctl[C_PLACED], prm)
-    ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
-    ps[P_WOOD] -= w
+    build_trough(ps, s, w)
     r.gs[GS_TROUGHS] -= 1
     r.ctl[C_PLACED] += 1
     _logs(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
@@ -105,123 +82,46 @@ def apply_troughs(st, tab, i):
 @njit(cache=True, _nrt=False)
 def post_stall(st, tab):
     """The Stall's space (any building-free space; the action space is offered only when one exists)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
-    tps = st.scr[0].tps[0]
-    res0 = r.res[0]
-    res1 = r.res[1]
-    moves = r.moves
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
-    evaluate(ps, prm, prmf, wk, res0)
-    m = 0
-    for s in range(3 * ps[P_NCOLS]):
-        if ps[np.uint64(P_BLD + s)] != 0:
-            continue
-        moves[np.uint64(m), 0] = s
-        moves[np.uint64(m), 1] = 0
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = 0
-        _copy(tps, ps)
-        tps[np.uint64(P_BLD + s)] = B_STALL
-        tps[P_STONE] -= prm[I_STALL_STONE]
-        tps[P_REED] -= prm[I_STALL_REED]
-        evaluate(tps, prm, prmf, wk, res1)
-        feat_row(r.feats, m, res0, res1, ps, tps, 0)
-        m += 1
+    r, prm, prmf, wk, me, ps = acting(st, tab)
+    evaluate(ps, prm, prmf, wk, r.res[0])
+    m = stall_rows(ps, prm, prmf, wk, r.moves, r.feats, st.scr[0].tps[0], r.res[0], r.res[1], False)
     return _post(st, me, K_STALL, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_stall(st, tab, i):
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, _prmf, _wk, me, ps = acting(st, tab)
     s = r.moves[np.uint64(i), 0]
-    ps[np.uint64(P_BLD + s)] = B_STALL
-    ps[P_STONE] -= prm[I_STALL_STONE]
-    ps[P_REED] -= prm[I_STALL_REED]
+    build_stall(ps, s, prm)
     r.gs[GS_STALLS] -= 1
     _logs(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, np.int64(PH_TURN)):
-        end_turn(st)
+    settle_turn(st, tab, me)
 
 
 @njit(cache=True, _nrt=False)
 def post_stables(st, tab):
     """The next stall to upgrade and how to pay (or stop, after a first one); -1 when none can be (the action
     ends)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
-    tps = st.scr[0].tps[0]
-    res0 = r.res[0]
-    res1 = r.res[1]
-    moves = r.moves
-    feats = r.feats
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, prmf, wk, me, ps = acting(st, tab)
+    evaluate(ps, prm, prmf, wk, r.res[0])
     if not can_stables(ps, prm):
-        evaluate(ps, prm, prmf, wk, res0)
         end_turn(st)
         return -1
-    c = prm[I_STABLES_COST]
-    evaluate(ps, prm, prmf, wk, res0)
-    m = 0
-    for s in range(3 * ps[P_NCOLS]):
-        if ps[np.uint64(P_BLD + s)] != B_STALL:
-            continue
-        for pay in range(2):
-            if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
-                continue
-            moves[np.uint64(m), 0] = s
-            moves[np.uint64(m), 1] = pay
-            moves[np.uint64(m), 2] = 0
-            moves[np.uint64(m), 3] = 0
-            _copy(tps, ps)
-            tps[np.uint64(P_BLD + s)] = B_STABLES
-            if pay == 0:
-                tps[P_WOOD] -= c
-            else:
-                tps[P_STONE] -= c
-            evaluate(tps, prm, prmf, wk, res1)
-            feat_row(feats, m, res0, res1, ps, tps, 0)
-            m += 1
+    m = stables_rows(ps, prm, prmf, wk, r.moves, r.feats, st.scr[0].tps[0], r.res[0], r.res[1], False)
     if r.ctl[C_PLACED] > 0:
-        moves[np.uint64(m), 0] = -1
-        moves[np.uint64(m), 1] = -1
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = 0
-        for j in range(NF):
-            feats[np.uint64(m), j] = 0.0
-        m += 1
+        m = stop_row(r.moves, r.feats, m, -1, -1, 0, 0)
     return _post(st, me, K_STABLES, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_stables(st, tab, i):
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     s = r.moves[np.uint64(i), 0]
     if s < 0:
-        evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
+        evaluate(ps, prm, prmf, wk, r.res[0])
         end_turn(st)
         return
-    ps[np.uint64(P_BLD + s)] = B_STABLES
-    if r.moves[np.uint64(i), 1] == 0:
-        ps[P_WOOD] -= prm[I_STABLES_COST]
-    else:
-        ps[P_STONE] -= prm[I_STABLES_COST]
+    build_stables(ps, s, r.moves[np.uint64(i), 1], prm)
     r.ctl[C_PLACED] += 1
     _logs(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
     settle(st, tab, me, np.int64(PH_STABLES))
@@ -233,53 +133,36 @@ def apply_stables(st, tab, i):
 @njit(cache=True, _nrt=False)
 def post_special(st, tab):
     """Which special building, on which space, paid how (the action space is offered only when one can be)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     tps = st.scr[0].tps[0]
     tps2 = st.scr[0].tps[1]
     res0 = r.res[0]
     res1 = r.res[1]
     moves = r.moves
-    feats = r.feats
-    gs = r.gs
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
     evaluate(ps, prm, prmf, wk, res0)
-    m = gen_specials(ps, gs, prm, moves)
+    m = gen_specials(ps, r.gs, prm, moves)
     # a Storage Building or Shelter on a free space outside the pastures and without a trough keeps every animal
     # (and the Shelter holds its free animal) when what it closes keeps them too (keeps_all): it is scored from the
     # farm's closed pastures without housing (the farm as it is: past0, its pastures' and lone troughs' capacity)
     quick = wk[S_ROW, MONO_COL] == 1
-    ncols = ps[P_NCOLS]
-    B = building_mask(ps)
-    T = np.uint64(ps[P_T])
+    ncols, B, T, O = open_spaces(ps)
     E0 = np.uint64(ps[P_E])
-    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
     past0 = U0
     capo0 = 0
     if quick:
-        DN0, RT0, LEAK0 = flood_prep(ncols, O, E0)
-        past0 = O & ~grow(LEAK0, O, DN0, RT0)
+        DN0, RT0, _LEAK0, past0 = flood_pastures(ncols, O, E0)
         capo0, _nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
     storage0 = has_building(ps, B_STORAGE)
     for i in range(m):
         _copy(tps2, ps)
         code = moves[np.uint64(i), 0]
         sp = moves[np.uint64(i), 1]
-        w, stn, rd = special_cost(code, moves[np.uint64(i), 2], prm)
-        tps2[P_WOOD] -= w
-        tps2[P_STONE] -= stn
-        tps2[P_REED] -= rd
-        tps2[np.uint64(P_BLD + sp)] = code
+        build_special(tps2, code, sp, moves[np.uint64(i), 2], prm)
         done = False
         capb = prm[np.uint64(I_CAPB + code)]
         if quick and (code == B_STORAGE or (code == B_SHELTER and capb >= 1)) and (past0 | T) & bit(sp) == U0:
             O1 = O & ~bit(sp)
-            DN1, RT1, LEAK1 = flood_prep(ncols, O1, E0)
-            past1 = O1 & ~grow(LEAK1, O1, DN1, RT1)
+            DN1, RT1, _LEAK1, past1 = flood_pastures(ncols, O1, E0)
             if keeps_all(prm, wk, T, past1 & ~past0):
                 capo1, nexp1 = _closed_value(tps2, prm, O1, B | bit(sp), T, past1, DN1, RT1, U0)
                 cap1 = res0[1] - capo0 + capo1 + max(capb, 0)
@@ -305,18 +188,14 @@ def post_special(st, tab):
                 t = best_free_animal(tps2, code, prm, prmf, wk, tps, res1)
                 tps2[np.uint64(P_AN + t)] += 1
             evaluate(tps2, prm, prmf, wk, res1)
-        feat_row(feats, i, res0, res1, ps, tps2, 0)
+        feat_row(r.feats, i, res0, res1, ps, tps2, 0)
     r.ctl[C_PHASE] = PH_SPECIAL
     return _post(st, me, K_SPECIAL, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_special(st, tab, i):
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     code = r.moves[np.uint64(i), 0]
     s = r.moves[np.uint64(i), 1]
     pay = r.moves[np.uint64(i), 2]
@@ -327,91 +206,61 @@ def apply_special(st, tab, i):
         # free animal's features start from it)
         tps = st.scr[0].tps[0]
         _copy(tps, ps)
-        evaluate(tps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
+        evaluate(tps, prm, prmf, wk, r.res[0])
         r.ctl[C_CODE] = code
         r.ctl[C_PHASE] = PH_ANIMAL
-    elif not settle(st, tab, me, np.int64(PH_TURN)):
-        end_turn(st)
+    else:
+        settle_turn(st, tab, me)
 
 
 @njit(cache=True, _nrt=False)
 def post_animal(st, tab):
     """The free animal of the Shelter (any type) or the Open Stables (cow or horse)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     tps = st.scr[0].tps[0]
-    res0 = r.res[0]
-    res1 = r.res[1]
-    moves = r.moves
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
     code = r.ctl[C_CODE]
     m = 0
     for t in range(4):
         if code == B_OPEN and t < 2:
             continue
-        moves[np.uint64(m), 0] = t
-        moves[np.uint64(m), 1] = 0
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = 0
+        set_move(r.moves, m, t, 0, 0, 0)
         _copy(tps, ps)
         tps[np.uint64(P_AN + t)] += 1
-        evaluate(tps, prm, prmf, wk, res1)
-        feat_row(r.feats, m, res0, res1, ps, tps, 1)
+        evaluate(tps, prm, prmf, wk, r.res[1])
+        feat_row(r.feats, m, r.res[0], r.res[1], ps, tps, 1)
         m += 1
     return _post(st, me, K_SHELTER if code == B_SHELTER else K_OPENST, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_animal(st, tab, i):
-    r = st.rec[0]
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, _prm, _prmf, _wk, me, ps = acting(st, tab)
     t = r.moves[np.uint64(i), 0]
     ps[np.uint64(P_AN + t)] += 1
     _logs(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, np.int64(PH_TURN)):
-        end_turn(st)
+    settle_turn(st, tab, me)
 
 
 @njit(cache=True, _nrt=False)
 def post_expand(st, tab):
     """Expand: the new column on the left (1) or the right (0)."""
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     tps = st.scr[0].tps[0]
-    res0 = r.res[0]
-    res1 = r.res[1]
-    moves = r.moves
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
-    evaluate(ps, prm, prmf, wk, res0)
+    evaluate(ps, prm, prmf, wk, r.res[0])
     for left in range(2):
-        moves[left, 0] = 1 - left  # row 0 = left (1), row 1 = right (0)
-        moves[left, 1] = 0
-        moves[left, 2] = 0
-        moves[left, 3] = 0
+        set_move(r.moves, left, 1 - left, 0, 0, 0)  # row 0 = left (1), row 1 = right (0)
         _copy(tps, ps)
         add_column(tps, left == 0)
-        evaluate(tps, prm, prmf, wk, res1)
-        feat_row(r.feats, left, res0, res1, ps, tps, 0)
+        evaluate(tps, prm, prmf, wk, r.res[1])
+        feat_row(r.feats, left, r.res[0], r.res[1], ps, tps, 0)
     return _post(st, me, K_EXPAND, 2)
 
 
 @njit(cache=True, _nrt=False)
 def apply_expand(st, tab, i):
-    r = st.rec[0]
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, _prm, _prmf, _wk, me, ps = acting(st, tab)
     side = r.moves[np.uint64(i), 0]
     add_column(ps, side == 1)
     r.gs[GS_EXPS] -= 1
     _logs(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
-    if not settle(st, tab, me, np.int64(PH_TURN)):
-        end_turn(st)
+    settle_turn(st, tab, me)

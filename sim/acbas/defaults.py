@@ -47,8 +47,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
         c = _pcg(wk, me, PC_EST + 4)
         if c != -2:
             if c >= 0:
-                ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(c))
-                ps[P_WOOD] -= w
+                build_trough(ps, c, w)
                 gs[GS_TROUGHS] -= 1
                 placed += 1
             break
@@ -69,10 +68,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
                     if seen & bit(s) != U0:
                         continue
                     seen |= _pasture_of(ps, past, s)
-            moves[np.uint64(m), 0] = s
-            moves[np.uint64(m), 1] = w
-            moves[np.uint64(m), 2] = 0
-            moves[np.uint64(m), 3] = 0
+            set_move(moves, m, s, w, 0, 0)
             dc, dx = trough_gain(ps, prm, past, s)
             # eval_cheap of the farm with the trough, from eval_cheap(ps) in res0
             wood1 = ps[P_WOOD] - w
@@ -103,8 +99,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
         i = ask_default(m, feats)
         s = moves[np.uint64(i), 0]
         _pcs(wk, me, PC_EST + 4, s)
-        ps[P_T] = np.int64(np.uint64(ps[P_T]) | bit(s))
-        ps[P_WOOD] -= w
+        build_trough(ps, s, w)
         gs[GS_TROUGHS] -= 1
         placed += 1
         break  # the estimate places one trough (its caller evaluates the farm)
@@ -117,63 +112,22 @@ def est_stall(ps, gs, me, prm, prmf, wk, moves, feats, tps, res0, res1):
     est_cache(ps, me, wk, bld_key(ps))
     s = _pcg(wk, me, PC_EST + 5)
     if s < 0:
-        m = 0
-        for s in range(3 * ps[P_NCOLS]):
-            if ps[np.uint64(P_BLD + s)] != 0:
-                continue
-            moves[np.uint64(m), 0] = s
-            moves[np.uint64(m), 1] = 0
-            moves[np.uint64(m), 2] = 0
-            moves[np.uint64(m), 3] = 0
-            _copy(tps, ps)
-            tps[np.uint64(P_BLD + s)] = B_STALL
-            tps[P_STONE] -= prm[I_STALL_STONE]
-            tps[P_REED] -= prm[I_STALL_REED]
-            eval_cheap(tps, prm, prmf, wk, res1)
-            feat_row(feats, m, res0, res1, ps, tps, 0)
-            m += 1
+        m = stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, True)
         i = ask_default(m, feats)
         s = moves[np.uint64(i), 0]
         _pcs(wk, me, PC_EST + 5, s)
-    ps[np.uint64(P_BLD + s)] = B_STALL
-    ps[P_STONE] -= prm[I_STALL_STONE]
-    ps[P_REED] -= prm[I_STALL_REED]
+    build_stall(ps, s, prm)
     gs[GS_STALLS] -= 1
 
 
 @njit(cache=True)
 def est_stables(ps, prm, prmf, wk, moves, feats, tps, res0, res1):
     """Stables in the estimate: one, on the default stall and payment."""
-    c = prm[I_STABLES_COST]
     if not can_stables(ps, prm):
         return 0
-    m = 0
-    for s in range(3 * ps[P_NCOLS]):
-        if ps[np.uint64(P_BLD + s)] != B_STALL:
-            continue
-        for pay in range(2):
-            if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
-                continue
-            moves[np.uint64(m), 0] = s
-            moves[np.uint64(m), 1] = pay
-            moves[np.uint64(m), 2] = 0
-            moves[np.uint64(m), 3] = 0
-            _copy(tps, ps)
-            tps[np.uint64(P_BLD + s)] = B_STABLES
-            if pay == 0:
-                tps[P_WOOD] -= c
-            else:
-                tps[P_STONE] -= c
-            eval_cheap(tps, prm, prmf, wk, res1)
-            feat_row(feats, m, res0, res1, ps, tps, 0)
-            m += 1
+    m = stables_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, True)
     i = ask_default(m, feats)
-    s = moves[np.uint64(i), 0]
-    ps[np.uint64(P_BLD + s)] = B_STABLES
-    if moves[np.uint64(i), 1] == 0:
-        ps[P_WOOD] -= c
-    else:
-        ps[P_STONE] -= c
+    build_stables(ps, moves[np.uint64(i), 0], moves[np.uint64(i), 1], prm)
     return 1
 
 
@@ -201,12 +155,7 @@ def est_special(ps, gs, prm, prmf, wk, moves, feats, tps2, res0, res1):
     for i in range(m):
         _copy(tps2, ps)
         code = moves[np.uint64(i), 0]
-        sp = moves[np.uint64(i), 1]
-        w, st, r = special_cost(code, moves[np.uint64(i), 2], prm)
-        tps2[P_WOOD] -= w
-        tps2[P_STONE] -= st
-        tps2[P_REED] -= r
-        tps2[np.uint64(P_BLD + sp)] = code
+        build_special(tps2, code, moves[np.uint64(i), 1], moves[np.uint64(i), 2], prm)
         if code == B_SHELTER or code == B_OPEN:
             t = quick_free_animal(tps2, code, prm)
             tps2[np.uint64(P_AN + t)] += 1

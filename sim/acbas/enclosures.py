@@ -12,25 +12,20 @@ from .farm import *
 from .layout import *
 from .params import *
 from .plans import *
-from .state import C_ME, C_PLACED, C_SLOT, PH_BORDERS
-from .turns import _logs, _post, end_turn
+from .state import C_PLACED, C_SLOT, PH_BORDERS
+from .turns import _logs, _post, acting, end_turn
 
 
 @njit(cache=True, _nrt=False)
 def post_borders(st, tab):
     """The next enclosure plan (or stop, after a first one); -1 when no plan is possible (the action ends)."""
-    r = st.rec[0]
+    r, prm, prmf, wk, me, ps = acting(st, tab)
     cxt = tab[0]
-    prm = cxt.prm
-    prmf = cxt.prmf
-    wk = st.scr[0].wk
     tps = st.scr[0].tps[0]
     res0 = r.res[0]
     res1 = r.res[1]
     moves = r.moves
     feats = r.feats
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
     walls = r.ctl[C_SLOT] == S_WALLS
     placed = r.ctl[C_PLACED]
     if not can_border(ps, prm, walls, placed):
@@ -56,12 +51,8 @@ def post_borders(st, tab):
         cxt.reg_with,
     )
     evaluate(ps, prm, prmf, wk, res0)
-    ncols = ps[P_NCOLS]
-    B = building_mask(ps)
-    T = np.uint64(ps[P_T])
-    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-    DN0, RT0, LEAK0 = flood_prep(ncols, O, np.uint64(ps[P_E]))
-    past0 = O & ~grow(LEAK0, O, DN0, RT0)
+    ncols, B, T, O = open_spaces(ps)
+    DN0, RT0, _LEAK0, past0 = flood_pastures(ncols, O, np.uint64(ps[P_E]))
     nc0 = count_pastures(past0, DN0, RT0)
     # the border positions next to a closed pasture's spaces (a new border there splits it) and what the
     # pastures and lone troughs hold now (the rest of the capacity is the buildings')
@@ -81,10 +72,7 @@ def post_borders(st, tab):
         for j in range(MW):
             moves[np.uint64(m), j] = moves[np.uint64(i), j]
         _copy(tps, ps)
-        tps[P_E] = tps[P_E] | moves[np.uint64(m), 0]
-        tps[P_BORD] -= k
-        tps[P_WOOD] -= w
-        tps[P_STONE] -= s
+        build_borders(tps, moves[np.uint64(m), 0], k, w, s)
         # a closure (region R, no open space) always changes the pastures: R's boundary is complete after it,
         # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
         # R's boundary (not a farm-edge side: R would leak) joined to a space outside R, and that pasture splits
@@ -92,8 +80,7 @@ def post_borders(st, tab):
         if (moves[np.uint64(m), 3] < 0 and moves[np.uint64(m), 2] != 0) or not same_pastures(
             ncols, O, np.uint64(tps[P_E]), past0, nc0
         ):
-            DN1, RT1, LEAK1 = flood_prep(ncols, O, np.uint64(tps[P_E]))
-            past1 = O & ~grow(LEAK1, O, DN1, RT1)
+            DN1, RT1, _LEAK1, past1 = flood_pastures(ncols, O, np.uint64(tps[P_E]))
             if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
                 # no closed pasture changes (no new border touches one) and every animal stays housed
                 capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
@@ -104,8 +91,7 @@ def post_borders(st, tab):
                 evaluate(tps, prm, prmf, wk, res1)
         else:
             # same pastures: same containers and housing; only the goods (Storage points) change
-            for j in range(13):
-                res1[j] = res0[j]
+            _copy(res1, res0)
             res1[0] -= stg * (w + s)
             res1[12] -= stg * (w + s)
         feat_row(feats, m, res0, res1, ps, tps, 0)
@@ -114,33 +100,20 @@ def post_borders(st, tab):
         end_turn(st)
         return -1
     if placed > 0:
-        moves[np.uint64(m), 0] = 0
-        moves[np.uint64(m), 1] = 0
-        moves[np.uint64(m), 2] = 0
-        moves[np.uint64(m), 3] = -1
-        for j in range(NF):
-            feats[np.uint64(m), j] = 0.0
-        m += 1
+        m = stop_row(moves, feats, m, 0, 0, 0, -1)
     return _post(st, me, K_PLAN, m)
 
 
 @njit(cache=True, _nrt=False)
 def apply_borders(st, tab, i):
-    r = st.rec[0]
-    cxt = tab[0]
-    prm = cxt.prm
-    me = r.ctl[C_ME]
-    ps = r.ps[np.uint64(me)]
+    r, prm, _prmf, _wk, me, ps = acting(st, tab)
     k = r.moves[np.uint64(i), 1]
     if k == 0:
         end_turn(st)
         return
     walls = r.ctl[C_SLOT] == S_WALLS
     w, s = border_cost(walls, k, r.ctl[C_PLACED], prm)
-    ps[P_E] = ps[P_E] | r.moves[np.uint64(i), 0]
-    ps[P_BORD] -= k
-    ps[P_WOOD] -= w
-    ps[P_STONE] -= s
+    build_borders(ps, r.moves[np.uint64(i), 0], k, w, s)
     r.ctl[C_PLACED] += k
     _logs(
         st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0

@@ -95,6 +95,14 @@ def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
     res[4] = res[10]
 
 
+@njit(cache=True, inline="always")
+def eval_kept(ps, prm, prmf, res0, res1, dcap, dexp, storage):
+    """res1 of farm ps that keeps every animal of the farm evaluated in res0 (no housing needed) and differs from it
+    only by dcap more capacity, dexp more expansion points and its goods (_eval_known; ``storage``: ps has the
+    Storage Building)."""
+    _eval_known(ps, prm, prmf, res1, res0[1] + dcap, 0, res0[10], res0[11] + dexp, storage)
+
+
 @njit(cache=True, _nrt=False)
 def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
     """evaluate() through the evaluation memo. The housing and the capacity depend only on the farm (borders,
@@ -204,7 +212,7 @@ def eval_cheap(ps, prm, prmf, wk, res):
                 cap += c
             if code == B_STORAGE:
                 storage = True
-    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
+    O = active_mask(ncols) & ~B
     capo, nexp = open_value(ps, prm, O, B, T, np.uint64(ps[P_E]))
     cap += capo
     st = 0.0
@@ -243,6 +251,30 @@ def feat_row(feats, i, before, after, ps0, ps1, offered):
     feats[i, F_BPTS] = after[4] - before[4]
     feats[i, F_ONSPACE] = 0.0
     feats[i, F_RULE] = 0.0
+
+
+@njit(cache=True, inline="always")
+def set_move(moves, m, a, b, c, d):
+    """Candidate row m of a decision: [a, b, c, d]."""
+    moves[np.uint64(m), 0] = a
+    moves[np.uint64(m), 1] = b
+    moves[np.uint64(m), 2] = c
+    moves[np.uint64(m), 3] = d
+
+
+@njit(cache=True, inline="always")
+def clear_feats(feats, m):
+    """Candidate row m has no features (all 0)."""
+    for j in range(NF):
+        feats[np.uint64(m), j] = 0.0
+
+
+@njit(cache=True, inline="always")
+def stop_row(moves, feats, m, a, b, c, d):
+    """Candidate row m is the "stop" of a repeated action ([a, b, c, d], no features); returns m + 1."""
+    set_move(moves, m, a, b, c, d)
+    clear_feats(feats, m)
+    return m + 1
 
 
 @njit(cache=True)
@@ -368,9 +400,8 @@ def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
 def open_value(ps, prm, O, B, T, E):
     """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
     (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
-    DN, RT, LEAK = flood_prep(ps[P_NCOLS], O, E)
-    # the closed pastures are the open spaces that no leaking space reaches: one flood from all of them
-    return _closed_value(ps, prm, O, B, T, O & ~grow(LEAK, O, DN, RT), DN, RT, U0)
+    DN, RT, _LEAK, past = flood_pastures(ps[P_NCOLS], O, E)
+    return _closed_value(ps, prm, O, B, T, past, DN, RT, U0)
 
 
 @njit(cache=True)

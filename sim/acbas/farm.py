@@ -241,15 +241,28 @@ def grow(seed, O, DN, RT):
         x = y
 
 
+@njit(cache=True, inline="always")
+def flood_pastures(ncols, O, E):
+    """flood_prep's masks DN, RT, LEAK for open spaces O and borders E, and the closed pastures: the open spaces
+    that no leaking space reaches (one flood from all of them)."""
+    DN, RT, LEAK = flood_prep(ncols, O, E)
+    return DN, RT, LEAK, O & ~grow(LEAK, O, DN, RT)
+
+
+@njit(cache=True, inline="always")
+def open_spaces(ps):
+    """(columns, buildings B, troughs T, open spaces O: the building-free spaces) of farm row ps."""
+    ncols = ps[P_NCOLS]
+    B = building_mask(ps)
+    return ncols, B, np.uint64(ps[P_T]), active_mask(ncols) & ~B
+
+
 @njit(cache=True)
 def pastures_mask(ps):
     """Union of the spaces in closed pastures."""
     ncols = ps[P_NCOLS]
     O = active_mask(ncols) & ~building_mask(ps)
-    E = np.uint64(ps[P_E])
-    DN, RT, LEAK = flood_prep(ncols, O, E)
-    # the open spaces that no leaking space reaches
-    return O & ~grow(LEAK, O, DN, RT)
+    return flood_pastures(ncols, O, np.uint64(ps[P_E]))[3]
 
 
 @njit(cache=True, _nrt=False)

@@ -53,6 +53,20 @@ def unit_dp(a0, a1, a2, a3, dd, doff, U, prm, wk):
 
 
 @njit(cache=True, inline="always")
+def _give(o, c, a0, a1, a2, a3):
+    """The capacities (a0..a3) given to the four types, with c more given to type o (o = 4: none)."""
+    if o == 0:
+        a0 += c
+    elif o == 1:
+        a1 += c
+    elif o == 2:
+        a2 += c
+    elif o == 3:
+        a3 += c
+    return a0, a1, a2, a3
+
+
+@njit(cache=True, inline="always")
 def _hmg(wk, f):
     return wk[np.uint64(HM_ROW + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
@@ -136,14 +150,7 @@ def house_w(wk, K, dd, doff, prm, assign):
             mx = g3
             o = 3
         wk[8, np.uint64(j)] = o
-        if o == 0:
-            g0 -= wk[5, np.uint64(j)]
-        elif o == 1:
-            g1 -= wk[5, np.uint64(j)]
-        elif o == 2:
-            g2 -= wk[5, np.uint64(j)]
-        elif o == 3:
-            g3 -= wk[5, np.uint64(j)]
+        g0, g1, g2, g3 = _give(o, -wk[5, np.uint64(j)], g0, g1, g2, g3)
     nb = n
     bu0 = 0
     bu1 = 0
@@ -313,15 +320,7 @@ def house_w(wk, K, dd, doff, prm, assign):
                 else:
                     wk[7, np.uint64(i)] = -1
             else:
-                o = wk[7, np.uint64(i)]
-                if o == 0:
-                    acc0 -= wk[5, np.uint64(i)]
-                elif o == 1:
-                    acc1 -= wk[5, np.uint64(i)]
-                elif o == 2:
-                    acc2 -= wk[5, np.uint64(i)]
-                elif o == 3:
-                    acc3 -= wk[5, np.uint64(i)]
+                acc0, acc1, acc2, acc3 = _give(wk[7, np.uint64(i)], -wk[5, np.uint64(i)], acc0, acc1, acc2, acc3)
             o = wk[7, np.uint64(i)] + 1
             while o < 4:
                 if o == 0 and acc0 < dd[np.uint64(doff + 0)]:
@@ -338,14 +337,7 @@ def house_w(wk, K, dd, doff, prm, assign):
                 fresh = False
                 continue
             wk[7, np.uint64(i)] = o
-            if o == 0:
-                acc0 += wk[5, np.uint64(i)]
-            elif o == 1:
-                acc1 += wk[5, np.uint64(i)]
-            elif o == 2:
-                acc2 += wk[5, np.uint64(i)]
-            elif o == 3:
-                acc3 += wk[5, np.uint64(i)]
+            acc0, acc1, acc2, acc3 = _give(o, wk[5, np.uint64(i)], acc0, acc1, acc2, acc3)
             i += 1
             fresh = True
     for t in range(4):

@@ -209,51 +209,60 @@ I_BONUS = I_PTSB + 8  # 4 types x 4 band starts
 N_PRM = I_BONUS + 16
 
 
+# where each integer parameter goes in the packed array: one index per number of the parameter, in its order
+SLOTS = {
+    "rounds": (I_ROUNDS,),
+    "workers": (I_WORKERS,),
+    "start_borders": (I_START_BORDERS,),
+    "start_goods": (I_START_WOOD, I_START_STONE, I_START_REED),
+    "expand_pool": (I_EXP_POOL,),
+    "expand_refill": (I_EXP_REFILL,),
+    "start_player_wood": (I_SP_WOOD,),
+    "wood_refill": (I_WOOD3,),
+    "stone1_refill": (I_STONE1,),
+    "stone2_refill": (I_STONE2,),
+    "building_materials": (I_BM_WOOD, I_BM_STONE, I_BM_REED),
+    "millpond_refill": (I_MILL_X, I_MILL_Y),
+    "pigs_sheep_refill": (I_PS_X, I_PS_Y),
+    "cows_pigs_refill": (I_CP_X, I_CP_Y),
+    "horses_sheep_refill": (I_HS_X, I_HS_Y),
+    "fence_wood": (I_FENCE_WOOD,),
+    "walls_free": (I_WALLS_FREE,),
+    "wall_stone": (I_WALL_STONE,),
+    "troughs_total": (I_TROUGHS,),
+    "trough_free": (I_TROUGH_FREE,),
+    "trough_wood": (I_TROUGH_WOOD,),
+    "stalls_total": (I_STALLS,),
+    "stall_cost": (I_STALL_STONE, I_STALL_REED),
+    "stables_cost": (I_STABLES_COST,),
+    "house_cost": (I_HTH_W, I_HTH_S, I_HTH_R),
+    "storage_cost": (I_STO_W, I_STO_S, I_STO_R),
+    "shelter_cost": (I_SHE_W, I_SHE_S, I_SHE_R),
+    "open_stables_cost": (I_OPEN_COST,),
+    "pasture_per_space": (I_PASTURE,),
+    "trough_mult": (I_TMULT,),
+    "lone_trough": (I_LONE,),
+    "bonus_low": (I_BONUS_LOW,),
+    "expansions_total": (I_EXPANSIONS,),
+    "expansion_points": (I_EXP_POINTS,),
+    "breed_min": (I_BREED_MIN,),
+    "partial_plan_max_spaces": (I_PLAN_MAX,),
+    # buildings by code 1..7 (code 0, no building, holds and scores nothing)
+    "building_capacity": tuple(range(I_CAPB + 1, I_CAPB + 8)),
+    "building_points": tuple(range(I_PTSB + 1, I_PTSB + 8)),
+    **{f"bonus_{name}": tuple(range(I_BONUS + 4 * t, I_BONUS + 4 * t + 4)) for t, name in enumerate(TYPES)},
+}
+
+
 def pack(values):
     """Resolved parameter values -> (int64 array, float64 array) for the engine."""
     v = values
     p = np.zeros(N_PRM, dtype=np.int64)
-    p[I_ROUNDS] = v["rounds"]
-    p[I_WORKERS] = v["workers"]
-    p[I_START_BORDERS] = v["start_borders"]
-    p[I_START_WOOD], p[I_START_STONE], p[I_START_REED] = v["start_goods"]
-    p[I_EXP_POOL] = v["expand_pool"]
-    p[I_EXP_REFILL] = v["expand_refill"]
-    p[I_SP_WOOD] = v["start_player_wood"]
-    p[I_WOOD3] = v["wood_refill"]
-    p[I_STONE1] = v["stone1_refill"]
-    p[I_STONE2] = v["stone2_refill"]
-    p[I_BM_WOOD], p[I_BM_STONE], p[I_BM_REED] = v["building_materials"]
-    p[I_MILL_X], p[I_MILL_Y] = v["millpond_refill"]
-    p[I_PS_X], p[I_PS_Y] = v["pigs_sheep_refill"]
-    p[I_CP_X], p[I_CP_Y] = v["cows_pigs_refill"]
-    p[I_HS_X], p[I_HS_Y] = v["horses_sheep_refill"]
-    p[I_FENCE_WOOD] = v["fence_wood"]
-    p[I_WALLS_FREE] = v["walls_free"]
-    p[I_WALL_STONE] = v["wall_stone"]
-    p[I_TROUGHS] = v["troughs_total"]
-    p[I_TROUGH_FREE] = v["trough_free"]
-    p[I_TROUGH_WOOD] = v["trough_wood"]
-    p[I_STALLS] = v["stalls_total"]
-    p[I_STALL_STONE], p[I_STALL_REED] = v["stall_cost"]
-    p[I_STABLES_COST] = v["stables_cost"]
-    p[I_HTH_W], p[I_HTH_S], p[I_HTH_R] = v["house_cost"]
-    p[I_STO_W], p[I_STO_S], p[I_STO_R] = v["storage_cost"]
-    p[I_SHE_W], p[I_SHE_S], p[I_SHE_R] = v["shelter_cost"]
-    p[I_OPEN_COST] = v["open_stables_cost"]
-    p[I_PASTURE] = v["pasture_per_space"]
-    p[I_TMULT] = v["trough_mult"]
-    p[I_LONE] = v["lone_trough"]
-    p[I_BONUS_LOW] = v["bonus_low"]
-    p[I_EXPANSIONS] = v["expansions_total"]
-    p[I_EXP_POINTS] = v["expansion_points"]
-    p[I_BREED_MIN] = v["breed_min"]
-    p[I_PLAN_MAX] = v["partial_plan_max_spaces"]
-    for i in range(7):
-        p[I_CAPB + 1 + i] = v["building_capacity"][i]
-        p[I_PTSB + 1 + i] = v["building_points"][i]
-    for t, name in enumerate(TYPES):
-        for i in range(4):
-            p[I_BONUS + 4 * t + i] = v[f"bonus_{name}"][i]
+    for name, slots in SLOTS.items():
+        numbers = v[name] if len(slots) > 1 else (v[name],)
+        if len(numbers) != len(slots):
+            raise MeeplabError(f"{name} needs {len(slots)} numbers, got {numbers}")
+        for i, x in zip(slots, numbers):
+            p[i] = x
     f = np.array([float(v["storage_per_good"])], dtype=np.float64)
     return p, f

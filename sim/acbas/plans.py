@@ -96,6 +96,22 @@ def _closure_plans(with_bits, regs, bnd, sizes, maxsize, nreg, B, X, kmax, moves
     return n
 
 
+@njit(cache=True, inline="always")
+def _plan_start(ps, wk):
+    """What plan generation starts from: (columns, buildings B, their sides EB, borders E) of farm row ps, and a
+    new stamp for the hash set that lists each border set once (_plan_add)."""
+    ncols = ps[P_NCOLS]
+    B = U0
+    EB = U0
+    for s in range(3 * ncols):
+        if ps[P_BLD + s] != 0:
+            B |= bit(s)
+            EB |= np.uint64(SPACE_EDGES[s])
+    stamp = _hg(wk, 2 * HS) + 1
+    _hs(wk, 2 * HS, stamp)
+    return ncols, B, EB, np.uint64(ps[P_E]), stamp
+
+
 @njit(cache=True)
 def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk, reg, rbnd, rsize, reg_end, reg_with):
     """Enclosure plans, rows [edge mask, borders, region space mask, open space or -1], at most ``maxm``,
@@ -111,17 +127,8 @@ def gen_plans(ps, prm, moves, maxm, kmax, maxsize, partial_max, singles, wk, reg
     reg, rbnd, rsize, reg_end, reg_with: the region tables (farm.REG, RBND, RSIZE, REG_END, layout.REG_WITH), passed
     in (the engine keeps them in its context record) rather than read as globals: numba would freeze their 700 kB
     into the machine code of every function that calls this one."""
-    ncols = ps[P_NCOLS]
-    B = U0
-    EB = U0
-    for s in range(3 * ncols):
-        if ps[P_BLD + s] != 0:
-            B |= bit(s)
-            EB |= np.uint64(SPACE_EDGES[s])
-    E = np.uint64(ps[P_E])
-    free = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-    stamp = _hg(wk, 2 * HS) + 1
-    _hs(wk, 2 * HS, stamp)
+    ncols, B, EB, E, stamp = _plan_start(ps, wk)
+    free = active_mask(ncols) & ~B
     n = 0
     if kmax < 1:
         return 0
@@ -217,8 +224,7 @@ def same_pastures(ncols, O, E, past0, nc0):
     """Has ps's farm (open spaces O) with border mask E the closed pastures past0, nc0 of them
     (count_pastures)? They are found by one flood from the leaking spaces, and counted only when they cover
     the same spaces."""
-    DN, RT, LEAK = flood_prep(ncols, O, E)
-    past = O & ~grow(LEAK, O, DN, RT)
+    DN, RT, _LEAK, past = flood_pastures(ncols, O, E)
     if past != past0:
         return False
     return count_pastures(past, DN, RT) == nc0
@@ -236,6 +242,15 @@ def border_cost(walls, k, placed, prm):
     if paid < 0:
         paid = 0
     return 0, paid * prm[I_WALL_STONE]
+
+
+@njit(cache=True, inline="always")
+def build_borders(ps, need, k, w, s):
+    """The k borders of edge mask ``need`` from the hand onto farm row ps, paid w wood and s stone."""
+    ps[P_E] = ps[P_E] | need
+    ps[P_BORD] -= k
+    ps[P_WOOD] -= w
+    ps[P_STONE] -= s
 
 
 @njit(cache=True)
@@ -260,21 +275,11 @@ def can_border_u(ps, prm, walls, placed, ue):
 def default_plans(ps, moves, maxm, kmax, wk):
     """gen_plans(ps, prm, moves, maxm, kmax, DEFAULT_PLAN_SPACES, 0, False, wk) over the short list of small
     regions (SREG): the same rows in the same order."""
-    ncols = ps[P_NCOLS]
-    B = U0
-    EB = U0
-    for s in range(3 * ncols):
-        if ps[P_BLD + s] != 0:
-            B |= bit(s)
-            EB |= np.uint64(SPACE_EDGES[s])
-    E = np.uint64(ps[P_E])
-    stamp = _hg(wk, 2 * HS) + 1
-    _hs(wk, 2 * HS, stamp)
-    n = 0
+    ncols, B, EB, E, stamp = _plan_start(ps, wk)
     if kmax < 1:
         return 0
     return _closure_plans(
-        SREG_WITH, SREG, SRBND, SRSIZE, DEFAULT_PLAN_SPACES, SREG_END[ncols], B, EB | E, kmax, moves, n, maxm, wk, stamp
+        SREG_WITH, SREG, SRBND, SRSIZE, DEFAULT_PLAN_SPACES, SREG_END[ncols], B, EB | E, kmax, moves, 0, maxm, wk, stamp
     )
 
 
@@ -353,13 +358,8 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
                 # a plan changes only the borders: of eval_cheap's value only the expansion points and the
                 # capacity of pastures and lone troughs can change (_closed_value)
                 if not masks:
-                    ncols = ps[P_NCOLS]
-                    B = building_mask(ps)
-                    T = np.uint64(ps[P_T])
-                    O = ((np.uint64(1) << np.uint64(3 * ncols)) - U1) & ~B
-                    E0 = np.uint64(ps[P_E])
-                    DN, RT, LEAK = flood_prep(ncols, O, E0)
-                    past0 = O & ~grow(LEAK, O, DN, RT)
+                    ncols, B, T, O = open_spaces(ps)
+                    DN, RT, LEAK, past0 = flood_pastures(ncols, O, np.uint64(ps[P_E]))
                     cap0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN, RT, U0)
                     masks = True
                 # closing R borders exactly R's boundary: R is closed and the rest floods as before without R
@@ -380,8 +380,5 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
         return -1
     r = 8 + bi * PC_ROW
     w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
-    ps[P_E] = ps[P_E] | _pcg(wk, me, r)
-    ps[P_BORD] -= _pcg(wk, me, r + 1)
-    ps[P_WOOD] -= w
-    ps[P_STONE] -= s
+    build_borders(ps, _pcg(wk, me, r), _pcg(wk, me, r + 1), w, s)
     return r

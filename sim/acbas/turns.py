@@ -1,7 +1,9 @@
 """Turn flow: a round starts with the refill and the start player's first placement, the players alternate one
 worker at a time, and the round ends when every worker is placed (breeding follows, ``animals.py``). Also the
-two helpers every decision uses: posting a decision (``_post``) and logging an event (``_logs``)."""
+helpers every decision uses: posting a decision (``_post``), logging an event (``_logs``) and what a step of
+the action in progress works on (``acting``)."""
 
+import numpy as np
 from numba import njit
 
 from meeplab.sim.core.forward import C_KIND, C_N, C_PHASE, C_SEAT
@@ -27,6 +29,16 @@ def _post(st, seat, kind, n):
 @njit(cache=True, inline="always")
 def _logs(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     _log(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
+
+
+@njit(cache=True, inline="always")
+def acting(st, tab):
+    """What a step of the action in progress works on: the record, the integer and float parameters, the
+    workspace, the seat carrying out the action and its farm row."""
+    r = st.rec[0]
+    cxt = tab[0]
+    me = r.ctl[C_ME]
+    return r, cxt.prm, cxt.prmf, st.scr[0].wk, me, r.ps[np.uint64(me)]
 
 
 @njit(cache=True, _nrt=False)
