@@ -92,7 +92,7 @@ class Result:
     """One run directory. Tables are pandas DataFrames; ``lazy`` is the polars LazyFrame of every row."""
 
     def __init__(self, path: str | Path):
-        from meeplab.reports.load import load_run
+        from meeplab.analysis.load import load_run
 
         self.run = load_run(path)
         self._stats = None
@@ -129,7 +129,7 @@ class Result:
     @property
     def stats(self):
         if self._stats is None:
-            from meeplab.reports.stats import run_stats
+            from meeplab.analysis.stats import run_stats
 
             self._stats = run_stats(self.run)
         return self._stats
@@ -219,7 +219,7 @@ class Result:
 
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
         """Write the HTML report (default ``<run>/report.html``); returns its path."""
-        from meeplab.reports.html import build_report
+        from meeplab.reports import build_report
 
         return build_report([self.path], Path(path) if path else self.path / "report.html", title=title)
 
@@ -235,7 +235,7 @@ class Comparison:
 
     @property
     def paired(self) -> bool:
-        from meeplab.reports.stats import pairing
+        from meeplab.analysis.compare import pairing
 
         return pairing(self.baseline.run, self.variant.run)[0]
 
@@ -249,7 +249,7 @@ class Comparison:
         """Per player count and bot: win rate and mean score of both runs and ``variant - baseline`` with 95%
         intervals (``d_win_lo``, ``d_win_hi``, ``d_score_lo``, ``d_score_hi``) and p-values: paired game by game
         when the runs share seed, players and lineups (common random numbers), else unpaired."""
-        from meeplab.reports.stats import paired_compare, unpaired_compare
+        from meeplab.analysis.compare import paired_compare, unpaired_compare
 
         if self.paired:
             df = paired_compare(self.baseline.run, self.variant.run)
@@ -271,7 +271,7 @@ class Comparison:
         return pd.DataFrame(rows)
 
     def report(self, path: str | Path | None = None, title: str | None = None) -> Path:
-        from meeplab.reports.html import build_report
+        from meeplab.reports import build_report
 
         if path is None:
             if self.path is None:

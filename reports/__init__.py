@@ -1,8 +1,8 @@
-"""Balance reports: read run directories (:mod:`reports.load`), aggregate them
-(:mod:`reports.stats`), draw charts (:mod:`reports.charts`) and write one self-contained HTML
-file (:func:`reports.html.build_report`)."""
+"""Balance reports: render what :mod:`meeplab.analysis` computes as one self-contained HTML file
+(:func:`reports.build.build_report`): section builders return plain data (:mod:`reports.runs`,
+:mod:`reports.compare`, ...), Jinja2 templates in ``templates/`` render it, charts come from
+:mod:`reports.charts`."""
 
-from .html import build_report
-from .load import Run, load_run
+from .build import build_report
 
-__all__ = ["Run", "build_report", "load_run"]
+__all__ = ["build_report"]

@@ -97,7 +97,8 @@ def _err(df: pl.DataFrame, val: str = "win_rate", lo: str = "lo", hi: str = "hi"
 
 
 def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
-    """Grouped bars: win rate per bot for each player count, error bars from the ``lo``/``hi`` columns, fair share line."""
+    """Grouped bars: win rate per bot for each player count, error bars from the ``lo``/``hi`` columns, fair share
+    line."""
     players = by_bot["n_players"].unique().sort().to_list()
     bots = [b for b in colors if b in set(by_bot["bot"].to_list())]
     fig, ax = plt.subplots(

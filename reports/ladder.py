@@ -1,299 +1,100 @@
-"""The skill ladder's report section, "Does it hold for stronger players?" (``meeplab ladder``).
-
-A ladder directory holds ``ladder.json`` and one ordinary run per rung (self-play: every seat the same bot, the
-pure seat effect at that skill) and per pair of neighbouring rungs (cross-play: the skill gap). This module reads
-them and answers, per player count and rung: seat win rates with intervals, the leading score category and its
-share of the points, ties, game length, and how often the stronger of two neighbouring rungs wins.
-
-A **finding** is a quantity measured at every rung (a seat's advantage over the fair share, the tie rate, the game
-length, the leading score category). It is flagged when it changes sign between the lowest and the highest rung
-(with at least one of the two intervals clear of zero), when its 95 % intervals at the lowest and highest rung do
-not overlap, or (for the leading category) when the category itself changes.
-"""
+"""The skill ladder's report, "Does it hold for stronger players?" (``meeplab ladder``): the ladder section
+(``templates/ladder.html.j2``) and then every run of the ladder. The numbers: :mod:`meeplab.analysis.ladder`."""
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from meeplab.sim.core.errors import MeeplabError
+from meeplab.analysis.compare import bot_order, unique_labels
+from meeplab.analysis.ladder import Ladder, findings, gap_rows, load_ladder, rung_rows
+from meeplab.analysis.stats import run_stats
 
-from .load import Run, load_run
-from .stats import RunStats, run_stats, wilson
-
-LADDER_FILE = "ladder.json"
-
-
-def is_ladder(path: str | Path) -> bool:
-    return (Path(path) / LADDER_FILE).is_file()
+from . import charts
+from .format import ci, code, figure, num, pct, slug, table
+from .runs import run_section
+from .template import now, output_path, render_page, write_page
 
 
-@dataclass
-class Ladder:
-    path: Path
-    meta: dict[str, Any]
-    rungs: list[str]
-    selfplay: dict[str, Run]  # rung -> its self-play run
-    cross: list[tuple[str, str, Run]]  # (weaker, stronger, run)
+def num1(x: Any) -> str:
+    return num(x, 1)
 
 
-def load_ladder(path: str | Path) -> Ladder:
-    path = Path(path)
-    try:
-        meta = json.loads((path / LADDER_FILE).read_text(encoding="utf-8"))
-        rungs = [str(r) for r in meta["rungs"]]
-        selfplay = {r: load_run(path / meta["self"][r]) for r in rungs}
-        cross = [(a, b, load_run(path / d)) for a, b, d in meta["cross"]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise MeeplabError(f"{path / LADDER_FILE}: not a readable ladder ({exc})") from None
-    return Ladder(path=path, meta=meta, rungs=rungs, selfplay=selfplay, cross=cross)
+def finding_text(f: dict[str, Any]) -> str:
+    """The lowest and the highest rung's values of one flagged finding."""
+    lo, hi = f["low"], f["high"]
+    if f["why"] == "changes" and f["finding"] == "leading score category":
+        return f"{lo[1]} ({pct(lo[2])} of points) with {lo[0]}, {hi[1]} ({pct(hi[2])}) with {hi[0]}"
+    if f.get("length"):
+        low = f"{num(lo[1], 1)} {ci(lo[2], lo[3], num1)} with {lo[0]}"
+        return f"{low}, {num(hi[1], 1)} {ci(hi[2], hi[3], num1)} with {hi[0]}"
+    return f"{pct(lo[1])} {ci(lo[2], lo[3])} with {lo[0]}, {pct(hi[1])} {ci(hi[2], hi[3])} with {hi[0]}"
 
 
-def _leading_category(run: Run, st: RunStats, p: int) -> tuple[str, float]:
-    """The score category with the largest mean and its share of the summed category means."""
-    rows = st.by_bot.filter(st.by_bot["n_players"] == p)
-    if rows.height == 0 or not run.categories:
-        return "", math.nan
-    means = {
-        c: float(np.nansum(rows[f"cat_{c}"].to_numpy() * rows["n"].to_numpy()) / rows["n"].sum())
-        for c in run.categories
-    }
-    total = sum(v for v in means.values() if v > 0)
-    best = max(means, key=means.get)
-    return best, (means[best] / total if total > 0 else math.nan)
-
-
-def rung_rows(lad: Ladder) -> list[dict[str, Any]]:
-    """One row per (player count, rung): seat rates and intervals, ties, length, leading category."""
-    rows = []
-    for r in lad.rungs:
-        run = lad.selfplay[r]
-        st = run_stats(run)
-        for g in st.games.iter_rows(named=True):
-            p = int(g["n_players"])
-            seats = st.by_seat.filter(st.by_seat["n_players"] == p).sort("seat")
-            n = int(g["games"])
-            tlo, thi = wilson(float(g["tie_games"]), n)
-            sd = float(g["sd_length"]) if g["sd_length"] is not None else 0.0
-            half = 1.959964 * sd / math.sqrt(max(n, 1))
-            cat, share = _leading_category(run, st, p)
-            rows.append(
-                {
-                    "n_players": p,
-                    "rung": r,
-                    "games": n,
-                    "seat_rate": seats["win_rate"].to_list(),
-                    "seat_lo": seats["lo"].to_list(),
-                    "seat_hi": seats["hi"].to_list(),
-                    "tie": float(g["tie_share"]),
-                    "tie_lo": tlo,
-                    "tie_hi": thi,
-                    "length": float(g["mean_length"]),
-                    "length_lo": float(g["mean_length"]) - half,
-                    "length_hi": float(g["mean_length"]) + half,
-                    "category": cat,
-                    "category_share": share,
-                }
-            )
-    return rows
-
-
-def gap_rows(lad: Ladder) -> list[dict[str, Any]]:
-    """Cross-play between neighbouring rungs: the stronger rung's win rate per seat (fair = 1/P)."""
-    out = []
-    for weak, strong, run in lad.cross:
-        st = run_stats(run)
-        for row in st.by_bot.filter(st.by_bot["bot"] == strong).iter_rows(named=True):
-            out.append(
-                {
-                    "n_players": int(row["n_players"]),
-                    "weaker": weak,
-                    "stronger": strong,
-                    "rate": float(row["win_rate"]),
-                    "lo": float(row["lo"]),
-                    "hi": float(row["hi"]),
-                    "fair": 1.0 / int(row["n_players"]),
-                }
-            )
-    return out
-
-
-def _flag(lo_a: float, hi_a: float, v_a: float, lo_b: float, hi_b: float, v_b: float, zero: float) -> str:
-    """Why a finding at the lowest rung (a) and the highest (b) disagrees, or ''."""
-    clear_a = lo_a > zero or hi_a < zero
-    clear_b = lo_b > zero or hi_b < zero
-    if (v_a - zero) * (v_b - zero) < 0 and (clear_a or clear_b):
-        return "changes sign"
-    if hi_a < lo_b or hi_b < lo_a:
-        return "intervals do not overlap"
-    return ""
-
-
-def findings(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]]:
-    """Flagged findings: compare the lowest and the highest rung present at each player count."""
-    out = []
-    for p in sorted({r["n_players"] for r in rows}):
-        at = {r["rung"]: r for r in rows if r["n_players"] == p}
-        present = [r for r in rungs if r in at]
-        if len(present) < 2:
-            continue
-        a, b = at[present[0]], at[present[-1]]
-        fair = 1.0 / p
-        for s in range(p):
-            why = _flag(
-                a["seat_lo"][s],
-                a["seat_hi"][s],
-                a["seat_rate"][s],
-                b["seat_lo"][s],
-                b["seat_hi"][s],
-                b["seat_rate"][s],
-                fair,
-            )
-            if why:
-                out.append(
-                    {
-                        "n_players": p,
-                        "finding": f"seat {s + 1}'s win rate (fair {fair:.1%})",
-                        "why": why,
-                        "low": (present[0], a["seat_rate"][s], a["seat_lo"][s], a["seat_hi"][s]),
-                        "high": (present[-1], b["seat_rate"][s], b["seat_lo"][s], b["seat_hi"][s]),
-                    }
-                )
-        why = _flag(a["tie_lo"], a["tie_hi"], a["tie"], b["tie_lo"], b["tie_hi"], b["tie"], -1.0)
-        if why:
-            out.append(
-                {
-                    "n_players": p,
-                    "finding": "share of games with a shared win",
-                    "why": why,
-                    "low": (present[0], a["tie"], a["tie_lo"], a["tie_hi"]),
-                    "high": (present[-1], b["tie"], b["tie_lo"], b["tie_hi"]),
-                }
-            )
-        why = _flag(a["length_lo"], a["length_hi"], a["length"], b["length_lo"], b["length_hi"], b["length"], -1.0)
-        if why:
-            out.append(
-                {
-                    "n_players": p,
-                    "finding": "mean game length",
-                    "why": why,
-                    "length": True,
-                    "low": (present[0], a["length"], a["length_lo"], a["length_hi"]),
-                    "high": (present[-1], b["length"], b["length_lo"], b["length_hi"]),
-                }
-            )
-        if a["category"] and a["category"] != b["category"]:
-            out.append(
-                {
-                    "n_players": p,
-                    "finding": "leading score category",
-                    "why": "changes",
-                    "low": (present[0], a["category"], a["category_share"]),
-                    "high": (present[-1], b["category"], b["category_share"]),
-                }
-            )
-    return out
-
-
-def ladder_section(lad: Ladder) -> str:
-    """The HTML section "Does it hold for stronger players?"."""
-    from . import charts
-    from .html import ci, esc, figure, num, pct, table
-
+def ladder_section(lad: Ladder) -> dict[str, Any]:
+    """The section "Does it hold for stronger players?"."""
     rows = rung_rows(lad)
     gaps = gap_rows(lad)
-    flags = findings(rows, lad.rungs)
-    parts = [
-        '<section class="block" id="ladder"><h2>Does it hold for stronger players?</h2>',
-        "<p>Each rung is a self-play run (every seat the same bot: the seat effect at that skill); neighbouring "
-        "rungs also play each other (the skill gap). Rungs, weakest first: "
-        + ", ".join(f"<code>{esc(r)}</code>" for r in lad.rungs)
-        + ".</p>",
+    flags = [
+        {"head": f"{f['n_players']} players, {f['finding']} {f['why']}:", "text": finding_text(f)}
+        for f in findings(rows, lad.rungs)
     ]
-    if flags:
-        items = []
-        for f in flags:
-            lo, hi = f["low"], f["high"]
-            if f["why"] == "changes" and f["finding"] == "leading score category":
-                txt = (
-                    f"{esc(lo[1])} ({pct(lo[2])} of points) with {esc(lo[0])}, "
-                    f"{esc(hi[1])} ({pct(hi[2])}) with {esc(hi[0])}"
-                )
-            elif f.get("length"):
-                txt = (
-                    f"{num(lo[1], 1)} {ci(lo[2], lo[3], lambda x: num(x, 1))} with {esc(lo[0])}, "
-                    f"{num(hi[1], 1)} {ci(hi[2], hi[3], lambda x: num(x, 1))} with {esc(hi[0])}"
-                )
-            else:
-                txt = (
-                    f"{pct(lo[1])} {ci(lo[2], lo[3])} with {esc(lo[0])}, "
-                    f"{pct(hi[1])} {ci(hi[2], hi[3])} with {esc(hi[0])}"
-                )
-            items.append(f"<li><b>{f['n_players']} players, {esc(f['finding'])} {esc(f['why'])}:</b> {txt}</li>")
-        parts.append(
-            "<div class='warn'><b>Findings that depend on skill</b> (lowest vs highest rung):<ul>"
-            + "".join(items)
-            + "</ul></div>"
-        )
-    else:
-        parts.append(
-            "<p class='ok'>No finding changes sign or moves beyond its interval between the lowest and "
-            "the highest rung.</p>"
-        )
+    counts = []
     for p in sorted({r["n_players"] for r in rows}):
-        pr = [r for r in rows if r["n_players"] == p]
-        head = (
-            ["rung", "games"] + [f"seat {s + 1} wins" for s in range(p)] + ["leading category", "shared wins", "length"]
-        )
+        head = [
+            "rung",
+            "games",
+            *[f"seat {s + 1} wins" for s in range(p)],
+            "leading category",
+            "shared wins",
+            "length",
+        ]
         body = []
-        for r in pr:
+        for r in (r for r in rows if r["n_players"] == p):
             seats = [f"{pct(r['seat_rate'][s])} {ci(r['seat_lo'][s], r['seat_hi'][s])}" for s in range(p)]
-            cat = f"{esc(r['category'])} ({pct(r['category_share'])})" if r["category"] else "–"
             body.append(
                 [
-                    f"<code>{esc(r['rung'])}</code>",
+                    code(r["rung"]),
                     num(r["games"], 0),
                     *seats,
-                    cat,
+                    f"{r['category']} ({pct(r['category_share'])})" if r["category"] else "–",
                     f"{pct(r['tie'])} {ci(r['tie_lo'], r['tie_hi'])}",
-                    f"{num(r['length'], 1)} {ci(r['length_lo'], r['length_hi'], lambda x: num(x, 1))}",
+                    f"{num(r['length'], 1)} {ci(r['length_lo'], r['length_hi'], num1)}",
                 ]
             )
-        parts.append(f"<h3>{p} players</h3>")
-        parts.append(table(head, body, [False, True] + [True] * p + [False, True, True]))
-        pg = [g for g in gaps if g["n_players"] == p]
-        if pg:
-            gb = [
-                [
-                    f"<code>{esc(g['stronger'])}</code> vs <code>{esc(g['weaker'])}</code>",
-                    f"{pct(g['rate'])} {ci(g['lo'], g['hi'])}",
-                    pct(g["fair"]),
-                ]
-                for g in pg
+        gb = [
+            [
+                [code(g["stronger"]), " vs ", code(g["weaker"])],
+                f"{pct(g['rate'])} {ci(g['lo'], g['hi'])}",
+                pct(g["fair"]),
             ]
-            parts.append(table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True]))
-    uri = _seat_chart(rows, lad.rungs)
-    if uri:
-        parts.append(
-            figure(
-                uri,
-                "start player's advantage by rung",
-                "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
-                "Wilson intervals; a line that crosses zero is a finding that depends on skill.",
-            )
+            for g in gaps
+            if g["n_players"] == p
+        ]
+        counts.append(
+            {
+                "n_players": p,
+                "table": table(head, body, [False, True] + [True] * p + [False, True, True]),
+                "gaps": table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True])
+                if gb
+                else None,
+            }
         )
-    parts.append("</section>")
-    return "\n".join(parts)
+    uri = seat_chart(rows, lad.rungs)
+    fig = None
+    if uri:
+        fig = figure(
+            uri,
+            "start player's advantage by rung",
+            "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
+            "Wilson intervals; a line that crosses zero is a finding that depends on skill.",
+        )
+    return {"template": "ladder.html.j2", "rungs": lad.rungs, "flags": flags, "counts": counts, "figure": fig}
 
 
-def _seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:
-    from . import charts
-
+def seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:
     plt = charts.plt
     counts = sorted({r["n_players"] for r in rows})
     if not counts:
@@ -327,43 +128,22 @@ def _seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:
 
 def build_ladder_report(path: str | Path, out: str | Path, title: str | None = None) -> Path:
     """The report of a ladder directory: the ladder section first, then every run of the ladder."""
-    import datetime as _dt
-
-    from . import charts
-    from .html import _bot_order, _output_path, _unique_labels, esc, run_section, slug
-    from .template import page
-
-    out = _output_path(Path(out))
+    out = output_path(Path(out))
     lad = load_ladder(path)
     runs = [lad.selfplay[r] for r in lad.rungs] + [run for _, _, run in lad.cross]
     stats = [run_stats(r) for r in runs]
-    labels = _unique_labels(runs)
+    labels = unique_labels(runs)
     anchors = ["run-" + slug(lab) for lab in labels]
-    colors = charts.colors_for(_bot_order(runs, stats))
+    colors = charts.colors_for(bot_order(runs, stats))
     game = runs[0].title if runs else lad.meta.get("game", "?")
-    title = title or f"{game}: skill ladder"
-    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    subtitle = esc(
+    sections = [ladder_section(lad)]
+    sections += [run_section(run, st, lab, a, colors) for run, st, lab, a in zip(runs, stats, labels, anchors)]
+    doc = render_page(
+        title or f"{game}: skill ladder",
         f"{len(lad.rungs)} rungs · {len(runs)} runs · "
-        f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now}"
-    )
-    body = [ladder_section(lad)]
-    body += [run_section(run, st, lab, a, colors) for run, st, lab, a in zip(runs, stats, labels, anchors)]
-    toc = (
-        "<nav class='toc'><a href='#ladder'>Does it hold for stronger players?</a>"
-        + "".join(f"<a href='#{a}'>{esc(t)}</a>" for a, t in zip(anchors, labels))
-        + "</nav>"
-    )
-    doc = page(
-        esc(title),
-        subtitle,
-        toc,
-        "\n".join(body),
+        f"{sum(int(s.games['games'].sum()) for s in stats):,} games · generated {now()}",
+        [("ladder", "Does it hold for stronger players?"), *zip(anchors, labels)],
+        sections,
         "meeplab skill ladder · win rates count a k-way shared first place as 1/k · intervals are 95%",
     )
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(doc, encoding="utf-8")
-    except OSError as exc:
-        raise MeeplabError(f"{out}: cannot write report ({exc.strerror or exc})") from None
-    return out
+    return write_page(out, doc)

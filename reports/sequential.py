@@ -1,6 +1,6 @@
 """Report section of a sequential what-if test (``compare --until-significant``): the verdict per player
 count and the log-likelihood ratio path against Wald's bounds. The record is the ``sprt`` entry of the
-variant's run.json, written by :func:`sim.core.sprt.run_sequential`."""
+variant's run.json, written by :func:`meeplab.sim.core.sprt.run_sequential`; ``templates/sprt.html.j2`` renders it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from . import charts
-from .html import esc, figure, num, pct, spct, table
+from .format import b, figure, num, pct, spct, table
 
 
 def llr_chart(test: dict[str, Any]) -> str:
@@ -42,24 +42,13 @@ def llr_chart(test: dict[str, Any]) -> str:
     return charts.to_uri(fig)
 
 
-def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> str:
+def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> dict[str, Any]:
     st = record.get("settings", {})
-    label = record.get("metric_label", "the measured rate")
     delta_text = (
         f"δ = {100 * st['delta']:.1f} win-share points"
         if st.get("delta") is not None
         else f"δ = {st.get('elo')} Elo at the fair share 1/P (converted per player count below)"
     )
-    parts = [
-        '<section class="block" id="sequential"><h2>Sequential test: stop when significant</h2>',
-        f"<p>Measured: <b>{esc(label)}</b> in each game, <i>{esc(var_label)} − {esc(base_label)}</i>, on the "
-        "same games (common random numbers). After each batch of "
-        f"{st.get('batch', 0):,} games a sequential probability ratio test (Wald 1945, in the normal-"
-        "approximation form of Fishtest's GSPRT) weighs <i>no change</i> (H0) against <i>a change of δ</i> "
-        f"(H1); alternative {esc(st.get('alternative', ''))}, α = {st.get('alpha')}, β = {st.get('beta')}, "
-        f"{esc(delta_text)}, at most {st.get('max_games', 0):,} games per player count. "
-        "Each player count is tested on its own.</p>",
-    ]
     rows, findings, figs = [], [], []
     for t in record.get("tests", []):
         sd = t.get("sd")
@@ -78,11 +67,11 @@ def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> str
                 " ".join(
                     f"{k} {num(v.get(f'llr_{k}'))}" for k in ("rise", "fall") for v in t["path"][-1:] if f"llr_{k}" in v
                 ),
-                f"<b>{esc(t['verdict'])}</b>",
+                b(t["verdict"]),
             )
         )
         findings.append(
-            f"<b>{t['n_players']} players</b> after {t['games']:,} games: {esc(t.get('text', t['verdict']))}."
+            [b(f"{t['n_players']} players"), f" after {t['games']:,} games: {t.get('text', t['verdict'])}."]
         )
         figs.append(
             figure(
@@ -92,30 +81,29 @@ def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> str
                 "between the dashed bounds.",
             )
         )
-    parts.append(
-        "<div class='findings'><h4>Verdict</h4><ul>"
-        + "".join(f"<li>{f}</li>" for f in findings)
-        + "</ul><p class='muted'>The interval is the paired 95% interval of the mean difference at the "
-        "stopping point; after an early stop it is only indicative (a sequential test's estimate is "
-        "biased away from zero).</p></div>"
-    )
-    parts.append(
-        table(
-            [
-                "players",
-                "games",
-                "δ",
-                "mean difference",
-                "95% CI",
-                "games changed",
-                "bounds (H0 / H1)",
-                "final LLR",
-                "verdict",
-            ],
-            rows,
-            [True, True, True, True, True, True, True, True, False],
-        )
-    )
-    parts += figs
-    parts.append("</section>")
-    return "\n".join(parts)
+    head = [
+        "players",
+        "games",
+        "δ",
+        "mean difference",
+        "95% CI",
+        "games changed",
+        "bounds (H0 / H1)",
+        "final LLR",
+        "verdict",
+    ]
+    return {
+        "template": "sprt.html.j2",
+        "label": record.get("metric_label", "the measured rate"),
+        "base": base_label,
+        "variant": var_label,
+        "batch": f"{st.get('batch', 0):,}",
+        "alternative": st.get("alternative", ""),
+        "alpha": st.get("alpha"),
+        "beta": st.get("beta"),
+        "delta": delta_text,
+        "max_games": f"{st.get('max_games', 0):,}",
+        "findings": findings,
+        "table": table(head, rows, [True, True, True, True, True, True, True, True, False]),
+        "figures": figs,
+    }

@@ -1,44 +1,22 @@
 """Two-parameter sweeps: runs of one game that differ in exactly two parameters, on a grid of their values.
 The report draws, per player count, a heat map of the largest seat gap (the best seat's win rate minus the
-worst seat's) over the grid, so a designer sees which corner of the two rules is fairest."""
+worst seat's) over the grid, so a designer sees which corner of the two rules is fairest
+(``templates/grid.html.j2``; the numbers: :mod:`meeplab.analysis.compare`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import polars as pl
+
+from meeplab.analysis.compare import canon, grid_values, seat_gap
+from meeplab.analysis.load import Run
+from meeplab.analysis.stats import RunStats
+from meeplab.sim.core.stats import holm
 
 from . import charts
-from .html import esc, figure, fmt_value, pct, table
-from .load import Run
-from .stats import RunStats, _canon, differing_params
-
-
-def grid_params(runs: Sequence[Run]) -> tuple[str, str] | None:
-    """The two parameters a set of runs sweeps over on a grid (same game, exactly two differ), else None."""
-    if len(runs) < 3 or len({r.game for r in runs}) != 1:
-        return None
-    diff = differing_params(runs)
-    return (diff[0], diff[1]) if len(diff) == 2 else None
-
-
-def _order(vals: list[Any]) -> list[Any]:
-    uniq = list({_canon(v): v for v in vals}.values())
-    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in uniq):
-        return sorted(uniq)
-    return uniq
-
-
-def seat_gap(st: RunStats, p: int) -> tuple[float, int, int, float]:
-    """(largest gap between two seats' win rates, best seat, worst seat, p-value of no seat effect)."""
-    s = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
-    if s.height == 0:
-        return math.nan, -1, -1, math.nan
-    w = s["win_rate"].to_numpy()
-    return float(w.max() - w.min()), int(np.argmax(w)), int(np.argmin(w)), float(st.seat_p.get(p, math.nan))
+from .format import code, figure, fmt_value, pct, table
 
 
 def heatmap(a: str, b: str, xa: list[Any], xb: list[Any], gap: np.ndarray, n_players: int) -> str:
@@ -75,36 +53,26 @@ def heatmap(a: str, b: str, xa: list[Any], xb: list[Any], gap: np.ndarray, n_pla
     return charts.to_uri(fig)
 
 
-def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], params: tuple[str, str]) -> str:
+def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], params: tuple[str, str]) -> dict[str, Any]:
     a, b = params
-    xa = _order([r.params.get(a) for r in runs])
-    xb = _order([r.params.get(b) for r in runs])
-    ia = {_canon(v): i for i, v in enumerate(xa)}
-    ib = {_canon(v): i for i, v in enumerate(xb)}
+    xa = grid_values([r.params.get(a) for r in runs])
+    xb = grid_values([r.params.get(b) for r in runs])
+    ia = {canon(v): i for i, v in enumerate(xa)}
+    ib = {canon(v): i for i, v in enumerate(xb)}
     common = sorted(set.intersection(*[set(r.players) for r in runs]))
-    parts = [
-        f'<section class="block" id="sweep2"><h2>Two-parameter sweep: <code>{esc(a)}</code> × '
-        f"<code>{esc(b)}</code></h2>",
-        "<p>Each cell is one run; its colour is the <b>largest seat gap</b>: the best seat's win rate minus "
-        "the worst seat's, in percentage points (0 = every seat wins equally often). With bots rotated over "
-        "the seats every seat meets the same lineups, so the gap measures the rules' seat advantage for "
-        "these bots. Cells whose seat effect is significant (score test, Holm's correction across the "
-        "cells of the grid) are marked ● in the table.</p>",
-    ]
-    from .stats import holm
-
+    counts = []
     for p in common:
         gap = np.full((len(xb), len(xa)), math.nan)
         rows, pvals = [], []
         for r, st, lab in zip(runs, stats, labels):
             g, best, worst, pv = seat_gap(st, p)
-            i, j = ib[_canon(r.params.get(b))], ia[_canon(r.params.get(a))]
+            i, j = ib[canon(r.params.get(b))], ia[canon(r.params.get(a))]
             gap[i, j] = g
             rows.append(
                 [
                     fmt_value(r.params.get(a)),
                     fmt_value(r.params.get(b)),
-                    esc(lab),
+                    lab,
                     pct(g),
                     f"seat {best + 1} / seat {worst + 1}",
                 ]
@@ -113,28 +81,26 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
         q = holm(pvals)
         for row, qq in zip(rows, q):
             row.append(("●" if math.isfinite(qq) and qq < 0.05 else "") + f" {qq:.3g}" if math.isfinite(qq) else "–")
-        parts.append(f"<h3>{p} players</h3>")
-        parts.append(
-            figure(
-                heatmap(a, b, xa, xb, gap, p),
-                f"seat gap over {a} and {b}",
-                f"the largest seat gap at each pair of values of <code>{esc(a)}</code> (across) and "
-                f"<code>{esc(b)}</code> (up); the fairest cell is the palest.",
-            )
-        )
+        fairest = None
         k = int(np.nanargmin(gap)) if np.isfinite(gap).any() else -1
         if k >= 0:
             i, j = divmod(k, gap.shape[1])
-            parts.append(
-                f"<p>Fairest at {p} players: <code>{esc(a)}</code> = {esc(fmt_value(xa[j]))}, "
-                f"<code>{esc(b)}</code> = {esc(fmt_value(xb[i]))} (gap {pct(gap[i, j])}).</p>"
-            )
-        parts.append(
-            table(
-                [esc(a), esc(b), "run", "largest seat gap", "best / worst seat", "seat effect (Holm-adjusted p)"],
-                rows,
-                [True, True, False, True, False, True],
-            )
+            fairest = {"a": fmt_value(xa[j]), "b": fmt_value(xb[i]), "gap": pct(gap[i, j])}
+        how = ["the largest seat gap at each pair of values of ", code(a), " (across) and ", code(b)]
+        counts.append(
+            {
+                "n_players": p,
+                "figure": figure(
+                    heatmap(a, b, xa, xb, gap, p),
+                    f"seat gap over {a} and {b}",
+                    [*how, " (up); the fairest cell is the palest."],
+                ),
+                "fairest": fairest,
+                "table": table(
+                    [a, b, "run", "largest seat gap", "best / worst seat", "seat effect (Holm-adjusted p)"],
+                    rows,
+                    [True, True, False, True, False, True],
+                ),
+            }
         )
-    parts.append("</section>")
-    return "\n".join(parts)
+    return {"template": "grid.html.j2", "a": a, "b": b, "counts": counts}

@@ -1,8 +1,8 @@
-"""The tournament report (``meeplab tournament``): ratings with intervals, seat effects, match-up matrix."""
+"""The tournament report (``meeplab tournament``): ratings with intervals, seat effects, match-up matrix
+(``templates/tournament.html.j2``)."""
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 from pathlib import Path
 from typing import Any
@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from . import charts
-from .html import esc, figure, num, pct, table
-from .template import page
+from .format import figure, pct, table
+from .template import now, render_page, write_page
 
 
 def matrix_chart(names: list[str], share: dict[tuple[str, str], float]) -> str:
@@ -64,14 +64,13 @@ def rating_chart(rec: dict[str, Any]) -> str:
     return charts.to_uri(fig)
 
 
-def write(rec: dict[str, Any], out: Path) -> Path:
+def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
+    """Ratings, seat effects, the match-up matrix and the lineups played, for ``tournament.html.j2``."""
     names = [r["bot"] for r in rec["ratings"]]
     rat = sorted(rec["ratings"], key=lambda r: -r["rating"])
-    rows = [
-        (i + 1, esc(r["bot"]), f"{r['rating']:+.0f}", f"[{r['lo']:+.0f}, {r['hi']:+.0f}]") for i, r in enumerate(rat)
-    ]
+    rows = [(i + 1, r["bot"], f"{r['rating']:+.0f}", f"[{r['lo']:+.0f}, {r['hi']:+.0f}]") for i, r in enumerate(rat)]
     mrows = [
-        (esc(m["bot"]), esc(m["opponent"]), f"{m['pairs']:,}", pct(m["share"]), f"[{pct(m['lo'])}, {pct(m['hi'])}]")
+        (m["bot"], m["opponent"], f"{m['pairs']:,}", pct(m["share"]), f"[{pct(m['lo'])}, {pct(m['hi'])}]")
         for m in rec["matchups"]
     ]
     srows = [
@@ -83,49 +82,40 @@ def write(rec: dict[str, Any], out: Path) -> Path:
         )
         for s in rec["seats"]
     ]
-    lrows = [(l["n_players"], esc(", ".join(l["bots"])), f"{l['games']:,}", esc(l["run"])) for l in rec["lineups"]]
+    lrows = [(l["n_players"], ", ".join(l["bots"]), f"{l['games']:,}", l["run"]) for l in rec["lineups"]]
     share = {(m["bot"], m["opponent"]): m["share"] for m in rec["matchups"]}
-    body = "\n".join(
-        [
-            '<section class="block" id="ratings"><h2>Ratings</h2>',
-            f"<p>{len(rec['lineups'])} lineups (every combination of {len(names)} bots with at least two different "
-            f"bots, at {', '.join(str(p) for p in rec['players'])} players), {rec['games_each']:,} games each, seats "
-            f"rotated. Each game counts as the pairwise results of its seats of different bots ({rec['pairs']:,} "
-            f"pairs in {rec['games']:,} games). Ratings: a Bradley-Terry fit with one seat term per player count "
-            "and seat, so the seat advantage is not credited to a bot; Elo scale (a 200-point gap: the stronger "
-            "wins about 76% of meetings), centred on the mean; 95% intervals from a cluster-robust covariance "
-            "(the game is the cluster).</p>",
-            figure(rating_chart(rec), "ratings", "each bot's rating with its 95% interval."),
-            table(["rank", "bot", "rating", "95% CI"], rows, [True, False, True, True]),
-            "<h3>Seat effects (same scale)</h3>",
-            table(["players", "seat", "effect", "95% CI"], srows, [True, True, True, True], group_col=0),
-            "</section>",
-            '<section class="block" id="matchups"><h2>Match-up matrix</h2>',
-            figure(
-                matrix_chart(names, share),
-                "match-up matrix",
-                "how often the row bot finished ahead of the column bot when they met (ties a half), over all "
-                "lineups and player counts.",
-            ),
-            table(
-                ["bot", "opponent", "meetings", "won", "95% CI (Wilson, per meeting)"],
-                mrows,
-                [False, False, True, True, True],
-            ),
-            "</section>",
-            '<section class="block" id="lineups"><h2>Lineups played</h2>',
-            table(["players", "bots", "games", "run directory"], lrows, [True, False, True, False], group_col=0),
-            "</section>",
-        ]
-    )
-    now = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    doc = page(
-        esc(f"{rec['title']}: tournament"),
-        esc(f"{len(names)} bots · {rec['games']:,} games · generated {now}"),
-        "",
-        body,
+    return {
+        "template": "tournament.html.j2",
+        "n_lineups": len(rec["lineups"]),
+        "n_bots": len(names),
+        "players": ", ".join(str(p) for p in rec["players"]),
+        "games_each": f"{rec['games_each']:,}",
+        "pairs": f"{rec['pairs']:,}",
+        "games": f"{rec['games']:,}",
+        "rating_figure": figure(rating_chart(rec), "ratings", "each bot's rating with its 95% interval."),
+        "ratings": table(["rank", "bot", "rating", "95% CI"], rows, [True, False, True, True]),
+        "seats": table(["players", "seat", "effect", "95% CI"], srows, [True, True, True, True], group_col=0),
+        "matrix_figure": figure(
+            matrix_chart(names, share),
+            "match-up matrix",
+            "how often the row bot finished ahead of the column bot when they met (ties a half), over all "
+            "lineups and player counts.",
+        ),
+        "matchups": table(
+            ["bot", "opponent", "meetings", "won", "95% CI (Wilson, per meeting)"],
+            mrows,
+            [False, False, True, True, True],
+        ),
+        "lineups": table(["players", "bots", "games", "run directory"], lrows, [True, False, True, False], group_col=0),
+    }
+
+
+def write(rec: dict[str, Any], out: Path) -> Path:
+    doc = render_page(
+        f"{rec['title']}: tournament",
+        f"{len(rec['ratings'])} bots · {rec['games']:,} games · generated {now()}",
+        [],
+        [tournament_sections(rec)],
         "meeplab tournament · intervals are 95%",
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(doc, encoding="utf-8")
-    return out
+    return write_page(out, doc)

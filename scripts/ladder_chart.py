@@ -13,7 +13,8 @@ import base64
 import sys
 from pathlib import Path
 
-from meeplab.reports.ladder import _seat_chart, load_ladder, rung_rows
+from meeplab.analysis.ladder import load_ladder, rung_rows
+from meeplab.reports.ladder import seat_chart as _seat_chart
 
 ROOT = Path(__file__).resolve().parents[1]
 

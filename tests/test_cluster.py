@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from meeplab.reports import load_run
+from meeplab.analysis.load import load_run
 from meeplab.cli import main
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5"]

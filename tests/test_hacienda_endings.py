@@ -5,8 +5,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from meeplab.reports import build_report, load_run
+from meeplab.analysis.load import load_run
 from meeplab.cli import main
+from meeplab.reports import build_report
 from meeplab.sim.core import forward
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_END, C_LENGTH, C_OVER

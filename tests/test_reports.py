@@ -12,20 +12,18 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from meeplab.reports import build_report, load_run
-from meeplab.reports.stats import (
+from meeplab.analysis.compare import paired_compare, pairing, sweep_param, unpaired_compare
+from meeplab.analysis.load import load_run
+from meeplab.analysis.stats import (
     newcombe_diff,
-    paired_compare,
     paired_mean_diff,
-    pairing,
     run_stats,
     seat_uniformity_p,
-    sweep_param,
-    unpaired_compare,
     welch_diff,
     wilson,
     wilson_arrays,
 )
+from meeplab.reports import build_report
 from meeplab.sim.core.bots import entry_of_seat
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import rank_and_win
@@ -440,7 +438,7 @@ def test_single_report_self_contained(runs, tmp_path):
     doc = out.read_text()
     assert out.exists() and doc.startswith("<!DOCTYPE html>")
     assert not _external_refs(doc)
-    assert "<link" not in doc and "<script" not in doc and "@import" not in doc
+    assert "<link" not in doc and "<script src" not in doc and "@import" not in doc
     for section in (
         "Win rate per bot",
         "Seat fairness",
@@ -504,7 +502,7 @@ def test_report_errors(runs, tmp_path):
 
 
 def test_distinct_games_counted_for_a_game_without_chance(tmp_path):
-    from meeplab.reports.stats import distinct_games
+    from meeplab.analysis.stats import distinct_games
 
     d = make_run(tmp_path / "nochance", players=(3,), games=40)
     df = pl.read_parquet(d / "results.parquet")

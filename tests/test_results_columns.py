@@ -5,8 +5,9 @@ import json
 import polars as pl
 import pyarrow.parquet as pq
 
-from meeplab.reports import build_report, load_run
+from meeplab.analysis.load import load_run
 from meeplab.cli import main
+from meeplab.reports import build_report
 
 
 def test_new_run_has_tiebreak_and_end_and_old_runs_still_load(tmp_path, capsys):

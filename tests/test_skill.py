@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from meeplab.reports.ladder import findings
+from meeplab.analysis.ladder import findings
 from meeplab.cli import main
 from meeplab.sim.core.bots import available
 from meeplab.sim.core.registry import get_game

@@ -15,8 +15,8 @@ import polars as pl
 import pytest
 from scipy import stats as sps
 
-from meeplab.reports import build_report, load_run
-from meeplab.reports.stats import (
+from meeplab.analysis.load import load_run
+from meeplab.analysis.stats import (
     holm,
     newcombe_diff,
     newcombe_p,
@@ -28,6 +28,7 @@ from meeplab.reports.stats import (
     t_p,
     wilson,
 )
+from meeplab.reports import build_report
 
 # -- simulated tables --------------------------------------------------------------------------
 

@@ -5,9 +5,9 @@ import json
 import polars as pl
 import pytest
 
-from meeplab.reports.load import load_run
-from meeplab.reports.stats import run_stats
-from meeplab.reports.sweep2 import grid_params, seat_gap
+from meeplab.analysis.compare import grid_params, seat_gap
+from meeplab.analysis.load import load_run
+from meeplab.analysis.stats import run_stats
 from meeplab.cli import main
 
 SW = ["sweep", "schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--games", "200"]

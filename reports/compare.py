@@ -1,0 +1,374 @@
+"""The sections of a report on several runs: the runs in it, the comparison against the baseline (paired or
+unpaired blocks, category shifts, key changes with Holm's marks) and a one-parameter sweep. Each builder returns
+plain data that ``templates/compare.html.j2`` and ``templates/sweep.html.j2`` render."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import polars as pl
+
+from meeplab.analysis.compare import (
+    category_means,
+    differing_params,
+    family_size,
+    holm_marks,
+    paired_compare,
+    pairing,
+    sweep_order,
+    unpaired_compare,
+)
+from meeplab.analysis.load import Run
+from meeplab.analysis.stats import RunStats
+
+from . import charts
+from .format import (
+    b,
+    bad,
+    bot_label,
+    ci,
+    code,
+    diff_ci,
+    figure,
+    fmt_value,
+    muted,
+    num,
+    pct,
+    pval,
+    sig_mark,
+    snum,
+    spct,
+    table,
+    tag,
+)
+from .runs import games_text, status_badge
+
+
+def overview_section(runs: list[Run], stats: list[RunStats], labels: list[str], anchors: list[str]) -> dict:
+    """ "Runs in this report": one row per run, linked to its section."""
+    rows = []
+    for run, st, lab, a in zip(runs, stats, labels, anchors):
+        ch = ", ".join(f"{k}={fmt_value(v)}" for k, v in run.params_changed.items()) or "defaults"
+        rows.append(
+            (
+                tag("a", lab, href=f"#{a}"),
+                run.title,
+                status_badge(run),
+                games_text(run, st),
+                str(run.seed),
+                ", ".join(map(str, run.players)),
+                ch,
+            )
+        )
+    head = ["run", "game", "status", "games", "seed", "players", "parameters changed"]
+    return {
+        "template": "overview.html.j2",
+        "table": table(head, rows, [False, False, False, True, True, False, False]),
+    }
+
+
+def what_changed(runs: list[Run], labels: list[str]) -> dict[str, Any]:
+    names = differing_params(runs)
+    rows = [(code(n), *[fmt_value(r.params.get(n, "–")) for r in runs]) for n in names]
+    other = []
+    for what, get in (
+        ("game", lambda r: r.game),
+        ("seed", lambda r: r.seed),
+        ("player counts", lambda r: r.players),
+        ("lineups", lambda r: r.lineups),
+        ("rotation", lambda r: r.rotate),
+    ):
+        vals = [json.dumps(get(r), sort_keys=True, default=str) for r in runs]
+        if len(set(vals)) > 1:
+            other.append(what)
+    return {
+        "table": table(["parameter", *labels], rows) if names else None,
+        "other": ", ".join(other),
+    }
+
+
+def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> dict[str, Any]:
+    block: dict[str, Any] = {"kind": "paired", "base": lb, "other": lo, "reason": reason[:1].upper() + reason[1:]}
+    if df.height == 0:
+        return {**block, "kind": "no_common_games"}
+    rows = [
+        (
+            f"{r['n_players']}",
+            bot_label(r["bot"], r["seats"]),
+            num(r["games"], 0),
+            f"{num(r['score_base'])} → {num(r['score_other'])}",
+            [snum(r["d_score"]), sig_mark(r["sig_score"])],
+            ci(r["d_score_lo"], r["d_score_hi"], snum),
+            f"{pct(r['win_base'])} → {pct(r['win_other'])}",
+            [spct(r["d_win"]), sig_mark(r["sig_win"])],
+            diff_ci(r["d_win_lo"], r["d_win_hi"], r["win_base"], r["win_other"]),
+            pct(r["changed"], 0),
+        )
+        for r in df.iter_rows(named=True)
+    ]
+    head = [
+        "players",
+        "bot",
+        "paired games",
+        "mean score",
+        "Δ score",
+        "95% CI",
+        "win rate",
+        "Δ win rate",
+        "95% CI",
+        "games with changed score",
+    ]
+    uri = charts.forest_pair(
+        df.to_dicts(),
+        [
+            ("d_win", "d_win_lo", "d_win_hi", "win rate change (percentage points)", True),
+            ("d_score", "d_score_lo", "d_score_hi", "mean score change (points per game)", False),
+        ],
+        colors,
+    )
+    how = [
+        "each dot is how much a bot's win rate (left) or mean final score (right) changed from ",
+        b(lb),
+        " to ",
+        b(lo),
+        ", with its paired 95% interval. ● in the table marks the changes that stay significant after Holm's "
+        "correction (see Key changes).",
+    ]
+    return {
+        **block,
+        "figure": figure(uri, "paired differences", how),
+        "table": table(head, rows, [True, False, *[True] * 8], group_col=0),
+    }
+
+
+def unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> dict[str, Any]:
+    block: dict[str, Any] = {"kind": "unpaired", "base": lb, "other": lo, "reason": reason}
+    if df.height == 0:
+        return {**block, "kind": "no_common_bots"}
+    rows = [
+        (
+            f"{r['n_players']}",
+            bot_label(r["bot"], r["seats"]),
+            [pct(r["win_base"]), " ", muted(f"[{ci(r['win_base_lo'], r['win_base_hi'])}]")],
+            [pct(r["win_other"]), " ", muted(f"[{ci(r['win_other_lo'], r['win_other_hi'])}]")],
+            [spct(r["d_win"]), sig_mark(r["sig_win"])],
+            diff_ci(r["d_win_lo"], r["d_win_hi"], r["win_base"], r["win_other"]),
+            f"{num(r['score_base'])} → {num(r['score_other'])}",
+            [snum(r["d_score"]), sig_mark(r["sig_score"])],
+            ci(r["d_score_lo"], r["d_score_hi"], snum),
+        )
+        for r in df.iter_rows(named=True)
+    ]
+    head = [
+        "players",
+        "bot",
+        f"win rate {lb}",
+        f"win rate {lo}",
+        "Δ win rate",
+        "95% CI",
+        "mean score",
+        "Δ score",
+        "95% CI",
+    ]
+    chart_rows = []
+    for r in df.iter_rows(named=True):
+        for label, k in ((lb, "base"), (lo, "other")):
+            chart_rows.append(
+                {
+                    "label": label,
+                    "n_players": r["n_players"],
+                    "bot": r["bot"],
+                    "win_rate": r[f"win_{k}"],
+                    "lo": r[f"win_{k}_lo"],
+                    "hi": r[f"win_{k}_hi"],
+                }
+            )
+    return {
+        **block,
+        "lineups": "lineups" in reason,
+        "figure": figure(
+            charts.compare_win_rates(chart_rows, [lb, lo], colors),
+            "win rates side by side",
+            "win rate per bot in each run with its 95% interval (Wilson; by game for a bot in several "
+            "seats). The runs are independent samples, so only clearly separated whiskers indicate a real "
+            "difference.",
+        ),
+        "table": table(head, rows, [True, False, *[True] * 7], group_col=0),
+    }
+
+
+def category_shift(
+    base: Run, bst: RunStats, other: Run, ost: RunStats, lb: str, lo: str
+) -> tuple[dict[str, Any] | None, list]:
+    """Table of points per player by category, baseline vs other, and finding lines for big shifts."""
+    cats = [c for c in base.categories if c in other.categories]
+    common = sorted(set(base.players) & set(other.players))
+    if not cats or not common:
+        return None, []
+    rows, notes = [], []
+    for p in common:
+        a, o = category_means(bst, p, cats), category_means(ost, p, cats)
+        tot_a, tot_b = sum(a.values()), sum(o.values())
+        for c in cats:
+            rows.append(
+                (
+                    f"{p}",
+                    c,
+                    num(a[c]),
+                    num(o[c]),
+                    snum(o[c] - a[c]),
+                    pct(a[c] / tot_a, 0) if tot_a else "–",
+                    pct(o[c] / tot_b, 0) if tot_b else "–",
+                )
+            )
+        rows.append((f"{p}", b("total"), b(num(tot_a)), b(num(tot_b)), b(snum(tot_b - tot_a)), "", ""))
+        moves = sorted(cats, key=lambda c: -abs(o[c] - a[c]))
+        big = [c for c in moves if abs(o[c] - a[c]) >= max(0.05 * abs(tot_a), 1e-9)][:2]
+        if big:
+            shifts = ", ".join(f"{c} ({snum(o[c] - a[c])} per player)" for c in big)
+            notes.append([b(f"{lo}, {p} players:"), f" points shift in {shifts}; total {num(tot_a)} → {num(tot_b)}."])
+    head = ["players", "category", lb, lo, "Δ", f"share {lb}", f"share {lo}"]
+    block = {
+        "kind": "categories",
+        "base": lb,
+        "other": lo,
+        "table": table(head, rows, [True, False, True, True, True, True, True], group_col=0),
+    }
+    return block, notes
+
+
+def win_notes(df: pl.DataFrame, lo: str) -> list[dict[str, Any]]:
+    """The significant win-rate changes of one comparison, for the "win" key changes of ``compare.html.j2``."""
+    out = []
+    for r in df.iter_rows(named=True):
+        if r["sig_win"]:
+            seats = r["seats"]
+            out.append(
+                {
+                    "kind": "win",
+                    "head": f"{lo}, {r['n_players']} players:",
+                    "bot": r["bot"],
+                    "per": f" per seat ({seats:.0f} seats)" if not bad(seats) and seats > 1.0001 else "",
+                    "moves": "rises" if r["d_win"] > 0 else "falls",
+                    "change": spct(r["d_win"]),
+                    "rates": f"{pct(r['win_base'])} → {pct(r['win_other'])}",
+                    "ci": ci(r["d_win_lo"], r["d_win_hi"], spct),
+                    "p": pval(r["q_win"]),
+                    "mark": sig_mark(True),
+                }
+            )
+    return out
+
+
+def holm_note(m_win: int, m_score: int) -> str:
+    return (
+        f"Multiple comparisons: a change is marked ● (and listed here) when it stays significant after "
+        f"Holm's step-down correction (Holm 1979) across all {m_win} win-rate comparison"
+        f"{'s' if m_win != 1 else ''} in this report (mean-score changes: a separate family of {m_score}), "
+        "which keeps the chance of any false mark at 5%. The 95% intervals are per comparison, so an interval "
+        "that just misses zero may stay unmarked. Win rates of a bot in several seats are per seat."
+    )
+
+
+def comparison_section(
+    runs: list[Run], stats: list[RunStats], labels: list[str], colors: dict[str, str]
+) -> dict[str, Any]:
+    base, lb = runs[0], labels[0]
+    blocks, findings = [], []
+    seats = stats[0].by_bot.select("n_players", "bot", pl.col("seats_per_game").alias("seats"))
+    pairs = [pairing(base, run) for run in runs[1:]]
+    dfs = [
+        (paired_compare(base, run) if ok else unpaired_compare(stats[0], st)).join(
+            seats, on=["n_players", "bot"], how="left"
+        )
+        for (ok, _), run, st in zip(pairs, runs[1:], stats[1:])
+    ]
+    dfs = holm_marks(dfs)
+    for run, st, lab, (ok, reason), df in zip(runs[1:], stats[1:], labels[1:], pairs, dfs):
+        blocks.append((paired_block if ok else unpaired_block)(df, lb, lab, colors, reason))
+        wn = win_notes(df, lab) if df.height else []
+        findings += wn or [
+            [
+                b(f"{lab}:"),
+                f" no bot's win rate changes significantly against {lb} "
+                f"({'paired' if ok else 'unpaired'} comparison, Holm's correction).",
+            ]
+        ]
+        cat_block, cat_notes = category_shift(base, stats[0], run, st, lb, lab)
+        findings += cat_notes
+        if cat_block:
+            blocks.append(cat_block)
+    return {
+        "template": "compare.html.j2",
+        "baseline": lb,
+        "changed": what_changed(runs, labels),
+        "findings": findings,
+        "holm_note": holm_note(family_size(dfs, "win"), family_size(dfs, "score")),
+        "blocks": blocks,
+    }
+
+
+def sweep_section(
+    runs: list[Run], stats: list[RunStats], labels: list[str], param: str, colors: dict[str, str]
+) -> dict[str, Any]:
+    order = sweep_order(runs, param)
+    xs = [runs[i].params.get(param) for i in order]
+    xl = [fmt_value(x) for x in xs]
+    common = sorted(set.intersection(*[set(r.players) for r in runs]))
+    cats = [c for c in runs[0].categories if all(c in r.categories for r in runs)]
+    counts = []
+    for p in common:
+        win_rows, cat_rows = [], []
+        for j, i in enumerate(order):
+            bb = stats[i].by_bot.filter(pl.col("n_players") == p)
+            win_rows.append(
+                bb.select("bot", "win_rate", "lo", "hi", "mean_score", "seats_per_game").with_columns(
+                    pl.lit(j).alias("i")
+                )
+            )
+            n = bb["n"].sum()
+            cat_rows.append(
+                {
+                    "i": j,
+                    **{f"cat_{c}": float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats},
+                    "score": float((bb["mean_score"] * bb["n"]).sum() / n),
+                }
+            )
+        win = pl.concat(win_rows)
+        catdf = pl.DataFrame(cat_rows)
+        fig = None
+        if cats:
+            fig = figure(
+                charts.sweep_chart(param, xs, xl, win, catdf, cats, colors, p),
+                f"sweep over {param}",
+                f"left: win rate per bot at each value of {param} with 95% intervals (Wilson; by game for a "
+                "bot in several seats; dashed = fair share); right: average points per player from each scoring "
+                "category. Steep lines show what the parameter really drives.",
+            )
+        bots = [bot for bot in colors if bot in set(win["bot"].to_list())]
+        rows = []
+        for j, x in enumerate(xl):
+            w = win.filter(pl.col("i") == j)
+            cells = []
+            for bot in bots:
+                wb = w.filter(pl.col("bot") == bot)
+                cells.append(pct(wb["win_rate"][0]) if wb.height else "–")
+            cr = catdf.filter(pl.col("i") == j).row(0, named=True)
+            rows.append((x, labels[order[j]], *cells, *[num(cr[f"cat_{c}"]) for c in cats], num(cr["score"])))
+        multi = {bot for bot in bots if (win.filter(pl.col("bot") == bot)["seats_per_game"] > 1.0001).any()}
+        head = [
+            param,
+            "run",
+            *[[f"win {bot}", [" ", muted("(per seat)")] if bot in multi else ""] for bot in bots],
+            *cats,
+            "mean score",
+        ]
+        counts.append(
+            {
+                "n_players": p,
+                "figure": fig,
+                "table": table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 1)]),
+            }
+        )
+    return {"template": "sweep.html.j2", "param": param, "value_text": ", ".join(xl), "counts": counts}
