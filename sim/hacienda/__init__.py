@@ -192,6 +192,17 @@ def prepare(values):
 END_CODES = ("rules", "cap", "stalled")
 
 
+def _table(ctx, lineup, n_players):
+    """The shared loop's first arguments for this lineup: the context, the seats' bots, weights and searches, the
+    player count and whether seats rotate."""
+    return ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate
+
+
+def _search(ctx, lineup, n_players):
+    """The search entry point of this lineup (sim.core.play.search_function)."""
+    return core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES))
+
+
 def play(ctx, lineup, seed, start, n_games, n_players):
     score = np.zeros((n_games, n_players))
     tiebreak = np.zeros((n_games, n_players))
@@ -199,12 +210,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     core_play.play_batch(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
+        *_table(ctx, lineup, n_players),
         seed,
         start,
         n_games,
@@ -214,7 +220,7 @@ def play(ctx, lineup, seed, start, n_games, n_players):
         length,
         end,
         LOGW,
-        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+        _search(ctx, lineup, n_players),
     )
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
@@ -228,17 +234,7 @@ def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     return core_play.count_decisions(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        start,
-        n_games,
-        len(CATEGORIES),
-        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+        *_table(ctx, lineup, n_players), seed, start, n_games, len(CATEGORIES), _search(ctx, lineup, n_players)
     )
 
 
@@ -247,17 +243,7 @@ def events(ctx, lineup, seed, index, n_players, snapshots=False):
     board at both scorings: rows of scoring.NROWS x W masks, then pesos per seat and water tiles in play)."""
     log = np.zeros((40000, LOGW), dtype=np.int64)
     n, score, tiebreak, brk, turns, snap = flow.play_logged(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        index,
-        log,
-        len(CATEGORIES),
-        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
+        *_table(ctx, lineup, n_players), seed, index, log, len(CATEGORIES), _search(ctx, lineup, n_players)
     )
     return log[:n], turns, score, tiebreak, brk, snap
 

@@ -91,15 +91,7 @@ def flood(seed, allowed, nbmask, out, fr, tmp):
     setbit(fr, seed)
     size = 1
     while True:
-        for w in range(W):
-            tmp[w] = ZERO
-        for w in range(W):
-            x = fr[w]
-            while x != ZERO:
-                i = w * 64 + np.int64(ctz(x))
-                x &= x - ONE
-                for v in range(W):
-                    tmp[v] |= nbmask[i, v]
+        dilate(fr, nbmask, tmp)
         grew = False
         for w in range(W):
             t = tmp[w] & allowed[w] & ~out[w]

@@ -117,7 +117,7 @@ SP_WHAT = 1
 SP_LAB = 2
 SP_WPIECE = 3
 SP_WCNT = 4  # different water tiles next to the space
-SP_STAMP = 5  # scratch: space-stamp sets
+SP_STAMP = 5  # scratch: a list of spaces (the groups of groups._open_groups)
 # engine-only rows after the scoring rows of MS (not in the snapshots)
 R_D = NROWS  # 5 MAXP dirty masks
 R_VALID = R_D + 5 * 5  # 5 MAXP value-cache valid masks

@@ -42,16 +42,60 @@ def _near_market_dist(SP, h, mdist, nunr):
 
 
 @njit(cache=True, inline="always")
-def _merge(SP, L, sc, hpts, merged, size, hold, anyhac):
-    """The group labelled L joins the new tile's group (once under stamp sc): (its size, 0 if counted already;
-    groups merged, the new group's size, hacienda points the merged groups held, whether any had a hacienda)."""
-    if not _first(SP, L, sc):
-        return 0, merged, size, hold, anyhac
-    s = SP[LB_SIZE, L]
-    if SP[LB_HAC, L] > 0:
-        anyhac = True
-        hold += s * hpts
-    return s, merged + 1, size + s, hold, anyhac
+def _join(MS, SP, pi, nb, p, h, nd, what, sc, hpts, land):
+    """p's tile (``what``: W_LAND, or 1 + a for animal a; ``land``: what == W_LAND) on h joins p's groups of the
+    same kind among its first nd neighbours, each once (label stamp sc). Returns (the new group's size, groups
+    merged, hacienda points it gains: all its tiles once a merged group has a hacienda, less what those held; the
+    chain points the merged chains scored (land); the unreached markets next to h (animals))."""
+    size = 1
+    merged = 0
+    hold = 0
+    anyhac = False
+    old = 0
+    newm = 0
+    for d in range(nd):
+        j = nb[h, d]
+        if j < 0:
+            continue
+        o = SP[SP_OWNER, j]
+        if o == p and SP[SP_WHAT, j] == what:
+            L = SP[SP_LAB, j]
+            if _first(SP, L, sc):
+                s = SP[LB_SIZE, L]
+                merged += 1
+                size += s
+                if land:
+                    old += chain_points(pi, s)
+                if SP[LB_HAC, L] > 0:
+                    anyhac = True
+                    hold += s * hpts
+        elif not land and o == -1:
+            jw = j >> 6
+            jb = np.uint64(j & 63)
+            if (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
+                newm += 1
+    hnew = size * hpts if anyhac else 0
+    return size, merged, hnew - hold, old, newm
+
+
+@njit(cache=True, inline="always")
+def _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged):
+    """The pesos p's animal a on h earns: once for every market next to h, the herd's size plus the tiles of p's
+    land chains next to it (next to h or to the merged herds: those whose label carries stamp sc)."""
+    if mkcnt[h] == 0:
+        return 0
+    sc2 = _stamp(SP)
+    tot = _chains_next_to(SP, nb, p, h, sc2)
+    if merged > 0:
+        hrow = R_HERD + 4 * p + a
+        for w in range(MS.shape[1]):
+            x = MS[hrow, w]
+            while x != ZERO:
+                i = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                if SP[LB_STAMP, SP[SP_LAB, i]] == sc:
+                    tot += _chains_next_to(SP, nb, p, i, sc2)
+    return mkcnt[h] * (size + tot)
 
 
 @njit(cache=True, inline="always")
@@ -69,104 +113,47 @@ def _full_feats(feats, fi, pesos, newm, wat, merged, free, dist):
 def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, full):
     """Features of p's tile on the spaces of the scratch mask rows R_TODO + k for each k in the bit set ``kinds``
     (k = 0 land tile, 1 + a animal a), in order of k then space, into feats rows 0, 1, ...; only columns 0
-    (value) and 2 (group size) unless full. One call for all kinds, and no array-taking helpers inside (each
-    array argument costs a reference-count round trip). Returns the number of rows."""
+    (value) and 2 (group size) unless full. One call for all kinds, and no array-taking helpers inside that are
+    not inlined (each array argument of a call costs a reference-count round trip). Returns the number of rows.
+
+    The value in points: for a land tile, the chain points it adds (the new chain's, less what the merged chains
+    scored); for an animal, the market points it adds (markets newly reached) and its market income in points;
+    for both, the hacienda points the new group gains and the water points (own tiles next to water)."""
     W = MS.shape[1]
     hpts = pi[P_HAC_PTS]
     wpts = pi[P_WATER_PTS]
     mpp = pi[P_MPP]
     mp0 = market_points(pi, reached)
     fi = 0
-    for kk in range(5):
-        if (kinds >> kk) & 1 == 0:
+    for k in range(5):
+        if (kinds >> k) & 1 == 0:
             continue
-        r = R_TODO + kk
-        if kk == 0:
-            for w in range(W):
-                x = MS[r, w]
-                while x != ZERO:
-                    h = w * 64 + np.int64(ctz(x))
-                    x &= x - ONE
-                    sc = _stamp(SP)
-                    size = 1
-                    merged = 0
-                    old = 0
-                    hold = 0
-                    anyhac = False
-                    # (away from p's land no neighbour counts; the free pampa neighbours are counted in SP_NFREE)
-                    nd = 6 if (MS[R_NBL + p, w] >> np.uint64(h & 63)) & ONE != ZERO else 0
-                    for d in range(nd):
-                        j = nb[h, d]
-                        if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
-                            s, merged, size, hold, anyhac = _merge(
-                                SP, SP[SP_LAB, j], sc, hpts, merged, size, hold, anyhac
-                            )
-                            old += chain_points(pi, s)
-                    hnew = size * hpts if anyhac else 0
-                    wat = SP[SP_WCNT, h] * wpts
-                    feats[fi, 0] = (chain_points(pi, size) - old) + (hnew - hold) + wat
-                    feats[fi, 2] = size
-                    if full:
-                        _full_feats(
-                            feats, fi, 0.0, 0.0, wat, merged, SP[SP_NFREE, h], _near_market_dist(SP, h, mdist, nunr)
-                        )
-                    fi += 1
-        else:
-            a = kk - 1
-            hrow = R_HERD + 4 * p + a
-            for w0 in range(W):
-                x0 = MS[r, w0]
-                while x0 != ZERO:
-                    h = w0 * 64 + np.int64(ctz(x0))
-                    x0 &= x0 - ONE
-                    sc = _stamp(SP)
-                    size = 1
-                    merged = 0
-                    hold = 0
-                    anyhac = False
-                    newm = 0
-                    # (away from p's herds of a and from markets no neighbour counts; the free pampa neighbours
-                    # are counted in SP_NFREE)
-                    hb = np.uint64(h & 63)
-                    nd = 6 if ((MS[R_NBH + 4 * p + a, w0] | MS[R_NBMK, w0]) >> hb) & ONE != ZERO else 0
-                    for d in range(nd):
-                        j = nb[h, d]
-                        if j < 0:
-                            continue
-                        o = SP[SP_OWNER, j]
-                        if o == p and SP[SP_WHAT, j] == 1 + a:
-                            _s, merged, size, hold, anyhac = _merge(
-                                SP, SP[SP_LAB, j], sc, hpts, merged, size, hold, anyhac
-                            )
-                        elif o == -1:
-                            jw = j >> 6
-                            jb = np.uint64(j & 63)
-                            if (MS[R_MARKET, jw] >> jb) & ONE != ZERO and (MS[R_REACH + p, jw] >> jb) & ONE == ZERO:
-                                newm += 1
-                    hnew = size * hpts if anyhac else 0
-                    wat = SP[SP_WCNT, h] * wpts
-                    income = 0
-                    if mkcnt[h] > 0:
-                        # land chains next to the new herd: h's neighbours and the merged herds' neighbours
-                        sc2 = _stamp(SP)
-                        tot = _chains_next_to(SP, nb, p, h, sc2)
-                        if merged > 0:
-                            for w in range(W):
-                                x = MS[hrow, w]
-                                while x != ZERO:
-                                    i = w * 64 + np.int64(ctz(x))
-                                    x &= x - ONE
-                                    if SP[LB_STAMP, SP[SP_LAB, i]] == sc:
-                                        tot += _chains_next_to(SP, nb, p, i, sc2)
-                        income = mkcnt[h] * (size + tot)
-                    dm = market_points(pi, reached + newm) - mp0
-                    feats[fi, 0] = dm + (hnew - hold) + wat + income / mpp
-                    feats[fi, 2] = size
-                    if full:
-                        _full_feats(
-                            feats, fi, income, newm, wat, merged, SP[SP_NFREE, h], _near_market_dist(SP, h, mdist, nunr)
-                        )
-                    fi += 1
+        for w in range(W):
+            x = MS[R_TODO + k, w]
+            while x != ZERO:
+                h = w * 64 + np.int64(ctz(x))
+                x &= x - ONE
+                sc = _stamp(SP)
+                hb = np.uint64(h & 63)
+                wat = SP[SP_WCNT, h] * wpts
+                # (away from p's own groups of that kind and, for animals, from markets no neighbour counts; the
+                # free pampa neighbours are counted in SP_NFREE)
+                if k == 0:
+                    nd = 6 if (MS[R_NBL + p, w] >> hb) & ONE != ZERO else 0
+                    size, merged, hgain, old, newm = _join(MS, SP, pi, nb, p, h, nd, W_LAND, sc, hpts, True)
+                    pesos = 0
+                    feats[fi, 0] = (chain_points(pi, size) - old) + hgain + wat
+                else:
+                    a = k - 1
+                    nd = 6 if ((MS[R_NBH + 4 * p + a, w] | MS[R_NBMK, w]) >> hb) & ONE != ZERO else 0
+                    size, merged, hgain, _old, newm = _join(MS, SP, pi, nb, p, h, nd, k, sc, hpts, False)
+                    pesos = _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged)
+                    feats[fi, 0] = (market_points(pi, reached + newm) - mp0) + hgain + wat + pesos / mpp
+                feats[fi, 2] = size
+                if full:
+                    dist = _near_market_dist(SP, h, mdist, nunr)
+                    _full_feats(feats, fi, pesos, newm, wat, merged, SP[SP_NFREE, h], dist)
+                fi += 1
     return fi
 
 
