@@ -76,7 +76,8 @@ from .const import (
     S_KIND,
     SLOTS,
 )
-from .features import action_features, eval_placements, fill_view, list_placements, token_mean
+from .features import eval_placements, fill_view, list_placements, token_mean
+from .follower import action_features
 from .scoring import final_scoring, majority, score_complete, take_token
 from .state import (
     C_CUR,
