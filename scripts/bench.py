@@ -3,7 +3,7 @@
 
 Compile (or cache load) time is measured apart from play time; play time is the median of several
 timed runs of the engine's batch kernel (no result writing). Writes a Markdown table to stdout and,
-with --readme, between the bench markers of README.md.
+with --docs, between the bench markers of docs/speed.md.
 
     python scripts/bench.py                       # every game, default cases
     python scripts/bench.py --game schweinebande --games 50000 --repeats 5
@@ -165,7 +165,9 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=None, help="games per timed run (default: per game)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--readme", action="store_true", help="write the table into README.md")
+    ap.add_argument(
+        "--docs", action="store_true", help="write the table into docs/speed.md (between its bench markers)"
+    )
     ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
     ap.add_argument(
         "--procs",
@@ -226,9 +228,9 @@ def main(argv=None):
         for g, p, b, n, m, lo, hi, c, d in rows
     )
     print(table)
-    if args.readme:
-        readme = ROOT / "README.md"
-        text = readme.read_text()
+    if args.docs:
+        page = ROOT / "docs" / "speed.md"
+        text = page.read_text()
         if MARK_START in text and MARK_END in text:
             new = re.sub(
                 re.escape(MARK_START) + ".*?" + re.escape(MARK_END),
@@ -236,10 +238,10 @@ def main(argv=None):
                 text,
                 flags=re.S,
             )
-            readme.write_text(new)
-            print("README.md updated", file=sys.stderr)
+            page.write_text(new)
+            print("docs/speed.md updated", file=sys.stderr)
         else:
-            print("README.md has no bench markers; table not written", file=sys.stderr)
+            print("docs/speed.md has no bench markers; table not written", file=sys.stderr)
 
 
 if __name__ == "__main__":

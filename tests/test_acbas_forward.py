@@ -1,8 +1,7 @@
-"""ACBAS on the forward model (sim/CONTRACT.md): copy, determinise (the identity), the search bot, and the
+"""ACBAS on the forward model (docs/adding-a-game.md): copy, determinise (the identity), the search bot, and the
 fingerprint that proves the engine plays the same games as before a refactor."""
 
 import json
-import sys
 from pathlib import Path
 
 import numba

@@ -230,7 +230,7 @@ def run_options(fn):
             default=None,
             metavar="ADDRESS",
             help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need this "
-            "meeplab installed). See the README, 'Clusters, resume, compiled code'.",
+            "meeplab installed). See docs/clusters.md.",
         ),
         click.option(
             "--resume",

@@ -34,7 +34,7 @@ cached copy of the shared loop and search exists per game, with no function-poin
 ===================================  ======================================================================
 
 ``fm_advance`` must never call a bot and ``fm_apply`` must accept any ``0 <= i < ctl[C_N]``; everything a
-player chooses goes through a decision. See ``sim/CONTRACT.md``.
+player chooses goes through a decision. See ``docs/adding-a-game.md``.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ class GameSpec:
     # how a game can end (Batch.end indexes this): "rules" first (the rule book's ending), then any safety
     # net the engine has (each documented in the game's README), e.g. ("rules", "cap", "stalled")
     end_codes: tuple[str, ...] = ("rules",)
-    # the engine runs on the forward model (sim/CONTRACT.md): search bots can play it and replay(...,
+    # the engine runs on the forward model (docs/adding-a-game.md): search bots can play it and replay(...,
     # explain=True) shows their decisions
     forward_model: bool = False
     # decisions(ctx, lineup, seed, start, n_games, n_players) -> bot decisions with more than one candidate in

@@ -94,7 +94,7 @@ def _no_search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, br
     return 0
 
 
-# Compile time: the search is reached through a function pointer (as the engines are, sim/CONTRACT.md), so a run
+# Compile time: the search is reached through a function pointer (as the engines are, docs/adding-a-game.md), so a run
 # without search bots compiles only the stub, and a run with them compiles the search once, not once per level
 # of the loop above it.
 search_step = njit(cache=True, _nrt=False)(_search)

@@ -1,4 +1,4 @@
-"""Carcassonne: Gold Rush engine on the forward model (``sim/CONTRACT.md``; numba, nopython).
+"""Carcassonne: Gold Rush engine on the forward model (``docs/adding-a-game.md``; numba, nopython).
 
 The game is a state machine over ``GRState`` (``state.py``). A turn, as the rule book has it: draw a tile
 (a tile that fits nowhere is removed and the next drawn), place it (decision KIND_PLACE; mining tokens go onto

@@ -1,4 +1,4 @@
-"""The Gold Rush state record (``sim/CONTRACT.md``): named fields, allocation, re-deal for a seat, print.
+"""The Gold Rush state record (``docs/adding-a-game.md``): named fields, allocation, re-deal for a seat, print.
 
 ``GRState.rec`` holds the whole game (``STATE_DTYPE``): the bots' view ``pub`` (public, offsets ``V_*`` in
 ``const.py``), the control words ``ctl`` (the shared ``C_*`` of ``sim.core.forward``, then the ``C_*`` below),

@@ -1,4 +1,4 @@
-"""Schweinebande engine on the forward model (``sim/CONTRACT.md``; numba, nopython).
+"""Schweinebande engine on the forward model (``docs/adding-a-game.md``; numba, nopython).
 
 The game is a state machine over ``SBState`` (``state.py``): ``advance`` runs the forced steps of the rule
 book (dealing, turning tiles up, sitting out, paying feed, the end-of-game groups) up to the next player

@@ -1,4 +1,4 @@
-"""The Schweinebande state record (``sim/CONTRACT.md``): named fields, allocation, re-deal, print.
+"""The Schweinebande state record (``docs/adding-a-game.md``): named fields, allocation, re-deal, print.
 
 ``SBState.rec`` holds the whole game (``STATE_DTYPE``): the bots' view ``pub`` (public, offsets ``V_*`` in
 ``layout.py``), the control
