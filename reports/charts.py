@@ -1,5 +1,5 @@
 """Matplotlib charts for the report, each returned as a ``data:image/png;base64,...`` URI so the
-HTML stays one self-contained file. Inputs are the small DataFrames from :mod:`reports.stats`."""
+HTML stays one self-contained file. Inputs are the small DataFrames from :mod:`meeplab.analysis.stats`."""
 
 from __future__ import annotations
 

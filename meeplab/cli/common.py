@@ -355,7 +355,7 @@ def echo_summary(meta: dict, out) -> None:
 
 def write_report(dirs, out, title):
     """Build one HTML report from the run directories ``dirs`` into ``out``, say so on stderr, return its path."""
-    from meeplab.reports.html import build_report
+    from meeplab.reports import build_report
 
     path = build_report([Path(d) for d in dirs], Path(out), title=title)
     click.echo(f"report written to {path}", err=True)

@@ -326,8 +326,8 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
       meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target seats --players 3 \
           --bots heuristic --games 4000 --out runs/fair-pigs
     """
-    from meeplab.reports.load import load_run
-    from meeplab.reports.stats import run_stats
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.stats import run_stats
     from meeplab.sim.core import fair as fr
     from meeplab.sim.core.runner import run as run_batch
 
