@@ -1,6 +1,7 @@
-"""Troughs, stall, stables, special buildings, expansion, the action spaces' legality, refills and the view:
-rule helpers of the engine (the decisions themselves are in ``engine.py``, the estimates' default choices in
-``defaults.py``)."""
+"""Troughs, stall, stables, special buildings, expansion (their costs, what a build does to a farm row, the
+candidates of the Stall and Stables with their features), the action spaces' legality, refills and the view:
+rule helpers of the engine (the decisions themselves are in ``construction.py`` and ``actions.py``, the
+estimates' default choices in ``defaults.py``)."""
 
 import numpy as np
 from numba import njit
@@ -382,7 +383,7 @@ def fill_view(view, gs, ps_me, ps_opp, me, slot, myleft, oppleft, prm):
 
 @njit(cache=True)
 def bounds_hold(prm, prmf):
-    """Do the bounds of the pruned estimates (play_game, READS "max0") hold for these parameters? Points per
+    """Do the bounds of the pruned estimates (post_action, READS "max0") hold for these parameters? Points per
     type never fall with one more animal (up to WCOLS - 1 of a type), the Storage Building pays >= 0 per good,
     costs are >= 0 (the parameter check demands it; checked again here). The shortcuts that skip the housing
     of a farm that keeps all its animals (MONO_COL) need the same."""

@@ -1,9 +1,10 @@
 """The estimate's default sub-choices: how an action's value is estimated before the player picks an action space.
 
-An action space's features (``engine.post_action``) come from carrying the action out on a copy of the farm with
+An action space's features (``actions.post_action``) come from carrying the action out on a copy of the farm with
 default sub-choices (no bot is asked): the candidate with the best immediate value plus a little capacity
 (``ask_default``), on the cheap evaluation that does not house the animals (``eval_cheap``). These are the
-estimate-mode twins of the player's decisions in ``engine.py``: the same candidates, one placement each.
+estimate-mode twins of the player's decisions in ``construction.py``: the same candidates (``stall_rows``,
+``stables_rows``, ``gen_specials``), one placement each.
 """
 
 import numpy as np

@@ -221,7 +221,8 @@ def make_ctx(tab):
 
 # ``step``'s direct callees in two groups of about equal compile time (CPU s, 2026-12-02: ~52 and ~65 of ~117;
 # the first is compiled by this process, which also compiles the shared loop afterwards): on a cold cache the
-# second compiles in a helper process on the other core (sim.core.parcompile).
+# second compiles in a helper process on the other core (sim.core.parcompile, which imports each function from
+# the phase module that defines it: turns, animals, actions, enclosures, construction).
 COMPILE_PARTS = (
     (
         breed,

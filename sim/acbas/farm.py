@@ -1,4 +1,5 @@
-"""Farm geometry as bit masks, pasture flood fill, containers and the exact housing solver.
+"""Farm geometry as bit masks, pasture flood fill, containers, the score parts and the workspace's dimensions (the
+exact housing solver that fills the containers is ``housing.py``).
 
 Geometry (column-major, frame of 6 columns x 3 rows):
 * space ``s = 3*c + r`` (c = column from the left edge of the whole farm, r = 0 top/forest .. 2 bottom/road);

@@ -1,4 +1,5 @@
-"""The ACBAS state record (``sim/CONTRACT.md``): named fields, allocation, determinise, print.
+"""The ACBAS state record (``sim/CONTRACT.md``): named fields, allocation, determinise, print, and the run's
+context record (``ctx_record``; the engine pairs it with its step function).
 
 ``AcState.rec`` holds the whole game (``STATE_DTYPE``): the bots' view ``pub`` (layout ``V_*`` in ``layout.py``),
 the control words ``ctl`` (the shared ``C_*`` of ``sim.core.forward``, then the game's own below), the pending
@@ -106,7 +107,7 @@ CTX_DTYPE = np.dtype(
         ("prmf", np.float64, 1),  # packed float parameters
         ("reads", np.int64, MAX_ENTRIES),  # what each lineup entry's bot reads of the features (sim.core.bots.READS)
         ("rotate", np.int64),  # seats rotate over the lineup
-        ("mono", np.int64),  # the bounds of the pruned estimates hold (engine.bounds_hold)
+        ("mono", np.int64),  # the bounds of the pruned estimates hold (buildings.bounds_hold)
         # the farm's regions (farm.REG, RBND, RSIZE, REG_END; layout.REG_WITH): data, not compiled-in constants
         ("reg", np.int64, len(REG)),
         ("rbnd", np.int64, len(REG)),
