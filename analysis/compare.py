@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -363,3 +364,65 @@ def bot_order(runs: Sequence[Run], stats: Sequence[RunStats]) -> list[str]:
             if b not in names:
                 names.append(b)
     return names
+
+
+# -- sweeps: the numbers per player count ----------------------------------------------------
+
+
+def sweep_frames(
+    stats: Sequence[RunStats], order: Sequence[int], p: int, cats: Sequence[str]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """At ``p`` players, for the runs in sweep ``order`` (column ``i``: position in it): each bot's win rate,
+    interval, mean score and seats per game; and the mean points per player from each category and in all."""
+    win_rows, cat_rows = [], []
+    for j, i in enumerate(order):
+        bb = stats[i].by_bot.filter(pl.col("n_players") == p)
+        win_rows.append(
+            bb.select("bot", "win_rate", "lo", "hi", "mean_score", "seats_per_game").with_columns(pl.lit(j).alias("i"))
+        )
+        n = bb["n"].sum()
+        cat_rows.append(
+            {
+                "i": j,
+                **{f"cat_{c}": float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats},
+                "score": float((bb["mean_score"] * bb["n"]).sum() / n),
+            }
+        )
+    return pl.concat(win_rows), pl.DataFrame(cat_rows)
+
+
+@dataclass
+class GridCells:
+    """A two-parameter sweep at one player count: per run its cell, seat gap, best and worst seat and Holm-adjusted
+    p of "no seat effect" (across the grid's cells); ``gap[row, col]`` over the values of the second and first
+    parameter; ``fairest``: the (row, col) of the smallest gap, or None."""
+
+    cells: list[tuple[int, int]]
+    gaps: list[float]
+    best: list[int]
+    worst: list[int]
+    q: np.ndarray
+    gap: np.ndarray
+    fairest: tuple[int, int] | None
+
+
+def grid_cells(
+    runs: Sequence[Run], stats: Sequence[RunStats], params: tuple[str, str], xa: list[Any], xb: list[Any], p: int
+) -> GridCells:
+    a, b = params
+    ia = {canon(v): i for i, v in enumerate(xa)}
+    ib = {canon(v): i for i, v in enumerate(xb)}
+    gap = np.full((len(xb), len(xa)), math.nan)
+    cells, gaps, best, worst, pvals = [], [], [], [], []
+    for r, st in zip(runs, stats):
+        g, hi, lo, pv = seat_gap(st, p)
+        i, j = ib[canon(r.params.get(b))], ia[canon(r.params.get(a))]
+        gap[i, j] = g
+        cells.append((i, j))
+        gaps.append(g)
+        best.append(hi)
+        worst.append(lo)
+        pvals.append(pv)
+    k = int(np.nanargmin(gap)) if np.isfinite(gap).any() else -1
+    fairest = divmod(k, gap.shape[1]) if k >= 0 else None
+    return GridCells(cells, gaps, best, worst, holm(pvals), gap, fairest)

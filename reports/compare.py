@@ -16,6 +16,7 @@ from meeplab.analysis.compare import (
     holm_marks,
     paired_compare,
     pairing,
+    sweep_frames,
     sweep_order,
     unpaired_compare,
 )
@@ -319,24 +320,7 @@ def sweep_section(
     cats = [c for c in runs[0].categories if all(c in r.categories for r in runs)]
     counts = []
     for p in common:
-        win_rows, cat_rows = [], []
-        for j, i in enumerate(order):
-            bb = stats[i].by_bot.filter(pl.col("n_players") == p)
-            win_rows.append(
-                bb.select("bot", "win_rate", "lo", "hi", "mean_score", "seats_per_game").with_columns(
-                    pl.lit(j).alias("i")
-                )
-            )
-            n = bb["n"].sum()
-            cat_rows.append(
-                {
-                    "i": j,
-                    **{f"cat_{c}": float((bb[f"cat_{c}"] * bb["n"]).sum() / n) for c in cats},
-                    "score": float((bb["mean_score"] * bb["n"]).sum() / n),
-                }
-            )
-        win = pl.concat(win_rows)
-        catdf = pl.DataFrame(cat_rows)
+        win, catdf = sweep_frames(stats, order, p, cats)
         fig = None
         if cats:
             fig = figure(

@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from meeplab.analysis.compare import canon, grid_values, seat_gap
+from meeplab.analysis.compare import grid_cells, grid_values
 from meeplab.analysis.load import Run
 from meeplab.analysis.stats import RunStats
-from meeplab.sim.core.stats import holm
 
 from . import charts
 from .format import code, figure, fmt_value, pct, table
@@ -57,41 +56,31 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
     a, b = params
     xa = grid_values([r.params.get(a) for r in runs])
     xb = grid_values([r.params.get(b) for r in runs])
-    ia = {canon(v): i for i, v in enumerate(xa)}
-    ib = {canon(v): i for i, v in enumerate(xb)}
     common = sorted(set.intersection(*[set(r.players) for r in runs]))
     counts = []
     for p in common:
-        gap = np.full((len(xb), len(xa)), math.nan)
-        rows, pvals = [], []
-        for r, st, lab in zip(runs, stats, labels):
-            g, best, worst, pv = seat_gap(st, p)
-            i, j = ib[canon(r.params.get(b))], ia[canon(r.params.get(a))]
-            gap[i, j] = g
-            rows.append(
-                [
-                    fmt_value(r.params.get(a)),
-                    fmt_value(r.params.get(b)),
-                    lab,
-                    pct(g),
-                    f"seat {best + 1} / seat {worst + 1}",
-                ]
-            )
-            pvals.append(pv)
-        q = holm(pvals)
-        for row, qq in zip(rows, q):
-            row.append(("●" if math.isfinite(qq) and qq < 0.05 else "") + f" {qq:.3g}" if math.isfinite(qq) else "–")
+        g = grid_cells(runs, stats, params, xa, xb, p)
+        rows = [
+            [
+                fmt_value(r.params.get(a)),
+                fmt_value(r.params.get(b)),
+                lab,
+                pct(gap),
+                f"seat {best + 1} / seat {worst + 1}",
+                ("●" if qq < 0.05 else "") + f" {qq:.3g}" if math.isfinite(qq) else "–",
+            ]
+            for r, lab, gap, best, worst, qq in zip(runs, labels, g.gaps, g.best, g.worst, g.q)
+        ]
         fairest = None
-        k = int(np.nanargmin(gap)) if np.isfinite(gap).any() else -1
-        if k >= 0:
-            i, j = divmod(k, gap.shape[1])
-            fairest = {"a": fmt_value(xa[j]), "b": fmt_value(xb[i]), "gap": pct(gap[i, j])}
+        if g.fairest is not None:
+            i, j = g.fairest
+            fairest = {"a": fmt_value(xa[j]), "b": fmt_value(xb[i]), "gap": pct(g.gap[i, j])}
         how = ["the largest seat gap at each pair of values of ", code(a), " (across) and ", code(b)]
         counts.append(
             {
                 "n_players": p,
                 "figure": figure(
-                    heatmap(a, b, xa, xb, gap, p),
+                    heatmap(a, b, xa, xb, g.gap, p),
                     f"seat gap over {a} and {b}",
                     [*how, " (up); the fairest cell is the palest."],
                 ),
