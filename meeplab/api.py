@@ -356,17 +356,17 @@ def compare(
     from meeplab.sim.core.runner import run as run_batch
 
     root = _out(out, "compare")
-    common = dict(
-        games=games,
-        players=players,
-        bots=bots,
-        seed=seed,
-        bot_configs=bot_configs,
-        rotate=rotate,
-        threads=threads,
-        force=force,
-        progress=progress,
-    )
+    common = {
+        "games": games,
+        "players": players,
+        "bots": bots,
+        "seed": seed,
+        "bot_configs": bot_configs,
+        "rotate": rotate,
+        "threads": threads,
+        "force": force,
+        "progress": progress,
+    }
     var_cfg = _config(game, set=variant, params=variant_params, out=root / "variant", label="variant", **common)
     if not var_cfg.overrides:
         raise MeeplabError("compare needs a variant: variant={'name': value} or variant_params=FILE")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -112,7 +113,7 @@ def test_bot_strength_order(a, b, n_players, n, margin):
 
 def test_replacement_files_play(tmp_path):
     """A smaller deck and a token mix with fewer tokens than nuggets (stacks get what is left)."""
-    src = open(CTX.deck.path).read()
+    src = Path(CTX.deck.path).read_text()
     rows = [ln for ln in src.splitlines() if ln and not ln.startswith("#")]
     small = [rows[0]]
     for ln in rows[1:]:

@@ -3,7 +3,6 @@ no bot reading hidden parts, search reproducibility, and the fingerprint that pr
 games as before the port."""
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np

@@ -11,7 +11,6 @@ from meeplab.sim.goldrush.const import (
     A_COWBOY,
     A_MINE,
     A_PASS,
-    A_REMOVE,
     A_TENT,
     EV_COWBOY,
     EV_MINE,
@@ -22,7 +21,6 @@ from meeplab.sim.goldrush.const import (
     EV_TENT,
     G_NPL,
     LOGW,
-    MAXC,
     NFEAT,
     SLOTS,
 )

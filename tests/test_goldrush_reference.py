@@ -59,9 +59,11 @@ class RefGame:
             loco = tt.locos[copy][s] if k == RAIL else 0
             tip = tt.tipis[copy] if s == tt.symbol_region else 0
             hor = tt.horses[copy] if s == tt.symbol_region else 0
-            segs.append(dict(kind=k, mask=m, nug=nug, loco=loco, tipi=tip, horse=hor, city=tt.city_link[s]))
+            segs.append(
+                {"kind": k, "mask": m, "nug": nug, "loco": loco, "tipi": tip, "horse": hor, "city": tt.city_link[s]}
+            )
         t = len(self.tl)
-        self.tl.append(dict(inst=inst, x=x, y=y, segs=segs))
+        self.tl.append({"inst": inst, "x": x, "y": y, "segs": segs})
         self.at[(x, y)] = t
         for s, sg in enumerate(segs):
             if sg["kind"] == MTN and sg["nug"] > 0:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -132,7 +134,7 @@ def test_notes_and_flags():
     ],
 )
 def test_broken_deck_names_tile_and_problem(tmp_path, edit, needle):
-    src = D.path and open(D.path).read()
+    src = D.path and Path(D.path).read_text()
     p = tmp_path / "deck.csv"
     p.write_text(edit(src))
     with pytest.raises(MeeplabError) as e:
@@ -143,14 +145,14 @@ def test_broken_deck_names_tile_and_problem(tmp_path, edit, needle):
 def test_broken_tokens(tmp_path):
     p = tmp_path / "tok.csv"
     p.write_text("value,count\n1,3\nx,2\n")
-    with pytest.raises(MeeplabError, match="tok.csv.*value x"):
+    with pytest.raises(MeeplabError, match=r"tok\.csv.*value x"):
         load_tokens(str(p))
     with pytest.raises(MeeplabError, match="not found"):
         GAME.prepare(GAME.params.resolve({"deck": str(p) + ".missing"}))
 
 
 def test_replacement_deck_loads(tmp_path):
-    src = open(D.path).read().replace("19,A/B city,2,", "19,A/B city,3,").replace(",,,,1;0,", ",,,,1;0;0,")
+    src = Path(D.path).read_text().replace("19,A/B city,2,", "19,A/B city,3,").replace(",,,,1;0,", ",,,,1;0;0,")
     p = tmp_path / "deck.csv"
     p.write_text(src)
     d = load_deck(str(p))
@@ -179,7 +181,7 @@ def test_railroad_five_tiles_locomotives(copies, pts):
 
 def test_cowboy_scores_and_returns_same_turn():
     # player 1 completes player 0's railroad and puts a cowboy on the last junction's open south spur
-    bd, nd, pi = play(_rail5((4, 5, 6), last_cowboy=True))
+    bd, _nd, pi = play(_rail5((4, 5, 6), last_cowboy=True))
     assert bd[0, C_RAIL] == 5
     assert bd[1, C_RAIL] == 0 and pi[1, PI_SUPPLY] == 3  # spur S of the last junction is open: stays
     # 16 turned 180: its original east spur (segment 0) now points west, onto the first tile's east spur
@@ -287,7 +289,7 @@ def test_city_four_railroads_12():
         ("place", (16, 3), 0, 1, 2, 1),
         ("pass", 1),
     ]
-    bd, nd, pi = play(rows, final=True)
+    bd, _nd, pi = play(rows, final=True)
     assert bd[0, C_CITY] == 9  # incomplete at the end: 3 per completed railroad (three of four)
     bd, _nd, pi = play(rows + [("place", (16, 4), -1, 0, 0, 1), ("pass", 1)])
     assert bd[0, C_CITY] == 12 and pi[0, PI_SUPPLY] == 4
@@ -325,7 +327,7 @@ def test_prairie_tipis_and_horses():
         ("place", (9, 2), 2, 0, 0, 1),
         ("pass", 1),
     ]  # tipi
-    bd, nd, pi = play(rows, final=True)
+    bd, _nd, pi = play(rows, final=True)
     assert bd[0, C_PRAIRIE] == 2 + 4 + 2 and bd[1, C_PRAIRIE] == 0
     assert pi[0, PI_SUPPLY] == 3  # farmers stay on the board
     bd, _nd, pi = play(rows, final=True, values={"tipi_points": 3, "horse_points": 5})

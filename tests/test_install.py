@@ -59,16 +59,15 @@ def test_import_from_outside_the_repository(site, tmp_path):
 import importlib, sys
 import meeplab
 from meeplab.sim.core.registry import game_ids
-assert meeplab.__file__.startswith(%r), meeplab.__file__
+assert meeplab.__file__.startswith(SITE), meeplab.__file__
 print(",".join(game_ids()))
 for name in ("sim", "reports", "strategies", "analysis"):
     try:
         importlib.import_module(name)
     except ImportError:
         continue
-    raise SystemExit("import %%s worked" %% name)
-"""
-        % str(site),
+    raise SystemExit(f"import {name} worked")
+""".replace("SITE", repr(str(site))),
         tmp_path,
     )
     assert res.returncode == 0, res.stderr

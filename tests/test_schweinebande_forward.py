@@ -2,7 +2,6 @@
 and the fingerprint that proves the engine plays the same games as before a refactor."""
 
 import json
-import sys
 from pathlib import Path
 
 import numba

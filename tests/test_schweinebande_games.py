@@ -1,6 +1,6 @@
 """Whole Schweinebande games: an independent pure-Python scorer, invariants, reproducibility."""
 
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -22,9 +22,7 @@ from meeplab.sim.schweinebande.layout import (
     E_REVEAL,
     E_ROUND,
     E_SACKUSE,
-    E_SCORE,
     E_SELL,
-    E_SITOUT,
 )
 
 GAME = get_game("schweinebande")

@@ -11,7 +11,6 @@ from meeplab.sim.schweinebande.layout import (
     E_SELL,
     E_SITOUT,
     FACE_DOWN,
-    K_FARM,
     NK,
     NT,
     SACK,
@@ -20,9 +19,7 @@ from meeplab.sim.schweinebande.layout import (
     V_FEED,
     V_FLEFT,
     V_HAND,
-    V_LEN,
     V_ORDER,
-    V_ROUND,
     V_TILE,
 )
 

@@ -1,8 +1,6 @@
 """The notebook API (``import meeplab``): run, compare, load, pandas tables with intervals, reports;
 and the install layout that makes ``meeplab`` the one top-level import name."""
 
-import runpy
-import sys
 from pathlib import Path
 
 import pandas as pd

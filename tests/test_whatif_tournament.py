@@ -32,7 +32,7 @@ def test_fit_recovers_ratings_and_removes_the_seat_effect():
     rng = np.random.default_rng(3)
     strength = np.array([0.8, 0.0, -0.8])
     hits = 0
-    for rep in range(20):
+    for _rep in range(20):
         r = fit(_simulate(rng, strength, 0.6, 6000), ["a", "b", "c"])
         truth = (strength - strength.mean()) * ELO
         hits += int(np.all((r.lo <= truth) & (truth <= r.hi)))
