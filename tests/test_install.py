@@ -5,6 +5,7 @@ repository: ``import meeplab`` and the console command work; ``import sim`` and 
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,20 +17,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    target = tmp_path_factory.mktemp("site")
+    """A wheel-style install, built from a copy of the sources git knows (a stale build/ folder of the checkout
+    must not add modules that are gone)."""
+    src, target = tmp_path_factory.mktemp("src"), tmp_path_factory.mktemp("site")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, files):
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
     res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "--target",
-            str(target),
-            str(ROOT),
-        ],
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target"]
+        + [str(target), str(src)],
         capture_output=True,
         text=True,
         timeout=300,

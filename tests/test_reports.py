@@ -257,7 +257,7 @@ def test_runner_style_chunks(runs, tmp_path):
     for p in (3, 4):
         part = full.filter(pl.col("n_players") == p)
         names = meta["lineups"][str(p)]
-        for k, start in enumerate((0, 150)):
+        for start in (0, 150):
             chunk = part.filter((pl.col("game_index") >= start) & (pl.col("game_index") < start + 150))
             cols = {c: chunk[c].to_arrow() for c in chunk.columns}
             cols["bot"] = pa.DictionaryArray.from_arrays(

@@ -125,6 +125,7 @@ def _files_of(paths, glob) -> list[Path]:
 
 
 def _rank_files(game, param, what, paths, glob, out, kw):
+    from meeplab.analysis.maps import measure, rank
     from meeplab.reports import maps as rep
 
     flags = flag_values(kw)
@@ -148,10 +149,10 @@ def _rank_files(game, param, what, paths, glob, out, kw):
     play_runs(cfgs, kw)
     rows = []
     for f, c in zip(files, cfgs):
-        for r in rep.measure(c.out):
+        for r in measure(c.out):
             rows.append(dict(r, name=f.stem, file=str(f), run=str(c.out)))
     players = sorted({r["n_players"] for r in rows})
-    ranking = [r for p in players for r in rep.rank([r for r in rows if r["n_players"] == p])]
+    ranking = [r for p in players for r in rank([r for r in rows if r["n_players"] == p])]
     rec = {
         "game": g.id,
         "title": g.title,
