@@ -41,7 +41,7 @@ def test_report_renders_in_chromium(browser, report, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280 + 1
     # numbers with their intervals are on the page, and nothing unrendered leaks through
     text = page.inner_text("body")
-    assert "[" in text and "%" in text
+    assert " … " in text and "%" in text  # intervals print as "lo … hi"
     assert "{{" not in text and "{%" not in text and "None" not in text.split()
 
     shot = tmp_path / "report.png"
