@@ -1,7 +1,9 @@
 """The one game loop every engine runs on: reset, then ask and apply until the game is over.
 
-``play_batch`` is what a game's ``GameSpec.play`` calls: ``prange`` over chunks of games, one state (and
-one scratch state for search bots) per chunk, every game ``g`` seeded from ``(seed, g)`` alone.
+``play_batch`` is what a game's ``GameSpec.play`` calls (through :func:`run_batch`): ``prange`` over chunks of
+games, one state (and one scratch state for search bots) per chunk, every game ``g`` seeded from ``(seed, g)``
+alone. :func:`run_batch`, :func:`run_decisions` and :func:`run_logged` are a game face's ``play``,
+``decisions`` and event log in one call each, on the engine context ``cx`` of a run.
 """
 
 from __future__ import annotations
@@ -201,3 +203,35 @@ def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games,
         play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk, srch)
         total += st.rec[0].ctl[C_DECISIONS]
     return total
+
+
+def _table(cx, lineup, np_):
+    """The shared loop's leading arguments: the context, the seats' bots, weights and search settings, the player
+    count and whether seats rotate."""
+    return cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate
+
+
+def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
+    """Games ``start .. start + n_games - 1`` of ``lineup`` at ``np_`` seats on all threads, as a
+    :class:`~meeplab.sim.core.game.Batch` (``ncat`` score categories; ``log_width``: the game's event-log width)."""
+    from .game import Batch
+
+    score = np.zeros((n_games, np_))
+    tiebreak = np.zeros((n_games, np_))
+    brk = np.zeros((n_games, np_, ncat))
+    length = np.zeros(n_games, dtype=np.int64)
+    end = np.zeros(n_games, dtype=np.int8)
+    srch = search_function(cx, lineup, np_, ncat)
+    play_batch(*_table(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
+    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
+
+
+def run_decisions(cx, lineup, np_, seed, start, n_games, ncat) -> int:
+    """Bot decisions (more than one candidate) in these games, on one thread (the bench's decisions per second)."""
+    srch = search_function(cx, lineup, np_, ncat)
+    return int(count_decisions(*_table(cx, lineup, np_), seed, start, n_games, ncat, srch))
+
+
+def run_logged(cx, lineup, np_, seed, g, log, ncat):
+    """Game ``g`` with its event log in ``log``: (events written, score, tiebreak, brk, length, end)."""
+    return play_logged(*_table(cx, lineup, np_), seed, g, log, ncat, search_function(cx, lineup, np_, ncat))

@@ -84,30 +84,7 @@ def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) 
 
     from . import engine, options  # noqa: F401  (register the forward model and the option classes)
 
-    score = np.zeros((n_games, n_players))
-    tiebreak = np.zeros((n_games, n_players))
-    bd = np.zeros((n_games, n_players, len(CATEGORIES)))
-    length = np.zeros(n_games, np.int64)
-    end = np.zeros(n_games, np.int8)
-    core_play.play_batch(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        start,
-        n_games,
-        score,
-        tiebreak,
-        bd,
-        length,
-        end,
-        LOGW,
-        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
-    )
-    return Batch(score=score, tiebreak=tiebreak, breakdown=bd, length=length)
+    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES), LOGW)
 
 
 def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> int:
@@ -116,21 +93,7 @@ def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: 
 
     from . import engine, options  # noqa: F401
 
-    return int(
-        core_play.count_decisions(
-            ctx.cx,
-            lineup.fns,
-            lineup.weights,
-            lineup.search,
-            n_players,
-            lineup.rotate,
-            seed,
-            start,
-            n_games,
-            len(CATEGORIES),
-            core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
-        )
-    )
+    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES))
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
@@ -141,19 +104,7 @@ def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
     from .const import EV_END
 
     log = np.zeros((40000, LOGW), np.int64)
-    _, score, _, bd, turns, _ = core_play.play_logged(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        index,
-        log,
-        len(CATEGORIES),
-        core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES)),
-    )
+    _, score, _, bd, turns, _ = core_play.run_logged(ctx.cx, lineup, n_players, seed, index, log, len(CATEGORIES))
     # rows are counted by the END event (event code 0 is the start tile, so the shared count stops at row 0)
     ends = np.nonzero(log[:, 0] == EV_END)[0]
     end = int(ends[-1]) + 1 if len(ends) else len(log)

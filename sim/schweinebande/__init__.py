@@ -3,7 +3,7 @@
 import numpy as np
 
 from meeplab.sim.core import play as core_play
-from meeplab.sim.core.game import Batch, GameSpec
+from meeplab.sim.core.game import GameSpec
 
 from . import engine, layout, options
 from .board import build
@@ -43,65 +43,18 @@ def prepare(values):
 
 
 def play(ctx, lineup, seed, start, n_games, n_players):
-    score = np.zeros((n_games, n_players))
-    tiebreak = np.zeros((n_games, n_players))
-    brk = np.zeros((n_games, n_players, engine.NC))
-    length = np.zeros(n_games, dtype=np.int64)
-    end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        start,
-        n_games,
-        score,
-        tiebreak,
-        brk,
-        length,
-        end,
-        LOGW,
-        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
-    )
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
+    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, engine.NC, LOGW)
 
 
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.count_decisions(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        start,
-        n_games,
-        engine.NC,
-        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
-    )
+    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, engine.NC)
 
 
 def events(ctx, lineup, seed, index, n_players):
     """The event log of one game (the same code path as the batch) plus its results."""
     log = np.zeros((20000, LOGW), dtype=np.int64)
-    n, score, _, brk, turns, _ = core_play.play_logged(
-        ctx.cx,
-        lineup.fns,
-        lineup.weights,
-        lineup.search,
-        n_players,
-        lineup.rotate,
-        seed,
-        index,
-        log,
-        engine.NC,
-        core_play.search_function(ctx.cx, lineup, n_players, engine.NC),
-    )
+    n, score, _, brk, turns, _ = core_play.run_logged(ctx.cx, lineup, n_players, seed, index, log, engine.NC)
     return log[:n], turns, score, brk
 
 
