@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def short_name(symbol: str) -> str:
-    """``_ZN3sim8hacienda6engine11best_valuesB3v22...`` -> ``sim.hacienda.engine.best_values`` (numba's
+    """``_ZN7meeplab3sim8hacienda6values11best_valuesB3v22...`` -> ``meeplab.sim.hacienda.values.best_values`` (numba's
     Itanium-style names: length-prefixed parts, then the ABI tag and the argument types)."""
     if not symbol.startswith("_ZN"):
         return symbol
@@ -46,7 +46,7 @@ def write_perf_map(path: str) -> int:
     addresses: dict[int, str] = {}
     seen: set[int] = set()
     for name, module in list(sys.modules.items()):
-        if name.partition(".")[0] not in ("sim", "strategies") or module is None:
+        if not name.startswith(("meeplab.sim.", "meeplab.strategies.")) or module is None:
             continue
         for value in list(vars(module).values()):
             if not isinstance(value, CPUDispatcher) or id(value) in seen:

@@ -94,5 +94,5 @@ def test_stalled_games_appear_in_results_and_reports_warn(tmp_path):
     assert df["tiebreak"].null_count() == 0
     run = load_run(out)
     html = build_report([out], tmp_path / "r.html").read_text()
-    assert "ended by a safety net" in html and "stalled" in html and "&#9888;" in html
+    assert "ended by a safety net" in html and "stalled" in html and "⚠" in html
     del run

@@ -205,7 +205,7 @@ def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games,
     return total
 
 
-def _table(cx, lineup, np_):
+def loop_args(cx, lineup, np_):
     """The shared loop's leading arguments: the context, the seats' bots, weights and search settings, the player
     count and whether seats rotate."""
     return cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate
@@ -222,16 +222,16 @@ def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
     srch = search_function(cx, lineup, np_, ncat)
-    play_batch(*_table(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
+    play_batch(*loop_args(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
 
 def run_decisions(cx, lineup, np_, seed, start, n_games, ncat) -> int:
     """Bot decisions (more than one candidate) in these games, on one thread (the bench's decisions per second)."""
     srch = search_function(cx, lineup, np_, ncat)
-    return int(count_decisions(*_table(cx, lineup, np_), seed, start, n_games, ncat, srch))
+    return int(count_decisions(*loop_args(cx, lineup, np_), seed, start, n_games, ncat, srch))
 
 
 def run_logged(cx, lineup, np_, seed, g, log, ncat):
     """Game ``g`` with its event log in ``log``: (events written, score, tiebreak, brk, length, end)."""
-    return play_logged(*_table(cx, lineup, np_), seed, g, log, ncat, search_function(cx, lineup, np_, ncat))
+    return play_logged(*loop_args(cx, lineup, np_), seed, g, log, ncat, search_function(cx, lineup, np_, ncat))

@@ -8,7 +8,7 @@ import numpy as np
 
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.game import Batch, GameSpec
+from meeplab.sim.core.game import GameSpec
 
 from . import flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
@@ -192,37 +192,8 @@ def prepare(values):
 END_CODES = ("rules", "cap", "stalled")
 
 
-def _table(ctx, lineup, n_players):
-    """The shared loop's first arguments for this lineup: the context, the seats' bots, weights and searches, the
-    player count and whether seats rotate."""
-    return ctx.cx, lineup.fns, lineup.weights, lineup.search, n_players, lineup.rotate
-
-
-def _search(ctx, lineup, n_players):
-    """The search entry point of this lineup (sim.core.play.search_function)."""
-    return core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES))
-
-
 def play(ctx, lineup, seed, start, n_games, n_players):
-    score = np.zeros((n_games, n_players))
-    tiebreak = np.zeros((n_games, n_players))
-    brk = np.zeros((n_games, n_players, len(CATEGORIES)))
-    length = np.zeros(n_games, dtype=np.int64)
-    end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(
-        *_table(ctx, lineup, n_players),
-        seed,
-        start,
-        n_games,
-        score,
-        tiebreak,
-        brk,
-        length,
-        end,
-        LOGW,
-        _search(ctx, lineup, n_players),
-    )
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
+    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES), LOGW)
 
 
 def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
@@ -233,17 +204,16 @@ def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
 
 def decisions(ctx, lineup, seed, start, n_games, n_players):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.count_decisions(
-        *_table(ctx, lineup, n_players), seed, start, n_games, len(CATEGORIES), _search(ctx, lineup, n_players)
-    )
+    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES))
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
     """The event log of one game (the same game as the batch) plus its results (and, with ``snapshots``, the
     board at both scorings: rows of scoring.NROWS x W masks, then pesos per seat and water tiles in play)."""
     log = np.zeros((40000, LOGW), dtype=np.int64)
+    srch = core_play.search_function(ctx.cx, lineup, n_players, len(CATEGORIES))
     n, score, tiebreak, brk, turns, snap = flow.play_logged(
-        *_table(ctx, lineup, n_players), seed, index, log, len(CATEGORIES), _search(ctx, lineup, n_players)
+        *core_play.loop_args(ctx.cx, lineup, n_players), seed, index, log, len(CATEGORIES), srch
     )
     return log[:n], turns, score, tiebreak, brk, snap
 
