@@ -3,7 +3,6 @@ information (no bot reads it), and the fingerprint that proves the engine plays 
 refactor."""
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -112,7 +111,7 @@ def test_determinise_redeals_exactly_what_the_seat_cannot_see(c, g, steps):
         assert np.array_equal(a["hand"][seat], b["hand"][seat])  # the seat's own hand stays
         assert hidden_of(c, cp, seat) == want  # the same cards, only their places change
         sp = state.py_tables(st, c.cx)[1]
-        lo, hi = sp[SR, S_LPTR], sp[SR, S_LEND]
+        lo = sp[SR, S_LPTR]
         assert np.array_equal(a["ldeck"][:lo], b["ldeck"][:lo])  # drawn cards stay
         for f in changed:
             changed[f] += not np.array_equal(a[f], b[f])
@@ -183,9 +182,9 @@ def test_describe_names_every_field(c):
 
 def test_fingerprint_of_every_result_column_is_unchanged():
     """Score, tiebreak, breakdown and length of 200 games per lineup and player count (2-5; random, greedy,
-    heuristic and mixed) are those stored (the engine before the forward model, commit 9e4787e, with stalled games scored once since e3fa07f;
-    the heuristic lineups since the heuristic keeps a reserve of future actions, all since the box's limits; a
-    rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
+    heuristic and mixed) are those stored (the engine before the forward model, commit 9e4787e, with stalled games
+    scored once since e3fa07f; the heuristic lineups since the heuristic keeps a reserve of future actions, all since
+    the box's limits; a rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
     from meeplab.sim.core.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "hacienda_fingerprint.json").read_text())

@@ -1,7 +1,5 @@
 """Hacienda rules from the rule book's own numbers, on hand-built positions (engine and scorer functions)."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -258,12 +256,12 @@ def test_animal_needs_own_land_or_same_herd(tmp_path):
 def test_bad_map_file_names_file_and_problem(tmp_path):
     p = tmp_path / "bad.haz"
     p.write_text("[Control]\nColCount=3\n[Hex]\n100=2\n101=2\n")
-    with pytest.raises(MeeplabError, match="bad.haz.*101.*not on the grid"):
+    with pytest.raises(MeeplabError, match=r"bad\.haz.*101.*not on the grid"):
         GAME.prepare(GAME.params.resolve({"map": str(p)}))
     p.write_text("[Hex]\n100=8\n")
-    with pytest.raises(MeeplabError, match="bad.haz.*unknown code 8"):
+    with pytest.raises(MeeplabError, match=r"bad\.haz.*unknown code 8"):
         GAME.prepare(GAME.params.resolve({"map": str(p)}))
-    with pytest.raises(MeeplabError, match="nothere.haz"):
+    with pytest.raises(MeeplabError, match=r"nothere\.haz"):
         GAME.prepare(GAME.params.resolve({"map": str(tmp_path / "nothere.haz")}))
     with pytest.raises(MeeplabError, match="neither A, B"):
         GAME.prepare(GAME.params.resolve({"map": "C"}))
@@ -284,7 +282,10 @@ def test_water_counts_from_per_space_counts(mapname):
     pos = Pos(BUILTIN[mapname])
     b, nb, kind = pos.b, pos.ctx.nb, pos.ctx.kind
     rng = np.random.default_rng(5)
-    free = lambda i: (pos.MS[R_FPAM, i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+
+    def free(i):
+        return (pos.MS[R_FPAM, i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+
     for i in rng.permutation(b.n)[: b.n // 2]:
         i = int(i)
         q = int(rng.integers(3))

@@ -61,7 +61,7 @@ def test_without_compulsory_actions_players_may_end_early():
     lu = make_lineup("hacienda", ["random"], 3, True)
     early_rich = 0
     for g in range(4):
-        for seat, acts, money, deck in _turns(events(ctx, lu, 11, g, 3)[0], 3, values):
+        for _seat, acts, money, deck in _turns(events(ctx, lu, 11, g, 3)[0], 3, values):
             if acts < values["actions"] and money >= values["price_blind"] and deck:
                 early_rich += 1
     assert early_rich > 10
