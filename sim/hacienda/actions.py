@@ -17,18 +17,18 @@ from meeplab.sim.core.forward import C_NP, C_PHASE
 
 from .bits import ONE, ZERO, cb, countrow, ctz, popcnt, sb
 from .engine import (
-    _ball3,
-    _dirty_group,
-    _dirty_land,
-    _dirty_markets,
-    _dirty_water,
+    dirty_group,
+    dirty_land,
+    dirty_markets,
+    dirty_water,
+    mark_ball3,
     place_animal,
     place_hacienda,
     place_land,
     place_water,
     water_cells,
 )
-from .groups import _group_cached, best_group, gen_groups, gen_harvest
+from .groups import best_group, gen_groups, gen_harvest, group_cached
 from .layout import *
 from .scoring import (
     P_ACTIONS,
@@ -67,13 +67,13 @@ from .state import (
     PH_PLACE,
     PH_TURN_END,
     PH_WATER,
-    _log_st,
-    _post,
     board,
+    log_st,
+    post_decision,
     tables,
 )
-from .values import _unreached, best_values, eval_spaces, legal_row
-from .water import _water_fits, best_water, gen_water
+from .values import best_values, eval_spaces, legal_row, unreached_markets
+from .water import best_water, gen_water, water_fits
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ def _blind_land_value(pi, bv):
 def _largest_group(MS, SP, p, harvest):
     """The best row of gen_groups (harvest False) or gen_harvest (True): the largest group, without listing rows
     (cached: best_group)."""
-    gs = _group_cached(SP, p, harvest)
+    gs = group_cached(SP, p, harvest)
     if gs < 0:
         gs = best_group(MS, SP, p, harvest)
     return gs
@@ -238,7 +238,7 @@ def _water_estimate(rc, MS, SP, pi, p, nb, nbmask, moves, feats, m):
     ok = cwk[p, 1] == SP[SR, S_WVER] and cwm[p, 0] >= 0
     if ok:
         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, rc.cells)
-        ok = SP[SR, S_WS + cwm[p, 0]] > 0 and _water_fits(MS, rc.cells, k)
+        ok = SP[SR, S_WS + cwm[p, 0]] > 0 and water_fits(MS, rc.cells, k)
     if ok and cwk[p, 0] != SP[SR, S_PVER + p]:
         _nw, bwv, bwo, bws, bwh, bwr = best_water(MS, SP, pi, p, nb, nbmask, np.int64(2), cwv[p])
         if bws >= 0:
@@ -348,7 +348,7 @@ def post_action(st, cx):
     # An unused action is worth a little less than a blind buy of a card without value.
     if m == 0 or pi[P_COMPULSORY] == 0:
         m = _act_row(moves, feats, m, A_END, -1, -1, -(price_bl + 0.5) / mpp, 0.0, 0.0, 0, handsize, mp, acts)
-    return _post(st, p, K_ACTION, m)
+    return post_decision(st, p, K_ACTION, m)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -390,37 +390,37 @@ def do_action(st, cx, i):
         money[p] -= price_up
         hand[p, t] += 1
         rc.known[p, t] += 1  # every seat saw it
-        _log_st(st, E_BUY, p, t, 1, price_up, 0)
+        log_st(st, E_BUY, p, t, 1, price_up, 0)
         if SP[SR, S_LPTR] < SP[SR, S_LEND]:
             dland[arg] = rc.ldeck[SP[SR, S_LPTR]]
             SP[SR, S_LPTR] += 1
         else:
             dland[arg] = -1
         view[V_DISP_LAND + arg] = dland[arg]
-        _log_st(st, E_REFILL, -1, 0, arg, dland[arg], 0)
+        log_st(st, E_REFILL, -1, 0, arg, dland[arg], 0)
     elif code == A_BUY_LAND_BLIND:
         t = rc.ldeck[SP[SR, S_LPTR]]
         SP[SR, S_LPTR] += 1
         money[p] -= price_bl
         hand[p, t] += 1
-        _log_st(st, E_BUY, p, t, 0, price_bl, 0)
+        log_st(st, E_BUY, p, t, 0, price_bl, 0)
     elif code == A_BUY_ANIMAL_UP or code == A_BUY_ANIMAL_BLIND:
         if code == A_BUY_ANIMAL_UP:
             t = danim[arg]
             money[p] -= price_up
             rc.known[p, t] += 1  # every seat saw it
-            _log_st(st, E_BUY, p, t, 1, price_up, 0)
+            log_st(st, E_BUY, p, t, 1, price_up, 0)
             danim[arg] = _draw_animal(SP, rc.adeck)
             view[V_DISP_ANIMAL + arg] = danim[arg]
-            _log_st(st, E_REFILL, -1, 1, arg, danim[arg], 0)
+            log_st(st, E_REFILL, -1, 1, arg, danim[arg], 0)
         else:
             t = _draw_animal(SP, rc.adeck)
             money[p] -= price_bl
-            _log_st(st, E_BUY, p, t, 0, price_bl, 0)
+            log_st(st, E_BUY, p, t, 0, price_bl, 0)
         hand[p, t] += 1
         if SP[SR, S_STACK2_IN] == 0 and SP[SR, S_APTR] >= SP[SR, S_A1]:
             SP[SR, S_STACK2_IN] = 1
-            _log_st(st, E_STACK2, -1, rc.ctl[C_RND], 0, 0, 0)
+            log_st(st, E_STACK2, -1, rc.ctl[C_RND], 0, 0, 0)
     elif code == A_PLAY:
         rc.ctl[C_CARD] = arg
         rc.ctl[C_PHASE] = PH_PLACE
@@ -447,7 +447,7 @@ def post_place(st, cx):
     p = rc.ctl[C_P]
     t = rc.ctl[C_CARD]
     as_p = legal_row(MS, p, t, R_X)
-    nunr = _unreached(MS, SP, p, mkspace)
+    nunr = unreached_markets(MS, SP, p, mkspace)
     reached = countrow(MS, R_REACH + p)
     nm = 0
     for w in range(W):
@@ -465,7 +465,7 @@ def post_place(st, cx):
         MS[R_TODO + kp, w] = MS[R_X, w]
     eval_spaces(MS, SP, cx.tab[0].pi, p, 1 << kp, nb, mkcnt, mdist, nunr, reached, rc.feats, True)
     rc.pub[V_CARD] = t
-    return _post(st, p, K_LAND if t < T_ANIMAL else K_ANIMAL, nm)
+    return post_decision(st, p, K_LAND if t < T_ANIMAL else K_ANIMAL, nm)
 
 
 @njit(cache=True, _nrt=False)
@@ -487,9 +487,9 @@ def do_place(st, cx, j):
     if t < T_ANIMAL:
         take_land(rc, pi, p, rc.ctl[C_NP])
         sz = place_land(MS, SP, p, h, kind, nbmask, view)
-        _dirty_land(MS, SP, p, h, nbmask)
-        _ball3(MS, p, h, ball3)
-        _log_st(st, E_LAND, p, t, h, sz, moves[j, 2])
+        dirty_land(MS, SP, p, h, nbmask)
+        mark_ball3(MS, p, h, ball3)
+        log_st(st, E_LAND, p, t, h, sz, moves[j, 2])
     else:
         a = t - T_ANIMAL
         r0 = countrow(MS, R_REACH + p) if mkcnt[h] > 0 else 0
@@ -497,10 +497,10 @@ def do_place(st, cx, j):
         rc.discs[p] += 1
         rc.money[p] += inc
         if mkcnt[h] > 0 and countrow(MS, R_REACH + p) != r0:
-            _dirty_markets(MS, SP, p)
-        _dirty_group(MS, 5 * p + 1 + a, nbmask)
-        _ball3(MS, p, h, ball3)
-        _log_st(st, E_ANIMAL, p, a, h, sz, inc)
+            dirty_markets(MS, SP, p)
+        dirty_group(MS, 5 * p + 1 + a, nbmask)
+        mark_ball3(MS, p, h, ball3)
+        log_st(st, E_ANIMAL, p, a, h, sz, inc)
     rc.ctl[C_PHASE] = PH_ACTION
 
 
@@ -510,7 +510,7 @@ def post_hacienda(st, cx):
     rc = st.rec[0]
     MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
-    return _post(st, p, K_HACIENDA, gen_groups(MS, SP, cx.tab[0].pi, p, rc.moves, rc.feats))
+    return post_decision(st, p, K_HACIENDA, gen_groups(MS, SP, cx.tab[0].pi, p, rc.moves, rc.feats))
 
 
 @njit(cache=True, _nrt=False)
@@ -525,7 +525,7 @@ def do_hacienda(st, cx, j):
     rc.money[p] -= cx.tab[0].pi[P_HAC_PRICE]
     SP[SR, S_HACS] -= 1
     place_hacienda(MS, SP, p, r, h, board(cx)[2], rc.pub)
-    _log_st(st, E_HACIENDA, p, h, moves[j, 2], r, 0)
+    log_st(st, E_HACIENDA, p, h, moves[j, 2], r, 0)
     rc.ctl[C_HACN] += 1
     rc.ctl[C_PHASE] = PH_ACTION
 
@@ -539,7 +539,7 @@ def post_water(st, cx):
     MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
     nw = gen_water(MS, SP, cx.tab[0].pi, p, nb, nbmask, moves, rc.feats, moves.shape[0], 0, np.int64(0))
-    return _post(st, p, K_WATER, nw)
+    return post_decision(st, p, K_WATER, nw)
 
 
 @njit(cache=True, _nrt=False)
@@ -556,8 +556,8 @@ def do_water(st, cx, j):
     rc.money[p] -= cx.tab[0].pi[P_WATER_PRICE]
     SP[SR, S_WS + s] -= 1
     place_water(MS, SP, cells, k, nbmask, kind, rc.pub)
-    _dirty_water(MS, cells, k, rc.ctl[C_NP], nbmask)
-    _log_st(st, E_WATER, p, s, moves[j, 3], np.int64(rc.feats[j, 2]), 0)
+    dirty_water(MS, cells, k, rc.ctl[C_NP], nbmask)
+    log_st(st, E_WATER, p, s, moves[j, 3], np.int64(rc.feats[j, 2]), 0)
     rc.ctl[C_WATN] += 1
     rc.ctl[C_PHASE] = PH_ACTION
 
@@ -568,7 +568,7 @@ def post_harvest(st, cx):
     rc = st.rec[0]
     MS, SP, _FV = tables(st, cx)
     p = rc.ctl[C_P]
-    return _post(st, p, K_HARVEST, gen_harvest(MS, SP, cx.tab[0].pi, p, rc.moves, rc.feats))
+    return post_decision(st, p, K_HARVEST, gen_harvest(MS, SP, cx.tab[0].pi, p, rc.moves, rc.feats))
 
 
 @njit(cache=True, _nrt=False)
@@ -596,6 +596,6 @@ def do_harvest(st, cx, j):
     view[V_SPACE + h] += 64
     pes = moves[j, 2] * cx.tab[0].pi[P_HARV_RATE]
     rc.money[p] += pes
-    _log_st(st, E_HARVEST, p, h, moves[j, 2], pes, victim)
+    log_st(st, E_HARVEST, p, h, moves[j, 2], pes, victim)
     rc.ctl[C_HARVN] += 1
     rc.ctl[C_PHASE] = PH_ACTION

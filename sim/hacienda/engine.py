@@ -69,13 +69,13 @@ def new_sp(n):
 
 
 @njit(cache=True, inline="always")
-def _stamp(SP):
+def new_stamp(SP):
     SP[SR, S_STAMP] += 1
     return SP[SR, S_STAMP]
 
 
 @njit(cache=True, inline="always")
-def _first(SP, L, sc):
+def first_seen(SP, L, sc):
     """Label-stamp set: True the first time label L is seen under stamp sc."""
     if SP[LB_STAMP, L] == sc:
         return False
@@ -184,14 +184,14 @@ def place_land(MS, SP, p, h, kind, nbmask, view):
 
 
 @njit(cache=True, inline="always")
-def _chains_next_to(SP, nb, p, i, sc):
+def chains_next_to(SP, nb, p, i, sc):
     """The tiles of p's land chains next to space i that are not counted yet under stamp sc (each chain once)."""
     tot = 0
     for d in range(6):
         j = nb[i, d]
         if j >= 0 and SP[SP_OWNER, j] == p and SP[SP_WHAT, j] == W_LAND:
             L = SP[SP_LAB, j]
-            if _first(SP, L, sc):
+            if first_seen(SP, L, sc):
                 tot += SP[LB_SIZE, L]
     return tot
 
@@ -219,7 +219,7 @@ def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
     income = 0
     if mkcnt[h] > 0:
         # the herd's size plus the tiles of p's land chains touching it, once for each market next to h
-        sc = _stamp(SP)
+        sc = new_stamp(SP)
         tot = 0
         g = MS[R_G]
         for w in range(W):
@@ -227,7 +227,7 @@ def place_animal(MS, SP, p, a, h, kind, nb, nbmask, mkcnt, view):
             while x != ZERO:
                 i = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
-                tot += _chains_next_to(SP, nb, p, i, sc)
+                tot += chains_next_to(SP, nb, p, i, sc)
         income = mkcnt[h] * (size + tot)
     return size, income
 
@@ -352,7 +352,7 @@ def _or_neighbours(MS, src, dst, nbmask):
 
 
 @njit(cache=True, _nrt=False)
-def _dirty_group(MS, dr, nbmask):
+def dirty_group(MS, dr, nbmask):
     """MS[R_D + dr] |= the spaces next to the group in MS[R_G] (the group just re-labelled); their values are stale."""
     _or_neighbours(MS, R_G, R_D + dr, nbmask)
     for w in range(MS.shape[1]):
@@ -360,7 +360,7 @@ def _dirty_group(MS, dr, nbmask):
 
 
 @njit(cache=True, inline="always")
-def _ball3(MS, p, h, ball3):
+def mark_ball3(MS, p, h, ball3):
     """MS[R_WD + p] |= the spaces at most 3 steps from h (anchors of the water spots with a space next to h;
     ball3 = that table, built with the board)."""
     for w in range(MS.shape[1]):
@@ -368,7 +368,7 @@ def _ball3(MS, p, h, ball3):
 
 
 @njit(cache=True, _nrt=False)
-def _dirty_land(MS, SP, p, h, nbmask):
+def dirty_land(MS, SP, p, h, nbmask):
     """After p's land tile on h (chain in MS[R_G]): land values change next to the chain; animal values change
     where the tile makes new legal spaces (next to h) and where market income counts the chain (spaces next to
     a market and next to the chain, or every market space if the chain touches a herd of that animal)."""
@@ -394,7 +394,7 @@ def _dirty_land(MS, SP, p, h, nbmask):
         if touch:
             # the income next to a market also counts the chains next to the herds it would merge with: add the
             # spaces next to the herds of a that touch the chain
-            sc = _stamp(SP)
+            sc = new_stamp(SP)
             for w in range(W):
                 x = MS[R_REM, w] & MS[hr, w]
                 while x != ZERO:
@@ -416,7 +416,7 @@ def _dirty_land(MS, SP, p, h, nbmask):
 
 
 @njit(cache=True, inline="always")
-def _dirty_markets(MS, SP, p):
+def dirty_markets(MS, SP, p):
     """After p reached another market: the market term of every animal type changes (only on spaces next to a
     market: elsewhere no new market is reached and the term is 0); each type is redone."""
     for t in range(T_ANIMAL, NT):
@@ -426,7 +426,7 @@ def _dirty_markets(MS, SP, p):
 
 
 @njit(cache=True, inline="always")
-def _dirty_water(MS, cells, k, np_, nbmask):
+def dirty_water(MS, cells, k, np_, nbmask):
     """After a water tile on cells[0:k]: the water counts change next to it, so those values are stale for
     everybody."""
     for w in range(MS.shape[1]):

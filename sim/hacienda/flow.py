@@ -60,8 +60,8 @@ from .state import (
     HCtx,
     HEng,
     HState,
-    _log_st,
     board,
+    log_st,
     tables,
 )
 from .state import determinise as deal_unseen
@@ -97,7 +97,7 @@ def start_turn(st):
     r = st.rec[0]
     p = r.ctl[C_P]
     r.pub[V_TURN] = r.ctl[C_TURNS]
-    _log_st(st, E_TURN, p, r.ctl[C_RND], r.money[p], 0, 0)
+    log_st(st, E_TURN, p, r.ctl[C_RND], r.money[p], 0, 0)
     r.ctl[C_TURNS] += 1
     r.ctl[C_ACTS] = 0
     r.ctl[C_HACN] = 0
@@ -120,8 +120,8 @@ def scoring(st, cx, phase):
         score_player(q, MS, SP[SR, S_NPC], r.money[q], nbmask, cxt.pi, out)
         for c in range(NCAT):
             r.brk[q, off + c] = out[c]
-        _log_st(st, E_SCORE_A, q, phase, out[0], out[1], out[2])
-        _log_st(st, E_SCORE_B, q, phase, out[3], out[4], r.money[q])
+        log_st(st, E_SCORE_A, q, phase, out[0], out[1], out[2])
+        log_st(st, E_SCORE_B, q, phase, out[3], out[4], r.money[q])
     if st.nlog[1] != 0:
         snap = r.snap
         k = 0
@@ -156,13 +156,13 @@ def end_round(st, cx):
     SP = tables(st, cx)[1]
     r.ctl[C_RND] += 1
     if r.ctl[C_STUCK] != 0:
-        _log_st(st, E_CAP, -1, r.ctl[C_RND], 1, 0, 0)
+        log_st(st, E_CAP, -1, r.ctl[C_RND], 1, 0, 0)
         scoring(st, cx, np.int64(2))
         game_over(st, np.int64(END_STALLED))
         return
     cap = r.ctl[C_RND] >= pi[P_MAX_ROUNDS]
     if cap:
-        _log_st(st, E_CAP, -1, r.ctl[C_RND], 0, 0, 0)
+        log_st(st, E_CAP, -1, r.ctl[C_RND], 0, 0, 0)
     if r.ctl[C_MID] == 0 and (SP[SR, S_STACK2_IN] == 1 or cap):
         scoring(st, cx, np.int64(1))
         r.ctl[C_MID] = 1
@@ -178,7 +178,7 @@ def end_round(st, cx):
 def end_turn(st, cx):
     r = st.rec[0]
     p = r.ctl[C_P]
-    _log_st(st, E_END, p, r.ctl[C_ACTS], r.money[p], 0, 0)
+    log_st(st, E_END, p, r.ctl[C_ACTS], r.money[p], 0, 0)
     if p + 1 < r.ctl[C_NP]:
         r.ctl[C_P] = p + 1
         r.ctl[C_PHASE] = PH_TURN

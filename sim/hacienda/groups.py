@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, ctz
-from .engine import _first, _stamp
+from .engine import first_seen, new_stamp
 from .layout import *
 from .scoring import P_HAC_PRICE, P_HAC_PTS, P_HARV_RATE, P_MPP, R_CHIPS, R_HERD, R_LAND
 
@@ -27,7 +27,7 @@ def _open_groups(MS, SP, p, nrows, flag, sc):
                 i = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
                 L = SP[SP_LAB, i]
-                if _first(SP, L, sc) and SP[flag, L] <= 0:
+                if first_seen(SP, L, sc) and SP[flag, L] <= 0:
                     SP[SP_STAMP, n] = i
                     n += 1
     return n
@@ -51,7 +51,7 @@ def _chip_to_take(MS, SP, p):
 def gen_groups(MS, SP, pi, p, moves, feats, off=0):
     """Hacienda targets: p's land chains and herds without a hacienda (one row each)."""
     price = pi[P_HAC_PRICE] / pi[P_MPP]
-    ng = _open_groups(MS, SP, p, 5, LB_HAC, _stamp(SP))
+    ng = _open_groups(MS, SP, p, 5, LB_HAC, new_stamp(SP))
     for n in range(ng):
         i = SP[SP_STAMP, n]
         L = SP[SP_LAB, i]
@@ -74,7 +74,7 @@ def gen_groups(MS, SP, pi, p, moves, feats, off=0):
 
 
 @njit(cache=True, inline="always")
-def _group_cached(SP, p, harvest):
+def group_cached(SP, p, harvest):
     """best_group's cached answer, or -1 (checked in the caller: the call alone costs more than the check)."""
     if harvest:
         if SP[SR_GC, 10 + p] == SP[SR, S_PVER + p] and SP[SR_GC, 15 + p] == SP[SR, S_CVER]:
@@ -91,7 +91,7 @@ def best_group(MS, SP, p, harvest):
     gen_harvest (True: p's chains without a chip, if a chip can be had) would list (their best row), without
     listing them; 0 if they list none. Cached per player: p's groups change only with p's placements and
     haciendas (S_PVER), the chips only with harvests (S_CVER)."""
-    cached = _group_cached(SP, p, harvest)
+    cached = group_cached(SP, p, harvest)
     if cached >= 0:
         return cached
     if harvest:
@@ -101,7 +101,7 @@ def best_group(MS, SP, p, harvest):
     else:
         SP[SR_GC, p] = SP[SR, S_PVER + p]
         SP[SR_GC, 5 + p] = 0
-    sc = _stamp(SP)
+    sc = new_stamp(SP)
     if harvest and SP[SR, S_CHIPS] <= 0 and not _chip_to_take(MS, SP, p):
         return 0
     best = 0
@@ -118,7 +118,7 @@ def gen_harvest(MS, SP, pi, p, moves, feats, off=0):
     """Harvest: (p's chain without a chip) x (chip source: supply, or a chip on another player's chain)."""
     W = MS.shape[1]
     n = 0
-    for c in range(_open_groups(MS, SP, p, 1, LB_CHIP, _stamp(SP))):
+    for c in range(_open_groups(MS, SP, p, 1, LB_CHIP, new_stamp(SP))):
         i = SP[SP_STAMP, c]
         s = SP[LB_SIZE, SP[SP_LAB, i]]
         if SP[SR, S_CHIPS] > 0:

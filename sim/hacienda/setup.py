@@ -39,7 +39,7 @@ from .scoring import (
     R_SRC,
     R_TERR,
 )
-from .state import PH_ROUND, _log_st, board, tables
+from .state import PH_ROUND, board, log_st, tables
 
 # ---------------------------------------------------------------------------------------------------------------
 # the box's limits: land tiles (double-sided, two player colours each) and animal discs (30 per player)
@@ -260,7 +260,7 @@ def set_table(st, cx):
             lh = lh * 32 + r.hand[q, t]
         for a in range(4):
             ah = ah * 32 + r.hand[q, T_ANIMAL + a]
-        _log_st(st, E_SETUP, q, lh, ah, r.money[q], 0)
+        log_st(st, E_SETUP, q, lh, ah, r.money[q], 0)
     for s in range(8):
         view[V_DISP_LAND + s] = r.dland[s]
         view[V_DISP_ANIMAL + s] = r.danim[s]

@@ -214,13 +214,13 @@ def tables(st, cx):
 
 
 @njit(cache=True, inline="always")
-def _log_st(st, code, seat, a, b, c, d):
+def log_st(st, code, seat, a, b, c, d):
     """Log an event (``layout.E_*``) in the state's event log, if it keeps one."""
     log_event(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
 
 
 @njit(cache=True, inline="always")
-def _post(st, seat, kind, n):
+def post_decision(st, seat, kind, n):
     """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
     r = st.rec[0]
     r.ctl[C_SEAT] = seat

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, anyrow, countrow, ctz, tb
-from .engine import _chains_next_to, _first, _stamp
+from .engine import chains_next_to, first_seen, new_stamp
 from .layout import *
 from .scoring import (
     P_HAC_PTS,
@@ -60,7 +60,7 @@ def _join(MS, SP, pi, nb, p, h, nd, what, sc, hpts, land):
         o = SP[SP_OWNER, j]
         if o == p and SP[SP_WHAT, j] == what:
             L = SP[SP_LAB, j]
-            if _first(SP, L, sc):
+            if first_seen(SP, L, sc):
                 s = SP[LB_SIZE, L]
                 merged += 1
                 size += s
@@ -84,8 +84,8 @@ def _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged):
     land chains next to it (next to h or to the merged herds: those whose label carries stamp sc)."""
     if mkcnt[h] == 0:
         return 0
-    sc2 = _stamp(SP)
-    tot = _chains_next_to(SP, nb, p, h, sc2)
+    sc2 = new_stamp(SP)
+    tot = chains_next_to(SP, nb, p, h, sc2)
     if merged > 0:
         hrow = R_HERD + 4 * p + a
         for w in range(MS.shape[1]):
@@ -94,7 +94,7 @@ def _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged):
                 i = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
                 if SP[LB_STAMP, SP[SP_LAB, i]] == sc:
-                    tot += _chains_next_to(SP, nb, p, i, sc2)
+                    tot += chains_next_to(SP, nb, p, i, sc2)
     return mkcnt[h] * (size + tot)
 
 
@@ -133,7 +133,7 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
             while x != ZERO:
                 h = w * 64 + np.int64(ctz(x))
                 x &= x - ONE
-                sc = _stamp(SP)
+                sc = new_stamp(SP)
                 hb = np.uint64(h & 63)
                 wat = SP[SP_WCNT, h] * wpts
                 # (away from p's own groups of that kind and, for animals, from markets no neighbour counts; the
@@ -190,7 +190,7 @@ def legal_mask(MS, p, t, out):
 
 
 @njit(cache=True, _nrt=False)
-def _unreached(MS, SP, p, mkspace):
+def unreached_markets(MS, SP, p, mkspace):
     """The markets p has not reached (indices into mkspace) into the row SR_UNR; returns their number."""
     n = 0
     for m in range(mkspace.shape[0]):
@@ -236,7 +236,7 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
                 continue
         legal_row(MS, p, t, R_X)
         if reached < 0:
-            nunr = _unreached(MS, SP, p, mkspace)
+            nunr = unreached_markets(MS, SP, p, mkspace)
             reached = countrow(MS, R_REACH + p)
         anyx = False
         for w in range(W):

@@ -12,7 +12,7 @@ from .scoring import P_MPP, P_WATER_PRICE, P_WATER_PTS, R_FPAM, R_NBH, R_NBL, R_
 
 
 @njit(cache=True, inline="always")
-def _water_fits(MS, cells, k):
+def water_fits(MS, cells, k):
     for c in range(k):
         if not tb(MS, R_FPAM, cells[c]):
             return False
