@@ -83,8 +83,9 @@ def measure(site: tuple[Path, str], args) -> float:
         cwd=str(path),
         capture_output=True,
         text=True,
-        check=True,
     )
+    if out.returncode != 0:
+        raise SystemExit(f"ab.py: the worker failed on {path}:\n{out.stderr.strip()}")
     return json.loads(out.stdout.strip().splitlines()[-1])["s_per_game"]
 
 
