@@ -114,7 +114,7 @@ def can_stables(ps, prm):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
     """The Stall's candidates: every building-free space, each with the features of the farm with the stall there
     (from res0, ps's evaluation; evaluated exactly, or when ``cheap`` by eval_cheap). Returns their number."""
@@ -131,7 +131,7 @@ def stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stables_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
     """The Stables' candidates: every stall, paid in wood (pay 0) or stone (pay 1) where the player has enough,
     each with the features of the farm with those stables (as stall_rows). Returns their number."""
