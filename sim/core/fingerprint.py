@@ -1,7 +1,7 @@
 """Fingerprint of every result column of a game's engine, for refactors that must not change play.
 
 For each player count and lineup, :func:`fingerprint` plays ``games`` games (seed 1, bots rotated) and hashes
-the engine's raw output: score, tiebreak, breakdown and length. Two versions of an engine play bit-identical
+the engine's raw output: score, tiebreak, breakdown, length and how each game ended. Two versions of an engine play bit-identical
 games exactly when their fingerprints are equal. The command line is ``scripts/fingerprint.py``; the engines'
 fingerprint tests compare with the hashes stored in ``tests/data``.
 """
@@ -19,8 +19,12 @@ LINEUPS = (["random"], ["greedy"], ["heuristic"], ["heuristic", "greedy"], ["heu
 
 
 def batch_hash(batch) -> str:
+    """Hash of every result column the engine returns: score, tiebreak, breakdown, length and how each game
+    ended (``end``, where the engine reports it)."""
     h = hashlib.sha256()
-    for arr in (batch.score, batch.tiebreak, batch.breakdown, batch.length):
+    for arr in (batch.score, batch.tiebreak, batch.breakdown, batch.length, batch.end):
+        if arr is None:
+            continue
         a = np.ascontiguousarray(arr)
         h.update(str(a.dtype).encode() + str(a.shape).encode())
         h.update(a.tobytes())
