@@ -5,8 +5,6 @@ A border on the edge between two cells or on the farm's outer edge is looked up 
 ('V', b, r) = vertical line left of column b, ('H', c, r) = horizontal line above row r in column c.
 """
 
-import itertools
-
 TYPES = ("sheep", "pigs", "cows", "horses")
 CAP = {1: 1, 2: 2, 3: 3, 4: 5, 5: 5, 6: 1, 7: 0}
 PTS = {1: 0, 2: 5, 3: 1, 4: 4, 5: 2, 6: 0, 7: 0}

@@ -7,7 +7,7 @@ from meeplab.sim.acbas import GAME, end_states
 from meeplab.sim.acbas import engine as E
 from meeplab.sim.acbas import farm as F
 from meeplab.sim.acbas.defaults import est_special
-from meeplab.sim.acbas.evaluation import _eval_known
+from meeplab.sim.acbas.evaluation import eval_known
 from meeplab.sim.acbas.params import PARAMS, pack
 from meeplab.sim.core.bots import make_lineup
 from tests import test_acbas_ref as R
@@ -434,7 +434,7 @@ def end_farms(over, seed, n):
 )
 def test_plans_that_keep_every_animal_score_without_housing(over):
     # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
-    # animal (keeps_all): _eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random games.
+    # animal (keeps_all): eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random games.
     prm, prmf, farms = end_farms(over, 3, 30)
     n = len(farms)
     wk = E.new_wk()
@@ -468,7 +468,7 @@ def test_plans_that_keep_every_animal_score_without_housing(over):
                     skipped += 1
                     continue
                 capo1, nexp1 = E.open_value(tps, prm, O, B, T, np.uint64(tps[F.P_E]))
-                _eval_known(
+                eval_known(
                     tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[E.I_EXP_POINTS], storage
                 )
                 E.evaluate(tps, prm, prmf, wk, res2)
@@ -507,7 +507,7 @@ def test_a_trough_keeps_every_animal_and_scores_without_housing(over):
                 tps[F.P_T] |= 1 << s
                 tps[F.P_WOOD] += 2
                 dc, dx = E.trough_gain(ps, prm, past, s)
-                _eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
+                eval_known(tps, prm, prmf, res1, res0[1] + dc, 0, res0[10], res0[11] + dx, storage)
                 E.evaluate(tps, prm, prmf, wk, res2)
                 assert np.array_equal(res1, res2), (g, p, s)
                 assert (tps[F.P_AN : F.P_AN + 4] == ps[F.P_AN : F.P_AN + 4]).all()

@@ -5,7 +5,7 @@ import numpy as np
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.bots import MAX_ENTRIES, READS_ALL
 from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
-from meeplab.sim.core.game import Batch, GameSpec
+from meeplab.sim.core.game import GameSpec
 
 from . import engine, options
 from .layout import LOGW
@@ -44,60 +44,22 @@ def engine_ctx(prm, prmf, lineup, mono=None):
     return engine.make_ctx(ctx_record(prm, prmf, reads, lineup.rotate, mono))
 
 
-def _loop_args(cx, lineup):
-    """The leading arguments of the shared loop's entry points (sim.core.play) for a run of ``lineup`` on engine
-    context ``cx``: the context, the lineup's bots, weights and search settings, 2 seats, the seat rotation."""
-    return cx, lineup.fns, lineup.weights, lineup.search, 2, lineup.rotate
-
-
 def play(ctx, lineup, seed, start, n_games, n_players=2):
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
-    score = np.zeros((n_games, 2))
-    tiebreak = np.zeros((n_games, 2))
-    brk = np.zeros((n_games, 2, NCAT))
-    length = np.zeros(n_games, dtype=np.int64)
-    end = np.zeros(n_games, dtype=np.int8)
-    core_play.play_batch(
-        *_loop_args(cx, lineup),
-        seed,
-        start,
-        n_games,
-        score,
-        tiebreak,
-        brk,
-        length,
-        end,
-        LOGW,
-        core_play.search_function(cx, lineup, 2, NCAT),
-    )
-    return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
+    return core_play.run_batch(cx, lineup, 2, seed, start, n_games, NCAT, LOGW)
 
 
 def decisions(ctx, lineup, seed, start, n_games, n_players=2):
     """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
-    return core_play.count_decisions(
-        *_loop_args(cx, lineup),
-        seed,
-        start,
-        n_games,
-        NCAT,
-        core_play.search_function(cx, lineup, 2, NCAT),
-    )
+    return core_play.run_decisions(cx, lineup, 2, seed, start, n_games, NCAT)
 
 
 def events(ctx, lineup, seed, index, n_players=2):
     """The event log of one game (the batch's own code path with logging on) and its results."""
     cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
     log = np.zeros((8192, LOGW), dtype=np.int64)
-    n, score, tiebreak, brk, _, _ = core_play.play_logged(
-        *_loop_args(cx, lineup),
-        seed,
-        index,
-        log,
-        NCAT,
-        core_play.search_function(cx, lineup, 2, NCAT),
-    )
+    n, score, tiebreak, brk, _, _ = core_play.run_logged(cx, lineup, 2, seed, index, log, NCAT)
     return log[:n], score, tiebreak, brk
 
 

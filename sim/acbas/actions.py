@@ -12,10 +12,10 @@ from .animals import settle
 from .buildings import *
 from .defaults import est_action
 from .evaluation import *
-from .evaluation import _copy
+from .evaluation import copy_row
 from .farm import *
 from .layout import *
-from .layout import _pcg, _pcs
+from .layout import plan_cache_get, plan_cache_set
 from .params import *
 from .plans import *
 from .state import (
@@ -34,7 +34,7 @@ from .state import (
     PH_TROUGHS,
     PH_TURN,
 )
-from .turns import _logs, _post, end_turn
+from .turns import end_turn, log_st, post_decision
 
 
 @njit(cache=True, _nrt=False)
@@ -124,7 +124,7 @@ def post_action(st, tab):
                 feats0[np.uint64(row), F_SCORE] = bound
                 continue
         # the action's value: carried out on copies with the default sub-choices
-        _copy(tps2, pme)
+        copy_row(tps2, pme)
         off = 0
         if slot <= S_BM or slot >= S_MILL:
             # goods and animal spaces, written out here (no call with array arguments)
@@ -160,7 +160,7 @@ def post_action(st, tab):
         else:
             # the estimates touch only the counters before GS_OCC and this slot's goods: restore those
             if not tgs_done:
-                _copy(tgs, gs)
+                copy_row(tgs, gs)
                 tgs_done = True
             else:
                 for j in range(GS_OCC):
@@ -183,26 +183,26 @@ def post_action(st, tab):
                 cs = -2
                 if slot == S_TROUGHS or slot == S_STALL:
                     est_cache(tps2, me, wk, bk0)
-                    cs = _pcg(wk, me, PC_EST + (4 if slot == S_TROUGHS else 5))
+                    cs = plan_cache_get(wk, me, PC_EST + (4 if slot == S_TROUGHS else 5))
                 if cs == -2:
                     est_action(tps2, tgs, me, slot, prm, prmf, wk, moves1, feats1, tps, tps3, res1, res2)
                 elif cs >= 0:
                     if slot == S_TROUGHS:
                         rtr = wk[S_ROW, MONO_COL] == 1
-                        if rtr and _pcg(wk, me, PC_EST + 6) < 0:
+                        if rtr and plan_cache_get(wk, me, PC_EST + 6) < 0:
                             dc, dx = trough_gain(tps2, prm, past0, cs)
-                            _pcs(wk, me, PC_EST + 6, dc)
-                            _pcs(wk, me, PC_EST + 7, dx)
+                            plan_cache_set(wk, me, PC_EST + 6, dc)
+                            plan_cache_set(wk, me, PC_EST + 7, dx)
                         build_trough(tps2, cs, trough_cost(0, prm))
                     else:
                         build_stall(tps2, cs, prm)
-            if rfw >= 0 and _pcg(wk, me, rfw + 3) == 1:
+            if rfw >= 0 and plan_cache_get(wk, me, rfw + 3) == 1:
                 # the plan keeps every animal (keeps_all): only capacity, expansions and goods change
-                dcap = _pcg(wk, me, rfw + 5)
-                eval_kept(tps2, prm, prmf, res0, res1, dcap, _pcg(wk, me, rfw + 4) // 2, has_storage_key(bk0))
+                dcap = plan_cache_get(wk, me, rfw + 5)
+                eval_kept(tps2, prm, prmf, res0, res1, dcap, plan_cache_get(wk, me, rfw + 4) // 2, has_storage_key(bk0))
             elif rtr:
-                dcap = _pcg(wk, me, PC_EST + 6)
-                eval_kept(tps2, prm, prmf, res0, res1, dcap, _pcg(wk, me, PC_EST + 7), has_storage_key(bk0))
+                dcap = plan_cache_get(wk, me, PC_EST + 6)
+                eval_kept(tps2, prm, prmf, res0, res1, dcap, plan_cache_get(wk, me, PC_EST + 7), has_storage_key(bk0))
             elif slot == S_FENCES or slot == S_WALLS or slot == S_TROUGHS:
                 # borders and troughs leave the buildings as they are
                 evaluate_m(tps2, prm, prmf, wk, res1, np.int64(-1), U0, np.int64(-1), bk0)
@@ -213,7 +213,7 @@ def post_action(st, tab):
         if feats0[np.uint64(row), F_SCORE] > best:
             best = feats0[np.uint64(row), F_SCORE]
     r.ctl[C_PHASE] = PH_ACTION
-    return _post(st, me, K_ACTION, n)
+    return post_decision(st, me, K_ACTION, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -228,7 +228,7 @@ def apply_action(st, tab, i):
     slot = r.moves[np.uint64(i), 0]
     gs[np.uint64(GS_OCC + slot)] = me
     r.left[np.uint64(me)] -= 1
-    _logs(st, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
+    log_st(st, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
     r.pub[V_SLOT] = slot
     r.ctl[C_SLOT] = slot
     r.ctl[C_PLACED] = 0
@@ -239,7 +239,7 @@ def apply_action(st, tab, i):
         ps[P_WOOD] += prm[I_BM_WOOD]
         ps[P_STONE] += prm[I_BM_STONE]
         ps[P_REED] += prm[I_BM_REED]
-        _logs(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
+        log_st(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
         end_turn(st)
     elif slot <= S_STONE2 or slot >= S_MILL:
         if not take_goods(st, tab, me, slot):
@@ -254,7 +254,7 @@ def apply_action(st, tab, i):
         if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
             r.ctl[C_PHASE] = PH_EXPAND
         else:
-            _logs(st, E_EXPAND, me, -1, got, 0, 0, 0, 0, 0, 0)
+            log_st(st, E_EXPAND, me, -1, got, 0, 0, 0, 0, 0, 0)
             evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
             end_turn(st)
     elif slot == S_TROUGHS:
@@ -283,7 +283,7 @@ def take_goods(st, tab, me, slot):
     a2 = gs[np.uint64(acc + G_COW)]
     a3 = gs[np.uint64(acc + G_HORSE)]
     offered = a0 + a1 + a2 + a3
-    _logs(st, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED], a0, a1, a2, a3)
+    log_st(st, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED], a0, a1, a2, a3)
     for j in range(NG):
         gs[np.uint64(acc + j)] = 0
     if offered > 0:
@@ -294,9 +294,9 @@ def take_goods(st, tab, me, slot):
         ps[P_AN + 3] += a3
         if settle(st, tab, me, np.int64(PH_TURN)):
             # every animal on hand, run-away count -1: the player chooses what to keep (E_KEEP)
-            _logs(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
+            log_st(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
             return True
-        _logs(
+        log_st(
             st,
             E_HOUSE,
             me,

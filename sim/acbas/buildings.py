@@ -7,10 +7,10 @@ import numpy as np
 from numba import njit
 
 from .evaluation import *
-from .evaluation import _copy
+from .evaluation import copy_row
 from .farm import *
 from .layout import *
-from .layout import _log, _pcg, _pcs
+from .layout import log_row, plan_cache_get, plan_cache_set
 from .params import *
 from .plans import *
 
@@ -19,7 +19,7 @@ from .plans import *
 
 
 @njit(cache=True, inline="always")
-def _pasture_of(ps, past, s):
+def pasture_of(ps, past, s):
     ncols = ps[P_NCOLS]
     O = past
     DN, RT, _LEAK = flood_prep(ncols, O, np.uint64(ps[P_E]))
@@ -59,7 +59,7 @@ def build_stables(ps, s, pay, prm):
 @njit(cache=True, _nrt=False)
 def trough_gain(ps, prm, past, s):
     """(capacity, expansion points) that one more trough on space s adds to ps's farm (closed pastures past).
-    The farm then keeps every animal it houses now: its containers only grow (_eval_known scores it)."""
+    The farm then keeps every animal it houses now: its containers only grow (eval_known scores it)."""
     T = np.uint64(ps[P_T])
     tm = prm[I_TMULT]
     code = ps[np.uint64(P_BLD + s)]
@@ -67,7 +67,7 @@ def trough_gain(ps, prm, past, s):
         c = prm[np.uint64(I_CAPB + code)]
         return (c * tm - c if c > 0 else 0), 0
     if past & bit(s) != U0:
-        P = _pasture_of(ps, past, s)
+        P = pasture_of(ps, past, s)
         base = prm[I_PASTURE] * popcount(P)
         c0 = times_pow(base, tm, popcount(P & T))
         c1 = times_pow(base, tm, popcount(P & T) + 1)
@@ -82,18 +82,18 @@ def est_cache(ps, me, wk, key):
     """Make the per-player estimate cache (PC_EST) describe ps's farm (resetting it if the farm changed);
     key: bld_key(ps)."""
     if not (
-        _pcg(wk, me, PC_EST) == ps[P_E]
-        and _pcg(wk, me, PC_EST + 1) == ps[P_T]
-        and _pcg(wk, me, PC_EST + 2) == key
-        and _pcg(wk, me, PC_EST + 3) == ps[P_NCOLS]
+        plan_cache_get(wk, me, PC_EST) == ps[P_E]
+        and plan_cache_get(wk, me, PC_EST + 1) == ps[P_T]
+        and plan_cache_get(wk, me, PC_EST + 2) == key
+        and plan_cache_get(wk, me, PC_EST + 3) == ps[P_NCOLS]
     ):
-        _pcs(wk, me, PC_EST, ps[P_E])
-        _pcs(wk, me, PC_EST + 1, ps[P_T])
-        _pcs(wk, me, PC_EST + 2, key)
-        _pcs(wk, me, PC_EST + 3, ps[P_NCOLS])
-        _pcs(wk, me, PC_EST + 4, -2)
-        _pcs(wk, me, PC_EST + 5, -2)
-        _pcs(wk, me, PC_EST + 6, -1)
+        plan_cache_set(wk, me, PC_EST, ps[P_E])
+        plan_cache_set(wk, me, PC_EST + 1, ps[P_T])
+        plan_cache_set(wk, me, PC_EST + 2, key)
+        plan_cache_set(wk, me, PC_EST + 3, ps[P_NCOLS])
+        plan_cache_set(wk, me, PC_EST + 4, -2)
+        plan_cache_set(wk, me, PC_EST + 5, -2)
+        plan_cache_set(wk, me, PC_EST + 6, -1)
 
 
 @njit(cache=True, inline="always")
@@ -123,7 +123,7 @@ def stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
         if ps[np.uint64(P_BLD + s)] != 0:
             continue
         set_move(moves, m, s, 0, 0, 0)
-        _copy(tps, ps)
+        copy_row(tps, ps)
         build_stall(tps, s, prm)
         evalx(tps, prm, prmf, wk, res1, cheap)
         feat_row(feats, m, res0, res1, ps, tps, 0)
@@ -144,7 +144,7 @@ def stables_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, cheap):
             if (pay == 0 and ps[P_WOOD] < c) or (pay == 1 and ps[P_STONE] < c):
                 continue
             set_move(moves, m, s, pay, 0, 0)
-            _copy(tps, ps)
+            copy_row(tps, ps)
             build_stables(tps, s, pay, prm)
             evalx(tps, prm, prmf, wk, res1, cheap)
             feat_row(feats, m, res0, res1, ps, tps, 0)
@@ -276,7 +276,7 @@ def best_free_animal(ps, code, prm, prmf, wk, tps, res1):
     for t in range(4):
         if code == B_OPEN and t < 2:
             continue
-        _copy(tps, ps)
+        copy_row(tps, ps)
         tps[P_AN + t] += 1
         K, past = evaluate_m(tps, prm, prmf, wk, res1, K, past, np.int64(S2_ROW), bk)
         if res1[0] > best + 1e-9:
@@ -420,7 +420,7 @@ def log_farm(ps, me, log, nlog, log_on):
     packed = np.int64(0)
     for s in range(18):
         packed |= np.int64(ps[P_BLD + s]) << np.int64(3 * s)
-    _log(
+    log_row(
         log,
         nlog,
         log_on,

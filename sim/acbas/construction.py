@@ -10,12 +10,12 @@ from meeplab.sim.core.forward import C_PHASE
 from .animals import settle, settle_turn
 from .buildings import *
 from .evaluation import *
-from .evaluation import _closed_value, _copy, _eval_known
+from .evaluation import closed_value, copy_row, eval_known
 from .farm import *
 from .layout import *
 from .params import *
 from .state import C_CODE, C_GOT, C_PLACED, PH_ANIMAL, PH_SPECIAL, PH_STABLES, PH_TROUGHS
-from .turns import _logs, _post, acting, end_turn
+from .turns import acting, end_turn, log_st, post_decision
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ def post_troughs(st, tab):
         if T & bit(s) != U0:
             continue
         set_move(moves, m, s, w, 0, 0)
-        _copy(tps, ps)
+        copy_row(tps, ps)
         build_trough(tps, s, w)
         # a trough keeps every animal: no housing needed, only its capacity and expansions (trough_gain)
         dc, dx = trough_gain(ps, prm, past, s)
@@ -61,7 +61,7 @@ def post_troughs(st, tab):
         return -1
     if placed > 0:
         m = stop_row(moves, r.feats, m, -1, 0, 0, 0)
-    return _post(st, me, K_TROUGH, m)
+    return post_decision(st, me, K_TROUGH, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -75,7 +75,7 @@ def apply_troughs(st, tab, i):
     build_trough(ps, s, w)
     r.gs[GS_TROUGHS] -= 1
     r.ctl[C_PLACED] += 1
-    _logs(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
+    log_st(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
     settle(st, tab, me, np.int64(PH_TROUGHS))
 
 
@@ -85,7 +85,7 @@ def post_stall(st, tab):
     r, prm, prmf, wk, me, ps = acting(st, tab)
     evaluate(ps, prm, prmf, wk, r.res[0])
     m = stall_rows(ps, prm, prmf, wk, r.moves, r.feats, st.scr[0].tps[0], r.res[0], r.res[1], False)
-    return _post(st, me, K_STALL, m)
+    return post_decision(st, me, K_STALL, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -94,7 +94,7 @@ def apply_stall(st, tab, i):
     s = r.moves[np.uint64(i), 0]
     build_stall(ps, s, prm)
     r.gs[GS_STALLS] -= 1
-    _logs(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
+    log_st(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)
 
 
@@ -110,7 +110,7 @@ def post_stables(st, tab):
     m = stables_rows(ps, prm, prmf, wk, r.moves, r.feats, st.scr[0].tps[0], r.res[0], r.res[1], False)
     if r.ctl[C_PLACED] > 0:
         m = stop_row(r.moves, r.feats, m, -1, -1, 0, 0)
-    return _post(st, me, K_STABLES, m)
+    return post_decision(st, me, K_STABLES, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -123,7 +123,7 @@ def apply_stables(st, tab, i):
         return
     build_stables(ps, s, r.moves[np.uint64(i), 1], prm)
     r.ctl[C_PLACED] += 1
-    _logs(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
+    log_st(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
     settle(st, tab, me, np.int64(PH_STABLES))
 
 
@@ -151,10 +151,10 @@ def post_special(st, tab):
     capo0 = 0
     if quick:
         DN0, RT0, _LEAK0, past0 = flood_pastures(ncols, O, E0)
-        capo0, _nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
+        capo0, _nexp0 = closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
     storage0 = has_building(ps, B_STORAGE)
     for i in range(m):
-        _copy(tps2, ps)
+        copy_row(tps2, ps)
         code = moves[np.uint64(i), 0]
         sp = moves[np.uint64(i), 1]
         build_special(tps2, code, sp, moves[np.uint64(i), 2], prm)
@@ -164,7 +164,7 @@ def post_special(st, tab):
             O1 = O & ~bit(sp)
             DN1, RT1, _LEAK1, past1 = flood_pastures(ncols, O1, E0)
             if keeps_all(prm, wk, T, past1 & ~past0):
-                capo1, nexp1 = _closed_value(tps2, prm, O1, B | bit(sp), T, past1, DN1, RT1, U0)
+                capo1, nexp1 = closed_value(tps2, prm, O1, B | bit(sp), T, past1, DN1, RT1, U0)
                 cap1 = res0[1] - capo0 + capo1 + max(capb, 0)
                 pts1 = res0[10] + prm[np.uint64(I_PTSB + code)]
                 exp1 = nexp1 * prm[I_EXP_POINTS]
@@ -175,13 +175,13 @@ def post_special(st, tab):
                     bt = 0
                     for t in range(4):
                         tps2[np.uint64(P_AN + t)] += 1
-                        _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
+                        eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
                         tps2[np.uint64(P_AN + t)] -= 1
                         if res1[0] > best + 1e-9:
                             best = res1[0]
                             bt = t
                     tps2[np.uint64(P_AN + bt)] += 1
-                _eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
+                eval_known(tps2, prm, prmf, res1, cap1, 0, pts1, exp1, storage1)
                 done = True
         if not done:
             if code == B_SHELTER or code == B_OPEN:
@@ -190,7 +190,7 @@ def post_special(st, tab):
             evaluate(tps2, prm, prmf, wk, res1)
         feat_row(r.feats, i, res0, res1, ps, tps2, 0)
     r.ctl[C_PHASE] = PH_SPECIAL
-    return _post(st, me, K_SPECIAL, m)
+    return post_decision(st, me, K_SPECIAL, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -200,12 +200,12 @@ def apply_special(st, tab, i):
     s = r.moves[np.uint64(i), 1]
     pay = r.moves[np.uint64(i), 2]
     place_special(ps, r.gs, code, s, pay, prm)
-    _logs(st, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
+    log_st(st, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
     if code == B_SHELTER or code == B_OPEN:
         # the free animal comes first: the animals are settled once, after it (evaluated on a copy here, the
         # free animal's features start from it)
         tps = st.scr[0].tps[0]
-        _copy(tps, ps)
+        copy_row(tps, ps)
         evaluate(tps, prm, prmf, wk, r.res[0])
         r.ctl[C_CODE] = code
         r.ctl[C_PHASE] = PH_ANIMAL
@@ -224,12 +224,12 @@ def post_animal(st, tab):
         if code == B_OPEN and t < 2:
             continue
         set_move(r.moves, m, t, 0, 0, 0)
-        _copy(tps, ps)
+        copy_row(tps, ps)
         tps[np.uint64(P_AN + t)] += 1
         evaluate(tps, prm, prmf, wk, r.res[1])
         feat_row(r.feats, m, r.res[0], r.res[1], ps, tps, 1)
         m += 1
-    return _post(st, me, K_SHELTER if code == B_SHELTER else K_OPENST, m)
+    return post_decision(st, me, K_SHELTER if code == B_SHELTER else K_OPENST, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -237,7 +237,7 @@ def apply_animal(st, tab, i):
     r, _prm, _prmf, _wk, me, ps = acting(st, tab)
     t = r.moves[np.uint64(i), 0]
     ps[np.uint64(P_AN + t)] += 1
-    _logs(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
+    log_st(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)
 
 
@@ -249,11 +249,11 @@ def post_expand(st, tab):
     evaluate(ps, prm, prmf, wk, r.res[0])
     for left in range(2):
         set_move(r.moves, left, 1 - left, 0, 0, 0)  # row 0 = left (1), row 1 = right (0)
-        _copy(tps, ps)
+        copy_row(tps, ps)
         add_column(tps, left == 0)
         evaluate(tps, prm, prmf, wk, r.res[1])
         feat_row(r.feats, left, r.res[0], r.res[1], ps, tps, 0)
-    return _post(st, me, K_EXPAND, 2)
+    return post_decision(st, me, K_EXPAND, 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -262,5 +262,5 @@ def apply_expand(st, tab, i):
     side = r.moves[np.uint64(i), 0]
     add_column(ps, side == 1)
     r.gs[GS_EXPS] -= 1
-    _logs(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
+    log_st(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)

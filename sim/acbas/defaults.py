@@ -11,12 +11,12 @@ import numpy as np
 from numba import njit
 
 from .buildings import *
-from .buildings import _pasture_of
+from .buildings import pasture_of
 from .evaluation import *
-from .evaluation import _copy
+from .evaluation import copy_row
 from .farm import *
 from .layout import *
-from .layout import _pcg, _pcs
+from .layout import plan_cache_get, plan_cache_set
 from .params import *
 
 
@@ -45,7 +45,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
         if ps[P_WOOD] < w:
             break
         est_cache(ps, me, wk, bld_key(ps))
-        c = _pcg(wk, me, PC_EST + 4)
+        c = plan_cache_get(wk, me, PC_EST + 4)
         if c != -2:
             if c >= 0:
                 build_trough(ps, c, w)
@@ -68,7 +68,7 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
                 else:
                     if seen & bit(s) != U0:
                         continue
-                    seen |= _pasture_of(ps, past, s)
+                    seen |= pasture_of(ps, past, s)
             set_move(moves, m, s, w, 0, 0)
             dc, dx = trough_gain(ps, prm, past, s)
             # eval_cheap of the farm with the trough, from eval_cheap(ps) in res0
@@ -95,11 +95,11 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
             feats[np.uint64(m), F_RULE] = 0.0
             m += 1
         if m == 0:
-            _pcs(wk, me, PC_EST + 4, -1)
+            plan_cache_set(wk, me, PC_EST + 4, -1)
             break
         i = ask_default(m, feats)
         s = moves[np.uint64(i), 0]
-        _pcs(wk, me, PC_EST + 4, s)
+        plan_cache_set(wk, me, PC_EST + 4, s)
         build_trough(ps, s, w)
         gs[GS_TROUGHS] -= 1
         placed += 1
@@ -111,12 +111,12 @@ def est_troughs(ps, gs, me, prm, prmf, wk, moves, feats, res0, res1):
 def est_stall(ps, gs, me, prm, prmf, wk, moves, feats, tps, res0, res1):
     """The Stall in the estimate: the default space (cached per farm: est_cache)."""
     est_cache(ps, me, wk, bld_key(ps))
-    s = _pcg(wk, me, PC_EST + 5)
+    s = plan_cache_get(wk, me, PC_EST + 5)
     if s < 0:
         m = stall_rows(ps, prm, prmf, wk, moves, feats, tps, res0, res1, True)
         i = ask_default(m, feats)
         s = moves[np.uint64(i), 0]
-        _pcs(wk, me, PC_EST + 5, s)
+        plan_cache_set(wk, me, PC_EST + 5, s)
     build_stall(ps, s, prm)
     gs[GS_STALLS] -= 1
 
@@ -154,7 +154,7 @@ def est_special(ps, gs, prm, prmf, wk, moves, feats, tps2, res0, res1):
         m2 += 1
     m = m2
     for i in range(m):
-        _copy(tps2, ps)
+        copy_row(tps2, ps)
         code = moves[np.uint64(i), 0]
         build_special(tps2, code, moves[np.uint64(i), 1], moves[np.uint64(i), 2], prm)
         if code == B_SHELTER or code == B_OPEN:

@@ -7,13 +7,13 @@ from numba import njit
 from .animals import settle
 from .buildings import *
 from .evaluation import *
-from .evaluation import _closed_value, _copy, _eval_known
+from .evaluation import closed_value, copy_row, eval_known
 from .farm import *
 from .layout import *
 from .params import *
 from .plans import *
 from .state import C_PLACED, C_SLOT, PH_BORDERS
-from .turns import _logs, _post, acting, end_turn
+from .turns import acting, end_turn, log_st, post_decision
 
 
 @njit(cache=True, _nrt=False)
@@ -62,7 +62,7 @@ def post_borders(st, tab):
         b = rest & (~rest + U1)
         rest &= ~b
         PE0 |= np.uint64(SPACE_EDGES[np.uint64(lowbit_index(b))])
-    capo0, _nexp0 = _closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
+    capo0, _nexp0 = closed_value(ps, prm, O, B, T, past0, DN0, RT0, U0)
     m = 0
     for i in range(n):
         k = moves[np.uint64(i), 1]
@@ -71,7 +71,7 @@ def post_borders(st, tab):
             continue
         for j in range(MW):
             moves[np.uint64(m), j] = moves[np.uint64(i), j]
-        _copy(tps, ps)
+        copy_row(tps, ps)
         build_borders(tps, moves[np.uint64(m), 0], k, w, s)
         # a closure (region R, no open space) always changes the pastures: R's boundary is complete after it,
         # so either R leaked before and is closed now, or R lay in a closed pasture that a missing border of
@@ -83,15 +83,15 @@ def post_borders(st, tab):
             DN1, RT1, _LEAK1, past1 = flood_pastures(ncols, O, np.uint64(tps[P_E]))
             if need & PE0 == U0 and keeps_all(prm, wk, T, past1 & ~past0):
                 # no closed pasture changes (no new border touches one) and every animal stays housed
-                capo1, nexp1 = _closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
-                _eval_known(
+                capo1, nexp1 = closed_value(tps, prm, O, B, T, past1, DN1, RT1, U0)
+                eval_known(
                     tps, prm, prmf, res1, res0[1] - capo0 + capo1, 0, res0[10], nexp1 * prm[I_EXP_POINTS], storage
                 )
             else:
                 evaluate(tps, prm, prmf, wk, res1)
         else:
             # same pastures: same containers and housing; only the goods (Storage points) change
-            _copy(res1, res0)
+            copy_row(res1, res0)
             res1[0] -= stg * (w + s)
             res1[12] -= stg * (w + s)
         feat_row(feats, m, res0, res1, ps, tps, 0)
@@ -101,7 +101,7 @@ def post_borders(st, tab):
         return -1
     if placed > 0:
         m = stop_row(moves, feats, m, 0, 0, 0, -1)
-    return _post(st, me, K_PLAN, m)
+    return post_decision(st, me, K_PLAN, m)
 
 
 @njit(cache=True, _nrt=False)
@@ -115,7 +115,7 @@ def apply_borders(st, tab, i):
     w, s = border_cost(walls, k, r.ctl[C_PLACED], prm)
     build_borders(ps, r.moves[np.uint64(i), 0], k, w, s)
     r.ctl[C_PLACED] += k
-    _logs(
+    log_st(
         st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0
     )
     settle(st, tab, me, np.int64(PH_BORDERS))

@@ -57,7 +57,7 @@ def _pack_parts(res):
 
 
 @njit(cache=True, _nrt=False)
-def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
+def eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
     """_eval_finish for a farm whose capacity cap is known and whose kept animals are in ps, with the same float
     operations in the same order as score_parts_o. pk < 0: the packed parts (_pack_parts) of the same farm and
     animals give the bonus per type and the building and expansion points (pts, exp unused); otherwise the bonus
@@ -98,9 +98,9 @@ def _eval_known(ps, prm, prmf, res, cap, pk, pts, exp, storage):
 @njit(cache=True, inline="always")
 def eval_kept(ps, prm, prmf, res0, res1, dcap, dexp, storage):
     """res1 of farm ps that keeps every animal of the farm evaluated in res0 (no housing needed) and differs from it
-    only by dcap more capacity, dexp more expansion points and its goods (_eval_known; ``storage``: ps has the
+    only by dcap more capacity, dexp more expansion points and its goods (eval_known; ``storage``: ps has the
     Storage Building)."""
-    _eval_known(ps, prm, prmf, res1, res0[1] + dcap, 0, res0[10], res0[11] + dexp, storage)
+    eval_known(ps, prm, prmf, res1, res0[1] + dcap, 0, res0[10], res0[11] + dexp, storage)
 
 
 @njit(cache=True, _nrt=False)
@@ -135,7 +135,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
             ps[P_AN + t] = (kept >> np.int64(16 * t)) & 0xFFFF
         pk = wk[np.uint64(r), np.uint64(c + 7)]
         if pk < 0:
-            _eval_known(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], pk, 0, 0, has_storage_key(bkey))
+            eval_known(ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], pk, 0, 0, has_storage_key(bkey))
         else:
             _eval_finish(
                 ps, prm, prmf, res, wk[np.uint64(r), np.uint64(c + 5)], np.uint64(wk[np.uint64(r), np.uint64(c + 6)])
@@ -164,7 +164,7 @@ def evaluate_m(ps, prm, prmf, wk, res, K, past, krow, bkey):
         cap = wk[np.uint64(krow), WCOLS - 1]
         for t in range(4):
             ps[P_AN + t] = wk[4, t]
-        _eval_known(
+        eval_known(
             ps,
             prm,
             prmf,
@@ -278,7 +278,7 @@ def stop_row(moves, feats, m, a, b, c, d):
 
 
 @njit(cache=True)
-def _copy(dst, src):
+def copy_row(dst, src):
     for i in range(src.shape[0]):
         dst[i] = src[i]
 
@@ -372,7 +372,7 @@ def full_columns(ps, used):
 
 
 @njit(cache=True, _nrt=False)
-def _closed_value(ps, prm, O, B, T, past, DN, RT, R):
+def closed_value(ps, prm, O, B, T, past, DN, RT, R):
     """(capacity of the closed pastures past and the lone troughs, full expansions) of ps's farm (open spaces O,
     buildings B, troughs T, flood masks DN, RT); the pastures are the components of past with region R's boundary
     cut (R = 0: none)."""
@@ -401,7 +401,7 @@ def open_value(ps, prm, O, B, T, E):
     """(capacity of the closed pastures and lone troughs, full expansions) of ps's farm with border mask E
     (open spaces O, buildings B, troughs T): the parts of eval_cheap that borders change."""
     DN, RT, _LEAK, past = flood_pastures(ps[P_NCOLS], O, E)
-    return _closed_value(ps, prm, O, B, T, past, DN, RT, U0)
+    return closed_value(ps, prm, O, B, T, past, DN, RT, U0)
 
 
 @njit(cache=True)

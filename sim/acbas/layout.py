@@ -101,7 +101,7 @@ S_ROW = H_ROW + (2 * HS + 1 + FLAT_W - 1) // FLAT_W  # then one row: the decidin
 S2_ROW = S_ROW + 1  # then one row: the container capacities of best_free_animal's farm
 # wk[S_ROW, MONO_COL] = 1 when bounds_hold for the parameters (set per chunk): a farm that can still house all its
 # animals keeps them all (the housing search's first best set is then all of them), so the shortcuts that skip
-# the housing (keeps_all, then _eval_known with the farm's animals as they are) are exact; 0 turns them off
+# the housing (keeps_all, then eval_known with the farm's animals as they are) are exact; 0 turns them off
 MONO_COL = WCOLS - 4
 # then the evaluation memo (evaluate_m): EM entries of EM_W words, 16 per row: [borders, troughs | columns << 20 |
 # home << 24, buildings, animals in (16 bits each), animals kept, capacity, closed pastures, score parts packed
@@ -155,7 +155,7 @@ def new_wk():
 
 
 @njit(cache=True, inline="always")
-def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+def log_row(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     if on and nlog[0] < log.shape[0]:
         i = nlog[0]
         log[i, 0] = code
@@ -172,10 +172,10 @@ def _log(log, nlog, on, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
 
 
 @njit(cache=True)
-def _pcg(wk, p, f):
+def plan_cache_get(wk, p, f):
     return wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)]
 
 
 @njit(cache=True)
-def _pcs(wk, p, f, v):
+def plan_cache_set(wk, p, f, v):
     wk[np.uint64(WROWS + p * PCR + (f >> FLAT_SHIFT)), np.uint64(f & FLAT_MASK)] = v

@@ -5,10 +5,10 @@ import numpy as np
 from numba import njit
 
 from .evaluation import *
-from .evaluation import _closed_value
+from .evaluation import closed_value
 from .farm import *
 from .layout import *
-from .layout import _pcg, _pcs
+from .layout import plan_cache_get, plan_cache_set
 from .params import *
 
 
@@ -292,23 +292,23 @@ def plan_cache_fill(ps, me, prm, wk, moves):
     # a plan's effect on the farm (r + 4, r + 5) is found when a selection first needs it (PC_LAZY until then)
     for i in range(n):
         r = 8 + i * PC_ROW
-        _pcs(wk, me, r, moves[i, 0])
-        _pcs(wk, me, r + 1, moves[i, 1])
-        _pcs(wk, me, r + 2, moves[i, 2])
-        _pcs(wk, me, r + 3, moves[i, 3])
-        _pcs(wk, me, r + 4, PC_LAZY)
-    _pcs(wk, me, b, ps[P_E])
-    _pcs(wk, me, b + 1, ps[P_T])
-    _pcs(wk, me, b + 2, key)
-    _pcs(wk, me, b + 3, ps[P_NCOLS])
-    _pcs(wk, me, b + 4, ps[P_BORD])
-    _pcs(wk, me, b + 5, 1)
-    _pcs(wk, me, b + 6, n)
+        plan_cache_set(wk, me, r, moves[i, 0])
+        plan_cache_set(wk, me, r + 1, moves[i, 1])
+        plan_cache_set(wk, me, r + 2, moves[i, 2])
+        plan_cache_set(wk, me, r + 3, moves[i, 3])
+        plan_cache_set(wk, me, r + 4, PC_LAZY)
+    plan_cache_set(wk, me, b, ps[P_E])
+    plan_cache_set(wk, me, b + 1, ps[P_T])
+    plan_cache_set(wk, me, b + 2, key)
+    plan_cache_set(wk, me, b + 3, ps[P_NCOLS])
+    plan_cache_set(wk, me, b + 4, ps[P_BORD])
+    plan_cache_set(wk, me, b + 5, 1)
+    plan_cache_set(wk, me, b + 6, n)
     # the best plan per affordable border count: unknown (only counts up to the borders in hand are asked for
     # until the next fill: the cache key holds them)
     for j in range(min(ps[P_BORD] + 1, PC_KC)):
-        _pcs(wk, me, PC_BEST + j, -2)
-        _pcs(wk, me, PC_BEST + PC_KC + j, -2)
+        plan_cache_set(wk, me, PC_BEST + j, -2)
+        plan_cache_set(wk, me, PC_BEST + PC_KC + j, -2)
 
 
 @njit(cache=True, _nrt=False)
@@ -323,15 +323,15 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
         return -1
     b = 0
     if not (
-        _pcg(wk, me, b + 5) == 1
-        and _pcg(wk, me, b) == ps[P_E]
-        and _pcg(wk, me, b + 1) == ps[P_T]
-        and _pcg(wk, me, b + 2) == key
-        and _pcg(wk, me, b + 3) == ps[P_NCOLS]
-        and _pcg(wk, me, b + 4) == ps[P_BORD]
+        plan_cache_get(wk, me, b + 5) == 1
+        and plan_cache_get(wk, me, b) == ps[P_E]
+        and plan_cache_get(wk, me, b + 1) == ps[P_T]
+        and plan_cache_get(wk, me, b + 2) == key
+        and plan_cache_get(wk, me, b + 3) == ps[P_NCOLS]
+        and plan_cache_get(wk, me, b + 4) == ps[P_BORD]
     ):
         plan_cache_fill(ps, me, prm, wk, moves)
-    n = _pcg(wk, me, b + 6)
+    n = plan_cache_get(wk, me, b + 6)
     # which plans are affordable depends only on the most borders kc that can be paid (every plan has at
     # most ps[P_BORD] borders): the best plan is remembered per (walls, kc) with the cached plans
     kc = ps[P_BORD]
@@ -343,7 +343,7 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
     slot = -1
     if kc >= 0 and kc < PC_KC:
         slot = PC_BEST + (PC_KC if walls else 0) + kc
-        bi = _pcg(wk, me, slot)
+        bi = plan_cache_get(wk, me, slot)
     if slot < 0 or bi == -2:
         st = prmf[0] if has_building(ps, B_STORAGE) else 0.0
         best = -1e18
@@ -351,34 +351,39 @@ def default_borders(ps, me, walls, prm, prmf, wk, moves, key, checked):
         masks = False
         for i in range(n):
             r = 8 + i * PC_ROW
-            w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
+            w, s = border_cost(walls, plan_cache_get(wk, me, r + 1), 0, prm)
             if w > ps[P_WOOD] or s > ps[P_STONE]:
                 continue
-            if _pcg(wk, me, r + 4) == PC_LAZY:
+            if plan_cache_get(wk, me, r + 4) == PC_LAZY:
                 # a plan changes only the borders: of eval_cheap's value only the expansion points and the
-                # capacity of pastures and lone troughs can change (_closed_value)
+                # capacity of pastures and lone troughs can change (closed_value)
                 if not masks:
                     ncols, B, T, O = open_spaces(ps)
                     DN, RT, LEAK, past0 = flood_pastures(ncols, O, np.uint64(ps[P_E]))
-                    cap0, nexp0 = _closed_value(ps, prm, O, B, T, past0, DN, RT, U0)
+                    cap0, nexp0 = closed_value(ps, prm, O, B, T, past0, DN, RT, U0)
                     masks = True
                 # closing R borders exactly R's boundary: R is closed and the rest floods as before without R
-                R = np.uint64(_pcg(wk, me, r + 2))
+                R = np.uint64(plan_cache_get(wk, me, r + 2))
                 past1 = O & ~grow(LEAK & ~R, O & ~R, DN, RT)
-                cap1, nexp1 = _closed_value(ps, prm, O, B, T, past1, DN, RT, R)
-                _pcs(wk, me, r + 4, 2 * (nexp1 - nexp0) * prm[I_EXP_POINTS])
-                _pcs(wk, me, r + 5, cap1 - cap0)
+                cap1, nexp1 = closed_value(ps, prm, O, B, T, past1, DN, RT, R)
+                plan_cache_set(wk, me, r + 4, 2 * (nexp1 - nexp0) * prm[I_EXP_POINTS])
+                plan_cache_set(wk, me, r + 5, cap1 - cap0)
                 # no closed pasture changes when R holds none of their spaces (their sides are all borders)
-                _pcs(wk, me, r + 3, 1 if R & past0 == U0 and keeps_all(prm, wk, T, past1 & ~past0) else 0)
-            v = 0.5 * _pcg(wk, me, r + 4) - st * (w + s) + 0.2 * _pcg(wk, me, r + 5) - 0.05 * (w + s)
+                plan_cache_set(wk, me, r + 3, 1 if R & past0 == U0 and keeps_all(prm, wk, T, past1 & ~past0) else 0)
+            v = (
+                0.5 * plan_cache_get(wk, me, r + 4)
+                - st * (w + s)
+                + 0.2 * plan_cache_get(wk, me, r + 5)
+                - 0.05 * (w + s)
+            )
             if v > best + 1e-9:
                 best = v
                 bi = i
         if slot >= 0:
-            _pcs(wk, me, slot, bi)
+            plan_cache_set(wk, me, slot, bi)
     if bi < 0:
         return -1
     r = 8 + bi * PC_ROW
-    w, s = border_cost(walls, _pcg(wk, me, r + 1), 0, prm)
-    build_borders(ps, _pcg(wk, me, r), _pcg(wk, me, r + 1), w, s)
+    w, s = border_cost(walls, plan_cache_get(wk, me, r + 1), 0, prm)
+    build_borders(ps, plan_cache_get(wk, me, r), plan_cache_get(wk, me, r + 1), w, s)
     return r

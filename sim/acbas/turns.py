@@ -1,6 +1,6 @@
 """Turn flow: a round starts with the refill and the start player's first placement, the players alternate one
 worker at a time, and the round ends when every worker is placed (breeding follows, ``animals.py``). Also the
-helpers every decision uses: posting a decision (``_post``), logging an event (``_logs``) and what a step of
+helpers every decision uses: posting a decision (``post_decision``), logging an event (``log_st``) and what a step of
 the action in progress works on (``acting``)."""
 
 import numpy as np
@@ -11,13 +11,13 @@ from meeplab.sim.core.forward import C_KIND, C_N, C_PHASE, C_SEAT
 from .buildings import *
 from .farm import *
 from .layout import *
-from .layout import _log
+from .layout import log_row
 from .params import *
 from .state import C_BSEAT, C_CUR, C_ME, C_RND, C_TURN, PH_BREED, PH_TURN
 
 
 @njit(cache=True, inline="always")
-def _post(st, seat, kind, n):
+def post_decision(st, seat, kind, n):
     """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
     r = st.rec[0]
     r.ctl[C_SEAT] = seat
@@ -27,8 +27,8 @@ def _post(st, seat, kind, n):
 
 
 @njit(cache=True, inline="always")
-def _logs(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
-    _log(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
+def log_st(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    log_row(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
 
 
 @njit(cache=True, inline="always")
@@ -63,7 +63,7 @@ def start_round(st, tab):
     for j in range(NSLOT):
         gs[GS_OCC + j] = -1
     refill(gs, prm)
-    _logs(st, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
+    log_st(st, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
     r.left[0] = prm[I_WORKERS]
     r.left[1] = prm[I_WORKERS]
     r.ctl[C_CUR] = gs[GS_START]
