@@ -192,9 +192,9 @@ def test_housing_solver_bigger_cases(caps, d):
 def test_housing_prefers_breeding_pairs_on_equal_points_and_animals():
     """Three 1-capacity containers, 2 sheep + 1 pig + 1 cow: {sheep, pig, cow} and {2 sheep, pig} and {2 sheep,
     cow} all score the same points (every type below 4: -3 each) with 3 animals; the kept set holds a pair."""
-    v, assign, kept = solve([1, 1, 1], [2, 1, 1, 0])
+    _v, _assign, kept = solve([1, 1, 1], [2, 1, 1, 0])
     assert sum(kept) == 3 and kept[0] == 2
-    v, assign, kept = solve([1, 1, 1], [1, 1, 0, 2])
+    _v, _assign, kept = solve([1, 1, 1], [1, 1, 0, 2])
     assert sum(kept) == 3 and kept[3] == 2
     # a 2-container and two 1-containers, 1 sheep, 1 pig, 2 cows, 2 horses: 4 animals in many ways; the kept
     # set has two pairs (2 cows in the 2, a horse in each 1)

@@ -108,11 +108,11 @@ def test_sets_with_different_points_are_offered_with_their_score_change(cx):
 
 def test_one_maximal_set_is_not_asked(cx):
     # the cottage and 2 sheep: only 1 sheep fits, there is nothing to choose
-    st, r, ps = at_turn(cx, make(), (2, 0, 0, 0))
+    st, _r, ps = at_turn(cx, make(), (2, 0, 0, 0))
     assert not animals.settle(st, cx.tab, 0, state.PH_TURN)
     assert tuple(ps[F.P_AN : F.P_AN + 4]) == (1, 0, 0, 0)
     # everything fits: nothing to choose either
-    st, r, ps = at_turn(cx, make(), (0, 0, 1, 0))
+    st, _r, ps = at_turn(cx, make(), (0, 0, 1, 0))
     assert not animals.settle(st, cx.tab, 0, state.PH_TURN)
     assert tuple(ps[F.P_AN : F.P_AN + 4]) == (0, 0, 1, 0)
     # two types, but one container each: both fit, no choice

@@ -182,7 +182,7 @@ def test_plan_pastures_larger_than_six_and_any_shape():
     regions = {r for e, k, r, x in rows if x == -1 and r != 0}
     full = ((1 << 12) - 1) & ~(1 << 2)
     assert full in regions
-    e = [e for e, k, r, x in rows if r == full and x == -1][0]
+    e = next(e for e, k, r, x in rows if r == full and x == -1)
     ps2 = ps.copy()
     ps2[F.P_E] = e
     assert closed(ps2) == [(22, full)]
@@ -208,7 +208,7 @@ def test_plan_bit_by_bit_over_several_actions():
     L = (1 << 0) | (1 << 1) | (1 << 3) | (1 << 4) | (1 << 5)
     ps9 = make()
     ps9[F.P_BORD] = 9
-    need = [e for e, k, r, x in plan_rows(ps9) if r == L and x == -1][0]
+    need = next(e for e, k, r, x in plan_rows(ps9) if r == L and x == -1)
     singles = {e for e, k, r, x in plan_rows(ps) if k == 1}
     bits = [1 << b for b in range(64) if need >> b & 1]
     assert all(b in singles for b in bits)
@@ -324,7 +324,7 @@ def test_start_player_marker_takes_effect_next_round_and_breeding():
         rnd = -1
         for rec in log:
             if rec[0] == E.E_ROUND:
-                rnd = rec[1]
+                pass  # a new round: the order starts again
                 start[rnd] = rec[2]
             elif rec[0] == E.E_PLACE and rec[2] == E.S_SP:
                 took[rnd] = rec[1]
@@ -339,11 +339,9 @@ def test_start_player_marker_takes_effect_next_round_and_breeding():
 
 def test_workers_alternate_and_spaces_block():
     log, *_ = logged(["random", "greedy"], 3)
-    rnd = None
     for rec in log:
         if rec[0] == E.E_ROUND:
-            order, used = [], []
-            rnd = rec[1]
+            order, used = [], []  # a new round: the order starts again
         elif rec[0] == E.E_PLACE:
             order.append(rec[1])
             assert rec[2] not in used
@@ -434,7 +432,8 @@ def end_farms(over, seed, n):
 )
 def test_plans_that_keep_every_animal_score_without_housing(over):
     # Fences / Walls and their estimate skip the housing for a plan that changes no closed pasture and keeps every
-    # animal (keeps_all): eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random games.
+    # animal (keeps_all): eval_known from the farm's parts must give exactly what evaluate() gives. Farms from random
+    # games.
     prm, prmf, farms = end_farms(over, 3, 30)
     n = len(farms)
     wk = E.new_wk()

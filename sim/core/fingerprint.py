@@ -1,9 +1,9 @@
 """Fingerprint of every result column of a game's engine, for refactors that must not change play.
 
 For each player count and lineup, :func:`fingerprint` plays ``games`` games (seed 1, bots rotated) and hashes
-the engine's raw output: score, tiebreak, breakdown, length and how each game ended. Two versions of an engine play bit-identical
-games exactly when their fingerprints are equal. The command line is ``scripts/fingerprint.py``; the engines'
-fingerprint tests compare with the hashes stored in ``tests/data``.
+the engine's raw output: score, tiebreak, breakdown, length and how each game ended. Two versions of an engine
+play bit-identical games exactly when their fingerprints are equal. The command line is ``scripts/fingerprint.py``;
+the engines' fingerprint tests compare with the hashes stored in ``tests/data``.
 """
 
 from __future__ import annotations
