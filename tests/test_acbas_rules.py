@@ -324,7 +324,7 @@ def test_start_player_marker_takes_effect_next_round_and_breeding():
         rnd = -1
         for rec in log:
             if rec[0] == E.E_ROUND:
-                pass  # a new round: the order starts again
+                rnd = rec[1]
                 start[rnd] = rec[2]
             elif rec[0] == E.E_PLACE and rec[2] == E.S_SP:
                 took[rnd] = rec[1]
