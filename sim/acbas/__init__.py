@@ -120,6 +120,7 @@ GAME = GameSpec(
     description="2-player worker placement: animals, pastures, buildings; exact housing solver",
     bot_doc=BOT_DOC,
     forward_model=True,
+    forward_context=lambda ctx, lineup: engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono),
     decisions=decisions,
     options=options.OPTIONS,
     chance=False,

@@ -75,6 +75,9 @@ class GameSpec:
     # False for a game without chance once it starts (no deck, die or hidden tile): its games differ only by the
     # bots' own random choices, and the report counts the distinct games a run holds
     chance: bool = True
+    # forward_context(ctx, lineup) -> the engine context the forward model (sim.core.forward) runs on for a run of
+    # ``lineup`` (what ``play`` hands to the shared loop); None = ``ctx.cx`` (``meeplab quality`` plays from it)
+    forward_context: Callable[..., Any] | None = None
 
 
 def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
