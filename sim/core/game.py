@@ -14,6 +14,10 @@ A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
 * ``notes(values) -> list[str]``: provenance notes for reports (e.g. "reconstructed map").
 * ``end_codes``: how a game can end; ``Batch.end`` holds an index into it per game ("rules" = the rule
   book's ending; any other value is a safety net the game's README documents).
+* ``lower_wins``: the lowest score wins (ranks, win shares, the search's values and the reports read it).
+* ``hidden``, ``chance_fields``: the state-record fields that hold what a seat may not have seen, and those
+  dealt by chance (as OpenSpiel declares information and chance types); the conformance kit
+  (``meeplab.testing``) builds states that differ only there.
 """
 
 from __future__ import annotations
@@ -24,7 +28,22 @@ from typing import Any
 
 import numpy as np
 
+from .bots import declare_game
 from .params import ParamSet
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A state-record field that holds information some seat has not seen (``GameSpec.hidden``).
+
+    ``unseen(rec, seat)`` gives the flat indices of the field's elements that ``seat`` has not seen in state
+    record ``rec`` (``st.rec[0]``; e.g. the cards of a deck still face down); ``None`` = none of the field, for
+    any seat. ``determinise`` must re-deal exactly these, keep everything else and depend only on what the seat
+    has seen: the conformance kit checks that by permuting the unseen elements of every hidden field of a
+    state (a second state the seat cannot tell apart) and comparing the two re-deals."""
+
+    field: str
+    unseen: Callable[[Any, int], np.ndarray] | None = None
 
 
 @dataclass
@@ -75,16 +94,41 @@ class GameSpec:
     # False for a game without chance once it starts (no deck, die or hidden tile): its games differ only by the
     # bots' own random choices, and the report counts the distinct games a run holds
     chance: bool = True
+    # True: the lowest score wins (No Thanks!, golf). Ranks, win shares, the search bots' values, score shares and
+    # the reports' findings read scores this way; Batch.score holds the game's own points (not negated). The
+    # tie-break stays "higher wins a score tie".
+    lower_wins: bool = False
+    # the state-record fields holding what some seat has not seen (OpenSpiel's imperfect information), see Hidden;
+    # empty = perfect information (determinise is the identity)
+    hidden: tuple[Hidden, ...] = ()
+    # the state-record fields dealt by chance at reset (decks, dice, tile stacks): the same (seed, game) deals
+    # the same, another game deals otherwise (the conformance kit checks both); empty with chance=False
+    chance_fields: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        declare_game(self.id, self.max_players, self.lower_wins)
+
+    def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`rank_and_win` in this game's score direction."""
+        return rank_and_win(score, tiebreak, self.lower_wins)
+    # the game's drawing module (``sim/<id>/draw.py``; contract in sim/core/draw.py): the board as SVG from a state
+    # record, for ``meeplab view`` and the play page; None = the game draws nothing
+    draw: Any = None
     # forward_context(ctx, lineup) -> the engine context the forward model (sim.core.forward) runs on for a run of
     # ``lineup`` (what ``play`` hands to the shared loop); None = ``ctx.cx`` (``meeplab quality`` plays from it)
     forward_context: Callable[..., Any] | None = None
 
 
-def rank_and_win(score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def rank_and_win(
+    score: np.ndarray, tiebreak: np.ndarray, lower_wins: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Competition ranks (1 = best) and win shares (1, 0 or 1/k for a k-way tie for first).
 
-    A seat is beaten by every seat with a higher score, or an equal score and a higher tiebreak.
+    A seat is beaten by every seat with a higher score (a lower one when ``lower_wins``), or an equal score and a
+    higher tiebreak.
     """
+    if lower_wins:
+        score = -score
     s_i = score[:, :, None]
     s_j = score[:, None, :]
     t_i = tiebreak[:, :, None]

@@ -1,0 +1,195 @@
+"""Seeing a game: one game traced decision by decision, and the contract of a game's drawing module.
+
+**The trace.** :func:`trace` plays game ``g`` of a run exactly as the batch does (the same calls as
+``sim.core.play.play_game``: restricted play, search bots, plain bots, in the same order, on the same random
+stream) and keeps a copy of the state record at every decision (before the move is applied), the candidate
+chosen, and the event log (search bots log their candidates' mean playout values, what ``meeplab replay
+--explain`` prints). The viewer (``meeplab view``) and the play page draw these records.
+
+**A game's drawing module** (``sim/<id>/draw.py``, reached through ``GameSpec.draw``; the viewer and the play
+page know no game by name). It reads a state record ``rec`` (``trace(...).states[k]``, one ``np.void``
+record; fields by name, ``rec["pub"]``, ``rec["ctl"]``, ...) and draws it as SVG. Every function that shows
+the table takes ``seat``: ``None`` draws everything (hidden tiles face up, every hand), ``0 .. P-1`` draws
+what that seat can see (seat 0 = the start player; people read seat ``k + 1``) and must never put into its
+output anything that seat cannot see: the play page sends it to a browser as is.
+
+=============================================  ===================================================================
+``size(ctx, n_players) -> (w, h)``             the drawing's size in SVG user units (the viewBox ``0 0 w h``)
+``base(ctx, n_players) -> str``                SVG elements that never change during a game (the printed board,
+                                               grid, legend), drawn once under the pieces
+``pieces(ctx, rec, seat) -> list[str]``        SVG elements of everything that changes (tiles, animals, markers,
+                                               face-down backs), each a self-contained element or ``<g>``. The
+                                               viewer keeps one copy of each distinct string for the whole game,
+                                               so a piece that does not change costs nothing per step: draw each
+                                               piece as its own string, the same bytes whenever it looks the
+                                               same. A hidden thing drawn as its back (``seat`` given) carries
+                                               ``class="back"``; one drawn face up only in the ``None`` view
+                                               carries ``class="secret"`` (the viewer's tests look for them)
+``info(ctx, rec, seat) -> dict``               beside the board: ``{"columns": [...], "rows": [[label, v1, ..
+                                               vP], ...]}`` one column per seat (scores by category, money,
+                                               hand: a hand ``seat`` cannot see is given as a count only)
+``score(ctx, rec) -> list[float]``             points per seat so far (the score race chart)
+``status(ctx, rec) -> str``                    one line: round, phase, the die or card just drawn
+``moves(ctx, rec) -> list[(str, str|None)]``   the pending decision's candidates (``rec["moves"][:ctl[C_N]]``)
+                                               in order: a label in words and the id of the SVG element of the
+                                               board where it would happen (``None`` where it has no place);
+                                               the element must exist in ``base`` or ``pieces``
+``kind_name(kind) -> str``                     a decision kind in words
+``events(ctx, rows) -> list[str]``             the event-log rows between two decisions in words (the lines of
+                                               ``meeplab replay`` for them; search rows skipped)
+``LOG_WIDTH``                                  the game's event-log width (columns of ``st.log``)
+=============================================  ===================================================================
+
+The engine context a game is traced on is ``GameSpec.forward_context(ctx, lineup)`` (default ``ctx.cx``):
+:func:`trace_spec` does it all from a game's face.
+
+Seats wear :data:`SEAT_COLOURS` (Okabe-Ito, readable with every common colour-vision deficiency) and always
+carry their number too (a digit on the piece), never colour alone.
+
+Element ids: ``base`` names the places a move can point at (``id="cell-12"``, ``id="hex-40"``, ...); the viewer
+outlines the chosen move's element and the play page makes candidates' elements clickable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .bots import entry_of_seat
+from .forward import (
+    ALGO_ROLLOUT,
+    C_DECISIONS,
+    C_KIND,
+    C_N,
+    C_NP,
+    S_ALGO,
+    ask,
+    fm_advance,
+    fm_apply,
+    fm_reset,
+    fm_result,
+    searched_kind,
+)
+from .play import new_player, search_function
+from .restrict import allowed_list, ask_among, is_restricted
+
+# seat k's colour (seat 0 = the start player): Okabe & Ito's colour-blind-safe palette
+SEAT_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")
+# a dark or light text colour readable on each seat colour
+SEAT_INK = ("#ffffff", "#000000", "#ffffff", "#000000", "#000000")
+
+
+def esc(text) -> str:
+    """``text`` escaped for SVG/HTML text and attribute values."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+@njit(cache=True)
+def trace_game(cx, fns, weights, search, rotate, seed, g, log, ncat, srch, states, picks, logat, score, tb, brk):
+    """Game ``g`` as ``play_game`` plays it, keeping the state before each decision in ``states[k]`` (a record
+    array), the candidate applied in ``picks[k]`` and the log rows written before it in ``logat[k]``. Returns
+    the decisions kept (at most ``states.shape[0]``; the game is played to its end either way)."""
+    st, sim, acc, cand, used, sc, stb, sbrk = new_player(cx, score.shape[0], ncat, log)
+    st.nlog[1] = 1
+    r = st.rec[0]
+    fm_reset(st, cx, seed, g)
+    np_ = r.ctl[C_NP]
+    m = r.moves.shape[0]
+    pick = used[m : 2 * m]
+    k = 0
+    while True:
+        seat = fm_advance(st, cx)
+        if seat < 0:
+            break
+        if k < states.shape[0]:
+            states[k] = st.rec[0]
+            logat[k] = st.nlog[0]
+        e = entry_of_seat(seat, g, np_, rotate)
+        n = r.ctl[C_N]
+        kk = n
+        if n > 1 and is_restricted(search[e]):
+            kk = allowed_list(st, cx, search[e], pick)
+        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
+            r.ctl[C_DECISIONS] += 1
+            i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, stb, sbrk, kk)
+        elif kk < n:
+            i = ask_among(st, fns, weights, e, r.rng, pick, kk)
+        else:
+            i = ask(st, fns, weights, e)
+        if k < states.shape[0]:
+            picks[k] = i
+        k += 1
+        fm_apply(st, cx, i)
+    if k < states.shape[0]:
+        states[k] = st.rec[0]
+        logat[k] = st.nlog[0]
+    fm_result(st, cx, score, tb, brk)
+    return k, st.nlog[0]
+
+
+@dataclass
+class Trace:
+    """One game decision by decision: ``states[k]`` the record before decision ``k`` (``states[-1]``: the
+    end), ``picks[k]`` the candidate chosen, ``log[logat[k]:logat[k + 1]]`` the events between decision ``k``
+    and ``k + 1`` (the search's candidate values first), the final score, tie-break and breakdown per seat."""
+
+    states: np.ndarray
+    picks: np.ndarray
+    logat: np.ndarray
+    log: np.ndarray
+    score: np.ndarray
+    tiebreak: np.ndarray
+    breakdown: np.ndarray
+    truncated: bool
+
+
+def trace(cx, lineup, n_players, seed, g, ncat, log_width, max_steps=4000, log_rows=60000) -> Trace:
+    """Trace game ``g`` of ``lineup`` at ``n_players`` seats on engine context ``cx`` (``ncat`` score
+    categories; ``log_width`` the game's event-log width; at most ``max_steps`` decisions are kept)."""
+    proto = new_player(cx, n_players, ncat, np.zeros((0, log_width), dtype=np.int64))[0]
+    states = np.zeros(max_steps + 1, dtype=proto.rec.dtype)
+    picks = np.zeros(max_steps + 1, dtype=np.int64)
+    logat = np.zeros(max_steps + 1, dtype=np.int64)
+    log = np.zeros((log_rows, log_width), dtype=np.int64)
+    score = np.zeros(n_players)
+    tb = np.zeros(n_players)
+    brk = np.zeros((n_players, ncat))
+    srch = search_function(cx, lineup, n_players, ncat)
+    k, nlog = trace_game(
+        cx,
+        lineup.fns,
+        lineup.weights,
+        lineup.search,
+        lineup.rotate,
+        seed,
+        g,
+        log,
+        ncat,
+        srch,
+        states,
+        picks,
+        logat,
+        score,
+        tb,
+        brk,
+    )
+    k, nlog = int(k), min(int(nlog), log_rows)
+    kept = min(k, max_steps)
+    return Trace(
+        states=states[: kept + 1].copy(),
+        picks=picks[:kept].copy(),
+        logat=np.append(logat[: kept + 1], nlog),
+        log=log[:nlog].copy(),
+        score=score,
+        tiebreak=tb,
+        breakdown=brk,
+        truncated=k > max_steps,
+    )
+
+
+def trace_spec(spec, ctx, lineup, n_players, seed, g, **kw) -> Trace:
+    """:func:`trace` from a game's face (``spec``: its ``GameSpec``; ``ctx``: ``spec.prepare(values)``)."""
+    cx = spec.forward_context(ctx, lineup) if spec.forward_context is not None else ctx.cx
+    return trace(cx, lineup, n_players, seed, g, len(spec.categories), spec.draw.LOG_WIDTH, **kw)
