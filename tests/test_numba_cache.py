@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import polars as pl
-
 from meeplab.sim.core import numba_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,33 +29,63 @@ def cache_files(module: str, source_dir: Path) -> dict[str, int]:
     return {str(f): f.stat().st_mtime_ns for f in (numba_cache.cache_base() / module).glob(f"*/{tag}/*")}
 
 
-def play(copy: Path, out: Path) -> pl.DataFrame:
+# Two modules of the keyed packages, written into the copy only: a bot-like function that calls the helper, and an
+# engine-like function that does not import it (engines reach bots through function pointers, never by import).
+PROBE_BOT = """
+import numpy as np
+from numba import njit
+
+from meeplab.sim.core.rng import rng_init
+from meeplab.strategies.common import argmax_column
+
+
+@njit(cache=True)
+def pick():
+    feats = np.zeros((3, 1))
+    feats[1, 0] = 5.0
+    feats[2, 0] = 1.0
+    rng = np.zeros(4, dtype=np.uint64)
+    rng_init(rng, 1, 0)
+    return argmax_column(feats, 3, 0, rng)
+"""
+
+PROBE_ENGINE = """
+import numpy as np
+from numba import njit
+
+from meeplab.sim.core.rng import splitmix64
+
+
+@njit(cache=True)
+def step(x):
+    return splitmix64(np.uint64(x))[1] % np.uint64(1000)
+"""
+
+SESSION = """
+import json
+from meeplab.sim.core import numba_cache
+from meeplab.strategies import probe_bot
+from meeplab.sim.core import probe_engine
+print(json.dumps({
+    "pick": int(probe_bot.pick()),
+    "step": int(probe_engine.step(7)),
+    "keys": {m: numba_cache.source_key(m) for m in (
+        "meeplab.strategies.probe_bot", "meeplab.sim.core.probe_engine",
+        "meeplab.strategies.schweinebande.greedy", "meeplab.sim.schweinebande.engine")},
+}))
+"""
+
+
+def session(copy: Path) -> dict:
+    """A fresh interpreter on the copy: the probes' results and the source keys of the modules concerned."""
     env = dict(os.environ, PYTHONPATH=str(copy))
-    cmd = [
-        sys.executable,
-        "-m",
-        "meeplab.cli",
-        "run",
-        "schweinebande",
-        "--quiet",
-        "--games",
-        "200",
-        "--players",
-        "3",
-        "--bots",
-        "greedy",
-        "--seed",
-        "3",
-        "--out",
-        str(out),
-    ]
+    cmd = [sys.executable, "-c", SESSION]
     res = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
-    assert json.loads((out / "run.json").read_text())["status"] == "complete"
-    return pl.read_parquet(out / "results.parquet")
+    return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def test_editing_a_helper_changes_the_next_run(tmp_path):
+def test_editing_a_helper_recompiles_its_users_only(tmp_path):
     # The copy lives at a fixed place, so that numba's cache (whose entries also name the source's path)
     # is warm from the second session on; a lock keeps two sessions of the suite apart.
     home = numba_cache.cache_base().parent / "selftest"
@@ -70,16 +98,24 @@ def test_editing_a_helper_changes_the_next_run(tmp_path):
         shutil.copytree(ROOT / "meeplab", lab, ignore=shutil.ignore_patterns("__pycache__"))  # keeps mtimes
         for pkg in ("sim", "strategies", "analysis", "reports"):
             shutil.copytree(ROOT / pkg, lab / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-        before = play(copy, tmp_path / "before")
-        engine = cache_files("meeplab.sim.schweinebande.engine", lab / "sim" / "schweinebande")
+        (lab / "strategies" / "probe_bot.py").write_text(PROBE_BOT)
+        (lab / "sim" / "core" / "probe_engine.py").write_text(PROBE_ENGINE)
+
+        before = session(copy)
+        engine = cache_files("meeplab.sim.core.probe_engine", lab / "sim" / "core")
+        assert before["pick"] == 1 and engine  # the best row; the engine-like probe was compiled into the cache
 
         common = lab / "strategies" / "common.py"
-        common.write_text(common.read_text() + EDIT)  # greedy.py itself is unchanged: numba alone would not notice
-        after = play(copy, tmp_path / "after")
+        common.write_text(common.read_text() + EDIT)  # probe_bot.py itself is unchanged: numba alone would not notice
+        after = session(copy)
 
-        assert not before.equals(after)  # the edited helper was played
-        # the engine never imports the helper: loaded from its cache as it was, not compiled again
-        assert engine and cache_files("meeplab.sim.schweinebande.engine", lab / "sim" / "schweinebande") == engine
+        assert after["pick"] == 0  # the edited helper was compiled and played, not the stale machine code
+        assert after["step"] == before["step"]
+        changed = {m for m in before["keys"] if before["keys"][m] != after["keys"][m]}
+        # every module that reaches the helper gets a new key; the engines (the real one too) keep theirs
+        assert changed == {"meeplab.strategies.probe_bot", "meeplab.strategies.schweinebande.greedy"}
+        # the engine-like probe never imports the helper: loaded from its cache as it was, not compiled again
+        assert cache_files("meeplab.sim.core.probe_engine", lab / "sim" / "core") == engine
 
 
 def test_key_follows_imports():
