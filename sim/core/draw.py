@@ -29,6 +29,7 @@ output anything that seat cannot see: the play page sends it to a browser as is.
                                                vP], ...]}`` one column per seat (scores by category, money,
                                                hand: a hand ``seat`` cannot see is given as a count only)
 ``score(ctx, rec) -> list[float]``             points per seat so far (the score race chart)
+``round_of(ctx, rec) -> int``                  the round (or turn) the game is in, from 1 ("jump to round")
 ``status(ctx, rec) -> str``                    one line: round, phase, the die or card just drawn
 ``moves(ctx, rec) -> list[(str, str|None)]``   the pending decision's candidates (``rec["moves"][:ctl[C_N]]``)
                                                in order: a label in words and the id of the SVG element of the
@@ -87,10 +88,13 @@ def esc(text) -> str:
 
 
 @njit(cache=True)
-def trace_game(cx, fns, weights, search, rotate, seed, g, log, ncat, srch, states, picks, logat, score, tb, brk):
+def trace_game(
+    cx, fns, weights, search, rotate, seed, g, log, ncat, srch, states, picks, logat, sacc, scand, score, tb, brk
+):
     """Game ``g`` as ``play_game`` plays it, keeping the state before each decision in ``states[k]`` (a record
-    array), the candidate applied in ``picks[k]`` and the log rows written before it in ``logat[k]``. Returns
-    the decisions kept (at most ``states.shape[0]``; the game is played to its end either way)."""
+    array), the candidate applied in ``picks[k]``, the log rows written before it in ``logat[k]`` and, for a
+    search decision, the search's sums of playout values ``sacc[k]`` of candidates ``scand[k]`` (the count
+    searched and the playouts per candidate are in its E_SEARCH log row). Returns (decisions, log rows)."""
     st, sim, acc, cand, used, sc, stb, sbrk = new_player(cx, score.shape[0], ncat, log)
     st.nlog[1] = 1
     r = st.rec[0]
@@ -114,6 +118,10 @@ def trace_game(cx, fns, weights, search, rotate, seed, g, log, ncat, srch, state
         if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
             r.ctl[C_DECISIONS] += 1
             i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, stb, sbrk, kk)
+            if k < states.shape[0]:
+                for j in range(m):
+                    sacc[k, j] = acc[j]
+                    scand[k, j] = cand[j]
         elif kk < n:
             i = ask_among(st, fns, weights, e, r.rng, pick, kk)
         else:
@@ -133,12 +141,16 @@ def trace_game(cx, fns, weights, search, rotate, seed, g, log, ncat, srch, state
 class Trace:
     """One game decision by decision: ``states[k]`` the record before decision ``k`` (``states[-1]``: the
     end), ``picks[k]`` the candidate chosen, ``log[logat[k]:logat[k + 1]]`` the events between decision ``k``
-    and ``k + 1`` (the search's candidate values first), the final score, tie-break and breakdown per seat."""
+    and ``k + 1`` (the search's E_SEARCH rows first), for search decisions ``search_sum[k, j]`` the summed
+    playout value of candidate ``search_cand[k, j]`` (``j`` below the E_SEARCH row's count), and the final
+    score, tie-break and breakdown per seat."""
 
     states: np.ndarray
     picks: np.ndarray
     logat: np.ndarray
     log: np.ndarray
+    search_sum: np.ndarray
+    search_cand: np.ndarray
     score: np.ndarray
     tiebreak: np.ndarray
     breakdown: np.ndarray
@@ -153,6 +165,9 @@ def trace(cx, lineup, n_players, seed, g, ncat, log_width, max_steps=4000, log_r
     picks = np.zeros(max_steps + 1, dtype=np.int64)
     logat = np.zeros(max_steps + 1, dtype=np.int64)
     log = np.zeros((log_rows, log_width), dtype=np.int64)
+    m = proto.rec[0]["moves"].shape[0]
+    sacc = np.zeros((max_steps + 1, m))
+    scand = np.zeros((max_steps + 1, m), dtype=np.int64)
     score = np.zeros(n_players)
     tb = np.zeros(n_players)
     brk = np.zeros((n_players, ncat))
@@ -171,6 +186,8 @@ def trace(cx, lineup, n_players, seed, g, ncat, log_width, max_steps=4000, log_r
         states,
         picks,
         logat,
+        sacc,
+        scand,
         score,
         tb,
         brk,
@@ -182,6 +199,8 @@ def trace(cx, lineup, n_players, seed, g, ncat, log_width, max_steps=4000, log_r
         picks=picks[:kept].copy(),
         logat=np.append(logat[: kept + 1], nlog),
         log=log[:nlog].copy(),
+        search_sum=sacc[:kept].copy(),
+        search_cand=scand[:kept].copy(),
         score=score,
         tiebreak=tb,
         breakdown=brk,

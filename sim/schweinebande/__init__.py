@@ -5,7 +5,7 @@ import numpy as np
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.game import GameSpec
 
-from . import engine, layout, options
+from . import draw, engine, layout, options
 from .board import build
 from .layout import LOGW
 from .params import ANIMALS, PARAMS
@@ -90,6 +90,7 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=options.OPTIONS,
+    draw=draw,
 )
 
 __all__ = ["ANIMALS", "GAME"]

@@ -1,0 +1,257 @@
+/* meeplab's game viewer: steps through one game's decisions (data in #game-data, built by reports/viewer.py). */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("game-data").textContent);
+  var NS = "http://www.w3.org/2000/svg";
+  var steps = D.steps, nSteps = steps.length, np = D.seats.length;
+  var cur = 0, view = 0; /* view 0 = everything, k = seat k's view (seat k-1) */
+  var $ = function (id) { return document.getElementById(id); };
+  var board = $("board");
+  board.setAttribute("viewBox", "0 0 " + D.size[0] + " " + D.size[1]);
+  $("base").innerHTML = D.base;
+  var DASH = ["", "8 4", "2 3", "10 3 2 3", "4 4"];
+
+  function el(tag, attrs, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function h(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+  function fmt(x) {
+    if (x === null || x === undefined) return "";
+    var a = Math.abs(x);
+    return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : x.toFixed(3).replace(/0+$/, "").replace(/\.$/, "");
+  }
+
+  /* controls */
+  var slider = $("slider");
+  slider.max = String(nSteps - 1);
+  var roundSel = $("round"), rounds = [];
+  steps.forEach(function (s, k) { if (rounds.indexOf(s.round) < 0) rounds.push(s.round); });
+  rounds.forEach(function (r) {
+    var o = h("option", String(r)); o.value = String(r); roundSel.appendChild(o);
+  });
+  var viewSel = $("view");
+  var o0 = h("option", "everything"); o0.value = "0"; viewSel.appendChild(o0);
+  D.seats.forEach(function (s, i) {
+    var o = h("option", "as " + s.name + " sees it"); o.value = String(i + 1); viewSel.appendChild(o);
+  });
+
+  function piecesOf(k, v) {
+    var p = steps[k].p;
+    var list = (v > 0 && p[v]) ? p[v] : p[0];
+    var out = new Array(list.length);
+    for (var i = 0; i < list.length; i++) out[i] = D.pool[list[i]];
+    return out.join("");
+  }
+  function infoOf(k, v) {
+    var ids = steps[k].i;
+    var id = (v > 0 && ids[v] !== null && ids[v] !== undefined) ? ids[v] : ids[0];
+    return D.info[id];
+  }
+
+  function mark(target, cls) {
+    if (!target) return;
+    var t = document.getElementById(target);
+    if (!t || !t.getBBox) return;
+    var b = t.getBBox(), pad = 4;
+    var marks = $("marks");
+    if (cls === "mark-chosen") {
+      marks.appendChild(el("rect", { x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad,
+        rx: 6, "class": "mark-chosen-halo" }));
+    }
+    marks.appendChild(el("rect", { x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad,
+      rx: 6, "class": cls }));
+  }
+  function clearHover() {
+    var m = $("marks").querySelectorAll(".mark-hover");
+    for (var i = 0; i < m.length; i++) m[i].remove();
+  }
+
+  function renderAlts(s) {
+    var tb = $("alts").tBodies[0];
+    tb.innerHTML = "";
+    if (!s.alts) { $("alts").style.display = "none"; return; }
+    $("alts").style.display = "";
+    var best = -1;
+    s.alts.forEach(function (a, i) { if (a[3] !== null && a[3] !== undefined && (best < 0 || a[3] > s.alts[best][3])) best = i; });
+    s.alts.forEach(function (a, i) {
+      var tr = h("tr");
+      if (i === s.pick) { tr.className = "chosen"; tr.setAttribute("aria-current", "true"); }
+      if (i === best) tr.className += " best";
+      tr.appendChild(h("td", String(i)));
+      tr.appendChild(h("td", a[0] + (i === s.pick ? "  (chosen)" : "")));
+      tr.appendChild(h("td", fmt(a[2]), "num"));
+      tr.appendChild(h("td", a[3] === null || a[3] === undefined ? (s.search ? "not searched" : "") : fmt(a[3]), "num search"));
+      tr.tabIndex = 0;
+      tr.addEventListener("mouseenter", function () { clearHover(); mark(a[1], "mark-hover"); });
+      tr.addEventListener("focus", function () { clearHover(); mark(a[1], "mark-hover"); });
+      tr.addEventListener("mouseleave", clearHover);
+      tr.addEventListener("blur", clearHover);
+      tb.appendChild(tr);
+    });
+  }
+
+  function renderInfo(k) {
+    var t = $("info"), inf = infoOf(k, view);
+    t.innerHTML = "";
+    var head = h("tr"); head.appendChild(h("th", ""));
+    inf.columns.forEach(function (c, i) {
+      var th = h("th", c); th.scope = "col";
+      if (D.seats[i]) { th.style.borderBottom = "4px solid " + D.seats[i].colour; th.title = D.seats[i].bot; }
+      head.appendChild(th);
+    });
+    t.appendChild(head);
+    inf.rows.forEach(function (r) {
+      var tr = h("tr");
+      r.forEach(function (c, i) { tr.appendChild(h(i === 0 ? "th" : "td", c)); });
+      t.appendChild(tr);
+    });
+  }
+
+  function renderFinal(k) {
+    var f = $("final");
+    f.innerHTML = "";
+    if (k !== nSteps - 1) return;
+    f.appendChild(h("h3", D.truncated ? "Shown so far (the game is longer than the viewer keeps)" : "Final score"));
+    var t = h("table"); t.className = "info";
+    var head = h("tr"); head.appendChild(h("th", ""));
+    D.seats.forEach(function (s) { head.appendChild(h("th", s.name + " (" + s.bot + ")")); });
+    t.appendChild(head);
+    D.final.categories.forEach(function (c, j) {
+      var tr = h("tr"); tr.appendChild(h("th", c.replace(/_/g, " ")));
+      D.final.breakdown.forEach(function (row) { tr.appendChild(h("td", fmt(row[j]))); });
+      t.appendChild(tr);
+    });
+    var tr = h("tr"); tr.appendChild(h("th", "total"));
+    D.final.score.forEach(function (x) { tr.appendChild(h("td", fmt(x))); });
+    t.appendChild(tr);
+    f.appendChild(t);
+  }
+
+  function show(k) {
+    cur = Math.max(0, Math.min(nSteps - 1, k));
+    var s = steps[cur];
+    $("pieces").innerHTML = piecesOf(cur, view);
+    $("marks").innerHTML = "";
+    slider.value = String(cur);
+    $("counter").textContent = cur === nSteps - 1 ? "the end (" + (nSteps - 1) + " decisions)" :
+      "decision " + (cur + 1) + " of " + (nSteps - 1);
+    roundSel.value = String(s.round);
+    $("status").textContent = s.status;
+    if (s.alts) {
+      var seat = D.seats[s.seat];
+      $("decision").textContent = seat.name + " (" + seat.bot + ") decides: " + s.kind +
+        (s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
+        (s.search ? ", searched with " + s.search + " playouts each" : "");
+      mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
+    } else {
+      $("decision").textContent = "The game is over";
+    }
+    renderAlts(s);
+    var ev = $("events"); ev.innerHTML = "";
+    (s.ev.length ? s.ev : ["(nothing)"]).forEach(function (line) { ev.appendChild(h("li", line)); });
+    renderInfo(cur);
+    renderFinal(cur);
+    drawCursor();
+  }
+
+  /* the chart under the board: win chances (trajectories) or the score race */
+  var chart = $("chart"), CW = 800, CH = 170, L = 44, R = 10, T = 10, B = 26;
+  chart.setAttribute("viewBox", "0 0 " + CW + " " + CH);
+  chart.setAttribute("preserveAspectRatio", "none");
+  var series, ymax, xs, isTraj = !!D.traj;
+  if (isTraj) {
+    $("chart-title").textContent = "Chance to win (trajectories)";
+    xs = D.traj.step; series = D.traj.p; ymax = 1;
+  } else {
+    xs = steps.map(function (s, k) { return k; });
+    series = D.seats.map(function (s, i) { return steps.map(function (st) { return st.score[i]; }); });
+    ymax = 1;
+    series.forEach(function (row) { row.forEach(function (v) { if (v > ymax) ymax = v; }); });
+  }
+  function X(k) { return L + (CW - L - R) * (nSteps > 1 ? k / (nSteps - 1) : 0); }
+  function Y(v) { return CH - B - (CH - B - T) * (v / ymax); }
+  function drawChart() {
+    chart.innerHTML = "";
+    chart.appendChild(el("line", { x1: L, y1: Y(0), x2: CW - R, y2: Y(0), stroke: "#888" }));
+    chart.appendChild(el("line", { x1: L, y1: T, x2: L, y2: Y(0), stroke: "#888" }));
+    chart.appendChild(el("text", { x: L - 4, y: T + 8, "text-anchor": "end", "class": "small" }, isTraj ? "100%" : fmt(ymax)));
+    chart.appendChild(el("text", { x: L - 4, y: Y(0), "text-anchor": "end", "class": "small" }, "0"));
+    chart.appendChild(el("text", { x: CW - R, y: CH - 6, "text-anchor": "end", "class": "small" }, "decision"));
+    var lastRound = null;
+    steps.forEach(function (s, k) {
+      if (s.round !== lastRound) {
+        lastRound = s.round;
+        chart.appendChild(el("line", { x1: X(k), y1: T, x2: X(k), y2: Y(0), stroke: "#e3e3e3" }));
+      }
+    });
+    series.forEach(function (row, i) {
+      var pts = [];
+      row.forEach(function (v, j) { if (v !== null && v !== undefined) pts.push(X(xs[j]).toFixed(1) + "," + Y(v).toFixed(1)); });
+      chart.appendChild(el("polyline", { points: pts.join(" "), fill: "none", stroke: D.seats[i].colour,
+        "stroke-width": 2.2, "stroke-dasharray": DASH[i % DASH.length] }));
+      chart.appendChild(el("text", { x: L + 46 + i * 150, y: T + 18, "class": "small", fill: "#000" }, D.seats[i].name + " (" + D.seats[i].bot + ")"));
+      chart.appendChild(el("line", { x1: L + 8 + i * 150, y1: T + 14, x2: L + 40 + i * 150, y2: T + 14,
+        stroke: D.seats[i].colour, "stroke-width": 3, "stroke-dasharray": DASH[i % DASH.length] }));
+    });
+    chart.appendChild(el("line", { id: "cursor", x1: X(0), y1: T, x2: X(0), y2: Y(0), stroke: "#000", "stroke-width": 1.5 }));
+  }
+  function drawCursor() {
+    var c = document.getElementById("cursor");
+    if (c) { c.setAttribute("x1", X(cur)); c.setAttribute("x2", X(cur)); }
+  }
+  chart.addEventListener("click", function (e) {
+    var r = chart.getBoundingClientRect();
+    var x = (e.clientX - r.left) / r.width * CW;
+    show(Math.round((x - L) / (CW - L - R) * (nSteps - 1)));
+  });
+
+  function jumpRound(r) {
+    for (var k = 0; k < nSteps; k++) if (steps[k].round === r) { show(k); return; }
+  }
+  function roundStep(dir) {
+    var r = steps[cur].round, k;
+    if (dir > 0) {
+      for (k = cur + 1; k < nSteps; k++) if (steps[k].round !== r) { show(k); return; }
+      show(nSteps - 1); return;
+    }
+    var first = cur;
+    while (first > 0 && steps[first - 1].round === r) first--;
+    if (first < cur || first === 0) { show(first); return; }
+    k = first - 1; r = steps[k].round;
+    while (k > 0 && steps[k - 1].round === r) k--;
+    show(k);
+  }
+
+  $("first").addEventListener("click", function () { show(0); });
+  $("prev").addEventListener("click", function () { show(cur - 1); });
+  $("next").addEventListener("click", function () { show(cur + 1); });
+  $("last").addEventListener("click", function () { show(nSteps - 1); });
+  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  roundSel.addEventListener("change", function () { jumpRound(parseInt(roundSel.value, 10)); });
+  viewSel.addEventListener("change", function () { view = parseInt(viewSel.value, 10); show(cur); });
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target && e.target.tagName) || "";
+    if (tag === "SELECT" || (tag === "INPUT" && e.target.type !== "range")) return;
+    var k = e.key;
+    if (k === "ArrowRight" || k === "ArrowLeft") {
+      e.preventDefault(); show(cur + (k === "ArrowRight" ? 1 : -1));
+    } else if (k === "Home") { e.preventDefault(); show(0); }
+    else if (k === "End") { e.preventDefault(); show(nSteps - 1); }
+    else if (k === "PageDown") { e.preventDefault(); roundStep(1); }
+    else if (k === "PageUp") { e.preventDefault(); roundStep(-1); }
+    else if (k === "v") { view = (view + 1) % (np + 1); viewSel.value = String(view); show(cur); }
+  });
+
+  drawChart();
+  show(0);
+  window.meeplabViewer = { show: show, current: function () { return cur; }, steps: nSteps,
+    setView: function (v) { view = v; viewSel.value = String(v); show(cur); } };
+})();

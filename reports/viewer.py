@@ -1,0 +1,199 @@
+"""The game viewer: one game as one self-contained HTML page (``meeplab view``), stepped decision by decision.
+
+:func:`view_data` turns a traced game (:func:`meeplab.sim.core.draw.trace`) into the page's data through the
+game's drawing module (``GameSpec.draw``, contract in ``sim/core/draw.py``; this module knows no game by name);
+:func:`render` puts it into ``templates/viewer.html.j2`` with ``viewer.css`` and ``viewer.js`` inlined.
+
+Size: a drawing is the game's fixed ``base`` plus its ``pieces``; every distinct piece string is stored once
+(``pool``) and each step lists the indices of its pieces, per view (everything, then each seat's view, which is
+stored only where it differs from everything). The side tables are pooled the same way. A whole Hacienda game
+stays well under 3 MB.
+
+Win-probability chart: with ``trajectories`` (the rows of this game from ``DIR/trajectories.parquet``: columns
+game, step, round, seat, p_win, se) the chart under the board plots each seat's chance to win per step; without
+it, the score race (each seat's points so far).
+
+Saved human games (the play page, ``meeplab.play``): :func:`view_data` takes any sequence of state records and
+chosen candidates, so a saved game replayed into a :class:`~meeplab.sim.core.draw.Trace` views the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+from markupsafe import Markup
+
+from meeplab.sim.core.draw import SEAT_COLOURS, Trace
+from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
+
+from .template import environment
+
+
+class _Pool:
+    """Distinct strings, each stored once; :meth:`ids` gives a list's indices into it."""
+
+    def __init__(self):
+        self.items: list[str] = []
+        self.index: dict[str, int] = {}
+
+    def id(self, s: str) -> int:
+        i = self.index.get(s)
+        if i is None:
+            i = self.index[s] = len(self.items)
+            self.items.append(s)
+        return i
+
+    def ids(self, items) -> list[int]:
+        return [self.id(s) for s in items]
+
+
+def _search_values(tr: Trace, k: int) -> tuple[dict[int, float], int]:
+    """Mean playout value per candidate of a search decision (and the playouts per candidate), from the trace."""
+    rows = tr.log[tr.logat[k] : tr.logat[k + 1]]
+    for row in rows:
+        if int(row[0]) == E_SEARCH:
+            nc, k_play = int(row[3]), int(row[5])
+            if k_play <= 0:
+                return {}, 0
+            return {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / k_play for j in range(nc)}, k_play
+    return {}, 0
+
+
+def _plain_events(tr: Trace, lo: int, hi: int) -> np.ndarray:
+    rows = tr.log[lo:hi]
+    if len(rows) == 0:
+        return rows
+    keep = (rows[:, 0] != E_SEARCH) & (rows[:, 0] != E_SEARCH_CAND)
+    return rows[keep]
+
+
+def view_data(
+    spec,
+    ctx,
+    tr: Trace,
+    *,
+    seat_names: list[str],
+    title: str,
+    subtitle: str,
+    trajectories: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The page's data for the traced game ``tr`` of game ``spec`` (``seat_names``: who plays each seat, seat 0
+    first)."""
+    dr = spec.draw
+    n_players = len(seat_names)
+    w, h = dr.size(ctx, n_players)
+    pool = _Pool()
+    infos = _Pool()
+    steps = []
+    n_states = len(tr.states)
+    for k in range(n_states):
+        rec = tr.states[k]
+        ctl = rec["ctl"]
+        last = k == n_states - 1
+        views = []
+        every = pool.ids(dr.pieces(ctx, rec, None))
+        views.append(every)
+        info_every = infos.id(json.dumps(dr.info(ctx, rec, None)))
+        info_ids = [info_every]
+        for s in range(n_players):
+            mine = pool.ids(dr.pieces(ctx, rec, s))
+            views.append(None if mine == every else mine)
+            i = infos.id(json.dumps(dr.info(ctx, rec, s)))
+            info_ids.append(None if i == info_every else i)
+        lo = int(tr.logat[k - 1]) if k > 0 else 0
+        events = dr.events(ctx, _plain_events(tr, lo, int(tr.logat[k])), seat_names)
+        step: dict[str, Any] = {
+            "p": views,
+            "i": info_ids,
+            "status": dr.status(ctx, rec),
+            "round": int(dr.round_of(ctx, rec)),
+            "score": [round(float(x), 3) for x in dr.score(ctx, rec)],
+            "ev": events,
+        }
+        if not last:
+            n = int(ctl[C_N])
+            seat = int(ctl[C_SEAT])
+            vals, k_play = _search_values(tr, k)
+            feats = rec["feats"]
+            moves = dr.moves(ctx, rec)
+            alts = []
+            for i, (label, target) in enumerate(moves[:n]):
+                alts.append([label, target, round(float(feats[i, 0]), 3), vals.get(i)])
+            step.update(
+                seat=seat,
+                kind=dr.kind_name(int(ctl[C_KIND])),
+                alts=alts,
+                pick=int(tr.picks[k]),
+                search=k_play,
+            )
+        steps.append(step)
+    final = {
+        "score": [float(x) for x in tr.score],
+        "breakdown": [[float(x) for x in row] for row in tr.breakdown],
+        "categories": list(spec.categories),
+    }
+    return {
+        "game": spec.id,
+        "title": title,
+        "subtitle": subtitle,
+        "seats": [
+            {"name": f"P{s + 1}", "bot": seat_names[s], "colour": SEAT_COLOURS[s % len(SEAT_COLOURS)]}
+            for s in range(n_players)
+        ],
+        "size": [w, h],
+        "base": dr.base(ctx, n_players),
+        "pool": pool.items,
+        "info": [json.loads(x) for x in infos.items],
+        "steps": steps,
+        "final": final,
+        "truncated": bool(tr.truncated),
+        "traj": _trajectory_series(trajectories, n_players) if trajectories else None,
+        "np": int(tr.states[0]["ctl"][C_NP]),
+    }
+
+
+def _trajectory_series(rows: list[dict[str, Any]], n_players: int) -> dict[str, Any]:
+    """Win chances per seat by step: {"step": [...], "p": [[seat 0 per step], ...], "se": [...]}."""
+    by_step: dict[int, dict[int, tuple[float, float]]] = {}
+    for r in rows:
+        by_step.setdefault(int(r["step"]), {})[int(r["seat"])] = (float(r["p_win"]), float(r.get("se") or 0.0))
+    order = sorted(by_step)
+
+    def pick(t, s, j):
+        v = by_step[t].get(s)
+        return None if v is None or v[j] != v[j] else round(v[j], 4)
+
+    return {
+        "step": order,
+        "p": [[pick(t, s, 0) for t in order] for s in range(n_players)],
+        "se": [[pick(t, s, 1) for t in order] for s in range(n_players)],
+    }
+
+
+def _json_for_script(data) -> str:
+    """JSON that is safe inside a <script> element (no closing tag, no HTML comment opener)."""
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def render(data: dict[str, Any]) -> str:
+    """The viewer page: one HTML file, styles, script and data inlined (no network)."""
+    from importlib import resources
+
+    folder = resources.files("meeplab.reports") / "templates"
+    css = (folder / "viewer.css").read_text(encoding="utf-8")
+    js = (folder / "viewer.js").read_text(encoding="utf-8")
+    return (
+        environment()
+        .get_template("viewer.html.j2")
+        .render(
+            title=data["title"],
+            subtitle=data["subtitle"],
+            css=Markup(css),
+            js=Markup(js),
+            data=Markup(_json_for_script(data)),
+        )
+    )
