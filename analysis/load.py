@@ -54,6 +54,11 @@ class Run:
         return str(self.meta.get("game", "?"))
 
     @property
+    def lower_wins(self) -> bool:
+        """Whether the lowest score wins this game (``GameSpec.lower_wins``; runs made before it: False)."""
+        return bool(self.meta.get("lower_wins", False))
+
+    @property
     def title(self) -> str:
         return str(self.meta.get("title") or self.game)
 

@@ -222,12 +222,14 @@ def findings(run: Run, st: RunStats) -> list:
             rest = f"), then {order[1]} ({pct(tot[order[1]] / allp, 0)})." if len(order) > 1 else ")."
             items.append(
                 [
-                    b("Points:"),
+                    b("Points (lowest score wins):" if run.lower_wins else "Points:"),
                     " the largest source is ",
                     b(top),
                     f" ({pct(tot[top] / allp, 0)} of all points{rest}",
                 ]
             )
+    if run.lower_wins:
+        items.insert(0, [b("Lowest score wins:"), " ranks, win rates and ties read the lowest score as the best."])
     return items
 
 
@@ -345,15 +347,15 @@ def tie_section(st: RunStats) -> dict[str, Any]:
     return {"table": table(head, rows, [True] * len(head))}
 
 
-def score_section(st: RunStats, colors: dict[str, str]) -> dict[str, Any]:
+def score_section(st: RunStats, colors: dict[str, str], lower_wins: bool = False) -> dict[str, Any]:
     fig = None
     if st.score_hist.height:
         fig = figure(
             charts.score_histogram(st.score_hist, colors),
-            "score distribution per bot",
+            "score distribution per bot" + (" (lowest score wins)" if lower_wins else ""),
             "the share of a bot's games that ended in each score band (one outline per bot). "
             "Far-apart humps mean the bots play very differently; a long tail shows occasional "
-            "runaway scores.",
+            "runaway scores." + (" In this game the lowest score wins: further left is better." if lower_wins else ""),
         )
     rows = [
         (
@@ -385,7 +387,12 @@ def breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> dict[st
             "mean score breakdown",
             "each bar is a bot's average final score split into the game's scoring categories; wider "
             "segments are where that bot earns its points (negative categories extend left of zero). "
-            "Compare the segments between bots to see which scoring route the winners use.",
+            + (
+                "In this game the lowest score wins: wide positive segments are what a bot is penalised for, "
+                "negative ones what saves it. Compare the segments between bots to see how the winners avoid points."
+                if run.lower_wins
+                else "Compare the segments between bots to see which scoring route the winners use."
+            ),
         ),
         "table": table(["players", "bot", *cats, "total"], rows, [True, False, *[True] * len(cats), True], group_col=0),
     }
@@ -452,7 +459,7 @@ def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[st
         "win": win_section(st, colors),
         "seat": seat_section(run, st),
         "ties": tie_section(st),
-        "score": score_section(st, colors),
+        "score": score_section(st, colors, run.lower_wins),
         "breakdown": breakdown_section(run, st, colors),
         "length": length_section(run, st),
         "variety": variety_section(run),

@@ -42,7 +42,7 @@ import importlib
 import importlib.util
 import pkgutil
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from .errors import MeeplabError
 from .forward import (
     S_ALGO,
     S_KINDS,
+    S_LOWER,
     S_MARGIN,
     S_MAXCAND,
     S_PLAYOUTS,
@@ -97,7 +98,31 @@ def bot_jit(func=None, **options):
     return decorate(func) if func is not None else decorate
 
 
-MAX_ENTRIES = 5  # fixed tuple length handed to the engines (= max seats of any game)
+# The engines get the bots as a fixed-length tuple of function pointers: its length is part of the compiled type,
+# so every line-up of a game has the same length: MIN_ENTRIES, or the game's most seats when it has more
+# (declare_seats, called by every GameSpec). The four built-in games (at most 5 seats) keep one compiled engine;
+# a plugin game of 7 seats compiles its own engine for 7 entries and recompiles no other.
+MIN_ENTRIES = 5
+MAX_ENTRIES = MIN_ENTRIES  # the former global cap's name: the entries of a game of at most 5 seats (ACBAS reads it)
+_SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
+_LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
+
+
+def declare_game(game: str, max_players: int, lower_wins: bool = False) -> None:
+    """Record what line-ups of game ``game`` need to know of it: its most seats and whether the lowest score wins
+    (called by ``GameSpec`` when a game is made; the core's bot layer does not import the games)."""
+    _SEATS[game] = int(max_players)
+    if lower_wins:
+        _LOWER.add(game)
+    else:
+        _LOWER.discard(game)
+
+
+def lineup_entries(game: str, n_players: int) -> int:
+    """How many entries a line-up of ``game`` at ``n_players`` seats hands to the engine: the same for every
+    player count of a game (one compiled engine), at least :data:`MIN_ENTRIES`."""
+    return max(MIN_ENTRIES, _SEATS.get(game, 0), n_players)
+
 
 STRATEGIES_DIR = Path(__file__).resolve().parents[2] / "strategies"
 
@@ -114,6 +139,7 @@ class BotSpec:
     reads: int = READS_ALL  # READS code: which features choose reads
     search: str = ""  # "" = a plain bot; else the search algorithm (SEARCH_ALGOS) playing with `policy`
     policy: str = ""  # search bots: the registered plain bot that plays the playouts
+    origin: str = "built-in"  # where it comes from: "built-in", "plugin <distribution> <version>", a --bot-config
 
     def weights_dict(self) -> dict[str, float]:
         return dict(zip(self.weight_names, self.weights))
@@ -124,19 +150,19 @@ class Lineup:
     """What the engines get: one function and weight row per entry, and how entries map to seats."""
 
     names: list[str]  # one per entry (entries = seats after cyclic padding)
-    fns: tuple  # length MAX_ENTRIES, padded with the first function
-    weights: np.ndarray  # float64[MAX_ENTRIES, W]
+    fns: tuple  # length E = lineup_entries(game, seats), padded with the first function
+    weights: np.ndarray  # float64[E, W]
     rotate: bool
-    reads: np.ndarray = None  # int64[MAX_ENTRIES]: READS code per entry (engines may use it or not)
-    # float64[MAX_ENTRIES, S_WIDTH]: search configuration per entry (sim.core.forward S_*); row 0s = plain bot.
+    reads: np.ndarray = None  # int64[E]: READS code per entry (engines may use it or not)
+    # float64[E, S_WIDTH]: search configuration per entry (sim.core.forward S_*); row 0s = plain bot.
     # A search entry's fns/weights slot holds its playout policy.
     search: np.ndarray = None
 
     def __post_init__(self):
         if self.reads is None:
-            self.reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
+            self.reads = np.zeros(len(self.fns), dtype=np.int64)
         if self.search is None:
-            self.search = np.zeros((MAX_ENTRIES, S_WIDTH), dtype=np.float64)
+            self.search = np.zeros((len(self.fns), S_WIDTH), dtype=np.float64)
 
 
 @njit(cache=True)
@@ -189,39 +215,76 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
 
 
 _CACHE: dict[str, dict[str, BotSpec]] = {}
+# plugins that failed to load, one line each ("<origin>: <what went wrong>"): shown by `meeplab games`/`bots`,
+# never raised, so a broken plugin leaves every other game and bot working
+PLUGIN_PROBLEMS: list[str] = []
+
+
+def entry_point_origin(ep) -> str:
+    """Where an entry point comes from, for people: ``plugin <distribution> <version>``."""
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return f"plugin {ep.value}"
+    return f"plugin {dist.metadata['Name']} {dist.version}"
+
+
+def plugin_problem(line: str) -> None:
+    """Record a plugin that failed to load (once)."""
+    if line not in PLUGIN_PROBLEMS:
+        PLUGIN_PROBLEMS.append(line)
+
+
+def _package_bots(game: str, pkg, origin: str, bots: dict[str, BotSpec]) -> None:
+    """The bot modules of package ``pkg`` (files not starting with ``_``) into ``bots``."""
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_") or info.ispkg:
+            continue
+        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        spec = _module_bot(game, info.name, module)
+        if spec is not None:
+            bots[spec.name] = replace(spec, origin=origin)
 
 
 def discover(game: str) -> dict[str, BotSpec]:
-    """All bots of a game: modules in strategies/<game>/, entry points, then TOML variants there."""
+    """All bots of a game: the modules of ``meeplab.strategies.<game>``, then the entry points of group
+    ``meeplab.bots`` (``<game>.<bot>`` = a bot module, ``<game>`` = a package of bot modules and TOML variants), then
+    the TOML variants of these packages. A plugin that fails to load is recorded in :data:`PLUGIN_PROBLEMS`."""
     if game in _CACHE:
         return dict(_CACHE[game])
     bots: dict[str, BotSpec] = {}
+    packages = []
     pkg_name = f"meeplab.strategies.{game}"
     try:
         pkg = importlib.import_module(pkg_name)
     except ModuleNotFoundError:
         pkg = None
     if pkg is not None:
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-            if info.name.startswith("_") or info.ispkg:
-                continue
-            module = importlib.import_module(f"{pkg_name}.{info.name}")
-            spec = _module_bot(game, info.name, module)
-            if spec is not None:
-                bots[spec.name] = spec
+        _package_bots(game, pkg, "built-in", bots)
+        packages.append((pkg, "built-in"))
     for ep in metadata.entry_points(group="meeplab.bots"):
-        # entry point name "<game>.<bot>" pointing at a module
-        g, _, bname = ep.name.partition(".")
+        g, dot, bname = ep.name.partition(".")
         if g != game:
             continue
-        module = ep.load()
-        spec = _module_bot(game, bname, module)
+        origin = entry_point_origin(ep)
+        try:
+            module = ep.load()
+            if not dot:  # "<game>" = a strategies package
+                _package_bots(game, module, origin, bots)
+                packages.append((module, origin))
+                continue
+            spec = _module_bot(game, bname, module)
+        except MeeplabError:
+            raise
+        except Exception as e:  # a broken plugin: one line, the other bots still load
+            plugin_problem(f"{origin}: bots entry point {ep.name} = {ep.value}: {type(e).__name__}: {e}")
+            continue
         if spec is not None:
-            bots[spec.name] = spec
-    if pkg is not None:
+            bots[spec.name] = replace(spec, origin=origin)
+    for pkg, origin in packages:
         for d in pkg.__path__:
             for toml in sorted(Path(d).glob("*.toml")):
-                _add_variants(bots, toml, game)
+                for name in _add_variants(bots, toml, game):
+                    bots[name] = replace(bots[name], origin=origin)
     _CACHE[game] = dict(bots)
     return bots
 
@@ -257,6 +320,7 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             weight_names=tuple(w),
             weights=tuple(w.values()),
             source=str(path),
+            origin=f"bot config {path}",
             reads=base.reads,  # the same choose with other weights
             search=base.search,
             policy=_variant_policy(entry, base, name, path),
@@ -334,7 +398,8 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
             raise MeeplabError(f"unknown bot '{n}' for {game}; available: {', '.join(sorted(bots))}")
     entries = [names[i % len(names)] for i in range(n_players)]
     specs = [bots[n] for n in entries]
-    search = np.zeros((MAX_ENTRIES, S_WIDTH), dtype=np.float64)
+    n_entries = lineup_entries(game, n_players)
+    search = np.zeros((n_entries, S_WIDTH), dtype=np.float64)
     players = []  # the plain bot behind each entry: itself, or a search bot's playout policy
     for i, s in enumerate(specs):
         if s.search:
@@ -348,12 +413,14 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
             players.append(pol)
         else:
             players.append(s)
-    for i in range(len(specs), MAX_ENTRIES):
+    if game in _LOWER:
+        search[: len(specs), S_LOWER] = 1.0
+    for i in range(len(specs), n_entries):
         search[i] = search[0]
         players.append(players[0])
     width = max(1, max(len(s.weights) for s in players))
-    weights = np.zeros((MAX_ENTRIES, width), dtype=np.float64)
-    reads = np.zeros(MAX_ENTRIES, dtype=np.int64)
+    weights = np.zeros((n_entries, width), dtype=np.float64)
+    reads = np.zeros(n_entries, dtype=np.int64)
     fns = []
     for i, s in enumerate(players):
         weights[i, : len(s.weights)] = s.weights

@@ -66,7 +66,8 @@ S_VALUE = 5  # playout value: VALUE_WIN (win share) or VALUE_RANK (share of the 
 S_FORBID = 6  # restricted play: option classes (bit mask over the game's OPTIONS) this entry may not choose
 S_ONLY = 7  # restricted play: option classes this entry must choose whenever one of them is a candidate
 S_KINDS = 8  # decision kinds searched (bit k = kind k); 0 = every kind. Other kinds: the playout policy decides
-S_WIDTH = 9
+S_LOWER = 9  # 1 for a game whose lowest score wins (GameSpec.lower_wins): the search negates playout scores
+S_WIDTH = 10
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
 VALUE_WIN = 0

@@ -36,14 +36,14 @@ from .params import ParamSet
 class Hidden:
     """A state-record field that holds information some seat has not seen (``GameSpec.hidden``).
 
-    ``unseen(rec, seat)`` gives the flat indices of the field's elements that ``seat`` has not seen in state
-    record ``rec`` (``st.rec[0]``; e.g. the cards of a deck still face down); ``None`` = none of the field, for
-    any seat. ``determinise`` must re-deal exactly these, keep everything else and depend only on what the seat
-    has seen: the conformance kit checks that by permuting the unseen elements of every hidden field of a
-    state (a second state the seat cannot tell apart) and comparing the two re-deals."""
+    ``unseen(rec, seat, cx)`` gives the flat indices of the field's elements that ``seat`` has not seen in state
+    record ``rec`` (``st.rec[0]``; ``cx`` the engine context; e.g. the cards of a deck still face down); ``None`` =
+    none of the field, for any seat. ``determinise`` must re-deal exactly these, keep everything else and depend
+    only on what the seat has seen: the conformance kit checks that by permuting the unseen elements of every
+    hidden field of a state (a second state the seat cannot tell apart) and comparing the two re-deals."""
 
     field: str
-    unseen: Callable[[Any, int], np.ndarray] | None = None
+    unseen: Callable[[Any, int, Any], np.ndarray] | None = None
 
 
 @dataclass
@@ -104,13 +104,9 @@ class GameSpec:
     # the state-record fields dealt by chance at reset (decks, dice, tile stacks): the same (seed, game) deals
     # the same, another game deals otherwise (the conformance kit checks both); empty with chance=False
     chance_fields: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        declare_game(self.id, self.max_players, self.lower_wins)
-
-    def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`rank_and_win` in this game's score direction."""
-        return rank_and_win(score, tiebreak, self.lower_wins)
+    # events(ctx, lineup, seed, index, n_players) -> (log rows, length, score, breakdown): one game's event log
+    # (sim.core.face.Face.events); None = the game offers none
+    events: Callable[..., Any] | None = None
     # the game's drawing module (``sim/<id>/draw.py``; contract in sim/core/draw.py): the board as SVG from a state
     # record, for ``meeplab view`` and the play page; None = the game draws nothing
     draw: Any = None
@@ -118,10 +114,19 @@ class GameSpec:
     # ``lineup`` (what ``play`` hands to the shared loop); None = ``ctx.cx`` (``meeplab quality`` plays from it)
     forward_context: Callable[..., Any] | None = None
 
+    def __post_init__(self):
+        declare_game(self.id, self.max_players, self.lower_wins)
 
-def rank_and_win(
-    score: np.ndarray, tiebreak: np.ndarray, lower_wins: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
+    def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`rank_and_win` in this game's score direction."""
+        return rank_and_win(score, tiebreak, self.lower_wins)
+
+    def engine_context(self, ctx, lineup):
+        """The forward model's context for a run of ``lineup`` (``forward_context``, default ``ctx.cx``)."""
+        return self.forward_context(ctx, lineup) if self.forward_context is not None else ctx.cx
+
+
+def rank_and_win(score: np.ndarray, tiebreak: np.ndarray, lower_wins: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Competition ranks (1 = best) and win shares (1, 0 or 1/k for a k-way tie for first).
 
     A seat is beaten by every seat with a higher score (a lower one when ``lower_wins``), or an equal score and a

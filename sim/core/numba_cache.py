@@ -21,15 +21,16 @@ processes of a machine share it, so a worker loads what another compiled. Each m
 the last hour, which another process may still be reading). ``MEEPLAB_NUMBA_KEYED=0`` turns all this
 off (numba's default: ``__pycache__`` next to the sources, or ``$NUMBA_CACHE_DIR``).
 
-The shared game loop and search (``GENERIC``: ``sim.core.play``, ``sim.core.search``) are compiled for each
-game's state through overloads the game's engine registers, without importing it. Their directory follows
-their own imports only; each compiled signature is keyed, inside numba's index, by the sources of the game
-folders ``sim/<game>/`` whose types it takes (:func:`game_keyed`). An edit of one game recompiles that game's
-loop and search, not the other games'.
+The shared game loop and search (``GENERIC``: ``sim.core.play``, ``sim.core.search``, ``sim.core.face``) are
+compiled for each game's state through overloads the game's engine registers, without importing it. Their
+directory follows their own imports only; each compiled signature is keyed, inside numba's index, by the
+sources of the game folders ``sim/<game>/`` whose types it takes (:func:`game_keyed`). An edit of one game
+recompiles that game's loop and search, not the other games'.
 
 Not covered: modules imported with ``importlib`` by name only (a module's key follows its ``import``
-statements) and functions compiled at run time outside an import; bot plug-ins from other packages
-(entry points) use numba's default.
+statements) and functions compiled at run time outside an import; game and bot plug-ins from other packages
+(entry points) use numba's default for their own modules, and the shared loop and search compiled for a plugin
+game's state are keyed by the plugin package's sources (:func:`plugin_key`).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ _IMPORT_RE = re.compile(
 
 # Shared modules whose compiled code is specialised for every game at compile time (numba overloads that
 # each game's engine registers, sim.core.forward): they depend on the game folders without importing them.
-GENERIC = ("meeplab.sim.core.play", "meeplab.sim.core.search")
+GENERIC = ("meeplab.sim.core.play", "meeplab.sim.core.search", "meeplab.sim.core.face")
 
 
 def _game_modules(game: str) -> set[str]:
@@ -103,8 +104,33 @@ def _game_modules(game: str) -> set[str]:
     return out
 
 
+PLUGIN = "plugin:"  # _games_of's name for a plugin game's package (its classes come from outside meeplab)
+
+
+def plugin_key(top: str) -> str:
+    """Hash of every ``*.py`` file of the installed package ``top`` (a plugin game's package, found by entry point):
+    the shared loop and search compiled for its state are keyed by it, so an edit of the plugin compiles them
+    again (its own modules use numba's default cache, keyed by each file's own source)."""
+    memo = PLUGIN + top
+    if memo not in _key_memo:
+        module = sys.modules.get(top)
+        h = hashlib.sha256()
+        paths = list(getattr(module, "__path__", None) or [])
+        files = [Path(p) for d in paths for p in sorted(Path(d).rglob("*.py"))]
+        if not paths and getattr(module, "__file__", None):
+            files = [Path(module.__file__)]
+        for f in files:
+            with contextlib.suppress(OSError):
+                h.update(str(f.name).encode() + b"\0" + f.read_bytes() + b"\0")
+        _key_memo[memo] = h.hexdigest()[:20]
+    return _key_memo[memo]
+
+
 def game_key(game: str) -> str:
-    """Hash of the sources of game folder ``sim/<game>/`` and of every module of our packages they import."""
+    """Hash of the sources of game folder ``sim/<game>/`` and of every module of our packages they import
+    (a plugin's ``plugin:<package>``: :func:`plugin_key`)."""
+    if game.startswith(PLUGIN):
+        return plugin_key(game[len(PLUGIN) :])
     memo = f"game:{game}"
     if memo not in _key_memo:
         h = hashlib.sha256()
@@ -121,6 +147,8 @@ def _games_of(typ, out: set[str]) -> set[str]:
     parts = mod.split(".")
     if len(parts) >= 3 and parts[:2] == [TOP, "sim"] and parts[2] != "core" and (ROOT / "sim" / parts[2]).is_dir():
         out.add(parts[2])
+    elif cls is not None and parts[0] and parts[0] not in (TOP, "numba", "numpy", "builtins", "typing"):
+        out.add(PLUGIN + parts[0])  # a plugin game's state or context
     for sub in getattr(typ, "types", ()) or ():
         _games_of(sub, out)
     return out
@@ -141,17 +169,51 @@ def game_keyed(dispatcher):
 _CACHE_CLASS: list = []
 
 
+def _sig_games(sig) -> set[str]:
+    games: set[str] = set()
+    for typ in getattr(sig, "args", sig):
+        _games_of(typ, games)
+    return games
+
+
 def _cache_class():
-    """numba's FunctionCache with the game folders' keys in every index key (made once, numba imported late)."""
+    """numba's FunctionCache with the game folders' keys in every index key (made once, numba imported late).
+
+    A signature that holds a plugin game's types is kept in an index file of its own per plugin package
+    (``<function>-<package>.nbi``): numba unpickles a whole index to read one entry, and an entry naming the classes
+    of a plugin that is no longer installed would otherwise break every game's loop. An index that does not unpickle
+    reads as empty (compiled again) instead of raising."""
     if not _CACHE_CLASS:
-        from numba.core.caching import FunctionCache
+        from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+        class SafeIndex(IndexDataCacheFile):
+            def _load_index(self):
+                try:
+                    return super()._load_index()
+                except (ImportError, AttributeError, EOFError, TypeError, ValueError):
+                    return {}
 
         class GameKeyedCache(FunctionCache):
             def _index_key(self, sig, codegen):
-                games: set[str] = set()
-                for typ in getattr(sig, "args", sig):
-                    _games_of(typ, games)
+                games = _sig_games(sig)
                 return super()._index_key(sig, codegen) + (tuple((g, game_key(g)) for g in sorted(games)),)
+
+            def _file_for(self, sig):
+                plugins = "+".join(sorted(g[len(PLUGIN) :] for g in _sig_games(sig) if g.startswith(PLUGIN)))
+                files = self.__dict__.setdefault("_files", {})
+                if plugins not in files:
+                    base = self._impl.filename_base + (f"-{plugins}" if plugins else "")
+                    stamp = self._impl.locator.get_source_stamp()
+                    files[plugins] = SafeIndex(cache_path=self._cache_path, filename_base=base, source_stamp=stamp)
+                return files[plugins]
+
+            def _load_overload(self, sig, target_context):
+                self._cache_file = self._file_for(sig)
+                return super()._load_overload(sig, target_context)
+
+            def _save_overload(self, sig, data):
+                self._cache_file = self._file_for(sig)
+                return super()._save_overload(sig, data)
 
         _CACHE_CLASS.append(GameKeyedCache)
     return _CACHE_CLASS[0]

@@ -60,9 +60,9 @@ def restricted_lineup(game: GameSpec, bot: str, n_players: int, mode: str, cls: 
     return lu
 
 
-def entry0(b, start: int, n_players: int):
+def entry0(b, start: int, n_players: int, lower_wins: bool = False):
     """Per game: entry 0's win share and score, and its lead over the best other seat."""
-    _, win = rank_and_win(b.score, b.tiebreak)
+    _, win = rank_and_win(b.score, b.tiebreak, lower_wins)
     n = b.score.shape[0]
     g = start + np.arange(n)[:, None]
     mine = ((np.arange(n_players)[None, :] + g) % n_players) == 0
@@ -122,7 +122,7 @@ def run_options(
     base = game.play(
         ctx, restricted_lineup(game, bot, n_players, "forbid", -1, bot_configs), seed, 0, n_games, n_players
     )
-    w0, s0 = entry0(base, 0, n_players)
+    w0, s0 = entry0(base, 0, n_players, game.lower_wins)
     if progress:
         progress(n_games)
     res = OptionsResult(game=game.id, bot=bot, players=n_players, games=n_games, seed=seed, base_share=float(w0.mean()))
@@ -133,7 +133,7 @@ def run_options(
             b = game.play(
                 ctx, restricted_lineup(game, bot, n_players, mode, c, bot_configs), seed, 0, n_games, n_players
             )
-            w, s = entry0(b, 0, n_players)
+            w, s = entry0(b, 0, n_players, game.lower_wins)
             changed = int(
                 np.count_nonzero(
                     np.any(b.score != base.score, axis=1) | np.any(b.length[:, None] != base.length[:, None], axis=1)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bots import entry_of_seat
+from .errors import MeeplabError
 from .forward import (
     ALGO_ROLLOUT,
     C_DECISIONS,
@@ -232,6 +233,15 @@ def run_decisions(cx, lineup, np_, seed, start, n_games, ncat) -> int:
     return int(count_decisions(*loop_args(cx, lineup, np_), seed, start, n_games, ncat, srch))
 
 
+class LogOverflow(MeeplabError):
+    """A game wrote as many event rows as its log holds: rows may have been dropped (``sim.core.face.Face.events``
+    retries with a larger log)."""
+
+
 def run_logged(cx, lineup, np_, seed, g, log, ncat):
-    """Game ``g`` with its event log in ``log``: (events written, score, tiebreak, brk, length, end)."""
-    return play_logged(*loop_args(cx, lineup, np_), seed, g, log, ncat, search_function(cx, lineup, np_, ncat))
+    """Game ``g`` with its event log in ``log``: (events written, score, tiebreak, brk, length, end). A log the game
+    fills to its last row raises :class:`LogOverflow` (the engines stop writing at the end: rows would be lost)."""
+    out = play_logged(*loop_args(cx, lineup, np_), seed, g, log, ncat, search_function(cx, lineup, np_, ncat))
+    if log.shape[0] > 0 and out[0] >= log.shape[0]:
+        raise LogOverflow(f"game {g}: the event log is full ({log.shape[0]} rows): events past it were dropped")
+    return out

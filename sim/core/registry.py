@@ -1,34 +1,31 @@
-"""Game discovery: every package ``sim/<id>/`` exposing ``GAME`` is a game; the core names none."""
+"""Game discovery: every package ``sim/<id>/`` exposing ``GAME`` is a built-in game, and every entry point of the
+group ``meeplab.games`` (``<id> = "package.module:GAME"``, in an installed distribution's metadata) is a plugin game.
+The core names none.
+
+A plugin that fails to load (an import error, no ``GameSpec``, an id that is taken) is one line in
+:data:`meeplab.sim.core.bots.PLUGIN_PROBLEMS` (``meeplab games`` prints them) and is left out; every other game
+works as before. ``get_game(id)`` imports only the game asked for.
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from importlib import metadata
 
 from meeplab import sim
 
+from .bots import entry_point_origin, plugin_problem
 from .errors import MeeplabError
 from .game import GameSpec
 
+GROUP = "meeplab.games"  # the entry-point group of plugin games
+
 _GAMES: dict[str, GameSpec] | None = None
+_ORIGINS: dict[str, str] = {}  # game id -> "built-in" or "plugin <distribution> <version>"
 
 
-def games() -> dict[str, GameSpec]:
-    global _GAMES
-    if _GAMES is None:
-        found: dict[str, GameSpec] = {}
-        for info in sorted(pkgutil.iter_modules(sim.__path__), key=lambda i: i.name):
-            if not info.ispkg or info.name == "core" or info.name.startswith("_"):
-                continue
-            module = importlib.import_module(f"meeplab.sim.{info.name}")
-            spec = getattr(module, "GAME", None)
-            if isinstance(spec, GameSpec):
-                found[spec.id] = spec
-        _GAMES = found
-    return _GAMES
-
-
-def game_ids() -> list[str]:
+def builtin_ids() -> list[str]:
     """Game folders under sim/ (without importing them)."""
     return sorted(
         info.name
@@ -37,16 +34,82 @@ def game_ids() -> list[str]:
     )
 
 
-def get_game(game_id: str) -> GameSpec:
-    """Import only the requested game (a broken game folder does not break the others)."""
-    if _GAMES is not None and game_id in _GAMES:
-        return _GAMES[game_id]
-    if game_id not in game_ids():
-        raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
+def _entry_points() -> dict:
+    """The plugin games' entry points by id (the first of a name wins; a built-in id is never replaced)."""
+    out = {}
+    builtin = set(builtin_ids())
+    for ep in metadata.entry_points(group=GROUP):
+        if ep.name in builtin:
+            plugin_problem(f"{entry_point_origin(ep)}: game '{ep.name}' is a built-in game's id: left out")
+        elif ep.name not in out:
+            out[ep.name] = ep
+    return out
+
+
+def game_ids() -> list[str]:
+    """Every game's id: the built-in folders and the plugins' entry points (without importing them)."""
+    return sorted({*builtin_ids(), *_entry_points()})
+
+
+def origin(game_id: str) -> str:
+    """Where game ``game_id`` comes from: ``built-in`` or ``plugin <distribution> <version>``."""
+    if game_id not in _ORIGINS:
+        get_game(game_id)
+    return _ORIGINS[game_id]
+
+
+def _load_builtin(game_id: str) -> GameSpec:
     spec = getattr(importlib.import_module(f"meeplab.sim.{game_id}"), "GAME", None)
     if not isinstance(spec, GameSpec):
         raise MeeplabError(f"sim/{game_id} does not define GAME")
+    _ORIGINS[spec.id] = "built-in"
     return spec
+
+
+def _load_plugin(ep) -> GameSpec:
+    """The GameSpec behind entry point ``ep``; a broken one raises MeeplabError with the one line that says why."""
+    where = entry_point_origin(ep)
+    try:
+        spec = ep.load()
+    except Exception as e:  # whatever the plugin's import raises: one line, never a traceback
+        raise MeeplabError(f"{where}: game {ep.name} = {ep.value}: {type(e).__name__}: {e}") from None
+    if not isinstance(spec, GameSpec):
+        raise MeeplabError(f"{where}: game {ep.name} = {ep.value} is a {type(spec).__name__}, not a GameSpec")
+    if spec.id != ep.name:
+        raise MeeplabError(f"{where}: entry point '{ep.name}' names a game whose id is '{spec.id}'")
+    _ORIGINS[spec.id] = where
+    return spec
+
+
+def games() -> dict[str, GameSpec]:
+    """Every game that loads, built-in first, then plugins, by id."""
+    global _GAMES
+    if _GAMES is None:
+        found: dict[str, GameSpec] = {}
+        for gid in builtin_ids():
+            spec = getattr(importlib.import_module(f"meeplab.sim.{gid}"), "GAME", None)
+            if isinstance(spec, GameSpec):
+                found[spec.id] = spec
+                _ORIGINS[spec.id] = "built-in"
+        for ep in _entry_points().values():
+            try:
+                found[ep.name] = _load_plugin(ep)
+            except MeeplabError as e:  # a broken plugin must not break the other games
+                plugin_problem(str(e))
+        _GAMES = found
+    return _GAMES
+
+
+def get_game(game_id: str) -> GameSpec:
+    """Import only the requested game (a broken game folder or plugin does not break the others)."""
+    if _GAMES is not None and game_id in _GAMES:
+        return _GAMES[game_id]
+    if game_id in builtin_ids():
+        return _load_builtin(game_id)
+    ep = _entry_points().get(game_id)
+    if ep is None:
+        raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
+    return _load_plugin(ep)
 
 
 def check_players(game: GameSpec, n_players: int) -> None:

@@ -15,7 +15,7 @@ from .game import Batch, GameSpec, rank_and_win
 def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names: list[str], rotate: bool) -> pa.Table:
     """One chunk of engine output as rows (game, seat)."""
     n = batch.score.shape[0]
-    rank, win = rank_and_win(batch.score, batch.tiebreak)
+    rank, win = rank_and_win(batch.score, batch.tiebreak, game.lower_wins)
     gidx = np.arange(start, start + n, dtype=np.int64)
     seats = np.tile(np.arange(n_players, dtype=np.int8), n)
     g_rep = np.repeat(gidx, n_players)

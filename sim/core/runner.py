@@ -147,6 +147,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         "categories": list(game.categories),
         "length_unit": game.length_unit,
         "chance": game.chance,
+        "lower_wins": bool(game.lower_wins),
         "threads": threads,
         "workers": executor.workers,
         "scheduler": executor.scheduler,

@@ -31,6 +31,7 @@ from .forward import (
     C_N,
     C_NP,
     C_SEAT,
+    S_LOWER,
     S_MARGIN,
     S_MAXCAND,
     S_PLAYOUTS,
@@ -180,6 +181,7 @@ def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, 
     np_ = r.ctl[C_NP]
     margin = cfg[S_MARGIN]
     rank = cfg[S_VALUE] == VALUE_RANK
+    lower = cfg[S_LOWER] != 0.0
     for ci in range(nc):
         acc[ci] = 0.0
     for k in range(k_play):
@@ -193,6 +195,9 @@ def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, 
             else:
                 playout(sim, cx, fns, weights, entry)
             fm_result(sim, cx, sc, tb, brk)
+            if lower:  # lowest score wins: the value reads the negated scores (the tie-break stays higher-wins)
+                for p in range(np_):
+                    sc[p] = -sc[p]
             acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
 
 

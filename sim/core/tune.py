@@ -126,12 +126,13 @@ class Evaluator:
                     names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads, search=lu.search
                 )
                 b = self.game.play(self.ctx, lu2, self.seed, start + off, cnt, p)
-                _, win = rank_and_win(b.score, b.tiebreak)
+                _, win = rank_and_win(b.score, b.tiebreak, self.game.lower_wins)
                 g = start + off + np.arange(cnt)[:, None]
                 entry = (np.arange(p)[None, :] + g) % p
                 won += float(win[entry == 0].sum())
-                mine = b.score[entry == 0]
-                others = np.where(entry == 0, -np.inf, b.score).max(axis=1)
+                sc = -b.score if self.game.lower_wins else b.score  # the lead in the winning direction
+                mine = sc[entry == 0]
+                others = np.where(entry == 0, -np.inf, sc).max(axis=1)
                 led += float((mine - others).sum())
             out.append(won)
             if lead is not None:

@@ -10,7 +10,7 @@ from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import GameSpec
 
-from . import flow, options
+from . import draw, flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
 from .layout import LOGW
 from .params import PARAMS
@@ -263,4 +263,5 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=options.OPTIONS,
+    draw=draw,
 )

@@ -1,0 +1,160 @@
+"""What every game on the forward model used to copy: its face's ``play``/``decisions``/``events``/``replay``, the
+state record's text, and the forward model called from Python.
+
+A game hands :class:`Face` the function that makes its engine context for a run and its score categories; the
+face's methods are then the ``GameSpec`` callables::
+
+    FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW,
+                format_game=replay.format_game)
+    GAME = GameSpec(..., play=FACE.play, decisions=FACE.decisions, replay=FACE.replay, events=FACE.events,
+                    forward_context=FACE.forward_context, forward_model=True)
+
+The ``fm_*`` functions below call a game's registered forward model (``sim.core.forward.register``) from Python:
+``new_state(cx, np_, log)``, ``reset(st, cx, seed, g)``, ``advance(st, cx)``, ``apply(st, cx, i)``,
+``determinise(st, cx, seat, r)``, ``result(st, cx, score, tiebreak, brk)``, ``option_mask(st, cx, i)``. They are
+compiled once per game (like the shared loop, keyed by the game's sources: ``sim.core.numba_cache.GENERIC``), and
+are what tests, the conformance kit (``meeplab.testing``) and tools step a game with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from . import forward
+from .errors import MeeplabError
+from .events import LOG_WIDTH
+from .forward import fm_advance, fm_apply, fm_determinise, fm_new, fm_option_mask, fm_reset, fm_result
+from .play import LogOverflow, run_batch, run_decisions, run_logged
+
+LOG_ROWS = 4096  # the event log's first size; it doubles while a game's log overflows it
+LOG_ROWS_MAX = 1 << 22  # ... up to this many rows; a game that writes more is reported, never cut short
+
+
+@njit(cache=True)
+def new_state(cx, np_, log):
+    """A fresh state of the game whose context is ``cx``, for ``np_`` players, writing events into ``log``."""
+    return fm_new(cx, np_, log)
+
+
+@njit(cache=True)
+def reset(st, cx, seed, g):
+    """Start game ``g`` of ``seed`` on ``st``."""
+    fm_reset(st, cx, seed, g)
+
+
+@njit(cache=True)
+def advance(st, cx):
+    """Run the forced steps up to the next decision: its seat, or -1 once the game is over."""
+    return fm_advance(st, cx)
+
+
+@njit(cache=True)
+def apply(st, cx, i):
+    """Perform candidate ``i`` of the pending decision."""
+    fm_apply(st, cx, i)
+
+
+@njit(cache=True)
+def determinise(st, cx, seat, r):
+    """Re-deal everything ``seat`` has not seen, drawing from the stream ``r`` (uint64[4])."""
+    fm_determinise(st, cx, seat, r)
+
+
+@njit(cache=True)
+def result(st, cx, score, tiebreak, brk):
+    """The final score, tie-break and breakdown of every seat."""
+    fm_result(st, cx, score, tiebreak, brk)
+
+
+@njit(cache=True)
+def option_mask(st, cx, i):
+    """The option classes (bit mask) of candidate ``i`` of the pending decision."""
+    return fm_option_mask(st, cx, i)
+
+
+def copy(dst, src) -> None:
+    """Copy state ``src`` into ``dst`` (one record assignment, as the shared ``fm_copy``)."""
+    dst.rec[0] = src.rec[0]
+
+
+def describe(st, names: dict[str, dict[int, str]] | None = None) -> str:
+    """The state record as text, one field a line; ``ctl`` by the shared control words' names (``C_*`` of
+    ``sim.core.forward``) and any the game adds in ``names["ctl"]`` (word index -> name), ``names["pub"]`` likewise
+    for view slots."""
+    names = names or {}
+    rec = st.rec[0]
+    shared = vars(forward).items()
+    ctl_names = {v: k for k, v in shared if k.startswith("C_") and isinstance(v, int) and k != "C_COMMON"}
+    ctl_names.update(names.get("ctl", {}))
+    lines = ["ctl: " + ", ".join(f"{ctl_names.get(i, i)}={int(x)}" for i, x in enumerate(rec["ctl"]))]
+    pub = names.get("pub", {})
+    if pub:
+        lines.append("pub: " + ", ".join(f"{pub.get(i, i)}={int(x)}" for i, x in enumerate(rec["pub"])))
+    for f in rec.dtype.names:
+        if f != "ctl" and not (f == "pub" and pub):
+            lines.append(f"{f}: {np.array2string(rec[f], threshold=60, max_line_width=200)}")
+    return "\n".join(lines)
+
+
+class Face:
+    """A forward-model game's ``play``, ``decisions``, ``events`` and ``replay`` in one object.
+
+    ``forward_context(ctx, lineup)``: the engine context of a run (most games: ``ctx.cx``; a game whose context depends
+    on the line-up builds it here). ``format_game(ctx, lineup, seed, index, n_players, log, length, score, brk,
+    explain=False) -> str``: the replay text from the event log (``None``: :meth:`replay` lists the raw rows)."""
+
+    def __init__(
+        self,
+        forward_context: Callable[[Any, Any], Any],
+        n_categories: int,
+        log_width: int = LOG_WIDTH,
+        format_game: Callable[..., str] | None = None,
+        log_rows: int = LOG_ROWS,
+    ):
+        self.forward_context = forward_context
+        self.n_categories = int(n_categories)
+        self.log_width = int(log_width)
+        self.format_game = format_game
+        self.log_rows = int(log_rows)
+
+    def play(self, ctx, lineup, seed, start, n_games, n_players):
+        """Games ``start .. start + n_games - 1`` on all threads, as a ``Batch``."""
+        cx = self.forward_context(ctx, lineup)
+        return run_batch(cx, lineup, n_players, seed, start, n_games, self.n_categories, self.log_width)
+
+    def decisions(self, ctx, lineup, seed, start, n_games, n_players) -> int:
+        """Bot decisions with more than one candidate in these games (the bench's decisions per second)."""
+        cx = self.forward_context(ctx, lineup)
+        return run_decisions(cx, lineup, n_players, seed, start, n_games, self.n_categories)
+
+    def events(self, ctx, lineup, seed, index, n_players):
+        """Game ``index``'s event log (the batch's own code path, logging on) and results: (log rows, length,
+        score, breakdown). The log grows until the game fits; past :data:`LOG_ROWS_MAX` rows, MeeplabError."""
+        cx = self.forward_context(ctx, lineup)
+        rows = self.log_rows
+        while True:
+            log = np.zeros((rows, self.log_width), dtype=np.int64)
+            try:
+                n, score, _, brk, length, _ = run_logged(cx, lineup, n_players, seed, index, log, self.n_categories)
+            except LogOverflow:
+                if rows >= LOG_ROWS_MAX:
+                    raise MeeplabError(
+                        f"game {index} writes more than {rows} event rows: its log is not replayed"
+                    ) from None
+                rows *= 2
+                continue
+            return log[:n], int(length), score, brk
+
+    def replay(self, ctx, lineup, seed, index, n_players, explain=False) -> str:
+        """Game ``index`` as readable text (``explain``: search bots' candidates and values)."""
+        log, length, score, brk = self.events(ctx, lineup, seed, index, n_players)
+        if self.format_game is not None:
+            return self.format_game(ctx, lineup, seed, index, n_players, log, length, score, brk, explain=explain)
+        lines = [f"game {index} (seed {seed}), {n_players} players: {len(log)} events"]
+        lines += ["  " + " ".join(str(int(x)) for x in row) for row in log]
+        lines += [f"seat {s + 1}: {score[s]:g}" for s in range(n_players)]
+        return "\n".join(lines)
