@@ -22,12 +22,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import numpy as np
 from markupsafe import Markup
 
 from meeplab.sim.core.draw import SEAT_COLOURS, Trace
 from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
-from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
+from meeplab.sim.core.search import E_SEARCH
 
 from .template import environment
 
@@ -60,14 +59,6 @@ def _search_values(tr: Trace, k: int) -> tuple[dict[int, float], int]:
                 return {}, 0
             return {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / k_play for j in range(nc)}, k_play
     return {}, 0
-
-
-def _plain_events(tr: Trace, lo: int, hi: int) -> np.ndarray:
-    rows = tr.log[lo:hi]
-    if len(rows) == 0:
-        return rows
-    keep = (rows[:, 0] != E_SEARCH) & (rows[:, 0] != E_SEARCH_CAND)
-    return rows[keep]
 
 
 def view_data(
@@ -104,7 +95,7 @@ def view_data(
             i = infos.id(json.dumps(dr.info(ctx, rec, s)))
             info_ids.append(None if i == info_every else i)
         lo = int(tr.logat[k - 1]) if k > 0 else 0
-        events = dr.events(ctx, _plain_events(tr, lo, int(tr.logat[k])), seat_names)
+        events = dr.events(ctx, tr.log, lo, int(tr.logat[k]), seat_names)
         step: dict[str, Any] = {
             "p": views,
             "i": info_ids,

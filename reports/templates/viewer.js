@@ -166,7 +166,7 @@
   var chart = $("chart"), CW = 800, CH = 170, L = 44, R = 10, T = 10, B = 26;
   chart.setAttribute("viewBox", "0 0 " + CW + " " + CH);
   chart.setAttribute("preserveAspectRatio", "none");
-  var series, ymax, xs, isTraj = !!D.traj;
+  var series, ymax, ymin = 0, xs, isTraj = !!D.traj;
   if (isTraj) {
     $("chart-title").textContent = "Chance to win (trajectories)";
     xs = D.traj.step; series = D.traj.p; ymax = 1;
@@ -174,14 +174,15 @@
     xs = steps.map(function (s, k) { return k; });
     series = D.seats.map(function (s, i) { return steps.map(function (st) { return st.score[i]; }); });
     ymax = 1;
-    series.forEach(function (row) { row.forEach(function (v) { if (v > ymax) ymax = v; }); });
+    series.forEach(function (row) { row.forEach(function (v) { if (v > ymax) ymax = v; if (v < ymin) ymin = v; }); });
   }
   function X(k) { return L + (CW - L - R) * (nSteps > 1 ? k / (nSteps - 1) : 0); }
-  function Y(v) { return CH - B - (CH - B - T) * (v / ymax); }
+  function Y(v) { return CH - B - (CH - B - T) * ((v - ymin) / (ymax - ymin)); }
   function drawChart() {
     chart.innerHTML = "";
     chart.appendChild(el("line", { x1: L, y1: Y(0), x2: CW - R, y2: Y(0), stroke: "#888" }));
-    chart.appendChild(el("line", { x1: L, y1: T, x2: L, y2: Y(0), stroke: "#888" }));
+    chart.appendChild(el("line", { x1: L, y1: T, x2: L, y2: Y(ymin), stroke: "#888" }));
+    if (ymin < 0) chart.appendChild(el("text", { x: L - 4, y: Y(ymin), "text-anchor": "end", "class": "small" }, fmt(ymin)));
     chart.appendChild(el("text", { x: L - 4, y: T + 8, "text-anchor": "end", "class": "small" }, isTraj ? "100%" : fmt(ymax)));
     chart.appendChild(el("text", { x: L - 4, y: Y(0), "text-anchor": "end", "class": "small" }, "0"));
     chart.appendChild(el("text", { x: CW - R, y: CH - 6, "text-anchor": "end", "class": "small" }, "decision"));
@@ -189,7 +190,7 @@
     steps.forEach(function (s, k) {
       if (s.round !== lastRound) {
         lastRound = s.round;
-        chart.appendChild(el("line", { x1: X(k), y1: T, x2: X(k), y2: Y(0), stroke: "#e3e3e3" }));
+        chart.appendChild(el("line", { x1: X(k), y1: T, x2: X(k), y2: Y(ymin), stroke: "#e3e3e3" }));
       }
     });
     series.forEach(function (row, i) {
@@ -201,7 +202,7 @@
       chart.appendChild(el("line", { x1: L + 8 + i * 150, y1: T + 14, x2: L + 40 + i * 150, y2: T + 14,
         stroke: D.seats[i].colour, "stroke-width": 3, "stroke-dasharray": DASH[i % DASH.length] }));
     });
-    chart.appendChild(el("line", { id: "cursor", x1: X(0), y1: T, x2: X(0), y2: Y(0), stroke: "#000", "stroke-width": 1.5 }));
+    chart.appendChild(el("line", { id: "cursor", x1: X(0), y1: T, x2: X(0), y2: Y(ymin), stroke: "#000", "stroke-width": 1.5 }));
   }
   function drawCursor() {
     var c = document.getElementById("cursor");

@@ -7,7 +7,7 @@ from meeplab.sim.core.bots import MAX_ENTRIES, READS_ALL
 from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
 from meeplab.sim.core.game import GameSpec
 
-from . import engine, options
+from . import draw, engine, options
 from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
@@ -121,6 +121,7 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     forward_context=lambda ctx, lineup: engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono),
+    draw=draw,
     decisions=decisions,
     options=options.OPTIONS,
     chance=False,

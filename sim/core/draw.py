@@ -36,8 +36,9 @@ output anything that seat cannot see: the play page sends it to a browser as is.
                                                board where it would happen (``None`` where it has no place);
                                                the element must exist in ``base`` or ``pieces``
 ``kind_name(kind) -> str``                     a decision kind in words
-``events(ctx, rows) -> list[str]``             the event-log rows between two decisions in words (the lines of
-                                               ``meeplab replay`` for them; search rows skipped)
+``events(ctx, log, lo, hi, names)``           rows ``lo:hi`` of the game's event log in words (the lines of
+                                               ``meeplab replay`` for them, search rows left out; the rows before
+                                               ``lo`` are context), ``names`` the bot of each seat
 ``LOG_WIDTH``                                  the game's event-log width (columns of ``st.log``)
 =============================================  ===================================================================
 

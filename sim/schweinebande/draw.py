@@ -287,8 +287,9 @@ def moves(ctx, rec):
     return out
 
 
-def events(ctx, rows, names):
-    """The log rows in words: the replay's own lines without its header and final table."""
+def events(ctx, log, lo, hi, names):
+    """The log rows in words: the replay's own lines for log rows lo..hi, without its header and final table."""
+    rows = log[lo:hi]
     if len(rows) == 0:
         return []
     n = len(names)
