@@ -4,6 +4,7 @@ The group and the helpers every command shares are in :mod:`meeplab.cli.common`;
 its commands on that group when imported here:
 
 - :mod:`meeplab.cli.info`: ``games``, ``bots``, ``params``
+- :mod:`meeplab.cli.new`: ``new`` (a plugin package for a new game)
 - :mod:`meeplab.cli.runs`: ``run``, ``report``, ``replay``
 - :mod:`meeplab.cli.whatif`: ``compare``, ``sweep``, ``experiment``, ``fair``
 - :mod:`meeplab.cli.rankings`: ``tournament``, ``maps``, ``decks``
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli import info, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+from meeplab.cli import info, new, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
 from meeplab.cli.common import cli
 from meeplab.sim.core.errors import MeeplabError
 

@@ -9,10 +9,19 @@ from meeplab.cli.common import all_games, cli, lookup_game
 
 @cli.command("games")
 def games_cmd():
-    """List the games, their player counts and score categories."""
+    """List the games, their player counts, score categories and origin (built-in, or the plugin package that
+    registers it through the entry point group meeplab.games); a plugin that fails to load is one line at the end."""
+    from meeplab.sim.core.bots import PLUGIN_PROBLEMS
+    from meeplab.sim.core.registry import origin
+
     for g in all_games().values():
         players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
-        click.echo(f"{g.id:<15} {g.title:<45} players {players:<5} categories: {', '.join(g.categories)}")
+        low = ", lowest score wins" if g.lower_wins else ""
+        click.echo(
+            f"{g.id:<15} {g.title:<45} players {players:<5} categories: {', '.join(g.categories)}{low} [{origin(g.id)}]"
+        )
+    for line in PLUGIN_PROBLEMS:
+        click.echo(f"broken plugin: {line}")
 
 
 @cli.command("bots")
@@ -26,16 +35,20 @@ def games_cmd():
 )
 @click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
 def bots_cmd(game, bot_configs, show_weights):
-    """List the bots of GAME (modules in strategies/GAME/ and TOML variants)."""
-    from meeplab.sim.core.bots import available
+    """List the bots of GAME and where each comes from (built-in strategies/GAME/, a plugin package's meeplab.bots
+    entry point, a --bot-config file)."""
+    from meeplab.sim.core.bots import PLUGIN_PROBLEMS, available
 
     g = lookup_game(game)
     bots = available(g.id, bot_configs)
     for name, spec in sorted(bots.items()):
-        click.echo(f"{name:<20} {spec.description}")
+        where = "" if spec.origin == "built-in" else f" [{spec.origin}]"
+        click.echo(f"{name:<20} {spec.description}{where}")
         if show_weights and spec.weights:
             for k, v in spec.weights_dict().items():
                 click.echo(f"    {k} = {v:g}")
+    for line in PLUGIN_PROBLEMS:
+        click.echo(f"broken plugin: {line}")
     if g.bot_doc:
         click.echo("")
         click.echo(g.bot_doc)

@@ -1,0 +1,1 @@
+"""No Thanks! bots (entry point ``meeplab.bots``: ``nothanks = "meeplab_nothanks.bots"``)."""

@@ -1,0 +1,350 @@
+"""The files ``meeplab new GAME_ID`` writes: a pip-installable plugin package holding a tiny complete game (Pig, the
+dice game: roll to add to your turn total or hold to bank it; a 1 loses the turn total; the first to bank the
+target wins), a random and a greedy bot, tests that call the conformance kit, and a README.
+
+Each template is ``string.Template`` text: ``$id`` (the game id), ``$pkg`` (the import name), ``$title``."""
+
+FILES: dict[str, str] = {}
+
+FILES["pyproject.toml"] = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "meeplab-$id"
+version = "0.1.0"
+description = "$title: a meeplab plugin game"
+requires-python = ">=3.11"
+dependencies = ["meeplab"]
+
+# meeplab finds the game and its bots through these entry points once the package is installed
+[project.entry-points."meeplab.games"]
+$id = "$pkg:GAME"
+
+[project.entry-points."meeplab.bots"]
+$id = "$pkg.bots"
+
+[tool.setuptools.packages.find]
+include = ["$pkg*"]
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+filterwarnings = ["ignore::numba.NumbaExperimentalFeatureWarning"]
+"""
+
+FILES["README.md"] = """\
+# $title: a meeplab plugin game
+
+Made by `meeplab new $id`. The game in here is Pig, the dice game, as a worked starting point: replace its rules
+with yours (docs/adding-a-game.md in meeplab is the tutorial).
+
+```bash
+pip install -e .                       # registers the game and its bots with meeplab (entry points)
+meeplab games                          # lists $id, "plugin meeplab-$id 0.1.0"
+meeplab run $id --games 10000 --players 2-4 --bots greedy,random --out runs/$id
+meeplab report runs/$id --out runs/$id/report.html
+meeplab replay $id --players 3 --bots greedy,random
+pytest tests                           # your rules and meeplab's conformance kit
+```
+
+| file | what |
+|---|---|
+| `$pkg/__init__.py` | `GAME = GameSpec(...)`: what meeplab sees of the game |
+| `$pkg/params.py` | the rule parameters (`meeplab params $id`) |
+| `$pkg/engine.py` | the numba engine on meeplab's forward model: `reset`, `advance`, `apply`, `determinise`, `result` |
+| `$pkg/replay.py` | the event log as text (`meeplab replay`) |
+| `$pkg/bots/` | the bots: `random.py`, `greedy.py`; add a file per bot (a search bot is four lines, see below) |
+| `tests/test_$id.py` | rule tests and the conformance kit (`meeplab.testing`) |
+
+A search bot (flat Monte-Carlo on the forward model) is one more file, `$pkg/bots/rollout.py`:
+
+```python
+SEARCH = "rollout"
+POLICY = "greedy"
+WEIGHTS = {"playouts": 16.0}
+```
+"""
+
+FILES["$pkg/__init__.py"] = '''\
+"""$title: a meeplab plugin game (made by `meeplab new $id`; the rules in here are Pig, the dice game)."""
+
+from meeplab.sim.core.face import Face
+from meeplab.sim.core.game import GameSpec
+
+from . import engine
+from .params import PARAMS
+from .replay import format_game
+
+FACE = Face(
+    forward_context=lambda ctx, lineup: ctx,  # the engine context: here the prepared parameters themselves
+    n_categories=1,
+    log_width=engine.LOGW,
+    format_game=format_game,
+)
+
+GAME = GameSpec(
+    id="$id",
+    title="$title",
+    min_players=2,
+    max_players=engine.MAXP,
+    default_players=3,
+    params=PARAMS,
+    categories=["banked"],
+    length_unit="turns",
+    prepare=engine.make_ctx,
+    play=FACE.play,
+    replay=FACE.replay,
+    events=FACE.events,
+    decisions=FACE.decisions,
+    forward_context=FACE.forward_context,
+    forward_model=True,
+    end_codes=("rules", "cap"),
+    description="Roll to add to your turn total or hold to bank it; a 1 loses the turn total.",
+    bot_doc="One decision kind: 0 = roll (move 0) or hold (move 1). feats: 0 expected gain, 1 turn total.",
+    options=(("roll", "roll the die again"), ("hold", "bank the turn total")),
+    chance=True,
+)
+'''
+
+FILES["$pkg/params.py"] = '''\
+"""Rule parameters of $title (defaults: the usual Pig rules, a shorter race)."""
+
+from meeplab.sim.core.params import Param, ParamSet
+
+PARAMS = ParamSet(
+    [
+        Param("target", 50, "int", "Points to bank to win", lo=1, hi=10000),
+        Param("sides", 6, "int", "Sides of the die (a 1 loses the turn total)", lo=2, hi=100),
+        Param("max_turns", 400, "int", "Safety net: the game ends after this many turns", lo=1, hi=100000),
+    ]
+)
+'''
+
+FILES["$pkg/engine.py"] = '''\
+"""$title's numba engine on meeplab's forward model (docs/adding-a-game.md in meeplab).
+
+The whole state is one numpy record (``STATE_DTYPE``): the shared fields ``pub`` (what bots see), ``ctl`` (control
+words), ``moves``/``feats`` (the pending decision) and ``rng`` (the game's random stream), then the game's own.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from meeplab.sim.core import forward
+from meeplab.sim.core.events import LOG_WIDTH, log_event
+from meeplab.sim.core.forward import C_COMMON, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_SEAT
+from meeplab.sim.core.rng import rng_below, rng_init
+
+MAXP = 8  # most seats
+ROLL, HOLD = 0, 1  # the moves
+C_TURN = C_COMMON + 0  # seat to act
+C_TT = C_COMMON + 1  # its turn total
+C_LEN = C_COMMON + 2
+V_TT, V_SEAT, V_NP, V_TARGET, V_BANK = 0, 1, 2, 3, 4  # the view; V_BANK.. = every seat's banked points
+V_LEN = V_BANK + MAXP
+P_TARGET, P_SIDES, P_MAXT, P_LEN = 0, 1, 2, 3  # packed parameters
+E_ROLL, E_HOLD = 1, 2  # events: seat, die (E_ROLL) or points banked (E_HOLD)
+LOGW = LOG_WIDTH
+
+STATE_DTYPE = np.dtype(
+    [
+        ("pub", np.int64, V_LEN),
+        ("ctl", np.int64, C_LEN),
+        ("moves", np.int64, (2, 1)),
+        ("feats", np.float64, (2, 2)),
+        ("rng", np.uint64, 4),
+        ("bank", np.int64, MAXP),
+    ]
+)
+State = namedtuple("State", ["rec", "log", "nlog"])
+Ctx = namedtuple("Ctx", ["prm"])
+
+
+def make_ctx(values) -> Ctx:
+    """The engine context of a run: the rule parameters packed in an array."""
+    return Ctx(np.array([values["target"], values["sides"], values["max_turns"]], dtype=np.int64))
+
+
+@njit(cache=True)
+def new_state(cx, np_, log):
+    st = State(np.zeros(1, dtype=STATE_DTYPE), log, np.zeros(2, dtype=np.int64))
+    st.rec[0].ctl[C_NP] = np_
+    return st
+
+
+@njit(cache=True, _nrt=False)
+def reset(st, cx, seed, g):
+    r = st.rec[0]
+    np_ = r.ctl[C_NP]
+    rng_init(r.rng, seed, g)
+    r.ctl[:] = 0
+    r.ctl[C_NP] = np_
+    r.bank[:] = 0
+
+
+@njit(cache=True, _nrt=False)
+def advance(st, cx):
+    """Post the next decision (roll or hold) and return its seat, or -1 once the game is over."""
+    r = st.rec[0]
+    seat = r.ctl[C_TURN]
+    if r.bank[seat] >= cx.prm[P_TARGET] or r.ctl[C_LENGTH] >= cx.prm[P_MAXT]:
+        r.ctl[C_OVER] = 1
+        r.ctl[C_SEAT] = -1
+        r.ctl[C_END] = 0 if r.bank[seat] >= cx.prm[P_TARGET] else 1
+        return -1
+    tt = r.ctl[C_TT]
+    sides = cx.prm[P_SIDES]
+    r.ctl[C_SEAT] = seat
+    r.ctl[C_KIND] = 0
+    r.ctl[C_N] = 2
+    r.moves[ROLL, 0] = ROLL
+    r.moves[HOLD, 0] = HOLD
+    # feature 0: the expected change of this turn's points (a roll: the mean face above 1, less the risk to lose tt)
+    r.feats[ROLL, 0] = ((sides * (sides + 1)) / 2 - 1 - tt) / sides
+    r.feats[HOLD, 0] = 0.0
+    r.feats[ROLL, 1] = tt
+    r.feats[HOLD, 1] = tt
+    r.pub[V_TT] = tt
+    r.pub[V_SEAT] = seat
+    r.pub[V_NP] = r.ctl[C_NP]
+    r.pub[V_TARGET] = cx.prm[P_TARGET]
+    for p in range(MAXP):
+        r.pub[V_BANK + p] = r.bank[p]
+    return seat
+
+
+@njit(cache=True, _nrt=False)
+def apply(st, cx, i):
+    r = st.rec[0]
+    seat = r.ctl[C_TURN]
+    on = st.nlog[1] != 0
+    if i == ROLL:
+        die = 1 + rng_below(r.rng, cx.prm[P_SIDES])
+        log_event(st.log, st.nlog, on, E_ROLL, seat, die, 0, 0, 0)
+        if die != 1:
+            r.ctl[C_TT] += die
+            return
+        r.ctl[C_TT] = 0
+    else:
+        r.bank[seat] += r.ctl[C_TT]
+        log_event(st.log, st.nlog, on, E_HOLD, seat, r.ctl[C_TT], r.bank[seat], 0, 0)
+        r.ctl[C_TT] = 0
+        if r.bank[seat] >= cx.prm[P_TARGET]:
+            return  # advance ends the game
+    r.ctl[C_LENGTH] += 1
+    r.ctl[C_TURN] = (seat + 1) % r.ctl[C_NP]
+
+
+@njit(cache=True, _nrt=False)
+def determinise(st, cx, seat, rnd):
+    """Nothing is hidden (the dice are rolled when they are rolled): the identity."""
+    return
+
+
+@njit(cache=True, _nrt=False)
+def result(st, cx, score, tiebreak, brk):
+    r = st.rec[0]
+    for p in range(r.ctl[C_NP]):
+        score[p] = r.bank[p]
+        tiebreak[p] = 0.0
+        brk[p, 0] = r.bank[p]
+
+
+@njit(cache=True, _nrt=False)
+def option_mask(st, cx, i):
+    """Option classes for restricted play (``meeplab options``): bit 0 roll, bit 1 hold."""
+    return np.int64(1) << st.rec[0].moves[i, 0]
+
+
+forward.register(State, Ctx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,
+                 result=result)
+forward.register_options(State, Ctx, option_mask)
+'''
+
+FILES["$pkg/replay.py"] = '''\
+"""$title's event log as text (``meeplab replay $id``)."""
+
+from .engine import E_HOLD, E_ROLL
+
+
+def format_game(ctx, lineup, seed, index, n_players, log, length, score, brk, explain=False) -> str:
+    lines = [f"$title game {index} (seed {seed}), {n_players} players: {', '.join(lineup.names)}"]
+    for row in log:
+        code, seat, a, b = (int(x) for x in row[:4])
+        if code == E_ROLL:
+            lines.append(f"  seat {seat + 1} rolls {a}" + (": turn total lost" if a == 1 else ""))
+        elif code == E_HOLD:
+            lines.append(f"  seat {seat + 1} holds {a}: {b} banked")
+    lines.append(f"{length} turns")
+    lines += [f"  seat {s + 1}: {score[s]:g}" for s in range(n_players)]
+    return "\\n".join(lines)
+'''
+
+FILES["$pkg/bots/__init__.py"] = '''\
+"""$title's bots: every module here with a ``choose`` (or ``SEARCH``) is a bot (entry point meeplab.bots)."""
+'''
+
+FILES["$pkg/bots/random.py"] = '''\
+"""Uniformly random: roll or hold at random."""
+
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import pick_uniform
+
+DESCRIPTION = "uniformly random legal moves (baseline)"
+
+
+@bot_jit
+def choose(kind, view, moves, n, feats, weights, rng):
+    return pick_uniform(n, rng)
+'''
+
+FILES["$pkg/bots/greedy.py"] = '''\
+"""Best expected gain (feature 0): rolls while a roll is worth more than holding (with a d6: hold at 20)."""
+
+from meeplab.sim.core.bots import bot_jit
+from meeplab.strategies.common import argmax_column
+
+DESCRIPTION = "best expected gain of the turn (feature 0)"
+READS = "max0"
+
+
+@bot_jit
+def choose(kind, view, moves, n, feats, weights, rng):
+    return argmax_column(feats, n, 0, rng)
+'''
+
+FILES["tests/test_$id.py"] = '''\
+"""$title: a rule test of your own and meeplab's conformance kit (one test per check)."""
+
+import numpy as np
+
+from meeplab.sim.core import face
+from meeplab.sim.core.bots import make_lineup
+from meeplab.testing import conformance_cases, run_case
+from $pkg import GAME, engine
+
+
+def test_a_one_loses_the_turn_total_and_passes_the_die():
+    ctx = GAME.prepare(GAME.params.resolve({"sides": 2}))  # a coin: 1 or 2
+    cx = GAME.engine_context(ctx, make_lineup("$id", ["greedy"], 2, False))
+    st = face.new_state(cx, 2, np.zeros((0, engine.LOGW), dtype=np.int64))
+    face.reset(st, cx, 1, 0)
+    r = st.rec[0]
+    for _ in range(50):
+        seat = face.advance(st, cx)
+        before = int(r["ctl"][engine.C_TT])
+        face.apply(st, cx, engine.ROLL)
+        if r["ctl"][engine.C_TURN] != seat:  # a 1: the turn total is gone, nothing banked
+            assert r["ctl"][engine.C_TT] == 0 and r["bank"][seat] == 0
+            return
+        assert r["ctl"][engine.C_TT] == before + 2
+    raise AssertionError("fifty coin flips without a 1")
+
+
+@conformance_cases(["$id"])
+def test_conformance(case):
+    run_case(case)
+'''

@@ -1,0 +1,532 @@
+"""The conformance checks, one function each: ``check(kit)`` raises ``AssertionError`` (or ``MeeplabError``) with
+what is wrong, or returns a short note of what it looked at. ``kit`` (:class:`Kit`) holds one game, its default
+parameters and the games it plays, so the checks of one game share one preparation and one compile."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from meeplab.sim.core import face, forward
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.forward import C_DECISIONS, C_KIND, C_N, C_OVER, C_SEAT
+from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.play import LogOverflow, run_logged
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.core.results import batch_table
+
+SEED = 7
+SCHEMA = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length", "tiebreak", "end")
+TINY_SEARCH = '[bots.kit-search]\nbase = "{base}"\n[bots.kit-search.weights]\nplayouts = 2\nmax_candidates = 3\n'
+
+
+@dataclass
+class Kit:
+    """One game under test: its spec, default parameters and context, and the plain bots it plays with."""
+
+    game: GameSpec
+    games: int = 3  # games per player count (tiny: the checks are about the contract, not about statistics)
+    seed: int = SEED
+    tmp: Any = None  # a folder for files the checks write (a bot config); None = a temporary one
+    _ctx: Any = None
+    _cache: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, game: str | GameSpec, **kw) -> Kit:
+        return cls(game if isinstance(game, GameSpec) else get_game(game), **kw)
+
+    @property
+    def ctx(self):
+        if self._ctx is None:
+            self._ctx = self.game.prepare(self.game.params.resolve({}, self.game.id))
+        return self._ctx
+
+    @property
+    def players(self) -> list[int]:
+        return list(range(self.game.min_players, self.game.max_players + 1))
+
+    def plain_bots(self) -> list[str]:
+        """Two plain bots to play with (random and greedy where the game has them), first the likeliest to vary."""
+        bots = available(self.game.id)
+        plain = [n for n, b in bots.items() if not b.search]
+        pick = [n for n in ("random", "greedy") if n in plain] or plain[:2]
+        if not pick:
+            raise AssertionError(f"{self.game.id} has no plain bot (a module with choose): nothing can play it")
+        return pick
+
+    def lineup(self, p: int, names=None, rotate=True, configs=()):
+        return make_lineup(self.game.id, list(names or self.plain_bots()), p, rotate, configs)
+
+    def batch(self, p: int):
+        """The tiny batch of ``p`` players that several checks read (played once)."""
+        key = ("batch", p)
+        if key not in self._cache:
+            self._cache[key] = self.game.play(self.ctx, self.lineup(p), self.seed, 0, self.games, p)
+        return self._cache[key]
+
+    # -- stepping from Python (the forward model through sim.core.face) ----------------------------------------------
+    def cx(self, lineup):
+        return self.game.engine_context(self.ctx, lineup)
+
+    def new(self, cx, p: int, log=None):
+        if log is None:
+            log = np.zeros((0, 6), dtype=np.int64)
+        return face.new_state(cx, p, log)
+
+    @staticmethod
+    def ask(st, lineup, entry) -> int:
+        """What the shared loop's ``forward.ask`` does, from Python: no bot for one candidate, a count of the bot
+        decisions, an out-of-range answer clamped to the first candidate."""
+        r = st.rec[0]
+        n = int(r["ctl"][C_N])
+        if n <= 1:
+            return 0
+        r["ctl"][C_DECISIONS] += 1
+        i = int(
+            lineup.fns[entry](r["ctl"][C_KIND], r["pub"], r["moves"], n, r["feats"], lineup.weights[entry], r["rng"])
+        )
+        return i if 0 <= i < n else 0
+
+    def decision_points(self, p: int, g: int, every: int = 7, most: int = 6):
+        """Copies of game ``g``'s state at some of its decisions (every ``every``-th with more than one candidate,
+        at most ``most``), played by the kit's plain bots without rotation: (state, seat) pairs."""
+        lu = self.lineup(p, rotate=False)
+        cx = self.cx(lu)
+        st = self.new(cx, p)
+        face.reset(st, cx, self.seed, g)
+        out, k = [], 0
+        while len(out) < most:
+            seat = int(face.advance(st, cx))
+            if seat < 0:
+                break
+            if st.rec[0]["ctl"][C_N] > 1:
+                if k % every == every // 2:
+                    cp = self.new(cx, p)
+                    face.copy(cp, st)
+                    out.append((cp, seat))
+                k += 1
+            face.apply(st, cx, self.ask(st, lu, seat))
+        return out, lu, cx
+
+
+def check_spec(kit: Kit) -> str:
+    """The face is consistent: player counts, categories, endings, options, declared fields."""
+    g = kit.game
+    assert 1 <= g.min_players <= g.default_players <= g.max_players, (
+        f"players: min {g.min_players} <= default {g.default_players} <= max {g.max_players} does not hold"
+    )
+    assert len(set(g.categories)) == len(g.categories), f"categories repeat a name: {g.categories}"
+    clash = set(g.categories) & set(SCHEMA)
+    assert not clash, f"categories {sorted(clash)} clash with result columns"
+    assert g.end_codes and g.end_codes[0] == "rules", f"end_codes must start with 'rules', got {g.end_codes}"
+    assert len({n for n, _ in g.options}) == len(g.options), "option class names repeat"
+    assert len(g.options) <= 62, "more than 62 option classes do not fit a mask"
+    if g.forward_model:
+        cx = kit.cx(kit.lineup(g.min_players))
+        names = kit.new(cx, g.min_players).rec.dtype.names
+        for h in g.hidden:
+            assert h.field in names, f"hidden field '{h.field}' is not a field of the state record ({names})"
+        for f in g.chance_fields:
+            assert f in names, f"chance field '{f}' is not a field of the state record"
+    return f"{g.min_players}-{g.max_players} players, {len(g.categories)} categories"
+
+
+def check_players(kit: Kit) -> str:
+    """Every player count from min to max plays; outputs have the documented shapes; scores are finite; the
+    breakdown adds up to the score where the game says it does."""
+    g = kit.game
+    for p in kit.players:
+        b = kit.batch(p)
+        n = kit.games
+        assert b.score.shape == (n, p), f"{p} players: score shape {b.score.shape}, expected {(n, p)}"
+        assert b.tiebreak.shape == (n, p), f"{p} players: tiebreak shape {b.tiebreak.shape}"
+        assert b.breakdown.shape == (n, p, len(g.categories)), f"{p} players: breakdown shape {b.breakdown.shape}"
+        assert b.length.shape == (n,), f"{p} players: length shape {b.length.shape}"
+        assert np.isfinite(b.score).all() and np.isfinite(b.breakdown).all(), f"{p} players: a score is not finite"
+        if b.end is not None:
+            assert ((b.end >= 0) & (b.end < len(g.end_codes))).all(), f"{p} players: end code out of end_codes"
+        if g.categories:
+            gap = np.abs(b.breakdown.sum(axis=2) - b.score).max()
+            assert gap < 1e-6, f"{p} players: the breakdown does not add up to the score (off by {gap:g})"
+    return f"players {kit.players[0]}..{kit.players[-1]}, {kit.games} games each"
+
+
+def check_schema(kit: Kit) -> str:
+    """The result rows: every documented column, one winner's worth of win share per game, ranks from 1."""
+    g = kit.game
+    p = g.default_players
+    lu = kit.lineup(p)
+    t = batch_table(g, kit.batch(p), 0, p, lu.names, True)
+    cols = t.column_names
+    want = [*SCHEMA, *g.categories]
+    assert cols[: len(want)] == want, f"result columns {cols}, expected {want}"
+    win = np.asarray(t["win"]).reshape(kit.games, p)
+    rank = np.asarray(t["rank"]).reshape(kit.games, p)
+    assert np.allclose(win.sum(axis=1), 1.0), "win shares of a game do not add up to 1"
+    assert (rank.min(axis=1) == 1).all(), "a game has no rank 1"
+    score = np.asarray(t["score"]).reshape(kit.games, p)
+    best = score.min(axis=1) if g.lower_wins else score.max(axis=1)
+    winners = win > 0
+    assert (score[winners] == np.repeat(best, winners.sum(axis=1))).all(), (
+        f"a winner does not have the {'lowest' if g.lower_wins else 'highest'} score"
+    )
+    return f"{len(cols)} columns"
+
+
+def _play_stepping(kit: Kit, p: int, g: int):
+    """Game ``g`` stepped from Python on the forward model: (score, tiebreak, breakdown, length, end)."""
+    lu = kit.lineup(p)
+    cx = kit.cx(lu)
+    st = kit.new(cx, p)
+    face.reset(st, cx, kit.seed, g)
+    r = st.rec[0]
+    while True:
+        seat = int(face.advance(st, cx))
+        if seat < 0:
+            break
+        e = (seat + g) % p  # rotated line-up (sim.core.bots.entry_of_seat)
+        face.apply(st, cx, kit.ask(st, lu, e))
+    sc, tb, brk = np.zeros(p), np.zeros(p), np.zeros((p, len(kit.game.categories)))
+    face.result(st, cx, sc, tb, brk)
+    assert r["ctl"][C_OVER] == 1, "advance returned -1 but ctl[C_OVER] is not 1"
+    return sc, tb, brk, int(r["ctl"][forward.C_LENGTH]), int(r["ctl"][forward.C_END])
+
+
+def check_stepping(kit: Kit) -> str:
+    """The batch and the forward model stepped from Python play identical games (every player count)."""
+    if not kit.game.forward_model:
+        return "skipped: not on the forward model"
+    for p in kit.players:
+        b = kit.batch(p)
+        for g in range(min(2, kit.games)):
+            sc, tb, brk, length, end = _play_stepping(kit, p, g)
+            assert np.array_equal(sc, b.score[g]), f"{p} players, game {g}: stepping scored {sc}, batch {b.score[g]}"
+            assert np.array_equal(tb, b.tiebreak[g]), f"{p} players, game {g}: tie-breaks differ"
+            assert np.array_equal(brk, b.breakdown[g]), f"{p} players, game {g}: breakdowns differ"
+            assert length == int(b.length[g]), f"{p} players, game {g}: length {length}, batch {int(b.length[g])}"
+            if b.end is not None:
+                assert end == int(b.end[g]), f"{p} players, game {g}: end {end}, batch {int(b.end[g])}"
+    return "batch = stepping"
+
+
+def _finish(kit: Kit, st, cx, lu, p):
+    while (seat := int(face.advance(st, cx))) >= 0:
+        face.apply(st, cx, kit.ask(st, lu, seat))
+    sc, tb, brk = np.zeros(p), np.zeros(p), np.zeros((p, len(kit.game.categories)))
+    face.result(st, cx, sc, tb, brk)
+    return sc, tb, brk
+
+
+def check_copy(kit: Kit) -> str:
+    """A copy is exact and independent: playing it on leaves the original untouched, and both play alike."""
+    if not kit.game.forward_model:
+        return "skipped: not on the forward model"
+    p = kit.game.default_players
+    points, lu, cx = kit.decision_points(p, 1, most=3)
+    assert points, "no decision with more than one candidate in game 1"
+    for st, _ in points:
+        before = st.rec.tobytes()
+        cp = kit.new(cx, p)
+        face.copy(cp, st)
+        assert cp.rec.tobytes() == before, "a copy differs from its original"
+        a = _finish(kit, cp, cx, lu, p)
+        assert st.rec.tobytes() == before, "playing a copy changed the original"
+        b = _finish(kit, st, cx, lu, p)
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y), "a copy and its original, played on alike, ended differently"
+    return f"{len(points)} states"
+
+
+def _swap_hidden(kit: Kit, st, cx, seat: int, rng: np.random.Generator) -> tuple[Any, int]:
+    """A second state that ``seat`` cannot tell from ``st``: the unseen elements of every declared hidden field
+    permuted among themselves. Returns (state, elements moved)."""
+    rec = st.rec[0]
+    moved = 0
+    for h in kit.game.hidden:
+        flat = rec[h.field].reshape(-1)
+        idx = np.arange(flat.size) if h.unseen is None else np.asarray(h.unseen(rec, seat, cx), dtype=np.int64)
+        if idx.size < 2:
+            continue
+        vals = flat[idx].copy()
+        for _ in range(8):
+            perm = rng.permutation(vals)
+            if not np.array_equal(perm, vals):
+                break
+        moved += int(np.count_nonzero(perm != vals))
+        flat[idx] = perm
+        rec[h.field] = flat.reshape(rec[h.field].shape)
+    return st, moved
+
+
+def _view(st) -> tuple:
+    r = st.rec[0]
+    n = int(r["ctl"][C_N])
+    return (
+        r["pub"].copy(),
+        int(r["ctl"][C_SEAT]),
+        int(r["ctl"][C_KIND]),
+        n,
+        r["moves"][:n].copy(),
+        r["feats"][:n].copy(),
+    )
+
+
+def check_hidden(kit: Kit) -> str:
+    """Hidden information, checked against states the KIT builds: permuting what a seat has not seen (the fields
+    ``GameSpec.hidden`` declares) changes nothing the seat's bots see, and ``determinise`` of the two states is the
+    same state (it depends only on what the seat has seen, so a hidden field it forgets to re-deal is caught); it
+    keeps everything else as it was and re-deals the unseen elements among themselves."""
+    g = kit.game
+    if not g.forward_model:
+        return "skipped: not on the forward model"
+    rng = np.random.default_rng(kit.seed)
+    p = g.default_players
+    moved_any = 0
+    points = []
+    for game_index in range(2):
+        pts, _, cx = kit.decision_points(p, game_index)
+        points += pts
+    assert points, "no decision with more than one candidate in games 0-1"
+    hidden = {h.field for h in g.hidden}
+    for st, seat in points:
+        a = st
+        b = kit.new(cx, p)
+        face.copy(b, a)
+        b, moved = _swap_hidden(kit, b, cx, seat, rng)
+        moved_any += moved
+        va, vb = _view(a), _view(b)
+        for name, x, y in zip(("view", "seat", "kind", "n", "moves", "features"), va, vb):
+            assert np.array_equal(x, y), (
+                f"the deciding seat's {name} changed when only hidden fields ({sorted(hidden)}) were permuted: "
+                "the engine shows a seat something it has not seen"
+            )
+        for bot in kit.plain_bots():
+            e = 0
+            lu1 = kit.lineup(p, [bot], rotate=False)
+            ra, rb = a.rec[0]["rng"].copy(), b.rec[0]["rng"].copy()
+            ca = lu1.fns[e](va[2], va[0], a.rec[0]["moves"], va[3], a.rec[0]["feats"], lu1.weights[e], ra)
+            cb = lu1.fns[e](vb[2], vb[0], b.rec[0]["moves"], vb[3], b.rec[0]["feats"], lu1.weights[e], rb)
+            assert ca == cb, f"bot {bot} decided differently on two states that differ only in hidden fields"
+        for k in range(3):
+            da, db = kit.new(cx, p), kit.new(cx, p)
+            face.copy(da, a)
+            face.copy(db, b)
+            r = np.zeros(4, dtype=np.uint64)
+            r[0], r[1] = 1000 + k, 77
+            face.determinise(da, cx, seat, r.copy())
+            face.determinise(db, cx, seat, r.copy())
+            for f in a.rec.dtype.names:
+                if f not in hidden:
+                    assert np.array_equal(da.rec[0][f], a.rec[0][f]), (
+                        f"determinise changed field '{f}', which GameSpec.hidden does not declare hidden"
+                    )
+                assert np.array_equal(da.rec[0][f], db.rec[0][f]), (
+                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen "
+                    "(two states that differ only there re-deal differently): it forgets to re-deal it"
+                    if f in hidden
+                    else f"determinise of two indistinguishable states differs in field '{f}'"
+                )
+            for h in g.hidden:
+                ua = a.rec[0][h.field].reshape(-1)
+                ud = da.rec[0][h.field].reshape(-1)
+                idx = (
+                    np.arange(ua.size) if h.unseen is None else np.asarray(h.unseen(a.rec[0], seat, cx), dtype=np.int64)
+                )
+                seen = np.ones(ua.size, dtype=bool)
+                seen[idx] = False
+                assert np.array_equal(ua[seen], ud[seen]), f"determinise changed seen elements of '{h.field}'"
+                assert np.array_equal(np.sort(ua[idx]), np.sort(ud[idx])), (
+                    f"determinise changed which elements of '{h.field}' are unseen (not a re-deal of the same ones)"
+                )
+    if not g.hidden:
+        return f"{len(points)} states: no hidden fields declared, determinise is the identity"
+    assert moved_any > 0, "no hidden element could be moved at any tested state: the declaration is empty in play"
+    return f"{len(points)} states, {moved_any} hidden elements moved"
+
+
+def check_chance(kit: Kit) -> str:
+    """The same (seed, game) deals the same; other games deal otherwise in the declared chance fields."""
+    g = kit.game
+    if not g.forward_model:
+        return "skipped: not on the forward model"
+    p = g.default_players
+    cx = kit.cx(kit.lineup(p))
+
+    def deal(i):
+        st = kit.new(cx, p)
+        face.reset(st, cx, kit.seed, i)
+        face.advance(st, cx)
+        return st
+
+    a, a2 = deal(0), deal(0)
+    assert a.rec.tobytes() == a2.rec.tobytes(), "two resets of the same (seed, game) set up different tables"
+    if not g.chance_fields:
+        return "same game, same table" + ("" if g.chance else " (no chance)")
+    others = [deal(i) for i in range(1, 5)]
+    for f in g.chance_fields:
+        assert any(not np.array_equal(a.rec[0][f], o.rec[0][f]) for o in others), (
+            f"chance field '{f}' is the same in games 0-4: it is not dealt from the game's stream"
+        )
+    return f"chance fields {', '.join(g.chance_fields)} vary"
+
+
+def check_search(kit: Kit) -> str:
+    """Search bots play the same games on 1 and 2 threads (their random numbers come from (seed, game))."""
+    import numba
+
+    g = kit.game
+    if not g.forward_model:
+        return "skipped: not on the forward model"
+    bots = available(g.id)
+    base = next((n for n, b in bots.items() if b.search == "rollout"), None)
+    if base is None:
+        return "skipped: no search bot"
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(kit.tmp or tempfile.mkdtemp(prefix="meeplab-kit-"))
+    cfg = folder / f"{g.id}-kit-search.toml"
+    cfg.write_text(TINY_SEARCH.format(base=base))
+    p = g.min_players
+    lu = make_lineup(g.id, ["kit-search", kit.plain_bots()[-1]], p, True, [str(cfg)])
+    n = 2
+    was = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = g.play(kit.ctx, lu, kit.seed, 0, n, p)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = g.play(kit.ctx, lu, kit.seed, 0, n, p)
+    finally:
+        numba.set_num_threads(was)
+    assert np.array_equal(one.score, two.score) and np.array_equal(one.length, two.length), (
+        f"search bot {base} plays differently on 1 and 2 threads"
+    )
+    text = g.replay(kit.ctx, lu, kit.seed, 0, p, explain=True)
+    assert isinstance(text, str) and text.strip(), "replay --explain of a search game gave no text"
+    return f"{base}: 1 thread = 2 threads, --explain runs"
+
+
+def check_replay(kit: Kit) -> str:
+    """The replay runs and is text; it replays the batch's game (same scores where the game reports events)."""
+    g = kit.game
+    p = g.default_players
+    lu = kit.lineup(p)
+    text = g.replay(kit.ctx, lu, kit.seed, 1, p)
+    assert isinstance(text, str) and text.strip(), "replay gave no text"
+    if g.events is not None:
+        log, length, score, _ = g.events(kit.ctx, lu, kit.seed, 1, p)
+        b = kit.batch(p)
+        assert np.array_equal(np.asarray(score), b.score[1]), "the replayed game's scores differ from the batch's"
+        assert length == int(b.length[1]), "the replayed game's length differs from the batch's"
+        assert len(log) > 0, "the event log of a game is empty"
+    return f"{len(text.splitlines())} lines"
+
+
+def check_event_log(kit: Kit) -> str:
+    """An event log too small for a game is reported (LogOverflow), never silently cut short."""
+    g = kit.game
+    if not g.forward_model or g.events is None:
+        return "skipped: the game offers no events()"
+    p = g.default_players
+    lu = kit.lineup(p)
+    log, _, _, _ = g.events(kit.ctx, lu, kit.seed, 1, p)
+    width = log.shape[1]
+    small = np.zeros((max(1, len(log) // 2), width), dtype=np.int64)
+    try:
+        run_logged(kit.cx(lu), lu, p, kit.seed, 1, small, len(g.categories))
+    except LogOverflow:
+        return f"{len(log)} events; a {len(small)}-row log is reported full"
+    raise AssertionError(f"a game of {len(log)} events fitted a log of {len(small)} rows without a word")
+
+
+def check_options(kit: Kit) -> str:
+    """Option classes mask only legal candidates with declared bits, and restricted play runs for every class."""
+    g = kit.game
+    if not g.options:
+        return "skipped: no option classes"
+    p = g.default_players
+    points, _, cx = kit.decision_points(p, 0, every=3, most=8)
+    limit = 1 << len(g.options)
+    seen = 0
+    for st, _ in points:
+        n = int(st.rec[0]["ctl"][C_N])
+        for i in range(n):
+            m = int(face.option_mask(st, cx, i))
+            assert 0 <= m < limit, f"candidate {i}: mask {m:b} has bits beyond the {len(g.options)} declared classes"
+            seen |= m
+    from meeplab.sim.core.options import restricted_lineup
+
+    bot = kit.plain_bots()[-1]
+    for c in range(len(g.options)):
+        for mode in ("forbid", "only"):
+            lu = restricted_lineup(g, bot, p, mode, c)
+            b = g.play(kit.ctx, lu, kit.seed, 0, 1, p)
+            assert np.isfinite(b.score).all(), f"restricted play ({mode} {g.options[c][0]}) gave a non-finite score"
+    return f"classes seen: {seen:b}"
+
+
+def check_params(kit: Kit) -> str:
+    """Parameter validation refuses NaN, infinities and out-of-range values with one clear MeeplabError."""
+    checked = 0
+    for prm in kit.game.params:
+        bad: list[Any] = []
+        if prm.kind in ("int", "float", "ints", "floats"):
+            bad += ["nan", "inf"] if prm.kind in ("float", "floats") else ["nan"]
+            one = prm.default[0] if isinstance(prm.default, (list, tuple)) and prm.default else prm.default
+            if prm.lo is not None:
+                bad.append(_as(prm, prm.lo - (1 if prm.kind in ("int", "ints") else abs(prm.lo) * 0.5 + 1), one))
+            if prm.hi is not None:
+                bad.append(_as(prm, prm.hi + (1 if prm.kind in ("int", "ints") else abs(prm.hi) * 0.5 + 1), one))
+            if prm.kind in ("ints", "floats"):
+                bad = [_table(prm, v) for v in bad]
+        for raw in bad:
+            try:
+                prm.parse(raw)
+            except MeeplabError as e:
+                assert "\n" not in str(e), f"parameter '{prm.name}': a multi-line error for {raw!r}"
+                checked += 1
+                continue
+            raise AssertionError(f"parameter '{prm.name}' accepted {raw!r}")
+        try:
+            prm.parse(_default_text(prm))
+        except MeeplabError as e:
+            raise AssertionError(f"parameter '{prm.name}' refuses its own default: {e}") from None
+    return f"{checked} bad values refused"
+
+
+def _as(prm, v, like) -> str:
+    if prm.kind in ("int", "ints"):
+        return str(int(v))
+    return repr(float(v)) if not math.isnan(v) else "nan"
+
+
+def _table(prm, v: str) -> str:
+    n = prm.length or max(prm.min_length, len(prm.default) if isinstance(prm.default, (list, tuple)) else 1)
+    return ",".join([v] * n)
+
+
+def _default_text(prm) -> Any:
+    d = prm.default
+    if isinstance(d, (list, tuple)):
+        return ",".join(str(x) for x in d)
+    return d
+
+
+CHECKS = {
+    "spec": check_spec,
+    "players": check_players,
+    "schema": check_schema,
+    "stepping": check_stepping,
+    "copy": check_copy,
+    "hidden": check_hidden,
+    "chance": check_chance,
+    "options": check_options,
+    "replay": check_replay,
+    "event_log": check_event_log,
+    "search": check_search,
+    "params": check_params,
+}
