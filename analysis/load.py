@@ -1,5 +1,10 @@
 """Read a run directory (``run.json`` + ``results.parquet`` or ``chunks/part-*.parquet``).
 
+Only verified data is read (:mod:`meeplab.sim.core.rundir`): a complete run's ``results.parquet`` must match the
+rows and SHA-256 that ``run.json`` records, and an unfinished run (even one being written now) is read through its
+manifest, part by part, each matching its rows and checksum, so a report taken during a run is consistent. A
+missing or damaged file is named in one line.
+
 The rows stay on disk: :class:`Run` holds a polars ``LazyFrame`` and every statistic is an
 aggregation collected with the streaming engine, so a 40-million-row run fits in memory.
 Every problem with the inputs raises :class:`~sim.core.errors.MeeplabError` with one line that
@@ -15,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from meeplab.sim.core import rundir
 from meeplab.sim.core.errors import MeeplabError
 
 #: columns every results file has (besides one float column per score category)
@@ -135,14 +141,43 @@ def _read_meta(path: Path) -> dict[str, Any]:
     return meta
 
 
-def _result_files(path: Path) -> tuple[list[Path], str]:
-    res = path / "results.parquet"
-    if res.is_file():
-        return [res], "results.parquet"
-    parts = sorted((path / "chunks").glob("part-*.parquet"))
-    if parts:
-        return parts, f"chunks/part-*.parquet ({len(parts)} file{'s' if len(parts) != 1 else ''})"
-    raise MeeplabError(f"{res}: missing results (neither results.parquet nor chunks/part-*.parquet)")
+def _result_files(path: Path, meta: dict[str, Any]) -> tuple[list[Path], str]:
+    """The verified data files of a run directory and how they are named in messages."""
+    res = path / rundir.RESULTS
+    game = meta.get("game") if isinstance(meta.get("game"), str) else None
+    if meta.get("status") == "complete" or (res.is_file() and not (path / rundir.MANIFEST).exists()):
+        if not res.is_file():
+            raise MeeplabError(f"{res}: missing results (run.json says the run is complete); --resume plays it again")
+        bad = rundir.verify_results(path, meta)
+        if bad:
+            raise MeeplabError(f"{bad}; 'meeplab run ... --resume' with the run's arguments plays it again")
+        return [res], rundir.RESULTS
+    v = rundir.verify_chunks(path, game)
+    if v.problems:
+        more = f" (and {len(v.problems) - 1} more)" if len(v.problems) > 1 else ""
+        raise MeeplabError(f"{v.problems[0]}{more}; 'meeplab run ... --resume' plays these games again")
+    if v.files:
+        n = len(v.files)
+        return v.files, f"chunks/part-*.parquet ({n} verified file{'s' if n != 1 else ''})"
+    raise MeeplabError(f"{res}: missing results (neither results.parquet nor verified chunks/part-*.parquet)")
+
+
+def same_game(paths: list[Path]) -> str | None:
+    """The one game of the run directories ``paths`` (read from their run.json); runs of two different games
+    cannot be compared, which is a MeeplabError naming both. Directories without a readable run.json are left
+    to :func:`load_run` to name."""
+    seen: dict[str, Path] = {}
+    for p in paths:
+        try:
+            g = json.loads((Path(p) / "run.json").read_text(encoding="utf-8")).get("game")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(g, str):
+            seen.setdefault(g, Path(p))
+    if len(seen) > 1:
+        (a, pa_), (b, pb) = list(seen.items())[:2]
+        raise MeeplabError(f"runs of different games cannot be compared: {pa_} is {a}, {pb} is {b}")
+    return next(iter(seen), None)
 
 
 def load_run(path: str | Path) -> Run:
@@ -153,7 +188,7 @@ def load_run(path: str | Path) -> Run:
     if not path.is_dir():
         raise MeeplabError(f"{path}: not a directory (give the run directory, not a file)")
     meta = _read_meta(path)
-    files, source = _result_files(path)
+    files, source = _result_files(path, meta)
     cats = list(meta.get("categories", []))
 
     # Read every footer now: a truncated or non-parquet file fails here, naming the file.

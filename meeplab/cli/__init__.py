@@ -6,6 +6,7 @@ its commands on that group when imported here:
 - :mod:`meeplab.cli.info`: ``games``, ``bots``, ``params``
 - :mod:`meeplab.cli.new`: ``new`` (a plugin package for a new game)
 - :mod:`meeplab.cli.runs`: ``run``, ``report``, ``replay``
+- :mod:`meeplab.cli.check`: ``check`` (verify run directories)
 - :mod:`meeplab.cli.whatif`: ``compare``, ``sweep``, ``experiment``, ``fair``
 - :mod:`meeplab.cli.rankings`: ``tournament``, ``maps``, ``decks``
 - :mod:`meeplab.cli.skill`: ``tune``, ``ladder``, ``options``
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli import info, new, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+from meeplab.cli import check, info, new, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
 from meeplab.cli.common import cli
 from meeplab.sim.core.errors import MeeplabError
 

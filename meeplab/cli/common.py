@@ -147,8 +147,8 @@ def run_options(fn):
     """Decorator: the options of every batch run (``run``, ``compare``, ``sweep``, ``fair``, ``tournament``,
     ``maps``, ``decks``): ``--games``, ``--players``, ``--bots``, ``--seed``, ``--threads``, ``--set``, ``--params``,
     ``--bot-config``, ``--fixed-seats``, ``--shard``, ``--workers``, ``--scheduler``, ``--resume``, ``--force``,
-    ``--quiet`` and the game flags. The command gets them as keyword arguments for :func:`run_config` and
-    :func:`play_runs`.
+    ``--timeout``, ``--quiet`` and the game flags. The command gets them as keyword arguments for
+    :func:`run_config` and :func:`play_runs`.
     """
     opts = [
         click.option(
@@ -238,7 +238,19 @@ def run_options(fn):
             help="Finish the run already in OUT (interrupted or killed): play only the shards it "
             "lacks. The arguments must be the same.",
         ),
-        click.option("--force", is_flag=True, help="Replace the run already in OUT."),
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Replace the run already in OUT (deletes only the files meeplab wrote there).",
+        ),
+        click.option(
+            "--timeout",
+            type=float,
+            default=10.0,
+            show_default=True,
+            metavar="SECONDS",
+            help="How long to try reaching --scheduler before giving up.",
+        ),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary."),
     ]
     for o in reversed(opts):
@@ -267,11 +279,14 @@ def run_config(
     flags,
     out,
     label="",
+    timeout=None,
 ):
     """The :class:`~meeplab.sim.core.runner.RunConfig` of one run from the options of :func:`run_options`
     (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports)."""
     from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
+    if out is not None and not str(out).strip():
+        raise MeeplabError("--out needs a directory name (got an empty one)")
     g = lookup_game(game)
     return RunConfig(
         game=g,
@@ -284,7 +299,7 @@ def run_config(
         out=Path(out) if out else None,
         rotate=not fixed_seats,
         bot_configs=tuple(bot_configs),
-        chunk=shard or chunk or DEFAULT_CHUNK,
+        chunk=shard if shard is not None else chunk if chunk is not None else DEFAULT_CHUNK,
         progress=not quiet,
         label=label,
         command=command_line(),
@@ -294,9 +309,10 @@ def run_config(
 
 
 @contextlib.contextmanager
-def executor(workers, scheduler, threads):
+def executor(workers, scheduler, threads, timeout=None):
     """Context manager: None (play in this process, numba threads) or a Dask executor for ``--workers N`` or
-    ``--scheduler ADDRESS``, closed when the command ends; both at once is an error."""
+    ``--scheduler ADDRESS`` (reached within ``timeout`` seconds), closed when the command ends; both at once is an
+    error."""
     if workers is None and not scheduler:
         yield None
         return
@@ -304,7 +320,7 @@ def executor(workers, scheduler, threads):
         raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
     from meeplab.sim.core.cluster import DaskExecutor
 
-    ex = DaskExecutor(workers, scheduler, threads)
+    ex = DaskExecutor(workers, scheduler, threads, **({"timeout": timeout} if timeout is not None else {}))
     try:
         yield ex
     finally:
@@ -323,10 +339,10 @@ def play_runs(cfgs, kw) -> list[dict]:
     for cfg in cfgs:
         check_config(cfg)
     metas = []
-    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
         for cfg in cfgs:
             cfg.executor = ex
-            if ex is not None and not (kw["shard"] or kw["chunk"]):
+            if ex is not None and kw["shard"] is None and kw["chunk"] is None:
                 cfg.chunk = max(1, min(cfg.chunk, -(-cfg.games // (4 * max(1, ex.workers)))))
             meta = run(cfg)
             if meta.get("_already_complete"):
@@ -355,8 +371,16 @@ def echo_summary(meta: dict, out) -> None:
 
 def write_report(dirs, out, title):
     """Build one HTML report from the run directories ``dirs`` into ``out``, say so on stderr, return its path."""
+    from meeplab.analysis.load import same_game
     from meeplab.reports import build_report
 
-    path = build_report([Path(d) for d in dirs], Path(out), title=title)
+    same_game([Path(d) for d in dirs])
+    try:
+        path = build_report([Path(d) for d in dirs], Path(out), title=title)
+    except OSError as exc:  # a full disk, a read-only folder: say which file and what to do
+        raise MeeplabError(
+            f"cannot write the report {exc.filename or out}: {exc.strerror or exc}; free some space or choose "
+            "another --out"
+        ) from None
     click.echo(f"report written to {path}", err=True)
     return path

@@ -11,6 +11,7 @@ import click
 from meeplab.cli.common import cli, flag_values, lookup_game, parse_bots, play_runs, run_config, run_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
+from meeplab.sim.core.rundir import inside, safe_name
 
 
 @cli.command("tournament")
@@ -45,6 +46,7 @@ def tournament_cmd(game, out, **kw):
     if len(names) < 2:
         raise MeeplabError("tournament needs at least two different bots in --bots")
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
+    _resume_or_force(kw)
     kw = dict(kw, resume=not kw["force"])
     cfgs, plan = [], []
     for p in players:
@@ -53,7 +55,7 @@ def tournament_cmd(game, out, **kw):
             cfg = run_config(
                 game,
                 flags=flags,
-                out=Path(out) / f"p{p}" / name,
+                out=inside(Path(out), Path(out) / f"p{p}" / safe_name(name), "lineup folder"),
                 label=f"{p}p {name}",
                 **dict(kw, bots=",".join(lineup), players=str(p)),
             )
@@ -92,6 +94,12 @@ def tournament_cmd(game, out, **kw):
     for r in sorted(rec["ratings"], key=lambda r: -r["rating"]):
         click.echo(f"{r['bot']:<20} {r['rating']:+7.0f}  [{r['lo']:+.0f}, {r['hi']:+.0f}]")
     click.echo(f"report written to {path}", err=True)
+
+
+def _resume_or_force(kw) -> None:
+    """These commands resume what OUT holds unless --force; both at once is a contradiction."""
+    if kw["resume"] and kw["force"]:
+        raise MeeplabError("give --resume (finish the runs in OUT) or --force (replace them), not both")
 
 
 def _files_of(paths, glob) -> list[Path]:
@@ -135,12 +143,13 @@ def _rank_files(game, param, what, paths, glob, out, kw):
     if flags.get(param) is not None or any(s.split("=", 1)[0].strip() == param for s in kw["sets"]):
         raise MeeplabError(f"the {what} come from the files given; do not also set {param}")
     files = _files_of(paths, glob)
+    _resume_or_force(kw)
     kw = dict(kw, resume=not kw["force"])
     cfgs = [
         run_config(
             game,
             flags=flags,
-            out=Path(out) / f.stem,
+            out=inside(Path(out), Path(out) / safe_name(f.stem), f"{what[:-1]} folder"),
             label=f.stem,
             **dict(kw, sets=tuple(kw["sets"]) + (f"{param}={f.resolve()}",)),
         )

@@ -35,6 +35,10 @@ def run_cmd(game, out, label, report_path, **kw):
     thread count, the workers or the shard size, and N games are the first N games of a bigger run
     with the same seed. A directory that already holds a run is refused unless --resume (play only
     what it lacks, e.g. after Ctrl-C or kill -9) or --force (replace it).
+
+    One process writes OUT at a time (a second is refused, naming the first). Every finished shard
+    is recorded with its rows and checksum; --resume verifies them and plays a damaged or missing
+    one again from its seeds. 'meeplab check OUT' verifies a run without changing it.
     """
     flags = flag_values(kw)
     play_runs([run_config(game, flags=flags, out=out, label=label, **kw)], kw)
@@ -92,8 +96,10 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
     g = lookup_game(game)
     p = players or g.default_players
     check_players(g, p)
-    if index < 0:
-        raise MeeplabError(f"--index must be >= 0, got {index}")
+    if not 0 <= index < 2**63:
+        raise MeeplabError(f"--index must be in 0..2**63-1, got {index}")
+    if not 0 <= seed < 2**63:
+        raise MeeplabError(f"--seed must be in 0..2**63-1, got {seed}")
     values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
     lineup = make_lineup(g.id, parse_bots(bots), p, not fixed_seats, bot_configs)
     if explain and not g.forward_model:

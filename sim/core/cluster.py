@@ -9,13 +9,40 @@ shared disk and each shard is recorded once, whichever worker finally played it.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import socket
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from urllib.parse import urlsplit
 
 from .errors import MeeplabError
 from .shards import Job, Shard, play_shard
+
+#: seconds to reach a --scheduler before giving up (``--timeout``)
+DEFAULT_TIMEOUT = 10.0
+
+
+def reach(address: str, timeout: float) -> None:
+    """Fail at once, naming ``address``, when nothing listens there (a TCP connect within ``timeout``); other
+    schemes (inproc, ucx, a bare name) are left to the client."""
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        raise MeeplabError(f"--scheduler {address}: not an address (e.g. tcp://10.0.0.5:8786)") from None
+    if parts.scheme not in ("tcp", "tls") or not host or not port:
+        return
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or type(exc).__name__)
+        raise MeeplabError(
+            f"--scheduler {address}: cannot connect ({why}, waited at most {timeout:g} s); is the scheduler "
+            "running there?"
+        ) from None
 
 
 def _task(job: Job, shard: Shard, threads: int | None) -> bytes:
@@ -32,21 +59,33 @@ def _task(job: Job, shard: Shard, threads: int | None) -> bytes:
 class DaskExecutor:
     """Submits shards to a Dask cluster and yields them as they finish."""
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None, threads: int | None = None):
+    def __init__(
+        self,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        threads: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ):
         try:
             from distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - a dependency
             raise MeeplabError(
                 "--workers/--scheduler need dask[distributed]: pip install 'dask[distributed]'"
             ) from None
+        if not timeout > 0:
+            raise MeeplabError(f"--timeout must be a positive number of seconds, got {timeout}")
         self.threads = threads
         self.cluster = None
         t0 = time.perf_counter()
         if scheduler:
+            reach(scheduler, timeout)
             try:
-                self.client = Client(scheduler, timeout="20s")
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise MeeplabError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+                self.client = Client(scheduler, timeout=f"{timeout}s")
+            except Exception as exc:  # distributed raises OSError, TimeoutError, ValueError, CommClosedError...
+                raise MeeplabError(
+                    f"--scheduler {scheduler}: cannot connect within {timeout:g} s ({type(exc).__name__}: "
+                    f"{str(exc).splitlines()[0] if str(exc) else ''}); is the scheduler running there?"
+                ) from None
             self.scheduler = scheduler
         else:
             if workers is None or workers <= 0:
@@ -68,23 +107,34 @@ class DaskExecutor:
     def workers(self) -> int:
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
 
-    def results(self, job: Job, shards: list[Shard]) -> Iterator[tuple[Shard, bytes]]:
+    def results(self, job: Job, shards: Iterable[Shard]) -> Iterator[tuple[Shard, bytes]]:
+        """Yield each shard's rows as it finishes; at most a few shards per worker are submitted at a time, so
+        memory does not grow with the number of shards."""
         from distributed import as_completed
 
-        if not shards:
+        shards = iter(shards)
+        first = next(shards, None)
+        if first is None:
             return
         if self.workers == 0:
             self.client.wait_for_workers(1, timeout=60)
         tag = uuid.uuid4().hex[:12]
-        futures = {
-            self.client.submit(
+        window = max(8, 4 * self.workers)
+        futures: dict = {}
+
+        def submit(shard: Shard):
+            fut = self.client.submit(
                 _task, job, shard, self.threads, pure=False, key=f"meeplab-{tag}-p{shard[0]}-{shard[1]}"
-            ): shard
-            for shard in shards
-        }
+            )
+            futures[fut] = shard
+            return fut
+
+        pending = as_completed([submit(first)])
+        for shard in itertools.islice(shards, window - 1):
+            pending.add(submit(shard))
         try:
-            for fut in as_completed(futures):
-                shard = futures[fut]
+            for fut in pending:
+                shard = futures.pop(fut)
                 try:
                     data = fut.result()
                 except Exception as exc:
@@ -93,6 +143,9 @@ class DaskExecutor:
                         f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
                     ) from None
                 fut.release()
+                nxt = next(shards, None)
+                if nxt is not None:
+                    pending.add(submit(nxt))
                 yield shard, data
         finally:
             self.client.cancel(list(futures))

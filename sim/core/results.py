@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from .game import Batch, GameSpec, rank_and_win
+from .rundir import GAME_KEY
 
 
 def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names: list[str], rotate: bool) -> pa.Table:
@@ -38,7 +39,8 @@ def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names:
     brk = batch.breakdown.reshape(n * n_players, -1)
     for j, c in enumerate(game.categories):
         cols[c] = pa.array(brk[:, j].astype(np.float64))
-    return pa.table(cols)
+    # the game whose engine wrote the rows travels with them (a run directory's data is checked against it)
+    return pa.table(cols).replace_schema_metadata({GAME_KEY: game.id.encode()})
 
 
 def end_column(game: GameSpec, batch: Batch, n: int, n_players: int) -> pa.DictionaryArray:

@@ -23,6 +23,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import rundir
 from . import shards as shards_mod
 from .bots import available, make_lineup
 from .errors import MeeplabError
@@ -31,6 +32,11 @@ from .registry import check_players
 from .shards import LocalExecutor
 
 DEFAULT_CHUNK = 50_000
+#: the most games per player count: game indices and the disk stay far from their limits
+MAX_GAMES = 10**12
+#: the least one result row takes on disk (zstd Parquet; Schweinebande greedy measures about 7): a --games that
+#: cannot fit on OUT's disk at this rate is refused before anything is played
+MIN_ROW_BYTES = 1
 
 
 @dataclass
@@ -60,25 +66,52 @@ def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
 
 def check_config(cfg: RunConfig) -> tuple[dict[str, Any], Any]:
     """Validate everything before any game is played; returns (param values, engine context)."""
+    if cfg.resume and cfg.force:
+        raise MeeplabError("give --resume (finish the run in OUT) or --force (replace it), not both")
+    if not isinstance(cfg.games, int) or isinstance(cfg.games, bool):
+        raise MeeplabError(f"--games must be a whole number, got {cfg.games!r}")
     if cfg.games <= 0:
         raise MeeplabError(f"--games must be a positive number, got {cfg.games}")
+    if cfg.games > MAX_GAMES:
+        raise MeeplabError(f"--games must be at most {MAX_GAMES:,} per player count, got {cfg.games:,}")
     if not cfg.players:
         raise MeeplabError("--players needs at least one player count")
     for p in cfg.players:
         check_players(cfg.game, p)
     if cfg.threads is not None and cfg.threads <= 0:
         raise MeeplabError(f"--threads must be positive, got {cfg.threads}")
-    if cfg.seed < 0 or cfg.seed >= 2**63:
+    if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool) or cfg.seed < 0 or cfg.seed >= 2**63:
         raise MeeplabError(f"--seed must be in 0..2**63-1, got {cfg.seed}")
     values = resolve_params(cfg.game, cfg.overrides)
     for p in cfg.players:
         make_lineup(cfg.game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
     ctx = cfg.game.prepare(values)
-    if cfg.out is not None:
-        _check_out(cfg)
     if cfg.chunk <= 0:
         raise MeeplabError(f"--shard must be a positive number of games, got {cfg.chunk}")
+    if cfg.out is not None:
+        _check_out(cfg)
+        _check_disk(cfg)
     return values, ctx
+
+
+def _check_disk(cfg: RunConfig) -> None:
+    """Refuse a run that cannot fit on OUT's disk even at :data:`MIN_ROW_BYTES` a row."""
+    where = Path(cfg.out).absolute()
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        usage = shutil.disk_usage(where)
+    except OSError:
+        return  # nothing to measure: the write itself will say what is wrong
+    if usage.total == 0:
+        return  # a pseudo file system (/proc): the write itself will say what is wrong
+    free = usage.free
+    need = cfg.games * sum(cfg.players) * MIN_ROW_BYTES
+    if need > free:
+        raise MeeplabError(
+            f"--games {cfg.games:,} needs at least {need / 1e9:,.1f} GB on disk, {where} has {free / 1e9:,.1f} GB "
+            "free; play fewer games or choose another --out"
+        )
 
 
 class _Interrupted(Exception):
@@ -117,8 +150,36 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     them (default: this process, numba threads) and this process writes each one as it arrives.
     """
     values, ctx = check_config(cfg)
+    if cfg.out is None:
+        return _play(cfg, values, ctx, None)
+    out = Path(cfg.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MeeplabError(f"--out {out}: cannot create it ({exc.strerror}); choose a writable place") from None
+    with rundir.RunLock(out):
+        try:
+            return _play(cfg, values, ctx, out)
+        except OSError as exc:
+            raise MeeplabError(os_error_line(out, exc)) from None
+
+
+def os_error_line(out: Path, exc: OSError) -> str:
+    """One line for a file-system failure while writing run directory ``out``, saying what to do."""
+    import errno
+
+    where = f" ({exc.filename})" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (
+            f"{out}: the disk is full{where}; the finished shards are kept: free some space, then --resume to "
+            "finish the run"
+        )
+    return f"{out}: cannot write{where}: {exc.strerror or exc}; choose a writable --out"
+
+
+def _play(cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None) -> dict[str, Any]:
+    """:func:`run` once ``out`` is locked (or None: rows kept in memory)."""
     game = cfg.game
-    out = Path(cfg.out) if cfg.out is not None else None
     import numba
 
     if cfg.threads:
@@ -157,10 +218,10 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     }
     done: dict[int, list[tuple[int, int]]] = {}
     if out is not None:
-        previous = _claim_out(out, cfg, meta)
-        if previous is not None and previous.get("status") == "complete":
+        previous, recovered = _claim_out(out, cfg, meta)
+        if previous is not None and recovered is None:
             return dict(previous, _already_complete=True)
-        done = shards_mod.read_manifest(out) if previous is not None else {}
+        done = recovered or {}
         if previous is not None:
             meta["resumed"] = int(previous.get("resumed", 0)) + 1
             meta["started"] = previous.get("started", meta["started"])
@@ -175,7 +236,8 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         bot_configs=tuple(cfg.bot_configs),
         seed=cfg.seed,
     )
-    todo = shards_mod.plan(cfg.players, cfg.games, cfg.chunk, done)
+    todo = shards_mod.plan(cfg.players, cfg.games, cfg.chunk, done)  # lazily: memory independent of --games
+    n_shards = shards_mod.plan_count(cfg.players, cfg.games, cfg.chunk, done)
     completed = {p: sum(n for _, n in done.get(p, [])) for p in cfg.players}
     total = cfg.games * len(cfg.players)
     bar = _progress(total, cfg.progress, initial=sum(completed.values()))
@@ -196,7 +258,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
             lineup = make_lineup(game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
             meta["lineups"][str(p)] = lineup.names
             meta["games_completed"][str(p)] = completed[p]
-            if any(s[0] == p for s in todo):
+            if n_shards[p]:
                 # Warm-up (compile or load from cache) on one game, timed apart from play; on a local
                 # machine the cluster's workers then load what this compiled.
                 tc = time.perf_counter()
@@ -208,7 +270,7 @@ def run(cfg: RunConfig) -> dict[str, Any]:
             p, _start, n = shard
             with _signals_held():  # a part on disk is recorded and counted, or neither
                 if out is not None:
-                    shards_mod.write_part(out, shard, data)
+                    shards_mod.write_part(out, shard, data, game.id)
                 else:
                     tables.append(shards_mod.bytes_table(data))
                 played += n
@@ -220,7 +282,8 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         status = "interrupted"
     except BaseException:
         if out is not None:
-            _write_json(out / "run.json", dict(meta, status="failed", finished=_now()))
+            with contextlib.suppress(OSError):  # a full or read-only disk: the error itself says so
+                _write_json(out / "run.json", dict(meta, status="failed", finished=_now()))
         raise
     finally:
         if stream is not None:
@@ -237,17 +300,16 @@ def run(cfg: RunConfig) -> dict[str, Any]:
         compile_time_s=round(compile_time, 3),
         games_per_second=round(played / play_time, 1),
         games_played=played,
-        shards=len(todo),
+        shards=sum(n_shards.values()),
         finished=_now(),
     )
     if getattr(executor, "start_s", None) is not None:
         meta["cluster_start_s"] = executor.start_s
     if out is not None:
         if status == "complete":
-            _merge_chunks(out / shards_mod.CHUNKS, out / "results.parquet")
+            meta["results"] = _merge_chunks(out)
             _write_json(out / "run.json", meta)
-            shutil.rmtree(out / shards_mod.CHUNKS, ignore_errors=True)
-            (out / shards_mod.MANIFEST).unlink(missing_ok=True)
+            _drop_chunks(out)
         else:
             _write_json(out / "run.json", meta)
             print(
@@ -261,21 +323,21 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     return meta
 
 
-def _claim_out(out: Path, cfg: RunConfig, meta: dict[str, Any]) -> dict[str, Any] | None:
-    """Make ``out`` ready for this run; returns the run.json of the run being resumed (None: a fresh run).
+def _claim_out(
+    out: Path, cfg: RunConfig, meta: dict[str, Any]
+) -> tuple[dict[str, Any] | None, dict[int, list[tuple[int, int]]] | None]:
+    """Make ``out`` (locked) ready for this run: (run.json of the run being resumed or None, the verified
+    shards it holds by player count, or None when it is complete and its results verify).
 
     Nothing is replaced silently: a directory that holds a run needs ``--resume`` (same game, parameters,
-    bots, seed, players and games) or ``--force``.
+    bots, seed, players and games) or ``--force`` (which deletes only what meeplab wrote there).
     """
-    owned = _owned(out)
     held = _check_out(cfg)
     if held and cfg.force:
-        for p in owned:
-            shutil.rmtree(p) if p.is_dir() else p.unlink(missing_ok=True)
+        rundir.remove_owned(out)
         held = False
-    out.mkdir(parents=True, exist_ok=True)
     if not held:
-        return None
+        return None, {}
     try:
         previous = json.loads((out / "run.json").read_text(encoding="utf-8"))
         if not isinstance(previous, dict):
@@ -290,18 +352,55 @@ def _claim_out(out: Path, cfg: RunConfig, meta: dict[str, Any]) -> dict[str, Any
                 f"--resume: {out} holds a different run ({key} {previous.get(key)!r}, now {meta[key]!r}); "
                 "give the same arguments, or --force to replace it"
             )
-    if previous.get("status") == "complete" and (out / "results.parquet").is_file():
-        shutil.rmtree(out / shards_mod.CHUNKS, ignore_errors=True)  # left by a kill after the merge
-        (out / shards_mod.MANIFEST).unlink(missing_ok=True)
-        return previous
+    _check_data_game(out, cfg.game.id)
+    results = out / rundir.RESULTS
+    if previous.get("status") == "complete":
+        bad = rundir.verify_results(out, previous) if results.exists() else f"{results}: missing"
+        if bad is None:
+            _drop_chunks(out)  # left by a kill after the merge
+            return previous, None
+        print(f"meeplab: {bad}; playing the run again from its seeds", file=sys.stderr)
     # merged results without a complete run.json: the merge was cut short, the parts are still there
-    (out / "results.parquet").unlink(missing_ok=True)
-    (out / "results.parquet.tmp").unlink(missing_ok=True)
-    return previous
+    results.unlink(missing_ok=True)
+    (out / (rundir.RESULTS + ".tmp")).unlink(missing_ok=True)
+    v = rundir.verify_chunks(out, cfg.game.id)
+    for problem in v.problems:
+        print(f"meeplab: {problem}; playing these games again from their seeds", file=sys.stderr)
+    if (out / rundir.MANIFEST).exists():
+        rundir.rewrite_manifest(out, v.entries)
+    rundir.remove_unrecorded(out, keep={e.file for e in v.entries})
+    done: dict[int, list[tuple[int, int]]] = {}
+    for e in v.entries:
+        done.setdefault(e.p, []).append((e.start, e.n))
+    return previous, done
+
+
+def _check_data_game(out: Path, game: str) -> None:
+    """Refuse to add to rows another game's engine wrote (a run.json edited, or copied between directories)."""
+    others = {e.game for e in rundir.read_entries(out) if e.game and e.game != game}
+    results = out / rundir.RESULTS
+    if results.is_file():
+        with contextlib.suppress(Exception):  # unreadable: verified (and named) later
+            g = rundir.file_game(results)
+            if g and g != game:
+                others.add(g)
+    if others:
+        raise MeeplabError(
+            f"{out} holds games played by {', '.join(sorted(others))}, not {game} (run.json does not match its "
+            "data); choose another --out, or --force to replace the run"
+        )
+
+
+def _drop_chunks(out: Path) -> None:
+    """After the merge: the parts and the manifest meeplab wrote (nothing else in chunks/)."""
+    rundir.remove_unrecorded(out, keep=set())
+    (out / rundir.MANIFEST).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        (out / rundir.CHUNKS).rmdir()
 
 
 def _owned(out: Path) -> list[Path]:
-    return [out / "run.json", out / "results.parquet", out / shards_mod.CHUNKS, out / shards_mod.MANIFEST]
+    return [out / "run.json", out / rundir.RESULTS, out / rundir.MANIFEST]
 
 
 def _check_out(cfg: RunConfig) -> bool:
@@ -309,28 +408,37 @@ def _check_out(cfg: RunConfig) -> bool:
     out = Path(cfg.out)
     if out.exists() and not out.is_dir():
         raise MeeplabError(f"--out {out} exists and is not a directory")
-    held = any(p.exists() for p in _owned(out))
+    chunks = out / rundir.CHUNKS
+    held = any(p.exists() for p in _owned(out)) or (
+        chunks.is_dir() and any(rundir.PART_RE.fullmatch(f.name) for f in chunks.iterdir())
+    )
     if held and not (cfg.resume or cfg.force):
         raise MeeplabError(f"{out} already holds a run; add --resume to finish it or --force to replace it")
     return held
 
 
-def _merge_chunks(chunks_dir: Path, target: Path) -> None:
-    parts = sorted(chunks_dir.glob("part-*.parquet"), key=shards_mod.part_key)
+def _merge_chunks(out: Path) -> dict[str, Any]:
+    """Merge the manifest's parts (in game order) into results.parquet; returns its record for run.json."""
+    parts = sorted(rundir.read_entries(out), key=lambda e: (e.p, e.start))
+    target = out / rundir.RESULTS
     tmp = target.with_suffix(".parquet.tmp")
     writer = None
+    rows = 0
     try:
-        for part in parts:
-            t = pq.read_table(part)
+        for e in parts:
+            t = pq.read_table(out / rundir.CHUNKS / e.file)
             if writer is None:
                 writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
             writer.write_table(t, row_group_size=1 << 20)
+            rows += t.num_rows
     finally:
         if writer is not None:
             writer.close()
     if writer is None:
-        return
+        return {}
+    sha = rundir.sha256_file(tmp)
     os.replace(tmp, target)
+    return {"file": rundir.RESULTS, "rows": rows, "sha256": sha}
 
 
 def _first_run_key(game: GameSpec) -> str:

@@ -3,21 +3,21 @@
 A shard is (player count ``p``, first game index ``start``, count ``n``). Game ``g`` depends only on
 ``(seed, g)``, so any split of ``0..games-1`` into shards gives the same rows. Each finished shard is
 one Parquet part ``OUT/chunks/part-p{p}-{start:012d}.parquet``, written under a temporary name and
-renamed (a part on disk is always whole), then recorded by one line in ``OUT/manifest.jsonl``. A
-resumed run plays what the manifest does not cover; parts the manifest does not name (a process
-killed between rename and record) are deleted first, so no game is ever counted twice.
+renamed (a part on disk is always whole), then recorded by one line in ``OUT/manifest.jsonl`` with its
+rows and SHA-256 (:mod:`meeplab.sim.core.rundir`). A resumed run plays what the verified manifest does
+not cover; parts it does not name, or whose bytes do not match it, are deleted first, so no game is ever
+counted twice or read damaged. :func:`plan` yields the shards lazily: memory does not grow with --games.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import pickle
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,8 +25,23 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-MANIFEST = "manifest.jsonl"
-CHUNKS = "chunks"
+from .rundir import CHUNKS, MANIFEST, append_entry, entry_for, part_name
+
+__all__ = [
+    "CHUNKS",
+    "MANIFEST",
+    "Job",
+    "LocalExecutor",
+    "Shard",
+    "bytes_table",
+    "part_key",
+    "part_name",
+    "plan",
+    "plan_count",
+    "play_shard",
+    "table_bytes",
+    "write_part",
+]
 
 
 @dataclass(frozen=True)
@@ -44,73 +59,43 @@ class Job:
 Shard = tuple[int, int, int]  # (players, start, n)
 
 
-def part_name(p: int, start: int) -> str:
-    return f"part-p{p}-{start:012d}.parquet"
-
-
 def part_key(path: Path) -> tuple[int, int]:
     _, pp, start = path.stem.split("-")  # part-p3-000000000000
     return int(pp[1:]), int(start)
 
 
-def plan(players: list[int], games: int, size: int, done: dict[int, list[tuple[int, int]]]) -> list[Shard]:
-    """Shards of at most ``size`` games covering, per player count, what ``done`` (start, n) lacks."""
-    out: list[Shard] = []
+def _gaps(games: int, done_p: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The (first, end) stretches of ``0..games-1`` that the (start, n) runs of ``done_p`` do not cover."""
+    pos = 0
+    for start, n in sorted(done_p) + [(games, 0)]:
+        if pos < start:
+            yield pos, start
+        pos = max(pos, start + n)
+
+
+def plan(players: list[int], games: int, size: int, done: dict[int, list[tuple[int, int]]]) -> Iterator[Shard]:
+    """Shards of at most ``size`` games covering, per player count, what ``done`` (start, n) lacks; lazily."""
     for p in players:
-        pos = 0
-        for start, n in sorted(done.get(p, [])) + [(games, 0)]:
-            while pos < start:
-                k = min(size, start - pos)
-                out.append((p, pos, k))
+        for pos, end in _gaps(games, done.get(p, [])):
+            while pos < end:
+                k = min(size, end - pos)
+                yield (p, pos, k)
                 pos += k
-            pos = max(pos, start + n)
-    return out
 
 
-def read_manifest(out: Path) -> dict[int, list[tuple[int, int]]]:
-    """Shards recorded as done whose part is on disk, by player count; deletes unrecorded parts."""
-    done: dict[int, list[tuple[int, int]]] = {}
-    names = set()
-    path = out / MANIFEST
-    if path.exists():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                rec = json.loads(line)
-                p, start, n, name = int(rec["p"]), int(rec["start"]), int(rec["n"]), str(rec["file"])
-            except (ValueError, KeyError, TypeError):
-                continue  # a line torn by a kill
-            if (out / CHUNKS / name).is_file() and name not in names:
-                names.add(name)
-                done.setdefault(p, []).append((start, n))
-    if path.exists():  # rewrite it whole: a torn last line must not swallow the next record
-        tmp = path.with_suffix(".jsonl.tmp")
-        tmp.write_text(
-            "".join(
-                json.dumps({"p": p, "start": s, "n": n, "file": part_name(p, s)}) + "\n"
-                for p, runs in sorted(done.items())
-                for s, n in sorted(runs)
-            ),
-            encoding="utf-8",
-        )
-        os.replace(tmp, path)
-    chunks = out / CHUNKS
-    if chunks.is_dir():
-        for f in chunks.iterdir():
-            if f.name not in names:
-                f.unlink()
-    return done
+def plan_count(players: list[int], games: int, size: int, done: dict[int, list[tuple[int, int]]]) -> dict[int, int]:
+    """How many shards :func:`plan` yields for each player count (computed, not enumerated)."""
+    return {p: sum(-(-(end - pos) // size) for pos, end in _gaps(games, done.get(p, []))) for p in players}
 
 
-def write_part(out: Path, shard: Shard, data: bytes) -> None:
-    """Write one shard's Parquet bytes atomically and record it in the manifest."""
+def write_part(out: Path, shard: Shard, data: bytes, game: str | None = None) -> None:
+    """Write one shard's Parquet bytes atomically and record it, with its rows and checksum, in the manifest."""
     p, start, n = shard
-    name = part_name(p, start)
-    tmp = out / CHUNKS / (name + ".tmp")
+    entry = entry_for(p, start, n, data, game)
+    tmp = out / CHUNKS / (entry.file + ".tmp")
     tmp.write_bytes(data)
-    os.replace(tmp, out / CHUNKS / name)
-    with open(out / MANIFEST, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"p": p, "start": start, "n": n, "file": name}) + "\n")
-        fh.flush()
+    os.replace(tmp, out / CHUNKS / entry.file)
+    append_entry(out, entry)
 
 
 def table_bytes(table: pa.Table) -> bytes:
@@ -181,7 +166,7 @@ class LocalExecutor:
     def __init__(self, threads: int | None = None):
         self.threads = threads
 
-    def results(self, job: Job, shards: list[Shard]) -> Iterator[tuple[Shard, bytes]]:
+    def results(self, job: Job, shards: Iterable[Shard]) -> Iterator[tuple[Shard, bytes]]:
         for shard in shards:
             yield shard, play_shard(job, shard, self.threads)
 
