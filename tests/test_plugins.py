@@ -151,6 +151,18 @@ def test_every_command_works_on_the_plugin_game(tmp_path, capsys):
     code, text, err = cli(["options", "nothanks", "--games", "200", "--players", "3", "--out", str(opt)], capsys)
     assert code == 0, err
     assert {r["option"] for r in json.loads((opt / "options.json").read_text())["rows"]} == {"take", "pass"}
+    # the core's code compiled for the plugin's state (loop, search, restricted play) is indexed apart from the
+    # built-in games': uninstalling the plugin leaves their cached code loadable
+    from meeplab.sim.core.numba_cache import cache_dir
+
+    core = [m for m in list(sys.modules) if m.startswith("meeplab.sim.core.")]
+    mixed = [
+        p
+        for m in core
+        for p in cache_dir(m).glob("*/*.nbi")
+        if "meeplab_nothanks" not in p.name and b"meeplab_nothanks" in p.read_bytes()
+    ]
+    assert not mixed, mixed[:3]
 
 
 def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tmp_path, capsys):

@@ -94,6 +94,9 @@ _IMPORT_RE = re.compile(
 # Shared modules whose compiled code is specialised for every game at compile time (numba overloads that
 # each game's engine registers, sim.core.forward): they depend on the game folders without importing them.
 GENERIC = ("meeplab.sim.core.play", "meeplab.sim.core.search", "meeplab.sim.core.face")
+# Every other module of the core too: any of its functions may be compiled for a game's state (restricted play's
+# allowed_list, a search of another kind); a signature without a game's types keeps numba's own index key.
+CORE = f"{TOP}.sim.core."
 
 
 def _game_modules(game: str) -> set[str]:
@@ -330,7 +333,7 @@ class _KeyedLoader(SourceFileLoader):
         prev = _set_cache_dir(str(cache_dir(module.__name__)))
         try:
             super().exec_module(module)
-            if module.__name__ in GENERIC:
+            if module.__name__ in GENERIC or module.__name__.startswith(CORE):
                 _key_by_game(module)
         finally:
             _set_cache_dir(prev)
