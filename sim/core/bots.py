@@ -81,6 +81,17 @@ SEARCH_WEIGHTS = {
     "kinds": 0.0,
     "grow": 0.0,
 }
+# Other search algorithms register themselves (sim.core.ismcts, when a bot of it is imported): name -> (their weights
+# with defaults, the function making the engine's search row from a BotSpec and the player count)
+SEARCH_PLUGINS: dict[str, tuple[dict[str, float], Any]] = {}
+
+
+def register_search_bot(name: str, algo: int, weights: dict[str, float], row) -> None:
+    """Let bot modules name search algorithm ``name`` with ``SEARCH`` (``algo``: its sim.core.forward ALGO_* code;
+    ``weights``: its weights and defaults; ``row(spec, n_players)``: its engine search row)."""
+    SEARCH_ALGOS[name] = int(algo)
+    SEARCH_PLUGINS[name] = (dict(weights), row)
+
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
 
@@ -195,7 +206,7 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
         raise MeeplabError(f"bot {game}.{name}: SEARCH must be one of {', '.join(SEARCH_ALGOS)}, got {search!r}")
     weights = dict(getattr(module, "WEIGHTS", {}) or {})
     if search:  # every search weight exists (its default unless the module sets it), so any variant may set it
-        weights = {**SEARCH_WEIGHTS, **weights}
+        weights = {**SEARCH_PLUGINS.get(search, (SEARCH_WEIGHTS,))[0], **weights}
     doc = getattr(module, "DESCRIPTION", None) or (module.__doc__ or "").strip().split("\n")[0]
     reads = getattr(module, "READS", "all")
     if reads not in READS:
@@ -353,6 +364,8 @@ def search_playouts(playouts: float, grow: float, n_players: int) -> int:
 
 def _search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     """The engine's search configuration (sim.core.forward S_*) for a search bot's weights at ``n_players``."""
+    if spec.search in SEARCH_PLUGINS:
+        return SEARCH_PLUGINS[spec.search][1](spec, n_players)
     w = spec.weights_dict()  # every search weight is there (_module_bot fills the defaults, variants inherit them)
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = SEARCH_ALGOS[spec.search]

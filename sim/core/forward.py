@@ -57,7 +57,7 @@ C_DECISIONS = 8  # bot decisions asked so far (n > 1)
 C_COMMON = 9  # first free ctl word for the game's own fields
 
 # -- search configuration rows (Lineup.search[entry, :]) ----------------------------------------------------
-S_ALGO = 0  # 0 = plain bot (ask fns[entry]); 1 = flat Monte-Carlo rollout search (sim.core.search)
+S_ALGO = 0  # 0 = plain bot (ask fns[entry]); 1 = flat Monte-Carlo rollout search (sim.core.search); 2 = ismcts
 S_PLAYOUTS = 1  # playouts per candidate
 S_MARGIN = 2  # weight of the score margin (points) added to the win share
 S_MAXCAND = 3  # at most this many candidates searched (the policy's own pick and then the best by feature 0)
@@ -67,9 +67,16 @@ S_FORBID = 6  # restricted play: option classes (bit mask over the game's OPTION
 S_ONLY = 7  # restricted play: option classes this entry must choose whenever one of them is a candidate
 S_KINDS = 8  # decision kinds searched (bit k = kind k); 0 = every kind. Other kinds: the playout policy decides
 S_LOWER = 9  # 1 for a game whose lowest score wins (GameSpec.lower_wins): the search negates playout scores
-S_WIDTH = 10
+S_C = 10  # ismcts (sim.core.ismcts): UCB1 exploration constant
+S_BIAS = 11  # ismcts: weight of the progressive bias (feature 0 scaled to [0, 1] among the candidates, / (visits + 1))
+S_CUTOFF = 12  # ismcts: playouts stop after this many decisions (0 = at the end) and score the position as it stands
+S_EPS = 13  # ismcts: probability that a playout decision is a uniformly random candidate instead of the policy's
+S_PERCAND = 14  # ismcts: iterations per root candidate searched (0 = S_PLAYOUTS iterations per decision)
+S_WIDEN = 15  # ismcts: progressive widening, a node visited v times offers at most 1 + S_WIDEN x sqrt(v) moves
+S_WIDTH = 16
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
+ALGO_ISMCTS = 2  # information-set MCTS (sim.core.ismcts)
 VALUE_WIN = 0
 VALUE_RANK = 1
 
@@ -166,6 +173,13 @@ def searched_kind(cfg, kind):
     """Whether a search entry (``cfg`` = its ``Lineup.search`` row) searches decisions of ``kind``."""
     m = np.int64(cfg[S_KINDS])
     return m == 0 or ((m >> np.int64(kind)) & 1) == 1
+
+
+@njit(cache=True, inline="always")
+def searches(cfg, n, kind):
+    """Whether a lineup entry (``cfg`` = its ``Lineup.search`` row) searches a decision of ``n`` candidates and
+    ``kind`` (a search bot, more than one candidate, a kind it searches); otherwise its bot (or policy) is asked."""
+    return cfg[S_ALGO] != ALGO_NONE and n > 1 and searched_kind(cfg, kind)
 
 
 @njit(cache=True, inline="always")

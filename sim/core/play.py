@@ -28,7 +28,7 @@ from .forward import (
     fm_new,
     fm_reset,
     fm_result,
-    searched_kind,
+    searches,
 )
 from .restrict import allowed_list, ask_among, is_restricted
 from .search import rollout_among, rollout_choose
@@ -56,7 +56,7 @@ def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, use
         k = n
         if n > 1 and is_restricted(search[e]):
             k = allowed_list(st, cx, search[e], pick)
-        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
+        if searches(search[e], n, r.ctl[C_KIND]):
             r.ctl[C_DECISIONS] += 1
             i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
         elif k < n:
@@ -104,13 +104,32 @@ search_step = njit(cache=True, _nrt=False)(_search)
 no_search = njit(cache=True, _nrt=False)(_no_search)
 
 
+# Other search algorithms (sim.core.ismcts) register their step here: ALGO_* code -> (step for a lineup whose search
+# entries all use it, step for one that also has rollout entries); the module registers itself when a bot of it loads.
+SEARCH_STEPS: dict = {}
+
+
+def register_search(algo: int, step, mixed) -> None:
+    """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step`` and ``mixed`` are njit
+    functions with :func:`search_step`'s signature (``mixed`` also serves rollout entries)."""
+    SEARCH_STEPS[int(algo)] = (step, mixed)
+
+
 def search_function(cx, lineup, np_, ncat):
     """The search as a function pointer for ``play_game`` (argument ``srch``): the rollout search if an entry of
-    ``lineup`` is a search bot, else a stub, so that a run without search bots never compiles the search."""
+    ``lineup`` is a search bot, another registered algorithm's step (:func:`register_search`) if one uses it, else
+    a stub, so that a run without search bots never compiles the search."""
     from .forward import ALGO_NONE, step_pointer
 
     st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
-    fn = search_step if bool((lineup.search[:, S_ALGO] != ALGO_NONE).any()) else no_search
+    algos = {int(a) for a in lineup.search[:, S_ALGO]} - {ALGO_NONE}
+    fn = search_step if algos else no_search
+    others = algos - {ALGO_ROLLOUT}
+    if others:
+        algo = max(others)
+        if algo not in SEARCH_STEPS or len(others) > 1:
+            raise MeeplabError(f"search algorithm(s) {sorted(others)} of this lineup are not loaded or cannot be mixed")
+        fn = SEARCH_STEPS[algo][1 if ALGO_ROLLOUT in algos else 0]
     return step_pointer(fn, st, sim, cx, lineup.fns, lineup.weights, lineup.search, 0, acc, cand, used, sc, tb, brk, 0)
 
 

@@ -52,6 +52,7 @@ from .rng import rng_init, rng_next
 E_SEARCH = 90  # seat, kind, candidates searched, chosen candidate index, playouts per candidate
 E_SEARCH_CAND = 91  # candidate index, moves[c, 0], moves[c, 1], mean value x 1e6, rank (0 = best)
 EXPLAIN_TOP = 3  # candidates shown per search decision
+EXPLAIN_VISITS = 1 << 20  # ismcts (sim.core.ismcts) packs a root candidate's visits into E_SEARCH_CAND's rank field
 
 
 @njit(cache=True, inline="always")
@@ -239,8 +240,13 @@ def explain_lines(rows, describe) -> list[str]:
     decision, in order); ``describe(m0, m1)`` names a candidate move from its first two move columns."""
     out = []
     for code, _a, b, c, d, e in rows:
-        if code == E_SEARCH:
+        if code == E_SEARCH and e < 0:  # ismcts: -iterations
+            out.append(f"      ismcts: {c} candidate(s), {-e} iterations, chose candidate {d}")
+        elif code == E_SEARCH:
             out.append(f"      search: {c} candidate(s) x {e} playouts, chose candidate {d}")
+        elif code == E_SEARCH_CAND and e >= EXPLAIN_VISITS:  # ismcts: rank + EXPLAIN_VISITS x visits
+            v, rank = divmod(e, EXPLAIN_VISITS)
+            out.append(f"        #{rank + 1} {describe(b, c)}: {v} visits, mean value {d / 1e6:.3f}")
         elif code == E_SEARCH_CAND:
             out.append(f"        #{e + 1} {describe(b, c)}: mean value {d / 1e6:.3f}")
     return out
