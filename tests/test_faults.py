@@ -264,3 +264,23 @@ def test_safe_names():
         assert "/" not in name and "\\" not in name and ".." not in name and not name.startswith(".")
         assert 0 < len(name) <= 100
     assert rundir.safe_name("a/b") != rundir.safe_name("a_b")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_nan_and_infinity_refused_with_the_name(tmp_path, capsys, value):
+    weights = tmp_path / "w.toml"
+    weights.write_text(f'[bots.w]\nbase = "heuristic"\n[bots.w.weights]\n"reveal.gain" = {value}\n')
+    out = str(tmp_path / "x")
+    assert main(["run", *ARGS, "--bots", "w", "--bot-config", str(weights), "--out", out]) == 2
+    assert "'reveal.gain'" in one_line(capsys.readouterr().err)
+    assert main(["run", *ARGS, "--set", f"pig_bonus_farm={value}", "--out", out]) == 2
+    assert "pig_bonus_farm" in one_line(capsys.readouterr().err)
+    argv = ["sweep", *ARGS, "--param", "pig_bonus_farm", "--values", f"1;{value}", "--out", out]
+    assert main(argv) == 2
+    assert "pig_bonus_farm" in one_line(capsys.readouterr().err)
+    import meeplab
+    from meeplab.sim.core.errors import MeeplabError
+
+    with pytest.raises(MeeplabError, match="pig_bonus_farm"):
+        meeplab.run("schweinebande", games=10, set={"pig_bonus_farm": float(value)}, out=out)
+    assert not Path(out).exists()

@@ -322,6 +322,8 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
                 )
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise MeeplabError(f"bot config {path}: weight '{k}' of bot '{name}' must be a number")
+            if not abs(v) < float("inf"):  # NaN or an infinity: every decision's value would be NaN
+                raise MeeplabError(f"bot config {path}: weight '{k}' of bot '{name}' must be a finite number, got {v}")
             w[k] = float(v)
         bots[name] = BotSpec(
             name=name,
