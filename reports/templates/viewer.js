@@ -59,8 +59,15 @@
   function mark(target, cls) {
     if (!target) return;
     var t = document.getElementById(target);
-    if (!t || !t.getBBox) return;
-    var b = t.getBBox(), pad = 4;
+    if (!t || !t.getBoundingClientRect) return;
+    /* the element's box in the board's own coordinates (it may sit in a transformed group) */
+    var r = t.getBoundingClientRect(), m = board.getScreenCTM();
+    if (!m || (r.width === 0 && r.height === 0)) return;
+    m = m.inverse();
+    var p1 = board.createSVGPoint(), p2 = board.createSVGPoint();
+    p1.x = r.left; p1.y = r.top; p2.x = r.right; p2.y = r.bottom;
+    p1 = p1.matrixTransform(m); p2 = p2.matrixTransform(m);
+    var b = { x: p1.x, y: p1.y, width: p2.x - p1.x, height: p2.y - p1.y }, pad = 4;
     var marks = $("marks");
     if (cls === "mark-chosen") {
       marks.appendChild(el("rect", { x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad,

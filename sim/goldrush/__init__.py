@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.game import Batch, GameSpec
+from meeplab.sim.core.game import Batch, GameSpec, Hidden
 
+from . import draw
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR
 from .deck import Deck, Tokens, load_deck, load_tokens
 from .options import OPTIONS
@@ -131,6 +132,32 @@ def notes(values: dict[str, Any]) -> list[str]:
     return out
 
 
+def _unseen_pile(rec, seat, cx):
+    """The draw pile's order from the next tile on (which tiles are left is public, their order is not)."""
+    from .state import C_DRAWN
+
+    return np.arange(int(rec["ctl"][C_DRAWN]), int(cx.tab[0]["ntiles"]) - 1)
+
+
+def _unseen_tokens(rec, seat, cx):
+    """Token faces ``seat`` has not seen: still face down, or taken by another seat."""
+    from .const import G_TOKPTR
+
+    ptr = int(rec["gi"][G_TOKPTR])
+    i = np.arange(int(cx.tab[0]["ntok"]))
+    return i[(i >= ptr) | (rec["tokown"][: i.size] != seat)]
+
+
+# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the pile and the token faces;
+# each seat's token sum and the re-deal's scratch follow from them (unseen None: determinise rewrites them)
+HIDDEN = (
+    Hidden("order", _unseen_pile),
+    Hidden("tokvals", _unseen_tokens),
+    Hidden("pl_int", lambda rec, seat, cx: None),
+    Hidden("pool", lambda rec, seat, cx: None),
+)
+
+
 GAME = GameSpec(
     id="goldrush",
     title="Carcassonne: Gold Rush",
@@ -151,4 +178,7 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=OPTIONS,
+    hidden=HIDDEN,
+    chance_fields=("order", "tokvals"),
+    draw=draw,
 )
