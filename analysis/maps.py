@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from meeplab.sim.core.stats import holm
+from meeplab.sim.core.stats import adjust
 
 from .load import load_run
 from .stats import run_stats
@@ -48,9 +48,10 @@ def measure(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def rank(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Order by seat gap (fairest first), then score spread, then length; Holm across the files' seat tests."""
-    q = holm([r["p_seat"] for r in rows])
+def rank(rows: list[dict[str, Any]], method: str = "holm") -> list[dict[str, Any]]:
+    """Order by seat gap (fairest first), then score spread, then length; the files' seat tests adjusted as one
+    family (``method``: ``holm``, or ``bh`` for Benjamini-Hochberg)."""
+    q = adjust([r["p_seat"] for r in rows], method)
     for r, qq in zip(rows, q):
         r["q_seat"] = float(qq)
     return sorted(rows, key=lambda r: (r["seat_gap"], r["spread"], r["length"]))

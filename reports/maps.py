@@ -58,7 +58,7 @@ def maps_section(rec: dict[str, Any]) -> dict[str, Any]:
             "largest seat gap",
             "best seat",
             "seat win rates",
-            "seat effect (Holm p)",
+            f"seat effect ({'BH q' if rec.get('adjust') == 'bh' else 'Holm p'})",
             "score spread",
             "length",
         ]
@@ -76,6 +76,11 @@ def maps_section(rec: dict[str, Any]) -> dict[str, Any]:
         "title": rec["title"],
         "games": f"{rec['games']:,}",
         "bots": ", ".join(rec["bots"]),
+        "adjust_name": (
+            "the Benjamini-Hochberg correction (false discovery rate)"
+            if rec.get("adjust") == "bh"
+            else "Holm's correction"
+        ),
         "counts": counts,
     }
 

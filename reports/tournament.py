@@ -70,7 +70,13 @@ def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
     rat = sorted(rec["ratings"], key=lambda r: -r["rating"])
     rows = [(i + 1, r["bot"], f"{r['rating']:+.0f}", f"[{r['lo']:+.0f}, {r['hi']:+.0f}]") for i, r in enumerate(rat)]
     mrows = [
-        (m["bot"], m["opponent"], f"{m['pairs']:,}", pct(m["share"]), f"[{pct(m['lo'])}, {pct(m['hi'])}]")
+        (
+            m["bot"],
+            m["opponent"],
+            f"{m.get('games', m['pairs']):,}",
+            pct(m["share"]),
+            f"[{pct(m['lo'])}, {pct(m['hi'])}]",
+        )
         for m in rec["matchups"]
     ]
     srows = [
@@ -98,11 +104,11 @@ def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
         "matrix_figure": figure(
             matrix_chart(names, share),
             "match-up matrix",
-            "how often the row bot finished ahead of the column bot when they met (ties a half), over all "
-            "lineups and player counts.",
+            "how often the row bot finished ahead of the column bot when they met (ties a half; a game counts "
+            "once, its seat pairs of the two bots averaged), over all lineups and player counts.",
         ),
         "matchups": table(
-            ["bot", "opponent", "meetings", "won", "95% CI (Wilson, per meeting)"],
+            ["bot", "opponent", "games met", "won (mean per game)", "95% CI (Wilson, the game the unit)"],
             mrows,
             [False, False, True, True, True],
         ),

@@ -132,7 +132,17 @@ def _files_of(paths, glob) -> list[Path]:
     return files
 
 
-def _rank_files(game, param, what, paths, glob, out, kw):
+ADJUST = click.option(
+    "--adjust",
+    type=click.Choice(["holm", "bh"]),
+    default="holm",
+    show_default=True,
+    help="How the files' seat tests are corrected as one family: holm (family-wise error) or bh "
+    "(Benjamini-Hochberg, false discovery rate; finds more among many files).",
+)
+
+
+def _rank_files(game, param, what, paths, glob, out, adjust, kw):
     from meeplab.analysis.maps import measure, rank
     from meeplab.reports import maps as rep
 
@@ -161,7 +171,7 @@ def _rank_files(game, param, what, paths, glob, out, kw):
         for r in measure(c.out):
             rows.append(dict(r, name=f.stem, file=str(f), run=str(c.out)))
     players = sorted({r["n_players"] for r in rows})
-    ranking = [r for p in players for r in rank([r for r in rows if r["n_players"] == p])]
+    ranking = [r for p in players for r in rank([r for r in rows if r["n_players"] == p], adjust)]
     rec = {
         "game": g.id,
         "title": g.title,
@@ -171,6 +181,7 @@ def _rank_files(game, param, what, paths, glob, out, kw):
         "players": players,
         "games": kw["n_games"],
         "bots": parse_bots(kw["bots"]),
+        "adjust": adjust,
         "ranking": ranking,
     }
     Path(out, f"{what}.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
@@ -190,6 +201,7 @@ def _rank_files(game, param, what, paths, glob, out, kw):
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @run_options
 @click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
+@ADJUST
 @click.option(
     "--out",
     "-o",
@@ -197,7 +209,7 @@ def _rank_files(game, param, what, paths, glob, out, kw):
     type=click.Path(),
     help="Directory: one run per map (OUT/NAME), OUT/maps.json and OUT/report.html.",
 )
-def maps_cmd(game, paths, glob, out, **kw):
+def maps_cmd(game, paths, glob, out, adjust, **kw):
     """Play GAME on each map (files, or the files of a directory) on the same seeds and rank the maps.
 
     Ranked by seat fairness (the largest gap between two seats' win rates), then score spread and game
@@ -205,7 +217,7 @@ def maps_cmd(game, paths, glob, out, **kw):
 
       meeplab maps hacienda ../shared/maps/hacienda --players 3 --bots heuristic,greedy --games 2000 --out runs/maps
     """
-    _rank_files(game, "map", "maps", paths, glob, out, kw)
+    _rank_files(game, "map", "maps", paths, glob, out, adjust, kw)
 
 
 @cli.command("decks")
@@ -213,6 +225,7 @@ def maps_cmd(game, paths, glob, out, **kw):
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @run_options
 @click.option("--glob", default=None, help="Files of a directory to play (default: its most common extension).")
+@ADJUST
 @click.option(
     "--out",
     "-o",
@@ -220,9 +233,9 @@ def maps_cmd(game, paths, glob, out, **kw):
     type=click.Path(),
     help="Directory: one run per deck (OUT/NAME), OUT/decks.json and OUT/report.html.",
 )
-def decks_cmd(game, paths, glob, out, **kw):
+def decks_cmd(game, paths, glob, out, adjust, **kw):
     """Play GAME with each deck file on the same seeds and rank the decks (as 'maps', by the 'deck' parameter).
 
     meeplab decks goldrush decks/a.csv decks/b.csv --players 2-3 --bots heuristic,greedy --games 2000 --out runs/decks
     """
-    _rank_files(game, "deck", "decks", paths, glob, out, kw)
+    _rank_files(game, "deck", "decks", paths, glob, out, adjust, kw)

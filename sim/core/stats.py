@@ -5,7 +5,9 @@ analysis layer (:mod:`meeplab.analysis`) builds its report statistics on them.
 
 - win rate of ``k`` wins in ``n`` games: Wilson score interval (Wilson 1927; Newcombe 1998). ``k`` may be
   fractional: a k-way shared win counts 1/k.
-- several comparisons: Holm's step-down adjusted p-values (Holm 1979).
+- several comparisons: Holm's step-down adjusted p-values (Holm 1979), which hold the family-wise error rate;
+  or Benjamini-Hochberg's step-up adjusted p-values (Benjamini & Hochberg 1995), which hold the false discovery
+  rate (the expected share of false findings among those called significant) and so find more in large families.
 """
 
 from __future__ import annotations
@@ -60,3 +62,32 @@ def holm(pvalues: Sequence[float]) -> np.ndarray:
     adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
     out[order] = adj
     return out
+
+
+def bh(pvalues: Sequence[float]) -> np.ndarray:
+    """Benjamini-Hochberg's step-up adjusted p-values (Benjamini & Hochberg 1995; valid for independent or
+    positively dependent tests); nan entries stay nan and do not count."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, math.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    scaled = p[order] * m / np.arange(1, m + 1)
+    out[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return out
+
+
+#: the adjustments for a family of tests, by the name an option gives them
+ADJUSTMENTS = {"holm": holm, "bh": bh}
+
+
+def adjust(pvalues: Sequence[float], method: str = "holm") -> np.ndarray:
+    """Adjusted p-values of one family of tests: ``holm`` (family-wise error) or ``bh`` (false discovery rate)."""
+    try:
+        return ADJUSTMENTS[method](pvalues)
+    except KeyError:
+        from .errors import MeeplabError
+
+        raise MeeplabError(f"unknown adjustment '{method}' (known: {', '.join(ADJUSTMENTS)})") from None
