@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli import check, info, new, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+from meeplab.cli import check, info, new, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
 from meeplab.cli.common import cli
 from meeplab.sim.core.errors import MeeplabError
 

@@ -1,0 +1,445 @@
+"""Is it a good game? The metrics of ``meeplab quality`` and the files it writes next to a run.
+
+A quality directory is a run directory (``results.parquet``, ``run.json``) that also holds
+
+* ``trajectories.parquet``: one row per (player count, game, sample point, seat): ``n_players, game, point, step,
+  round, progress, seat`` (1-based), ``p_win, se, final`` (the last point of a game is its result);
+* ``decisions.parquet``: ``n_players, kind, candidates, count`` (decision points by kind and number of candidates)
+  and ``decisions_seat.parquet``: ``n_players, game, seat, decisions, forced``;
+* ``skill.parquet``: ``n_players, game, role, bot, win`` (the tested seat's win share per game, per Dreef role);
+* ``kingmaking.parquet``: ``n_players, game, step, seat, kingmaking`` (one row per probe);
+* ``quality.json``: every figure with its 95% interval, keyed by player count, each under the metric's name.
+
+Every function here takes frames (pandas) that an analyst can read from those files and returns the same numbers
+``quality.json`` holds, so a notebook recomputes each metric from the data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.stats import wilson
+
+Z = 1.96
+QUALITY_JSON = "quality.json"
+FILES = ("trajectories.parquet", "decisions.parquet", "decisions_seat.parquet", "skill.parquet", "kingmaking.parquet")
+DECIDED = 0.9  # decisiveness: the eventual winner's win probability stays above this from then on
+
+# plain-language thresholds of the key findings (docs/quality.md says why each is where it is)
+THRESHOLDS = {
+    "relative_skill": (0.3, 0.7),  # below: mostly luck; above: mostly skill
+    "lead_changes": (0.5, 2.0),  # below: the first favourite usually wins; above: a seesaw
+    "decisiveness": (0.5, 0.8),  # decided before half of the game: runaway risk; after 80 %: open to the end
+    "drama": 0.1,  # winners were on average this far behind the favourite: comebacks are real
+    "runaway_leader": 0.8,  # the favourite at half time wins this often: the game is settled early
+    "margin_share": 0.1,  # median margin below 10 % of the winner's score: close games
+    "kingmaking_games": 0.1,  # one game in ten holds a kingmaking decision: a real concern
+}
+
+
+# -- small statistics -----------------------------------------------------------------------------------------------
+
+
+def mean_ci(x) -> dict[str, float]:
+    """Mean with a normal-approximation 95% interval (t would differ below ~30 games)."""
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    n = len(x)
+    if n == 0:
+        return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": 0}
+    m = float(x.mean())
+    h = Z * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return {"value": m, "lo": m - h, "hi": m + h, "n": n}
+
+
+def share_ci(k: float, n: float) -> dict[str, float]:
+    """A share with its Wilson interval (``k`` may be fractional: shared wins)."""
+    lo, hi = wilson(float(k), float(n))
+    return {"value": float(k) / n if n else math.nan, "lo": lo, "hi": hi, "n": int(n)}
+
+
+def bootstrap(stat, n: int, reps: int = 2000, seed: int = 0) -> np.ndarray:
+    """``stat(idx)`` over ``reps`` resamples of the rows ``0..n-1`` (the game is the unit)."""
+    rng = np.random.default_rng(seed)
+    return np.array([stat(rng.integers(0, n, n)) for _ in range(reps)])
+
+
+def _pct(vals: np.ndarray) -> tuple[float, float]:
+    v = vals[np.isfinite(vals)]
+    if len(v) == 0:
+        return math.nan, math.nan
+    return float(np.percentile(v, 2.5)), float(np.percentile(v, 97.5))
+
+
+# -- win-probability trajectories -----------------------------------------------------------------------------------
+
+
+def trajectory_frame(arrays: dict[str, Any], n_players: int, games) -> pd.DataFrame:
+    """The trajectories of ``sim.core.trajectories`` as rows (the columns of ``trajectories.parquet``)."""
+    steps, rounds, prob, se = arrays["steps"], arrays["rounds"], arrays["prob"], arrays["se"]
+    ng, npts = steps.shape
+    rows = []
+    for i in range(ng):
+        d = max(int(arrays["length"][i]), 1)
+        for j in range(npts):
+            if steps[i, j] < 0:
+                continue
+            for p in range(n_players):
+                rows.append(
+                    (n_players, int(games[i]), j, int(steps[i, j]), int(rounds[i, j]), steps[i, j] / d, p + 1,
+                     float(prob[i, j, p]), float(se[i, j, p]), j == npts - 1)
+                )  # fmt: skip
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "final"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def lead_changes(p: np.ndarray) -> int:
+    """Changes of the most likely winner along a trajectory ``p`` [points, seats] (a tie keeps the favourite)."""
+    lead = -1
+    changes = 0
+    for row in np.asarray(p, dtype=float):
+        best = int(np.argmax(row))
+        if lead >= 0 and best != lead and row[best] > row[lead]:
+            changes += 1
+            lead = best
+        elif lead < 0:
+            lead = best
+    return changes
+
+
+def game_metrics(prog: np.ndarray, p: np.ndarray) -> dict[str, float]:
+    """The trajectory metrics of one game: ``prog`` [points] (share of the game played), ``p`` [points, seats]
+    (the last row = the result). The eventual winner is the seat with the largest final win share."""
+    p = np.asarray(p, dtype=float)
+    prog = np.asarray(prog, dtype=float)
+    n_seats = p.shape[1]
+    w = int(np.argmax(p[-1]))
+    above = p[:, w] > DECIDED
+    t = len(above)
+    while t > 0 and above[t - 1]:
+        t -= 1
+    decided_at = float(prog[t]) if t < len(prog) else 1.0
+    before = p[:-1]  # the game in progress (the result carries no uncertainty)
+    drama = float(np.mean(before.max(axis=1) - before[:, w])) if len(before) else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ent = -np.where(before > 0, before * np.log(before), 0.0).sum(axis=1) / math.log(n_seats)
+    uncertainty = float(np.mean(ent)) if len(before) else 0.0
+
+    def favourite_at(share):
+        j = int(np.argmin(np.abs(prog[:-1] - share))) if len(prog) > 1 else 0
+        return int(np.argmax(p[j]))
+
+    return {
+        "lead_changes": lead_changes(p),
+        "decided_at": decided_at,
+        "drama": drama,
+        "uncertainty": uncertainty,
+        "comeback": float(favourite_at(2 / 3) != w),
+        "half_leader_win": float(p[-1, favourite_at(0.5)]),
+        "winner": w + 1,
+    }
+
+
+def per_game(traj: pd.DataFrame) -> pd.DataFrame:
+    """:func:`game_metrics` for every (player count, game) of a trajectories frame."""
+    out = []
+    for (np_, g), d in traj.groupby(["n_players", "game"], sort=True):
+        piv = d.pivot_table(index="point", columns="seat", values="p_win").sort_index()
+        prog = d.groupby("point")["progress"].first().sort_index().to_numpy()
+        out.append({"n_players": np_, "game": g, **game_metrics(prog, piv.to_numpy())})
+    return pd.DataFrame(out)
+
+
+def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
+    """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count."""
+    pg = per_game(traj)
+    n = len(pg)
+    ch = pg["lead_changes"].to_numpy()
+    hist = {int(k): int(v) for k, v in zip(*np.unique(ch, return_counts=True))}
+    return {
+        "lead_changes": {**mean_ci(ch), "histogram": hist},
+        "decisiveness": mean_ci(pg["decided_at"]),
+        "drama": mean_ci(pg["drama"]),
+        "uncertainty": mean_ci(pg["uncertainty"]),
+        "comeback_rate": share_ci(pg["comeback"].sum(), n),
+        "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
+        "trajectory_se": {"value": float(traj.loc[~traj["final"], "se"].mean()), "n": int((~traj["final"]).sum())},
+    }
+
+
+# -- closeness and what decides games -------------------------------------------------------------------------------
+
+
+def game_table(results: pd.DataFrame, cats: list[str]) -> dict[str, np.ndarray]:
+    """Per game of one player count: score [G, P], tiebreak [G, P], win [G, P], breakdown [G, P, C]."""
+    r = results.sort_values(["game_index", "seat"])
+    p = int(r["seat"].max()) + 1
+    g = len(r) // p
+    tb = r["tiebreak"].fillna(0.0) if "tiebreak" in r else pd.Series(np.zeros(len(r)))
+    return {
+        "score": r["score"].to_numpy(float).reshape(g, p),
+        "tiebreak": tb.to_numpy(float).reshape(g, p),
+        "win": r["win"].to_numpy(float).reshape(g, p),
+        "brk": r[cats].to_numpy(float).reshape(g, p, len(cats)) if cats else np.zeros((g, p, 0)),
+    }
+
+
+def closeness(t: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Winning margins (points and share of the winner's score), games decided by the tie-break, shared wins."""
+    sc = np.sort(t["score"], axis=1)
+    margin = sc[:, -1] - sc[:, -2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(sc[:, -1] > 0, margin / np.abs(sc[:, -1]), np.nan)
+    g = len(margin)
+    top = t["score"] == sc[:, -1:]
+    tied_top = top.sum(axis=1) > 1
+    shared = (t["win"] > 0).sum(axis=1) > 1
+    edges = np.histogram_bin_edges(margin, bins=min(30, max(1, len(np.unique(margin)))))
+    counts, _ = np.histogram(margin, bins=edges)
+    return {
+        "margin": {**mean_ci(margin), "median": float(np.median(margin)), "p10": float(np.percentile(margin, 10)),
+                   "p90": float(np.percentile(margin, 90)), "edges": edges.tolist(), "counts": counts.tolist()},
+        "margin_share": {**mean_ci(share), "median": float(np.nanmedian(share)) if np.isfinite(share).any() else None},
+        "tiebreak_decided": share_ci(float((tied_top & ~shared).sum()), g),
+        "shared_wins": share_ci(float(shared.sum()), g),
+    }  # fmt: skip
+
+
+def what_decides(t: dict[str, np.ndarray], cats: list[str], reps: int = 1000) -> dict[str, Any]:
+    """Per score category: its share of the winner-minus-others differences (games with one winner; the difference
+    of a game is the winner's points minus the mean of the others', per category) with a bootstrap interval over
+    games, next to its share of all points."""
+    if not cats:
+        return {}
+    single = (t["win"] == 1.0).any(axis=1)
+    brk = t["brk"][single]
+    w = np.argmax(t["win"][single], axis=1)
+    g, p, _ = brk.shape
+    mine = brk[np.arange(g), w]  # [G, C]
+    others = (brk.sum(axis=1) - mine) / max(p - 1, 1)
+    diff = mine - others  # [G, C]
+    tot = brk.sum(axis=(0, 1))
+    all_points = tot / tot.sum() if tot.sum() else np.full(len(cats), math.nan)
+
+    def shares(idx):
+        d = diff[idx].sum(axis=0)
+        s = d.sum()
+        return d / s if s else np.full(len(cats), math.nan)
+
+    boot = bootstrap(shares, g, reps) if g > 1 else np.full((1, len(cats)), math.nan)
+    point = shares(np.arange(g))
+    out = {}
+    for c, name in enumerate(cats):
+        lo, hi = _pct(boot[:, c])
+        out[name] = {"value": float(point[c]), "lo": lo, "hi": hi, "n": int(g), "share_of_points": float(all_points[c])}
+    return out
+
+
+# -- decisions ------------------------------------------------------------------------------------------------------
+
+
+def decision_metrics(hist: pd.DataFrame, seats: pd.DataFrame) -> dict[str, Any]:
+    """Decisions per game per seat, the forced-move share and the branching factor (candidates per decision with
+    more than one) by decision kind: mean and percentiles, from ``decisions.parquet``/``decisions_seat.parquet``."""
+    by_kind = {}
+    for kind, d in hist[hist["candidates"] > 1].groupby("kind"):
+        n = d["candidates"].to_numpy(float)
+        c = d["count"].to_numpy(float)
+        order = np.argsort(n)
+        n, c = n[order], c[order]
+        cum = np.cumsum(c) / c.sum()
+
+        def q(x, n=n, cum=cum):
+            return float(n[np.searchsorted(cum, x)])
+
+        by_kind[str(int(kind))] = {"mean": float((n * c).sum() / c.sum()), "p10": q(0.1), "p50": q(0.5),
+                                   "p90": q(0.9), "decisions": int(c.sum())}  # fmt: skip
+    total = hist["count"].sum()
+    forced = hist.loc[hist["candidates"] <= 1, "count"].sum()
+    per_seat = {str(int(s)): mean_ci(d["decisions"]) for s, d in seats.groupby("seat")}
+    real = hist[hist["candidates"] > 1]
+    return {
+        "decisions_per_seat": {**mean_ci(seats["decisions"]), "by_seat": per_seat},
+        "forced_share": share_ci(float(forced), float(total)),
+        "branching": {"mean": float((real["candidates"] * real["count"]).sum() / max(real["count"].sum(), 1)),
+                      "by_kind": by_kind},
+    }  # fmt: skip
+
+
+# -- luck versus skill ----------------------------------------------------------------------------------------------
+
+
+def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, Any]:
+    """Dreef et al.'s relative skill RS = LE / (LE + RE) from the tested seat's win share per game of the beginner,
+    the skilled and the fictive player (the same games: paired bootstrap over games). LE = W(skilled) - W(beginner)
+    (learning effect), RE = W(fictive) - W(skilled) (random effect)."""
+    b, s, f = (np.asarray(wins[k], dtype=float) for k in ("beginner", "skilled", "fictive"))
+    n = len(b)
+
+    def rs(idx):
+        le = s[idx].mean() - b[idx].mean()
+        re = f[idx].mean() - s[idx].mean()
+        return le / (le + re) if le + re > 0 else math.nan
+
+    boot = bootstrap(rs, n, reps)
+    lo, hi = _pct(boot)
+    le, re = s.mean() - b.mean(), f.mean() - s.mean()
+    d_re = f - s
+    re_h = Z * d_re.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+    return {
+        "relative_skill": {"value": rs(np.arange(n)), "lo": lo, "hi": hi, "n": n},
+        "learning_effect": {**mean_ci(s - b)},
+        "random_effect": {"value": float(re), "lo": float(re - re_h), "hi": float(re + re_h), "n": n},
+        "win_share": {k: share_ci(float(np.sum(v)), n) for k, v in (("beginner", b), ("skilled", s), ("fictive", f))},
+        "le_plus_re": float(le + re),
+    }
+
+
+# -- kingmaking -----------------------------------------------------------------------------------------------------
+
+
+def kingmaking_metrics(probes: pd.DataFrame, games: int) -> dict[str, Any]:
+    """Share of the probed decisions (a seat below 2 % to win, 3+ players) whose choice changes the favourite among
+    the others, and share of the games holding one."""
+    k = float(probes["kingmaking"].sum()) if len(probes) else 0.0
+    g = probes.loc[probes["kingmaking"] > 0, "game"].nunique() if len(probes) else 0
+    return {
+        "decisions": share_ci(k, len(probes)) if len(probes) else {"value": None, "n": 0},
+        "games": share_ci(float(g), games),
+        "probed_games": int(probes["game"].nunique()) if len(probes) else 0,
+    }
+
+
+# -- the directory --------------------------------------------------------------------------------------------------
+
+
+def _clean(x):
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if isinstance(x, (np.floating, float)):
+        return None if not math.isfinite(float(x)) else float(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(_clean(data), indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def has_quality(path: str | Path) -> bool:
+    return (Path(path) / QUALITY_JSON).is_file()
+
+
+def load_quality(path: str | Path) -> dict[str, Any]:
+    """``quality.json`` of a directory, and its data files as pandas frames (``frames[name]``)."""
+    path = Path(path)
+    f = path / QUALITY_JSON
+    if not f.is_file():
+        raise MeeplabError(f"{path}: no {QUALITY_JSON} (write it with 'meeplab quality GAME --out {path}')")
+    try:
+        data = json.loads(f.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise MeeplabError(f"{f}: not JSON ({exc})") from None
+    frames = {}
+    for name in FILES:
+        p = path / name
+        if p.is_file():
+            frames[name.removesuffix(".parquet")] = pd.read_parquet(p)
+    return {"json": data, "frames": frames}
+
+
+# -- measuring: play, then write the files --------------------------------------------------------------------------
+
+
+def measure(
+    game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
+    bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
+    beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None,
+) -> dict[str, Any]:  # fmt: skip
+    """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
+    three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
+    results from ``out`` (written before by the runner) and write every file and ``quality.json``. Returns the
+    ``quality.json`` record."""
+    import polars as pl
+
+    from meeplab.sim.core import quality as core
+    from meeplab.sim.core.bots import available
+
+    from .load import load_run
+
+    say = progress or (lambda msg: None)
+    out = Path(out)
+    run = load_run(out)
+    ctx = game.prepare(values)
+    cats = list(game.categories)
+    skilled = skilled or core.strongest_bot(game.id, bot_configs)
+    field = field or (available(game.id, bot_configs)[skilled].policy or skilled)
+    record: dict[str, Any] = {
+        "game": game.id, "title": game.title, "seed": seed, "bots": list(bots), "players": {},
+        "settings": {"trajectory_games": traj_games, "playouts": playouts, "points": points, "decided": DECIDED,
+                     "skill_games": skill_games, "beginner": beginner, "skilled": skilled, "field": field,
+                     "kingmaking_below": 0.02, "kingmaking_candidates": 6, "kingmaking_lead": 0.1},
+        "thresholds": THRESHOLDS, "timing": {},
+    }  # fmt: skip
+    frames: dict[str, list[pd.DataFrame]] = {n: [] for n in FILES}
+    for p in players:
+        say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
+        arr = core.play_trajectories(game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs)
+        games = np.arange(traj_games)
+        traj = trajectory_frame(arr, p, games)
+        frames["trajectories.parquet"].append(traj)
+        hist = arr["hist"].sum(axis=0)
+        kinds, cands = np.nonzero(hist)
+        dec = pd.DataFrame({"n_players": p, "kind": kinds, "candidates": cands, "count": hist[kinds, cands]})
+        frames["decisions.parquet"].append(dec)
+        seats = pd.DataFrame(
+            [(p, int(g), s + 1, int(arr["dec"][i, s]), int(arr["forced"][i, s])) for i, g in enumerate(games)
+             for s in range(p)], columns=["n_players", "game", "seat", "decisions", "forced"],
+        )  # fmt: skip
+        frames["decisions_seat.parquet"].append(seats)
+        kj = np.argwhere(arr["king"] >= 0)
+        probes = pd.DataFrame(
+            [(p, int(games[i]), int(arr["steps"][i, j]), int(arr["king"][i, j])) for i, j in kj],
+            columns=["n_players", "game", "step", "kingmaking"],
+        )
+        frames["kingmaking.parquet"].append(probes)
+        rec: dict[str, Any] = trajectory_metrics(traj)
+        rec.update(decision_metrics(dec, seats))
+        if p >= 3:
+            rec["kingmaking"] = kingmaking_metrics(probes, traj_games)
+        rows = run.lf.filter(pl.col("n_players") == p).collect().to_pandas()
+        t = game_table(rows, cats)
+        rec.update(closeness(t))
+        rec["what_decides"] = what_decides(t, cats)
+        timing = {"trajectory_s": arr["seconds"], "playouts": arr["playouts"],
+                  "playouts_per_second": arr["playouts_per_second"]}  # fmt: skip
+        if skill_games:
+            say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
+                f"clairvoyant {skilled}, each against {field})")  # fmt: skip
+            sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs)
+            frames["skill.parquet"].append(
+                pd.DataFrame([(p, g, role, sk["bots"][role], float(w)) for role in core.SKILL_ROLES
+                              for g, w in enumerate(sk["wins"][role])],
+                             columns=["n_players", "game", "role", "bot", "win"])
+            )  # fmt: skip
+            rec.update(relative_skill(sk["wins"]))
+            timing["skill_s"] = sk["seconds"]
+        record["players"][str(p)] = rec
+        record["timing"][str(p)] = timing
+    for name, parts in frames.items():
+        if parts and any(len(x) for x in parts):
+            pd.concat(parts, ignore_index=True).to_parquet(out / name, index=False)
+    write_json(out / QUALITY_JSON, record)
+    return _clean(record)

@@ -1,0 +1,102 @@
+"""``meeplab quality``: is it a good game? Luck versus skill, win-probability trajectories (lead changes,
+decisiveness, drama), closeness, kingmaking, decisions and what decides games (``meeplab.analysis.quality``)."""
+
+from __future__ import annotations
+
+import click
+
+from meeplab.cli.common import cli, flag_values, lookup_game, play_runs, run_config, run_options, write_report
+from meeplab.sim.core.errors import MeeplabError
+
+DEFAULT_BOTS = "heuristic"
+
+
+@cli.command("quality")
+@click.argument("game")
+@run_options
+@click.option(
+    "--out", "-o", required=True, type=click.Path(), help="Directory to write (a run directory plus quality data)."
+)
+@click.option(
+    "--trajectory-games",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Games whose win-probability trajectories are estimated (the run's first games).",
+)
+@click.option("--playouts", type=int, default=32, show_default=True, help="Playouts per sample point of a trajectory.")
+@click.option(
+    "--points", type=int, default=12, show_default=True, help="Sample points per game (evenly over its decisions)."
+)
+@click.option(
+    "--skill-games",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Games per player of the relative-skill measurement (0 = skip it).",
+)
+@click.option("--beginner", default="random", show_default=True, help="Relative skill: the beginner.")
+@click.option("--skilled", default=None, help="Relative skill: the skilled player, a search bot (default: rollout).")
+@click.option(
+    "--field", default=None, help="Relative skill: the opponents (default: the skilled bot's playout policy)."
+)
+@click.option(
+    "--report", "report_path", type=click.Path(), default=None, help="Also write the HTML report to this file."
+)
+def quality_cmd(
+    game, out, trajectory_games, playouts, points, skill_games, beginner, skilled, field, report_path, **kw
+):
+    """Is GAME a good game? Play a run of --games games into OUT (as 'meeplab run', default bots heuristic), then
+    measure and write OUT/quality.json with its data files:
+
+    \b
+    - win-probability trajectories (OUT/trajectories.parquet): at --points points of the first
+      --trajectory-games games, each seat's chance to win by --playouts playouts of the run's bots with
+      fresh chance; from them lead changes, decisiveness, drama, uncertainty, comeback rate, runaway leader;
+    - relative skill (Dreef et al. 2004): beginner, skilled and clairvoyant skilled player, each in one
+      seat against --field on the same --skill-games games;
+    - closeness (margins, tie-breaks, shared wins), decisions and branching factor, kingmaking (3+
+      players) and which score category decides games.
+
+    'meeplab report OUT' shows them in the section "Is it a good game?". Everything is reproducible
+    from --seed. See docs/quality.md for what each number means.
+    """
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("bots") == click.core.ParameterSource.DEFAULT:
+        kw["bots"] = DEFAULT_BOTS
+    if skill_games < 0:
+        raise MeeplabError(f"--skill-games must be 0 or more, got {skill_games}")
+    flags = flag_values(kw)
+    cfg = run_config(game, flags=flags, out=out, label="", **kw)
+    g = lookup_game(game)
+    if not g.forward_model:
+        raise MeeplabError(f"{game} does not run on the forward model: quality needs playouts from a game state")
+    if trajectory_games > cfg.games:
+        raise MeeplabError(f"--trajectory-games ({trajectory_games}) exceeds --games ({cfg.games})")
+    if trajectory_games < 1 or playouts < 2 or points < 2:
+        raise MeeplabError("--trajectory-games must be at least 1, --playouts and --points at least 2")
+    from meeplab.sim.core.bots import available
+
+    known = available(g.id, cfg.bot_configs)
+    for opt, name in (("--beginner", beginner), ("--skilled", skilled), ("--field", field)):
+        if name is not None and name not in known:
+            raise MeeplabError(f"{opt}: unknown bot '{name}' for {g.id}; available: {', '.join(sorted(known))}")
+    if skill_games and skilled is not None and not known[skilled].search:
+        raise MeeplabError(
+            f"--skilled {skilled} is no search bot: the clairvoyant player is a search bot (e.g. rollout)"
+        )
+    from meeplab.analysis.quality import measure
+    from meeplab.sim.core.runner import resolve_params
+
+    values = resolve_params(g, cfg.overrides)
+    play_runs([cfg], kw)
+    say = None if kw["quiet"] else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
+    measure(
+        g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
+        traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games, beginner=beginner,
+        skilled=skilled, field=field, progress=say,
+    )  # fmt: skip
+    if not kw["quiet"]:
+        click.echo(f"meeplab: quality data -> {cfg.out}/quality.json", err=True)
+    if report_path:
+        write_report([out], report_path, None)

@@ -1,0 +1,113 @@
+"""What ``meeplab quality`` plays, through any game's face (``GameSpec``): win-probability trajectories of a run's
+games (``sim.core.trajectories``) and the three players of Dreef et al.'s relative skill (beginner, skilled and
+the clairvoyant fictive player of ``sim.core.clairvoyant``), each against the same field on common random numbers.
+
+Raw numbers only (numpy arrays); ``meeplab.analysis.quality`` turns them into the metrics and files.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .bots import available, make_lineup
+from .errors import MeeplabError
+from .forward import ALGO_NONE, S_ALGO
+from .game import GameSpec, rank_and_win
+from .restrict import is_restricted
+
+
+def engine_context(game: GameSpec, ctx: Any, lineup) -> Any:
+    """The engine context the forward model runs on for ``lineup`` (``GameSpec.forward_context``, else ``ctx.cx``)."""
+    if not game.forward_model:
+        raise MeeplabError(f"{game.id} does not run on the forward model: quality needs playouts from a game state")
+    if game.forward_context is not None:
+        return game.forward_context(ctx, lineup)
+    cx = getattr(ctx, "cx", None)
+    if cx is None:
+        raise MeeplabError(f"{game.id}: its GameSpec names no forward_context and its context has no 'cx'")
+    return cx
+
+
+def play_trajectories(
+    game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
+    rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+) -> dict[str, Any]:  # fmt: skip
+    """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``): the arrays
+    of :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
+    from .trajectories import trajectories
+
+    if playouts < 2:
+        raise MeeplabError(f"--playouts must be at least 2 (a standard error needs two), got {playouts}")
+    if points < 2:
+        raise MeeplabError(f"--points must be at least 2, got {points}")
+    if games < 1:
+        raise MeeplabError(f"--trajectory-games must be positive, got {games}")
+    lineup = make_lineup(game.id, bots, n_players, rotate, bot_configs)
+    if any(is_restricted(lineup.search[e]) for e in range(n_players)):
+        raise MeeplabError("quality plays unrestricted bots only")
+    cx = engine_context(game, ctx, lineup)
+    ncat = max(1, len(game.categories))
+    trajectories(cx, lineup, n_players, ncat, seed, [0], 2, 2)  # compile (or load) apart from the timing
+    t0 = time.perf_counter()
+    out = trajectories(
+        cx, lineup, n_players, ncat, seed, np.arange(games), playouts, points, km_below, km_cand, km_lead
+    )
+    out["seconds"] = time.perf_counter() - t0
+    n_po = int((out["steps"][:, :points] >= 0).sum()) * playouts
+    n_po += int((out["king"] >= 0).sum()) * playouts * km_cand
+    out["playouts"] = n_po
+    out["playouts_per_second"] = n_po / max(out["seconds"], 1e-9)
+    return out
+
+
+SKILL_ROLES = ("beginner", "skilled", "fictive")
+
+
+def strongest_bot(game_id: str, bot_configs=()) -> str:
+    """The skilled player by default: the shipped search bot ``rollout`` if the game has one, else ``heuristic``."""
+    bots = available(game_id, bot_configs)
+    for name in ("rollout", "heuristic", "greedy"):
+        if name in bots:
+            return name
+    return sorted(bots)[0]
+
+
+def play_skill(
+    game: GameSpec, ctx: Any, n_players: int, seed: int, games: int, beginner: str, skilled: str, field: str,
+    bot_configs=(),
+) -> dict[str, Any]:  # fmt: skip
+    """Dreef et al.'s three players, each in one seat against ``n_players - 1`` seats of ``field``, rotated over the
+    seats game by game, on the same games ``0 .. games-1`` (common random numbers: game ``g`` is dealt from
+    ``(seed, g)`` for all three). The fictive player is ``skilled`` searching from the true state
+    (``sim.core.clairvoyant``; ``skilled`` must be a search bot). Returns per role the tested seat's win share per game
+    (``wins[role]``: float[games]) and its seconds."""
+    from .clairvoyant import clairvoyant_function, run_batch_with
+
+    if games < 2:
+        raise MeeplabError(f"--skill-games must be at least 2, got {games}")
+    ncat = max(1, len(game.categories))
+    seats = (-np.arange(games)) % n_players  # entry 0 sits here in game g (rotation: entry = (seat + g) % P)
+    out: dict[str, Any] = {"wins": {}, "seconds": {}, "bots": {}}
+    for role, name in zip(SKILL_ROLES, (beginner, skilled, skilled)):
+        lineup = make_lineup(game.id, [name] + [field] * (n_players - 1), n_players, True, bot_configs)
+        if role == "fictive" and lineup.search[0, S_ALGO] == ALGO_NONE:
+            raise MeeplabError(
+                f"the skilled player '{skilled}' is no search bot: the fictive (clairvoyant) player is a search bot "
+                "playing out the true state (e.g. --skilled rollout)"
+            )
+        t0 = time.perf_counter()
+        if role == "fictive":
+            cx = engine_context(game, ctx, lineup)
+            srch = clairvoyant_function(cx, lineup, n_players, ncat)
+            batch = run_batch_with(cx, lineup, n_players, seed, 0, games, ncat, srch)
+        else:
+            batch = game.play(ctx, lineup, seed, 0, games, n_players)
+        _, win = rank_and_win(batch.score, batch.tiebreak)
+        out["wins"][role] = win[np.arange(games), seats]
+        out["seconds"][role] = time.perf_counter() - t0
+        out["bots"][role] = name
+    out["field"] = field
+    return out

@@ -1,0 +1,271 @@
+"""Win-probability trajectories, decision counts and kingmaking probes on the forward model (``meeplab quality``).
+
+For game ``g`` of a run (the very game the runner plays: same seed, same bots, search bots included) the game is
+played twice. The first pass counts its decision points ``D`` (every ``fm_advance`` that returns a seat), each seat's
+decisions with more than one candidate, its forced moves (one candidate) and the candidates per decision by kind.
+The second pass replays it and, at ``points`` decision points spread evenly over the game (decision index
+``j * D // points``), estimates each seat's probability of winning: ``playouts`` copies of the state, each re-dealt
+by the forward model for the seat to move (``fm_determinise``: the other seats' hidden cards and all future chance
+drawn afresh; the seat to move keeps what it knows, and its pending candidates stay valid) and played to the end by
+the run's own plain bots (a search seat by its playout policy). A seat's estimate is its mean win share (a k-way
+shared first place counts 1/k) with the standard error of that mean. The last point is the game's result (exact:
+standard error 0).
+
+Kingmaking: at a sample point where the seat to move has a win probability below ``km_below`` (3+ players), each of
+its candidates (at most ``km_cand``: the bot's own pick, then the best by feature 0) is applied and played out
+``playouts`` times on common random numbers; the decision counts as kingmaking when at least two candidates make
+different other seats the clear favourite (leading the next other seat by at least ``km_lead``).
+
+Reproducible: the playouts at a point draw only from streams seeded with ``(mix(seed, g, step), k)``; games run in
+parallel (``prange``), one state per game, so the results are the same for any thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bots import entry_of_seat
+from .forward import (
+    ALGO_ROLLOUT,
+    C_DECISIONS,
+    C_KIND,
+    C_LENGTH,
+    C_N,
+    C_NP,
+    C_OVER,
+    C_SEAT,
+    S_ALGO,
+    ask,
+    fm_advance,
+    fm_apply,
+    fm_copy,
+    fm_determinise,
+    fm_reset,
+    fm_result,
+    searched_kind,
+)
+from .play import new_player, search_function
+from .rng import rng_init, splitmix64
+from .search import seat_value, select_candidates
+
+KIND_MAX = 32  # decision kinds counted (a kind >= KIND_MAX counts as KIND_MAX - 1)
+NMAX = 256  # candidates counted exactly (more count as NMAX - 1)
+
+
+@njit(cache=True)
+def point_seed(seed, g, step):
+    """The stream base of the playouts at decision ``step`` of game ``g`` (one splitmix64 chain of the three)."""
+    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(g)
+    x, z = splitmix64(x)
+    x, z = splitmix64(z ^ (np.uint64(step) * np.uint64(0xD1342543DE82EF95)))
+    return z
+
+
+@njit(cache=True, inline="always")
+def playout_lineup(sim, cx, fns, weights, g, np_, rotate):
+    """Play ``sim`` to its end, each seat by its own lineup entry's plain bot (a search entry's playout policy)."""
+    while True:
+        s = fm_advance(sim, cx)
+        if s < 0:
+            return
+        fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(s, g, np_, rotate)))
+
+
+@njit(cache=True, inline="always")
+def add_wins(sc, tb, np_, acc, acc2):
+    for p in range(np_):
+        w = seat_value(sc, tb, np_, p, 0.0, False)
+        acc[p] += w
+        acc2[p] += w * w
+
+
+@njit(cache=True, _nrt=False)
+def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2):
+    """Each seat's mean win share over ``k_play`` playouts from ``st`` (at a decision, or over): ``acc[p]`` = the
+    mean, ``acc2[p]`` = its standard error. The seat to move decides first by its own bot; streams ``(base, k)``."""
+    r = st.rec[0]
+    q = sim.rec[0]
+    np_ = r.ctl[C_NP]
+    seat = r.ctl[C_SEAT]
+    for p in range(np_):
+        acc[p] = 0.0
+        acc2[p] = 0.0
+    for k in range(k_play):
+        fm_copy(sim, st)
+        rng_init(q.rng, base, k)
+        if r.ctl[C_OVER] == 0:  # a pending decision
+            fm_determinise(sim, cx, seat, q.rng)
+            fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(seat, g, np_, rotate)))
+        playout_lineup(sim, cx, fns, weights, g, np_, rotate)
+        fm_result(sim, cx, sc, tb, brk)
+        add_wins(sc, tb, np_, acc, acc2)
+    for p in range(np_):
+        m = acc[p] / k_play
+        v = acc2[p] / k_play - m * m
+        acc[p] = m
+        acc2[p] = np.sqrt(max(v, 0.0) / max(k_play - 1, 1))
+
+
+@njit(cache=True, _nrt=False)
+def kingmaking(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, cand, used, maxc, lead):
+    """1 if candidates of the seat to move make different other seats the clear favourite (see the module doc),
+    else 0. Candidate ``c`` is played out ``k_play`` times on the streams ``(base, k)`` (common random numbers)."""
+    r = st.rec[0]
+    q = sim.rec[0]
+    np_ = r.ctl[C_NP]
+    seat = r.ctl[C_SEAT]
+    n = r.ctl[C_N]
+    e = entry_of_seat(seat, g, np_, rotate)
+    rng_init(q.rng, base, k_play)
+    first = fns[e](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[e], q.rng)
+    if first < 0 or first >= n:
+        first = 0
+    nc = select_candidates(r.feats, n, first, maxc, cand, used)
+    seen = -1
+    for ci in range(nc):
+        for p in range(np_):
+            acc[p] = 0.0
+        for k in range(k_play):
+            fm_copy(sim, st)
+            rng_init(q.rng, base, k)
+            fm_determinise(sim, cx, seat, q.rng)
+            fm_apply(sim, cx, cand[ci])
+            playout_lineup(sim, cx, fns, weights, g, np_, rotate)
+            fm_result(sim, cx, sc, tb, brk)
+            add_wins(sc, tb, np_, acc, acc2)
+        best = -1
+        for p in range(np_):
+            if p != seat and (best < 0 or acc[p] > acc[best]):
+                best = p
+        second = 0.0
+        for p in range(np_):
+            if p != seat and p != best and acc[p] > second:
+                second = acc[p]
+        if (acc[best] - second) / k_play >= lead:
+            if seen >= 0 and seen != best:
+                return 1
+            seen = best
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch):
+    """The run's own choice at the pending decision (as ``sim.core.play.play_game`` makes it; no restrictions)."""
+    r = st.rec[0]
+    np_ = r.ctl[C_NP]
+    e = entry_of_seat(r.ctl[C_SEAT], g, np_, rotate)
+    n = r.ctl[C_N]
+    if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
+        r.ctl[C_DECISIONS] += 1
+        return srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, n)
+    return ask(st, fns, weights, e)
+
+
+@njit(cache=True)
+def trajectory_game(
+    cx, fns, weights, search, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch, ncat,
+    steps, rounds, prob, se, dec, forced, hist, king,
+):  # fmt: skip
+    """Game ``g``: its decision counts (``dec``/``forced`` per seat, ``hist[kind, n]``) and, at ``points`` + 1
+    points, the decision index ``steps[j]``, game length so far ``rounds[j]``, each seat's win probability
+    ``prob[j, p]`` and standard error ``se[j, p]`` (point ``points`` = the result) and ``king[j]`` (-1 = not a
+    kingmaking probe, else 0/1). Returns D, the game's decision points."""
+    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
+    nbrk = brk
+    pa = np.zeros(np_, dtype=np.float64)
+    pb = np.zeros(np_, dtype=np.float64)
+    r = st.rec[0]
+    # pass 1: count
+    fm_reset(st, cx, seed, g)
+    d = 0
+    while True:
+        seat = fm_advance(st, cx)
+        if seat < 0:
+            break
+        n = r.ctl[C_N]
+        if n > 1:
+            dec[seat] += 1
+        else:
+            forced[seat] += 1
+        hist[min(r.ctl[C_KIND], KIND_MAX - 1), min(n, NMAX - 1)] += 1
+        d += 1
+        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
+    # pass 2: replay and estimate at the sample points
+    fm_reset(st, cx, seed, g)
+    j = 0
+    i = 0
+    for jj in range(points + 1):
+        king[jj] = -1
+        steps[jj] = -1
+    while True:
+        seat = fm_advance(st, cx)
+        if seat < 0:
+            break
+        while j < points and (j * d) // points < i:
+            j += 1
+        if j < points and (j * d) // points == i:
+            base = point_seed(seed, g, i)
+            win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, nbrk, pa, pb)
+            steps[j] = i
+            rounds[j] = r.ctl[C_LENGTH]
+            for p in range(np_):
+                prob[j, p] = pa[p]
+                se[j, p] = pb[p]
+            if np_ >= 3 and km_cand != 1 and r.ctl[C_N] > 1 and pa[seat] < km_below:
+                king[j] = kingmaking(
+                    st, sim, cx, fns, weights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play, sc, tb, nbrk,
+                    pa, pb, cand, used, km_cand, km_lead,
+                )  # fmt: skip
+            j += 1
+        i += 1
+        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
+    fm_result(st, cx, sc, tb, nbrk)
+    steps[points] = d
+    rounds[points] = r.ctl[C_LENGTH]
+    for p in range(np_):
+        prob[points, p] = seat_value(sc, tb, np_, p, 0.0, False)
+        se[points, p] = 0.0
+    return d
+
+
+@njit(cache=True, parallel=True)
+def trajectory_batch(
+    cx, fns, weights, search, np_, rotate, seed, games, k_play, points, km_below, km_cand, km_lead, srch, ncat,
+    steps, rounds, prob, se, dec, forced, hist, king, length,
+):  # fmt: skip
+    """:func:`trajectory_game` for each game index in ``games`` (row i of every output), in parallel."""
+    for i in prange(games.shape[0]):
+        length[i] = trajectory_game(
+            cx, fns, weights, search, np_, rotate, seed, games[i], k_play, points, km_below, km_cand, km_lead,
+            srch, ncat, steps[i], rounds[i], prob[i], se[i], dec[i], forced[i], hist[i], king[i],
+        )  # fmt: skip
+
+
+def trajectories(
+    cx, lineup, np_: int, ncat: int, seed: int, games, playouts: int, points: int, km_below=0.02, km_cand=6,
+    km_lead=0.1,
+) -> dict:  # fmt: skip
+    """Trajectories of the given game indices (see the module doc) as numpy arrays: ``steps``/``rounds``
+    [G, points+1], ``prob``/``se`` [G, points+1, P], ``dec``/``forced`` [G, P], ``hist`` [G, KIND_MAX, NMAX],
+    ``king`` [G, points+1], ``length`` [G] (decision points per game)."""
+    games = np.asarray(games, dtype=np.int64)
+    ng = len(games)
+    out = {
+        "steps": np.zeros((ng, points + 1), dtype=np.int64),
+        "rounds": np.zeros((ng, points + 1), dtype=np.int64),
+        "prob": np.zeros((ng, points + 1, np_)),
+        "se": np.zeros((ng, points + 1, np_)),
+        "dec": np.zeros((ng, np_), dtype=np.int64),
+        "forced": np.zeros((ng, np_), dtype=np.int64),
+        "hist": np.zeros((ng, KIND_MAX, NMAX), dtype=np.int64),
+        "king": np.zeros((ng, points + 1), dtype=np.int64),
+        "length": np.zeros(ng, dtype=np.int64),
+    }
+    srch = search_function(cx, lineup, np_, ncat)
+    trajectory_batch(
+        cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate, seed, games, int(playouts), int(points),
+        float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"], out["rounds"], out["prob"],
+        out["se"], out["dec"], out["forced"], out["hist"], out["king"], out["length"],
+    )  # fmt: skip
+    return out

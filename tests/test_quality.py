@@ -1,0 +1,198 @@
+"""meeplab quality: planted cases for every metric (docs/quality.md).
+
+Hand-written trajectories (lead changes, decisiveness, drama, comebacks), planted win shares (relative skill of a
+game of pure skill and of pure chance), a finished Schweinebande game (its winner's probability is 1), trajectories
+reproducible and equal to the run's own games, ACBAS (no chance, no hidden information: the clairvoyant player plays
+exactly as the skilled one, RS = 1), and the command end to end."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from meeplab.analysis import quality as q
+from meeplab.sim.core.game import rank_and_win
+from meeplab.sim.core.registry import get_game
+
+TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\ngrow = 0\n'
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bots") / "tiny.toml"
+    path.write_text(TINY)
+    return str(path)
+
+
+# -- trajectory metrics on hand-written trajectories ---------------------------------------------------------------
+
+
+def test_lead_changes_hand_written():
+    p = np.array(
+        [
+            [0.4, 0.3, 0.3],  # seat 1 leads
+            [0.4, 0.4, 0.2],  # a tie keeps seat 1
+            [0.3, 0.5, 0.2],  # seat 2: change 1
+            [0.2, 0.3, 0.5],  # seat 3: change 2
+            [0.6, 0.2, 0.2],  # seat 1: change 3
+            [1.0, 0.0, 0.0],  # result: seat 1 wins, no change
+        ]
+    )
+    assert q.lead_changes(p) == 3
+    assert q.lead_changes(np.array([[0.5, 0.5], [0.5, 0.5], [0.0, 1.0]])) == 1
+
+
+def test_game_metrics_hand_written():
+    prog = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    p = np.array([[0.5, 0.5], [0.2, 0.8], [0.95, 0.05], [0.92, 0.08], [1.0, 0.0]])
+    m = q.game_metrics(prog, p)
+    assert m["winner"] == 1
+    assert m["lead_changes"] == 2  # seat 2 takes the lead, seat 1 takes it back
+    assert m["decided_at"] == 0.5  # above 0.9 from the third point on
+    assert m["drama"] == pytest.approx((0.0 + 0.6 + 0 + 0) / 4)  # the winner 0.6 behind at the second point
+    assert m["comeback"] == 0.0  # the favourite at 2/3 (point 0.75) won
+    assert m["half_leader_win"] == 1.0
+    assert m["uncertainty"] > 0 and m["uncertainty"] < 1
+    # a certain game: decided from the start, no drama, no uncertainty
+    sure = q.game_metrics(prog, np.array([[1.0, 0.0]] * 5))
+    assert (sure["decided_at"], sure["drama"], sure["uncertainty"], sure["lead_changes"]) == (0.0, 0.0, 0.0, 0)
+
+
+def test_relative_skill_planted():
+    rng = np.random.default_rng(1)
+    n = 400
+    chance = rng.integers(0, 2, n).astype(float)
+    # pure chance: beginner and skilled win the same games, only the clairvoyant player does better
+    rs = q.relative_skill({"beginner": chance, "skilled": chance, "fictive": np.ones(n)})
+    assert rs["relative_skill"]["value"] == 0.0 and rs["relative_skill"]["hi"] == 0.0
+    # pure skill: the clairvoyant player wins exactly the skilled player's games
+    skilled = np.maximum(chance, rng.integers(0, 2, n))
+    rs = q.relative_skill({"beginner": chance * 0, "skilled": skilled, "fictive": skilled})
+    assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
+    assert rs["random_effect"]["value"] == 0.0
+
+
+def test_closeness_and_what_decides():
+    # two games of two seats, categories a and b: seat 1 wins 10-6 (a decides), seat 2 wins 5-5 on the tie-break
+    res = pd.DataFrame(
+        {
+            "game_index": [0, 0, 1, 1],
+            "seat": [0, 1, 0, 1],
+            "score": [10.0, 6.0, 5.0, 5.0],
+            "tiebreak": [0.0, 0.0, 0.0, 1.0],
+            "win": [1.0, 0.0, 0.0, 1.0],
+            "a": [8.0, 2.0, 1.0, 3.0],
+            "b": [2.0, 4.0, 4.0, 2.0],
+        }
+    )
+    t = q.game_table(res, ["a", "b"])
+    c = q.closeness(t)
+    assert c["margin"]["value"] == 2.0  # (4 + 0) / 2
+    assert c["tiebreak_decided"]["value"] == 0.5
+    assert c["shared_wins"]["value"] == 0.0
+    w = q.what_decides(t, ["a", "b"], reps=50)
+    # differences: game 0 a +6, b -2; game 1 a +2, b -2 -> a 8 / 4, b -4 / 4
+    assert w["a"]["value"] == pytest.approx(2.0) and w["b"]["value"] == pytest.approx(-1.0)
+    assert w["a"]["share_of_points"] == pytest.approx(14 / 26)
+
+
+# -- on an engine --------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sb():
+    g = get_game("schweinebande")
+    return g, g.prepare(g.params.resolve({}, g.id))
+
+
+def test_trajectories_are_the_runs_games_and_certain_at_the_end(sb):
+    from meeplab.sim.core import trajectories as tr
+    from meeplab.sim.core.bots import make_lineup
+
+    g, ctx = sb
+    lu = make_lineup(g.id, ["heuristic", "greedy", "random"], 3, True)
+    a = tr.trajectories(ctx.cx, lu, 3, len(g.categories), 5, np.arange(4), 4, 5)
+    batch = g.play(ctx, lu, 5, 0, 4, 3)
+    _, win = rank_and_win(batch.score, batch.tiebreak)
+    assert np.array_equal(a["prob"][:, -1], win)  # the last point is the game's own result
+    assert (a["se"][:, -1] == 0).all()
+    assert np.allclose(a["prob"][:, :-1].sum(axis=2), 1.0)  # win shares add up to 1 at every point
+    assert (a["steps"][:, 0] == 0).all() and (np.diff(a["steps"], axis=1) > 0).all()
+    assert (a["dec"].sum(axis=1) + a["forced"].sum(axis=1) == a["length"]).all()
+    assert (a["hist"].sum(axis=(1, 2)) == a["length"]).all()
+    b = tr.trajectories(ctx.cx, lu, 3, len(g.categories), 5, np.arange(4)[::-1], 4, 5)  # other order, same games
+    assert np.array_equal(a["prob"], b["prob"][::-1]) and np.array_equal(a["king"], b["king"][::-1])
+
+
+def test_certain_winner_has_probability_one(sb):
+    """A finished game is a state whose winner is certain: every playout from it ends there, so the winner's
+    probability is 1 with standard error 0 (and a state mid-game is not certain)."""
+    from meeplab.sim.core import trajectories as tr
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.forward import ask
+    from meeplab.sim.core.play import new_player
+    from meeplab.sim.schweinebande import engine
+
+    g, ctx = sb
+    lu = make_lineup(g.id, ["heuristic", "greedy", "heuristic"], 3, False)
+    st, sim, _, _, _, sc, tb, brk = new_player(ctx.cx, 3, len(g.categories), np.zeros((0, 8), np.int64))
+    pa, pb = np.zeros(3), np.zeros(3)
+    engine.reset(st, ctx.cx, 9, 2)
+    steps = 0
+    while (seat := engine.advance(st, ctx.cx)) >= 0:
+        if steps == 10:
+            tr.win_probability(st, sim, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, sc, tb, brk, pa, pb)
+            assert pa.sum() == pytest.approx(1.0) and pb.max() > 0  # mid-game: uncertain
+        engine.apply(st, ctx.cx, ask(st, lu.fns, lu.weights, seat))
+        steps += 1
+    engine.result(st, ctx.cx, sc, tb, brk)
+    _, win = rank_and_win(sc[None].copy(), tb[None].copy())
+    assert win.max() == 1.0  # one winner
+    tr.win_probability(st, sim, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, sc, tb, brk, pa, pb)
+    assert np.array_equal(pa, win[0]) and (pb == 0).all()
+
+
+def test_acbas_clairvoyant_is_the_skilled_player(tiny):
+    """ACBAS has no chance and no hidden information: the fictive player plays the skilled player's very games, so
+    the random effect is 0 and relative skill 1."""
+    from meeplab.sim.core import quality as core
+
+    g = get_game("acbas")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    sk = core.play_skill(g, ctx, 2, 3, 6, "random", "tiny", "heuristic", bot_configs=(tiny,))
+    assert np.array_equal(sk["wins"]["fictive"], sk["wins"]["skilled"])
+    rs = q.relative_skill(sk["wins"], reps=200)
+    assert rs["random_effect"]["value"] == 0.0
+    if rs["learning_effect"]["value"] > 0:
+        assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
+
+
+def test_quality_command(tmp_path, tiny, sb):
+    from meeplab.cli import main
+
+    out = tmp_path / "q"
+    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4"]
+    args += ["--points", "4", "--skill-games", "4", "--skilled", "tiny", "--bot-config", tiny, "-q", "--out", str(out)]
+    assert main(args) == 0
+    data = json.loads((out / "quality.json").read_text())
+    rec = data["players"]["3"]
+    for key in ("relative_skill", "lead_changes", "decisiveness", "drama", "uncertainty", "comeback_rate"):
+        assert key in rec and "value" in rec[key]
+    for key in ("runaway_leader", "margin", "tiebreak_decided", "shared_wins", "kingmaking", "what_decides"):
+        assert key in rec
+    traj = pd.read_parquet(out / "trajectories.parquet")
+    assert {"game", "step", "round", "seat", "p_win", "se"} <= set(traj.columns)
+    assert sorted(traj["seat"].unique()) == [1, 2, 3]
+    again = q.trajectory_metrics(traj[traj["n_players"] == 3])  # recomputed from the file = the JSON
+    assert again["lead_changes"]["value"] == pytest.approx(rec["lead_changes"]["value"])
+    loaded = q.load_quality(out)
+    assert set(loaded["frames"]) >= {"trajectories", "skill", "decisions"}
+
+
+def test_quality_bad_input(tmp_path, capsys):
+    from meeplab.cli import main
+
+    assert main(["quality", "schweinebande", "--skilled", "nosuchbot", "--out", str(tmp_path / "x")]) == 2
+    assert "unknown bot 'nosuchbot'" in capsys.readouterr().err
+    assert main(["quality", "schweinebande", "--skilled", "greedy", "--out", str(tmp_path / "y")]) == 2
