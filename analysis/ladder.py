@@ -9,6 +9,12 @@ A **finding** is a quantity measured at every rung (a seat's advantage over the 
 length, the leading score category). It is flagged when it changes sign between the lowest and the highest rung
 (with at least one of the two intervals clear of zero), when its 95 % intervals at the lowest and highest rung do
 not overlap, or (for the leading category) when the category itself changes.
+
+A finding has **settled** when the two strongest rungs agree on it: their 95 % intervals overlap (for the leading
+category: the same category). Otherwise it is **still moving**, up or down from the second-strongest rung to the
+strongest: stronger play would likely move it further, and the strongest rung's value is not yet the game's.
+**Budget rungs** (:func:`budget_variants`) make the strongest rungs the top bot at growing search budgets (e.g.
+``ismcts`` at 1x, 4x and 16x its playouts), so that "settled" means "more search no longer changes it".
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from meeplab.sim.core.bots import BotSpec
 from meeplab.sim.core.errors import MeeplabError
 
 from .load import Run, load_run
@@ -198,3 +205,97 @@ def findings(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any
                 }
             )
     return out
+
+
+def settled(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]]:
+    """Each finding at each player count, judged on the two strongest rungs present (``rungs`` weakest first):
+    ``status`` "settled" (their 95 % intervals overlap; the leading category: the same one) or "still moving",
+    ``direction`` "up", "down" or "" (the strongest rung's value against the second-strongest's; a category that
+    changes: "changes"), ``weaker``/``stronger`` = (rung, value, lo, hi) (the category: (rung, name, share))."""
+    out = []
+    for p in sorted({r["n_players"] for r in rows}):
+        at = {r["rung"]: r for r in rows if r["n_players"] == p}
+        present = [r for r in rungs if r in at]
+        if len(present) < 2:
+            continue
+        a, b = at[present[-2]], at[present[-1]]
+        quantities = [
+            (f"seat {s + 1}'s win rate (fair {1 / p:.1%})", ("seat_rate", s), ("seat_lo", s), ("seat_hi", s))
+            for s in range(p)
+        ]
+        quantities += [
+            ("share of games with a shared win", ("tie", None), ("tie_lo", None), ("tie_hi", None)),
+            ("mean game length", ("length", None), ("length_lo", None), ("length_hi", None)),
+        ]
+        for name, *cols in quantities:
+            va, la, ha = (a[c] if i is None else a[c][i] for c, i in cols)
+            vb, lb, hb = (b[c] if i is None else b[c][i] for c, i in cols)
+            moving = ha < lb or hb < la
+            out.append(
+                {
+                    "n_players": p,
+                    "finding": name,
+                    "status": "still moving" if moving else "settled",
+                    "direction": ("up" if vb > va else "down") if moving else "",
+                    "weaker": (present[-2], va, la, ha),
+                    "stronger": (present[-1], vb, lb, hb),
+                    "length": name == "mean game length",
+                }
+            )
+        if a["category"] and b["category"]:
+            same = a["category"] == b["category"]
+            out.append(
+                {
+                    "n_players": p,
+                    "finding": "leading score category",
+                    "status": "settled" if same else "still moving",
+                    "direction": "" if same else "changes",
+                    "weaker": (present[-2], a["category"], a["category_share"]),
+                    "stronger": (present[-1], b["category"], b["category_share"]),
+                    "category": True,
+                }
+            )
+    return out
+
+
+# the weight that is a search bot's budget, per search algorithm (sim.core.bots SEARCH_ALGOS)
+BUDGET_WEIGHTS = {"rollout": ("playouts",), "ismcts": ("per_candidate", "iterations")}
+
+
+def parse_budgets(text: str) -> list[float]:
+    """``--budgets 1,4,16``: positive factors, ascending, without repeats."""
+    try:
+        vals = [float(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        raise MeeplabError(f"--budgets must be numbers separated by commas, e.g. 1,4,16; got {text!r}") from None
+    if not vals or any(not (v > 0) or not math.isfinite(v) for v in vals):
+        raise MeeplabError(f"--budgets must be positive factors, e.g. 1,4,16; got {text!r}")
+    return sorted(set(vals))
+
+
+def budget_variants(top: BotSpec, factors: list[float]) -> tuple[list[str], str]:
+    """Budget rungs of the search bot ``top``: its name at factor 1 and a variant ``<name>-x<f>`` per other factor
+    with its budget weight (``rollout``: playouts; ``ismcts``: per_candidate, else iterations) times ``f``. Returns
+    the rung names (in the order of ``factors``) and the TOML defining the variants (``--bot-config``)."""
+    if not top.search or top.search not in BUDGET_WEIGHTS:
+        raise MeeplabError(
+            f"--budgets needs a search bot as the top rung ({', '.join(BUDGET_WEIGHTS)}); '{top.name}' is not one"
+        )
+    w = top.weights_dict()
+    key = next(k for k in BUDGET_WEIGHTS[top.search] if w.get(k, 0) > 0)
+    names, toml = [], [f"# budget rungs of {top.name} (meeplab ladder --budgets): {key} x each factor"]
+    for f in factors:
+        if f == 1:
+            names.append(top.name)
+            continue
+        name = f"{top.name}-x{f:g}"
+        names.append(name)
+        toml += [
+            f'[bots."{name}"]',
+            f'base = "{top.name}"',
+            f'description = "{top.name} at {f:g} x its budget ({key} = {w[key] * f:g})"',
+            f'[bots."{name}".weights]',
+            f"{key} = {w[key] * f!r}",
+            "",
+        ]
+    return names, "\n".join(toml) + "\n"

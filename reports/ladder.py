@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from meeplab.analysis.compare import bot_order, unique_labels
-from meeplab.analysis.ladder import Ladder, findings, gap_rows, load_ladder, rung_rows
+from meeplab.analysis.ladder import Ladder, findings, gap_rows, load_ladder, rung_rows, settled
 from meeplab.analysis.stats import run_stats
 
 from . import charts
@@ -33,6 +33,28 @@ def finding_text(f: dict[str, Any]) -> str:
     return f"{pct(lo[1])} {ci(lo[2], lo[3])} with {lo[0]}, {pct(hi[1])} {ci(hi[2], hi[3])} with {hi[0]}"
 
 
+def settled_value(v: tuple, length: bool = False, category: bool = False) -> str:
+    """One rung's value of a finding for the "Has it settled?" table: (rung, value, lo, hi) or (rung, name, share)."""
+    if category:
+        return f"{v[1]} ({pct(v[2])} of points)"
+    if length:
+        return f"{num(v[1], 1)} {ci(v[2], v[3], num1)}"
+    return f"{pct(v[1])} {ci(v[2], v[3])}"
+
+
+def settled_table(judged: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The findings of one player count judged on the two strongest rungs: both values and the verdict."""
+    if not judged:
+        return None
+    weak, strong = judged[0]["weaker"][0], judged[0]["stronger"][0]
+    body = []
+    for f in judged:
+        flags = {"length": f.get("length", False), "category": f.get("category", False)}
+        verdict = f["status"] + (f" ({f['direction']})" if f["direction"] else "")
+        body.append([f["finding"], settled_value(f["weaker"], **flags), settled_value(f["stronger"], **flags), verdict])
+    return table(["finding", f"with {weak}", f"with {strong}", "verdict"], body, [False, True, True, False])
+
+
 def ladder_section(lad: Ladder) -> dict[str, Any]:
     """The section "Does it hold for stronger players?"."""
     rows = rung_rows(lad)
@@ -40,6 +62,15 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
     flags = [
         {"head": f"{f['n_players']} players, {f['finding']} {f['why']}:", "text": finding_text(f)}
         for f in findings(rows, lad.rungs)
+    ]
+    judged = settled(rows, lad.rungs)
+    moving = [
+        {
+            "head": f"{f['n_players']} players, {f['finding']}:",
+            "text": f"{f['direction']} from {f['weaker'][0]} to {f['stronger'][0]}",
+        }
+        for f in judged
+        if f["status"] != "settled"
     ]
     counts = []
     for p in sorted({r["n_players"] for r in rows}):
@@ -80,6 +111,7 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
                 "gaps": table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True])
                 if gb
                 else None,
+                "settled": settled_table([f for f in judged if f["n_players"] == p]),
             }
         )
     uri = seat_chart(rows, lad.rungs)
@@ -91,7 +123,16 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
             "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
             "Wilson intervals; a line that crosses zero is a finding that depends on skill.",
         )
-    return {"template": "ladder.html.j2", "rungs": lad.rungs, "flags": flags, "counts": counts, "figure": fig}
+    strongest = lad.rungs[-2:] if len(lad.rungs) >= 2 else []
+    return {
+        "template": "ladder.html.j2",
+        "rungs": lad.rungs,
+        "flags": flags,
+        "moving": moving,
+        "strongest": strongest,
+        "counts": counts,
+        "figure": fig,
+    }
 
 
 def seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:

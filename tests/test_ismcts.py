@@ -2,7 +2,10 @@
 seat cannot see, explains its root, sizes its tree from its budget and refuses bad options. Tiny budgets only: its
 strength is measured in scripts/bench.py and the bots' docs, never here."""
 
+import os
 import re
+import shutil
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -196,3 +199,110 @@ def test_bad_options_are_refused(tmp_path, weights, msg):
     with pytest.raises(MeeplabError, match=re.escape(msg)):
         make_lineup("schweinebande", ["bad"], 2, False, [str(path)])
 
+
+# -- the ladder's budget rungs and the settled verdict (analysis.ladder) --------------------------------------------
+
+
+def _row(p, rung, rates, half, tie=0.01, length=20.0, category="points"):
+    return {
+        "n_players": p,
+        "rung": rung,
+        "games": 1000,
+        "seat_rate": list(rates),
+        "seat_lo": [r - half for r in rates],
+        "seat_hi": [r + half for r in rates],
+        "tie": tie,
+        "tie_lo": tie - 0.005,
+        "tie_hi": tie + 0.005,
+        "length": length,
+        "length_lo": length - 0.2,
+        "length_hi": length + 0.2,
+        "category": category,
+        "category_share": 0.5,
+    }
+
+
+def test_a_finding_settles_only_when_the_two_strongest_rungs_agree():
+    from meeplab.analysis.ladder import settled
+
+    rungs = ["heuristic", "ismcts", "ismcts-x4"]
+    rows = [
+        _row(2, "heuristic", [0.70, 0.30], 0.03),  # the weakest rung is ignored
+        _row(2, "ismcts", [0.55, 0.45], 0.03),
+        _row(2, "ismcts-x4", [0.52, 0.48], 0.03, length=21.0, category="pigs"),
+        _row(3, "ismcts", [0.40, 0.30, 0.30], 0.02),
+        _row(3, "ismcts-x4", [0.33, 0.33, 0.34], 0.02),
+    ]
+    out = {(f["n_players"], f["finding"]): f for f in settled(rows, rungs)}
+    seat1 = out[(2, "seat 1's win rate (fair 50.0%)")]
+    assert seat1["status"] == "settled" and seat1["direction"] == ""
+    assert seat1["weaker"][0] == "ismcts" and seat1["stronger"][0] == "ismcts-x4"
+    assert out[(2, "mean game length")]["status"] == "still moving"
+    assert out[(2, "mean game length")]["direction"] == "up"
+    assert out[(2, "leading score category")]["direction"] == "changes"
+    assert out[(2, "share of games with a shared win")]["status"] == "settled"
+    s3 = out[(3, "seat 1's win rate (fair 33.3%)")]
+    assert s3["status"] == "still moving" and s3["direction"] == "down"
+    assert out[(3, "seat 2's win rate (fair 33.3%)")]["status"] == "settled"
+    # a player count with one rung only has no verdict
+    assert not settled([_row(4, "ismcts", [0.25] * 4, 0.02)], rungs)
+
+
+def test_budget_rungs_multiply_the_top_bots_budget():
+    from meeplab.analysis.ladder import budget_variants, parse_budgets
+
+    bots = available("schweinebande")
+    assert parse_budgets("16,1,4,4") == [1.0, 4.0, 16.0]
+    for bad in ("0,4", "x", "", "-1"):
+        with pytest.raises(MeeplabError):
+            parse_budgets(bad)
+    names, toml = budget_variants(bots["ismcts"], [1.0, 4.0, 16.0])
+    assert names == ["ismcts", "ismcts-x4", "ismcts-x16"]
+    per = bots["ismcts"].weights_dict()["per_candidate"]
+    names_r, toml_r = budget_variants(bots["rollout"], [2.0])
+    assert names_r == ["rollout-x2"] and "playouts = 16.0" in toml_r
+    with pytest.raises(MeeplabError, match="search bot"):
+        budget_variants(bots["heuristic"], [1.0, 4.0])
+    import tomllib
+
+    table = tomllib.loads(toml)["bots"]
+    assert table["ismcts-x16"]["base"] == "ismcts"
+    assert table["ismcts-x16"]["weights"] == {"per_candidate": per * 16}
+    assert table["ismcts-x4"]["weights"] == {"per_candidate": per * 4}
+
+
+def test_ladder_with_budget_rungs_reports_what_has_settled(tmp_path, tiny, capsys, browser):
+    """ladder --budgets plays the top rung at each budget (variants in OUT/budgets.toml) and its report says, per
+    finding, whether the two strongest rungs agree (checked in headless Chromium)."""
+    import json
+
+    from meeplab.cli import main
+
+    out = tmp_path / "lad"
+    args = ["ladder", "schweinebande", "-p", "2", "-b", "random,tiny", "--budgets", "1,2", "-n", "4", "-q"]
+    assert main([*args, "--bot-config", tiny, "--out", str(out)]) in (0, None)
+    capsys.readouterr()
+    meta = json.loads((out / "ladder.json").read_text())
+    assert meta["rungs"] == ["random", "tiny", "tiny-x2"]
+    assert "iterations = 12.0" in (out / "budgets.toml").read_text()
+    html = (out / "report.html").read_text()
+    assert "Has it settled?" in html and "tiny-x2" in html
+    assert "settled" in html or "still moving" in html
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((out / "report.html").as_uri())
+    page.wait_for_load_state("load")
+    assert not errors, errors
+    section = page.locator("#ladder")
+    text = section.inner_text()
+    assert "Has it settled?" in text and "with tiny-x2" in text and "verdict" in text
+    verdicts = [ln for ln in text.splitlines() if ln.rstrip().endswith(("settled", "(up)", "(down)", "(changes)"))]
+    assert len(verdicts) >= 4  # two seats, shared wins, length (and the category)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280 + 1
+    shot = tmp_path / "ladder.png"
+    section.screenshot(path=str(shot))
+    keep = os.environ.get("MEEPLAB_SCREENSHOTS")  # a folder to keep the screenshot in, for a person to look at
+    if keep:
+        shutil.copy(shot, Path(keep) / "ladder-settled.png")
+    page.close()

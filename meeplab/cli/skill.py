@@ -207,9 +207,16 @@ def _slug(name: str) -> str:
     "--bots",
     "-b",
     "rungs",
-    default="random,greedy,heuristic",
+    default="random,greedy,heuristic,rollout,ismcts",
     show_default=True,
     help="The rungs, weakest first, comma-separated (at least two).",
+)
+@click.option(
+    "--budgets",
+    default=None,
+    metavar="F1,F2,...",
+    help="Budget rungs: play the top rung (the last of --bots, a search bot) at these multiples of its search "
+    "budget, e.g. 1,4,16 (rungs ismcts, ismcts-x4, ismcts-x16); findings settle when the two strongest agree.",
 )
 @click.option("--players", "-p", default=None, help="Player count(s): 3, or 2,3,4, or 2-5 (default: the game's usual).")
 @click.option(
@@ -248,6 +255,7 @@ def _slug(name: str) -> str:
 def ladder_cmd(
     game,
     rungs,
+    budgets,
     players,
     n_games,
     seed,
@@ -269,20 +277,36 @@ def ladder_cmd(
     skill. Each pair of neighbouring rungs plays a cross-play run (seats alternating, rotated): how often the
     stronger one wins. The report's section "Does it hold for stronger players?" shows, per player count and
     rung, seat win rates, the leading score category, shared wins and game length, and flags every finding
-    that changes sign, or whose intervals at the lowest and highest rung do not overlap.
+    that changes sign, or whose intervals at the lowest and highest rung do not overlap. A finding has settled when
+    the two strongest rungs agree on it within their intervals, else it is still moving (with its direction);
+    --budgets makes the strongest rungs the top bot at growing search budgets.
 
     \b
       meeplab ladder schweinebande --players 2-5 --bots random,greedy,heuristic,rollout --games 2000 --out runs/ladder
+      meeplab ladder schweinebande --players 3 --bots heuristic,ismcts --budgets 1,4,16 --games 1000 --out runs/settle
       meeplab report runs/ladder --out ladder.html
     """
     import json
 
     names = parse_bots(rungs)
+    root = Path(out)
+    if budgets:  # the top rung at several budgets: variants in OUT/budgets.toml
+        from meeplab.analysis.ladder import budget_variants, parse_budgets
+        from meeplab.sim.core.bots import available
+
+        known = available(game, bot_configs)
+        if names and names[-1] not in known:
+            raise MeeplabError(f"unknown bot '{names[-1]}' for {game}; available: {', '.join(sorted(known))}")
+        extra, toml = budget_variants(known[names[-1]], parse_budgets(budgets))
+        names = names[:-1] + extra
+        where = root
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "budgets.toml").write_text(toml, encoding="utf-8")
+        bot_configs = (*bot_configs, str(where / "budgets.toml"))
     if len(names) < 2:
         raise MeeplabError("--bots needs at least two rungs, weakest first, e.g. random,greedy,heuristic")
     if len(set(names)) != len(names):
         raise MeeplabError(f"--bots lists a rung twice: {rungs}")
-    root = Path(out)
     if (root / "ladder.json").exists() and not (resume or force):
         raise MeeplabError(f"{root} already holds a ladder; give --resume to finish it or --force to replace it")
     kw2 = {
