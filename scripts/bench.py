@@ -8,6 +8,7 @@ with --docs, between the bench markers of docs/speed.md.
     python scripts/bench.py                       # every game, default cases
     python scripts/bench.py --game schweinebande --games 50000 --repeats 5
     python scripts/bench.py --cluster --games 1000000     # 2 Dask workers vs numba threads (greedy, 3 players)
+    python scripts/bench.py --ismcts --game schweinebande  # ismcts vs rollout: s/game, iterations/s, tree share
 
 A lineup "rollout+heuristic" puts the first bot in one seat and the second in all others. Search bots
 play fewer games per run (SEARCH_GAMES) and at most 2 runs. Decisions per second count the decisions with
@@ -159,6 +160,60 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     return text
 
 
+def _replay_counts(text: str) -> int:
+    """Playouts a replay's search decisions spent: ismcts iterations, or rollout's candidates x playouts."""
+    total = 0
+    for m in re.finditer(r"ismcts: \d+ candidate\(s\), (\d+) iterations", text):
+        total += int(m.group(1))
+    for m in re.finditer(r"search: (\d+) candidate\(s\) x (\d+) playouts", text):
+        total += int(m.group(1)) * int(m.group(2))
+    return total
+
+
+def bench_ismcts(ids, n_games=3, threads=1):
+    """ismcts against rollout, on one thread, the same moment (alternating game by game, the same games): seconds
+    per game between ismcts bots at the default budget, iterations per second, and the tree's share of a search
+    (1 - rollout's seconds per playout / ismcts's seconds per iteration: both spend their time playing the same
+    policy's moves, ismcts also in its tree)."""
+    numba.set_num_threads(threads)
+    rows = []
+    for gid in ids:
+        game = get_game(gid)
+        ctx = game.prepare(game.params.resolve({}))
+        for p in sorted({2, game.default_players}):
+            spent = {"ismcts": [0.0, 0, 0], "rollout": [0.0, 0, 0]}  # seconds, playouts, games
+            lus = {b: make_lineup(gid, [b], p, True) for b in spent}
+            for lu in lus.values():  # compile / load first
+                game.replay(ctx, lu, 1, 0, p, explain=True)
+            for i in range(n_games):
+                for b, lu in lus.items():
+                    t = time.perf_counter()
+                    text = game.replay(ctx, lu, 1, 1 + i, p, explain=True)
+                    spent[b][0] += time.perf_counter() - t
+                    spent[b][1] += _replay_counts(text)
+                    spent[b][2] += 1
+            (ti, ni, gi), (tr, nr, _) = spent["ismcts"], spent["rollout"]
+            share = 1.0 - (tr / max(nr, 1)) / (ti / max(ni, 1))
+            rows.append((gid, p, ti / gi, ni / ti, tr / max(nr, 1) * 1e6, ti / max(ni, 1) * 1e6, share))
+            print(
+                f"{gid:<14} {p}p ismcts self-play {ti / gi:6.2f} s/game, {ni / ti:9,.0f} iterations/s; "
+                f"rollout {tr / max(nr, 1) * 1e6:7.1f} us/playout vs ismcts {ti / max(ni, 1) * 1e6:7.1f} us/iteration: "
+                f"tree share {share:.1%}",
+                file=sys.stderr,
+            )
+    table = (
+        f"ismcts vs rollout on {threads} thread(s), {n_games} games each, alternating (same moment), "
+        f"{time.strftime('%Y-%m-%d')}, numba {numba.__version__}\n\n"
+        "| game | players | s per ismcts game | iterations/s | rollout us/playout | ismcts us/iteration "
+        "| tree share |\n"
+        "|---|---|---|---|---|---|---|\n"
+    )
+    table += "".join(
+        f"| {g} | {p} | {s:.2f} | {it:,.0f} | {ur:.1f} | {ui:.1f} | {sh:.1%} |\n" for g, p, s, it, ur, ui, sh in rows
+    )
+    print(table)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", action="append", help="game id (repeatable; default: all)")
@@ -180,6 +235,11 @@ def main(argv=None):
         action="store_true",
         help="instead: whole runs on 2 Dask workers vs numba threads (greedy Schweinebande, 3 players)",
     )
+    ap.add_argument(
+        "--ismcts",
+        action="store_true",
+        help="instead: ismcts vs rollout on one thread (s per game, iterations/s, the tree's share of a search)",
+    )
     args = ap.parse_args(argv)
     if args.threads:
         numba.set_num_threads(args.threads)
@@ -187,6 +247,9 @@ def main(argv=None):
         bench_cluster(args.games or 1_000_000, args.repeats)
         return
     ids = args.game or [g for g in CASES if g in game_ids()]
+    if args.ismcts:
+        bench_ismcts(ids, args.games or 3, args.threads or 1)
+        return
     if args.cold:
         for gid in ids:
             wall, cpu, helpers = cold_compile(gid, args.procs)
