@@ -284,3 +284,33 @@ def test_nan_and_infinity_refused_with_the_name(tmp_path, capsys, value):
     with pytest.raises(MeeplabError, match="pig_bonus_farm"):
         meeplab.run("schweinebande", games=10, set={"pig_bonus_farm": float(value)}, out=out)
     assert not Path(out).exists()
+
+
+FORKS = r"""
+import os, sys
+from meeplab.sim.core.registry import get_game
+from meeplab.sim.core.runner import RunConfig, run
+
+game = get_game("schweinebande")
+codes = []
+for i in range(int(sys.argv[1])):
+    pid = os.fork()
+    if pid == 0:  # the child plays in memory, then leaves through the interpreter's normal teardown
+        meta = run(RunConfig(game=game, games=60, players=[3], bots=["greedy", "random"], chunk=20, progress=False))
+        assert meta["_table"].num_rows == 180
+        sys.exit(0)
+    _, status = os.waitpid(pid, 0)
+    codes.append(os.waitstatus_to_exitcode(status))
+print(codes)
+sys.exit(0 if all(c == 0 for c in codes) else 1)
+"""
+
+
+def test_the_in_memory_path_exits_through_python_every_time():
+    """The rows kept in memory (no OUT): 20 processes in a row end with their own exit code, never an abort at
+    teardown (each a fork of one interpreter that has imported meeplab but played nothing, so each loads the
+    engine and starts its threads itself)."""
+    proc = subprocess.run([sys.executable, "-c", FORKS, "20"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == str([0] * 20)
+    assert "terminate called" not in proc.stderr

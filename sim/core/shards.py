@@ -105,7 +105,11 @@ def table_bytes(table: pa.Table) -> bytes:
 
 
 def bytes_table(data: bytes) -> pa.Table:
-    return pq.read_table(pa.BufferReader(data))
+    """A shard's rows from its Parquet bytes, decoded in this thread. Arrow's thread pool is left alone on purpose:
+    a pool worker still finishing when the interpreter exits right after the last shard (the in-memory path, the
+    sequential test) aborts the process ("terminate called without an active exception", exit 134; apache/arrow
+    issues 34314, 39862)."""
+    return pq.read_table(pa.BufferReader(data), use_threads=False)
 
 
 # -- worker side ---------------------------------------------------------------------------------
