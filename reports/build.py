@@ -17,6 +17,7 @@ from .compare import comparison_section, overview_section, sweep_section
 from .format import slug
 from .ladder import build_ladder_report
 from .options import build_options_report
+from .quality import quality_section
 from .runs import run_section
 from .sequential import sprt_section
 from .sweep2 import grid_section
@@ -85,6 +86,10 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
             sections.append(grid_section(runs, stats, labels, grid))
     for run, st, lab, a in zip(runs, stats, labels, anchors):
         sections.append(run_section(run, st, lab, a, colors))
+        qs = quality_section(run.path, a + "-quality")  # meeplab quality's data in the run directory
+        if qs is not None:
+            toc.append((qs["anchor"], "Is it a good game?"))
+            sections.append(qs)
     doc = render_page(
         title,
         subtitle,

@@ -33,6 +33,7 @@ from .format import (
     table,
     tag,
 )
+from .quality import skill_note
 
 SAFETY_WARN = 0.01  # findings from a table where more than this share of games ended by a safety net get a warning
 
@@ -455,7 +456,7 @@ def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[st
         "path": str(run.path),
         "n_rows": num(run.n_rows, 0),
         "header": header(run, st),
-        "findings": findings(run, st),
+        "findings": findings(run, st) + [n for n in [skill_note(run.meta)] if n],
         "win": win_section(st, colors),
         "seat": seat_section(run, st),
         "ties": tie_section(st),

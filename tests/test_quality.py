@@ -168,13 +168,19 @@ def test_acbas_clairvoyant_is_the_skilled_player(tiny):
         assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
 
 
-def test_quality_command(tmp_path, tiny, sb):
+@pytest.fixture(scope="module")
+def qdir(tmp_path_factory, tiny):
     from meeplab.cli import main
 
-    out = tmp_path / "q"
+    out = tmp_path_factory.mktemp("quality") / "q"
     args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4"]
     args += ["--points", "4", "--skill-games", "4", "--skilled", "tiny", "--bot-config", tiny, "-q", "--out", str(out)]
     assert main(args) == 0
+    return out
+
+
+def test_quality_command(qdir):
+    out = qdir
     data = json.loads((out / "quality.json").read_text())
     rec = data["players"]["3"]
     for key in ("relative_skill", "lead_changes", "decisiveness", "drama", "uncertainty", "comeback_rate"):
@@ -196,3 +202,22 @@ def test_quality_bad_input(tmp_path, capsys):
     assert main(["quality", "schweinebande", "--skilled", "nosuchbot", "--out", str(tmp_path / "x")]) == 2
     assert "unknown bot 'nosuchbot'" in capsys.readouterr().err
     assert main(["quality", "schweinebande", "--skilled", "greedy", "--out", str(tmp_path / "y")]) == 2
+
+
+def test_quality_section_in_chromium(browser, qdir, tmp_path):
+    """The report of a quality directory shows "Is it a good game?" with its findings and charts; a run of one-step
+    bots says so, with the ladder command."""
+    from meeplab.reports import build_report
+
+    html = build_report([qdir], tmp_path / "r.html")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(html.as_uri())
+    sec = page.locator("section", has_text="Is it a good game?").last
+    text = sec.inner_text()
+    for words in ("luck vs skill", "lead changes", "decisiveness", "drama", "kingmaking", "What decides games"):
+        assert words in text
+    imgs = sec.locator("img")
+    assert imgs.count() == 3  # fan chart, histograms, luck-skill bar
+    assert all(imgs.nth(i).evaluate("e => e.naturalWidth > 100") for i in range(3))
+    assert "meeplab ladder schweinebande" in page.locator(".findings").first.inner_text()
+    sec.screenshot(path=str(tmp_path / "quality.png"))

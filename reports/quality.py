@@ -1,0 +1,364 @@
+"""The report section "Is it a good game?" (``meeplab quality``'s data in a run directory) and the line every report
+of one-step bots carries (``skill_note``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import PercentFormatter
+
+from meeplab.analysis.quality import DECIDED, THRESHOLDS, has_quality, load_quality
+
+from . import charts
+from .format import b, ci, code, figure, num, pct, table
+
+
+def _iv(rec: dict, f=pct) -> str:
+    return f"{f(rec.get('value'))} ({ci(rec.get('lo'), rec.get('hi'), f)})"
+
+
+def _n2(x: Any) -> str:
+    return num(x, 2)
+
+
+def _panels(n: int):
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 3.1), squeeze=False, sharey=True, layout="constrained")
+    return fig, list(axes.ravel())
+
+
+def _pct_axis(ax, top: float | None = None):
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
+
+
+# -- charts -----------------------------------------------------------------------------------------------------------
+
+
+def fan_chart(traj: pd.DataFrame, players: list[int]) -> str:
+    """Per player count: the eventual winner's win probability over the game (median and 10-90 % band) against the
+    other seats'."""
+    fig, axes = _panels(len(players))
+    bins = np.linspace(0, 1, 11)
+    for ax, p in zip(axes, players):
+        d = traj[traj["n_players"] == p]
+        fin = d[d["final"]]
+        winner = fin.loc[fin.groupby("game")["p_win"].idxmax(), ["game", "seat"]].rename(columns={"seat": "w"})
+        d = d.merge(winner, on="game")
+        d = d.assign(is_w=d["seat"] == d["w"], bin=np.clip(np.digitize(d["progress"], bins) - 1, 0, len(bins) - 2))
+        for is_w, color, label in ((True, charts.PALETTE[0], "eventual winner"), (False, charts.PALETTE[1], "others")):
+            g = d[d["is_w"] == is_w].groupby("bin")["p_win"]
+            x = (bins[:-1] + bins[1:])[g.median().index] / 2
+            ax.fill_between(x, g.quantile(0.1), g.quantile(0.9), color=color, alpha=0.2, lw=0)
+            ax.plot(x, g.median(), color=color, lw=2, label=label)
+        ax.axhline(1 / p, color=charts.FAIR, ls="--", lw=1)
+        ax.axhline(DECIDED, color=charts.FAIR, ls=":", lw=1)
+        ax.set_title(f"{p} players")
+        ax.set_xlabel("share of the game played")
+        ax.set_xlim(0, 1)
+        _pct_axis(ax, 1.02)
+    axes[0].set_ylabel("win probability")
+    axes[0].legend(loc="upper left")
+    return charts.to_uri(fig)
+
+
+def histograms(q: dict, players: list[int]) -> str:
+    """Lead changes per game and winning margins, one row per player count."""
+    fig, axes = plt.subplots(len(players), 2, figsize=(8.4, 2.6 * len(players)), squeeze=False, layout="constrained")
+    for row, p in zip(axes, players):
+        rec = q["players"][str(p)]
+        h = rec["lead_changes"]["histogram"]
+        ks = sorted(int(k) for k in h)
+        n = sum(h.values())
+        row[0].bar(ks, [h[str(k)] / n for k in ks], color=charts.PALETTE[0])
+        row[0].set_title(f"{p} players: lead changes per game")
+        row[0].set_xticks(ks)
+        _pct_axis(row[0])
+        m = rec["margin"]
+        edges = np.asarray(m["edges"])
+        cnt = np.asarray(m["counts"], dtype=float)
+        row[1].bar(edges[:-1], cnt / cnt.sum(), width=np.diff(edges), align="edge", color=charts.PALETTE[2])
+        row[1].set_title(f"{p} players: winning margin (points)")
+        _pct_axis(row[1])
+    return charts.to_uri(fig)
+
+
+def skill_bar(q: dict, players: list[int]) -> str:
+    """Relative skill per player count: a bar split into skill (RS) and luck (1 - RS), with RS's interval."""
+    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.55 * len(players)), layout="constrained")
+    for i, p in enumerate(players):
+        rs = q["players"][str(p)].get("relative_skill") or {}
+        v = rs.get("value")
+        if v is None:
+            continue
+        v = min(max(v, 0.0), 1.0)
+        ax.barh(i, v, color=charts.PALETTE[0], label="skill" if i == 0 else None)
+        ax.barh(i, 1 - v, left=v, color=charts.PALETTE[1], alpha=0.6, label="luck" if i == 0 else None)
+        lo, hi = rs.get("lo"), rs.get("hi")
+        if lo is not None and hi is not None:
+            ax.errorbar(v, i, xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], color=charts.INK, capsize=4)
+    ax.set_yticks(range(len(players)), [f"{p} players" for p in players])
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("relative skill RS = learning effect / (learning + random effect)")
+    charts.fit_legend(fig, *ax.get_legend_handles_labels(), ncol=2)
+    return charts.to_uri(fig)
+
+
+# -- findings ---------------------------------------------------------------------------------------------------------
+
+
+def findings(q: dict, p: int) -> list:
+    """One line per metric, in plain words, with the thresholds of docs/quality.md."""
+    rec = q["players"][str(p)]
+    items: list = []
+    lab = b(f"{p} players:")
+    rs = rec.get("relative_skill")
+    if rs and rs.get("value") is not None:
+        lo_t, hi_t = THRESHOLDS["relative_skill"]
+        v = rs["value"]
+        word = "mostly skill" if v >= hi_t else "mostly luck" if v < lo_t else "skill and luck both matter"
+        items.append(
+            [
+                lab,
+                " ",
+                b("luck vs skill: "),
+                f"{word}, relative skill {_iv(rs, _n2)} ",
+                f"(0 = pure chance, 1 = pure skill; below {lo_t} mostly luck, from {hi_t} mostly skill).",
+            ]
+        )
+    lc = rec["lead_changes"]
+    lo_t, hi_t = THRESHOLDS["lead_changes"]
+    word = "the early favourite usually wins" if lc["value"] < lo_t else "a seesaw" if lc["value"] > hi_t else "some"
+    items.append(
+        [
+            lab,
+            " ",
+            b("lead changes: "),
+            f"{_iv(lc, _n2)} per game ({word}; below {lo_t} the early "
+            f"favourite usually wins, above {hi_t} the lead seesaws).",
+        ]
+    )
+    de = rec["decisiveness"]
+    lo_t, hi_t = THRESHOLDS["decisiveness"]
+    word = (
+        "decided early: runaway risk"
+        if de["value"] < lo_t
+        else "open to the end"
+        if de["value"] > hi_t
+        else "decided late"
+    )
+    items.append(
+        [
+            lab,
+            " ",
+            b("decisiveness: "),
+            f"the winner is settled (above {pct(DECIDED, 0)} to win for good) "
+            f"after {_iv(de)} of the game ({word}; before {pct(lo_t, 0)} is early, after {pct(hi_t, 0)} open).",
+        ]
+    )
+    dr = rec["drama"]
+    word = "winners often come from behind" if dr["value"] > THRESHOLDS["drama"] else "winners mostly lead throughout"
+    items.append(
+        [
+            lab,
+            " ",
+            b("drama: "),
+            f"the eventual winner trailed the favourite by {_iv(dr)} on average ({word}; "
+            f"above {pct(THRESHOLDS['drama'], 0)} counts as drama).",
+        ]
+    )
+    items.append(
+        [
+            lab,
+            " ",
+            b("uncertainty: "),
+            f"mean entropy of the win probabilities {_iv(rec['uncertainty'], _n2)} "
+            "(0 = the winner is always known, 1 = every seat equally likely).",
+        ]
+    )
+    cb = rec["comeback_rate"]
+    items.append(
+        [
+            lab,
+            " ",
+            b("comebacks: "),
+            f"{_iv(cb)} of games are won by a seat that was not the favourite at two "
+            f"thirds of the game (fair share of surprises at {p} players: up to {pct(1 - 1 / p, 0)}).",
+        ]
+    )
+    rl = rec["runaway_leader"]
+    word = "runaway leader" if rl["value"] > THRESHOLDS["runaway_leader"] else "no runaway leader"
+    items.append(
+        [
+            lab,
+            " ",
+            b("runaway leader: "),
+            f"the favourite at half time wins {_iv(rl)} ({word}; above "
+            f"{pct(THRESHOLDS['runaway_leader'], 0)} it is settled early).",
+        ]
+    )
+    ms = rec["margin_share"]
+    med = ms.get("median")
+    word = "close games" if med is not None and med < THRESHOLDS["margin_share"] else "clear wins"
+    items.append(
+        [
+            lab,
+            " ",
+            b("closeness: "),
+            f"median margin {num(rec['margin']['median'], 1)} points, "
+            f"{pct(med)} of the winner's score ({word}; below {pct(THRESHOLDS['margin_share'], 0)} is close); "
+            f"{_iv(rec['tiebreak_decided'])} decided by the tie-break, {_iv(rec['shared_wins'])} shared.",
+        ]
+    )
+    km = rec.get("kingmaking")
+    if km and km["games"].get("value") is not None:
+        g = km["games"]
+        word = "a real concern" if g["value"] > THRESHOLDS["kingmaking_games"] else "rare"
+        items.append(
+            [
+                lab,
+                " ",
+                b("kingmaking: "),
+                f"{_iv(g)} of games hold a decision by a seat below 2 % to win "
+                f"that picks the favourite among the others ({word}; above {pct(THRESHOLDS['kingmaking_games'], 0)} "
+                "a real concern).",
+            ]
+        )
+    wd = rec.get("what_decides") or {}
+    if wd:
+        top_d = max(wd, key=lambda c: wd[c]["value"] if wd[c]["value"] is not None else -1e9)
+        top_p = max(wd, key=lambda c: wd[c]["share_of_points"] or 0)
+        items.append(
+            [
+                lab,
+                " ",
+                b("what decides games: "),
+                b(top_p),
+                f" gives the most points ({pct(wd[top_p]['share_of_points'], 0)}), ",
+                b(top_d),
+                f" decides the most games ({_iv(wd[top_d], lambda x: pct(x, 0))} of the winner's lead).",
+            ]
+        )
+    dec = rec["decisions_per_seat"]
+    items.append(
+        [
+            lab,
+            " ",
+            b("decisions: "),
+            f"{num(dec['value'], 1)} per seat and game, "
+            f"{num(rec['branching']['mean'], 1)} candidates on average, {pct(rec['forced_share']['value'])} forced.",
+        ]
+    )
+    return items
+
+
+def _decisions_table(q: dict, players: list[int]) -> dict:
+    rows = []
+    for p in players:
+        for kind, k in sorted(q["players"][str(p)]["branching"]["by_kind"].items(), key=lambda x: int(x[0])):
+            rows.append(
+                [
+                    str(p),
+                    kind,
+                    f"{k['decisions']:,}",
+                    num(k["mean"], 1),
+                    num(k["p10"], 0),
+                    num(k["p50"], 0),
+                    num(k["p90"], 0),
+                ]
+            )
+    return table(
+        ["players", "decision kind", "decisions", "mean candidates", "p10", "median", "p90"],
+        rows,
+        numeric=[False, False, True, True, True, True, True],
+    )
+
+
+def _decides_table(q: dict, players: list[int]) -> dict:
+    rows = []
+    for p in players:
+        for cat, r in (q["players"][str(p)].get("what_decides") or {}).items():
+            rows.append([str(p), cat, pct(r["share_of_points"], 0), _iv(r, lambda x: pct(x, 0))])
+    return table(
+        ["players", "category", "share of all points", "share of the winner's lead (95% CI)"],
+        rows,
+        numeric=[False, False, True, True],
+    )
+
+
+def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
+    """The section for a directory holding ``quality.json`` (None otherwise)."""
+    if not has_quality(path):
+        return None
+    data = load_quality(path)
+    q = data["json"]
+    players = sorted(int(p) for p in q["players"])
+    traj = data["frames"].get("trajectories")
+    s = q["settings"]
+    figs = []
+    if traj is not None and len(traj):
+        figs.append(
+            figure(
+                fan_chart(traj, players),
+                "win probability over the game",
+                f"Median (line) and 10-90 % band of each seat's estimated win probability over the first "
+                f"{s['trajectory_games']} games ({s['points']} points per game, {s['playouts']} playouts "
+                f"each): the eventual winner against the others; dashed = fair share, dotted = "
+                f"{pct(DECIDED, 0)}.",
+            )
+        )
+    figs.append(
+        figure(
+            histograms(q, players),
+            "lead changes and margins",
+            "Lead changes per game (changes of the most likely winner) and the winning margin in points "
+            "(winner minus runner-up) over the run's games.",
+        )
+    )
+    if any(q["players"][str(p)].get("relative_skill") for p in players):
+        figs.append(
+            figure(
+                skill_bar(q, players),
+                "luck and skill",
+                f"Relative skill (Dreef, Borm & van der Genugten 2004) with its 95 % bootstrap interval: "
+                f"{s['beginner']} (beginner), {s['skilled']} (skilled) and {s['skilled']} searching the true "
+                f"state (fictive, knows the chance outcomes), each in one seat against {s['field']} on the "
+                f"same {s['skill_games']} games.",
+            )
+        )
+    return {
+        "template": "quality.html.j2",
+        "anchor": anchor,
+        "findings": [f for p in players for f in findings(q, p)],
+        "figures": figs,
+        "decisions": _decisions_table(q, players),
+        "decides": _decides_table(q, players),
+        "settings": s,
+        "timing": q.get("timing", {}),
+        "command": code(f"meeplab quality {q['game']} --players {','.join(map(str, players))} --seed {q['seed']}"),
+    }
+
+
+def skill_note(meta: dict) -> list:
+    """The line a report of one-step bots carries (no bot of the run searches: none has a ``playouts`` weight), with
+    the ladder command that checks its findings; empty for a run with a search bot."""
+    weights = meta.get("bot_weights") or {}
+    bots = [str(x) for x in meta.get("bots") or []]
+    if not bots or any("playouts" in (weights.get(n) or {}) for n in bots):
+        return []
+    game = str(meta.get("game", "GAME"))
+    players = [int(p) for p in meta.get("players") or []] or [3]
+    rungs = ",".join(dict.fromkeys([*bots, "rollout"]))
+    p = ",".join(map(str, players))
+    return [
+        b("Players' skill:"),
+        " these findings come from one-step bots (",
+        ", ".join(bots),
+        "); stronger players may not show them. Check them with a ladder: ",
+        code(f"meeplab ladder {game} --players {p} --bots {rungs} --out runs/ladder"),
+        ".",
+    ]
