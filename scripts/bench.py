@@ -8,6 +8,7 @@ with --docs, between the bench markers of docs/speed.md.
     python scripts/bench.py                       # every game, default cases
     python scripts/bench.py --game schweinebande --games 50000 --repeats 5
     python scripts/bench.py --cluster --games 1000000     # 2 Dask workers vs numba threads (greedy, 3 players)
+    python scripts/bench.py --quality                    # playouts/s of meeplab quality's trajectories
     python scripts/bench.py --ismcts --game schweinebande  # ismcts vs rollout: s/game, iterations/s, tree share
 
 A lineup "rollout+heuristic" puts the first bot in one seat and the second in all others. Search bots
@@ -214,6 +215,22 @@ def bench_ismcts(ids, n_games=3, threads=1):
     print(table)
 
 
+def bench_quality(ids, n_games=20, playouts=32, points=12):
+    """meeplab quality's cost: playouts per second of the win-probability trajectories (heuristic bots, each game
+    at its usual player count, 32 playouts at 12 points per game; kingmaking probes included)."""
+    from meeplab.sim.core.quality import play_trajectories
+
+    print("| game | players | games | playouts | seconds | playouts/s |")
+    print("|---|---|---|---|---|---|")
+    for gid in ids:
+        game = get_game(gid)
+        ctx = game.prepare(game.params.resolve({}))
+        p = game.default_players
+        out = play_trajectories(game, ctx, ["heuristic"], p, 1, n_games, playouts, points)
+        rate = out["playouts_per_second"]
+        print(f"| {gid} | {p} | {n_games} | {out['playouts']:,} | {out['seconds']:.1f} | {rate:,.0f} |")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", action="append", help="game id (repeatable; default: all)")
@@ -240,6 +257,11 @@ def main(argv=None):
         action="store_true",
         help="instead: ismcts vs rollout on one thread (s per game, iterations/s, the tree's share of a search)",
     )
+    ap.add_argument(
+        "--quality",
+        action="store_true",
+        help="instead: playouts per second of meeplab quality's win-probability trajectories",
+    )
     args = ap.parse_args(argv)
     if args.threads:
         numba.set_num_threads(args.threads)
@@ -247,6 +269,9 @@ def main(argv=None):
         bench_cluster(args.games or 1_000_000, args.repeats)
         return
     ids = args.game or [g for g in CASES if g in game_ids()]
+    if args.quality:
+        bench_quality(ids, args.games or 20)
+        return
     if args.ismcts:
         bench_ismcts(ids, args.games or 3, args.threads or 1)
         return

@@ -168,6 +168,20 @@ def test_acbas_clairvoyant_is_the_skilled_player(tiny):
         assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
 
 
+def test_no_learnable_skill_gives_rs_zero(sb, tiny):
+    """Chance only: when the skilled player is the beginner (no skill to learn between them), the two win exactly the
+    same games (common random numbers), LE = 0, and the clairvoyant player's gain is all chance: RS = 0."""
+    from meeplab.sim.core import quality as core
+
+    g, ctx = sb
+    sk = core.play_skill(g, ctx, 3, 4, 8, "tiny", "tiny", "heuristic", bot_configs=(tiny,))
+    assert np.array_equal(sk["wins"]["beginner"], sk["wins"]["skilled"])
+    rs = q.relative_skill(sk["wins"], reps=200)
+    assert rs["learning_effect"]["value"] == 0.0
+    if rs["random_effect"]["value"] > 0:
+        assert rs["relative_skill"]["value"] == 0.0
+
+
 @pytest.fixture(scope="module")
 def qdir(tmp_path_factory, tiny):
     from meeplab.cli import main
