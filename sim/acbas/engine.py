@@ -92,10 +92,10 @@ def reset(st, cx, seed, g):
     for p in range(2):
         ps = r.ps[p]
         new_farm(ps, prm)
-        ps[P_BORD] = prm[I_START_BORDERS]
-        ps[P_WOOD] = prm[I_START_WOOD]
-        ps[P_STONE] = prm[I_START_STONE]
-        ps[P_REED] = prm[I_START_REED]
+        ps[P_BORD] = prm[I_SEAT_START + 4 * p]  # per seat (params.pack: every seat the same by default)
+        ps[P_WOOD] = prm[I_SEAT_START + 4 * p + 1]
+        ps[P_STONE] = prm[I_SEAT_START + 4 * p + 2]
+        ps[P_REED] = prm[I_SEAT_START + 4 * p + 3]
     gs[GS_TROUGHS] = prm[I_TROUGHS]
     gs[GS_STALLS] = prm[I_STALLS]
     gs[GS_EXPS] = prm[I_EXPANSIONS]

@@ -3,7 +3,7 @@
 import numpy as np
 
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.params import Param, ParamSet
+from meeplab.sim.core.params import Param, ParamSet, seat_values
 
 TYPES = ("sheep", "pigs", "cows", "horses")
 # building codes on a farm space (0 = none)
@@ -33,8 +33,25 @@ PARAMS = ParamSet(
     [
         Param("rounds", 8, "int", "Rounds per game", lo=1, hi=20),
         Param("workers", 3, "int", "Workers per player", lo=1, hi=8),
-        Param("start_borders", 9, "int", "Borders each player starts with", lo=0, hi=45),
-        Param("start_goods", (0, 0, 0), "ints", "Wood, stone, reed each player starts with", lo=0, hi=99, length=3),
+        Param(
+            "start_borders",
+            9,
+            "int",
+            "Borders each player starts with (one value, or one per seat: 9,10)",
+            lo=0,
+            hi=45,
+            per_seat=True,
+        ),
+        Param(
+            "start_goods",
+            (0, 0, 0),
+            "ints",
+            "Wood, stone, reed each player starts with (one triple, or one per seat: 0,0,0/1,0,0)",
+            lo=0,
+            hi=99,
+            length=3,
+            per_seat=True,
+        ),
         Param(
             "expand_pool", 8, "int", "Borders set beside the Expand space (refills stop when it is empty)", lo=0, hi=60
         ),
@@ -206,7 +223,8 @@ PARAMS = ParamSet(
 ) = range(52)
 I_PTSB = I_CAPB + 8  # 8 entries indexed by building code (code 0 = none)
 I_BONUS = I_PTSB + 8  # 4 types x 4 band starts
-N_PRM = I_BONUS + 16
+I_SEAT_START = I_BONUS + 16  # per seat (0 = start player, 1): borders, wood, stone, reed it starts with
+N_PRM = I_SEAT_START + 8
 
 
 # where each integer parameter goes in the packed array: one index per number of the parameter, in its order
@@ -259,10 +277,20 @@ def pack(values):
     v = values
     p = np.zeros(N_PRM, dtype=np.int64)
     for name, slots in SLOTS.items():
+        if name in ("start_borders", "start_goods"):  # per seat, below
+            continue
         numbers = v[name] if len(slots) > 1 else (v[name],)
         if len(numbers) != len(slots):
             raise MeeplabError(f"{name} needs {len(slots)} numbers, got {numbers}")
         for i, x in zip(slots, numbers):
             p[i] = x
+    borders = seat_values(v["start_borders"], 2)
+    goods = seat_values(v["start_goods"], 2, table=True)
+    for s in range(2):
+        for i, x in zip(range(4), (borders[s], *goods[s])):
+            p[I_SEAT_START + 4 * s + i] = x
+        if s == 0:
+            p[I_START_BORDERS] = borders[0]
+            p[I_START_WOOD], p[I_START_STONE], p[I_START_REED] = goods[0]
     f = np.array([float(v["storage_per_good"])], dtype=np.float64)
     return p, f

@@ -2,11 +2,19 @@
 
 A game declares its parameters as a :class:`ParamSet` of :class:`Param`. Users override them with
 ``--set name=value`` (strings parsed by type) or a TOML file (native TOML values, checked by type).
-Every failure raises :class:`~sim.core.errors.MeeplabError` with one clear line.
+Every failure raises :class:`~sim.core.errors.MeeplabError` with one clear line; NaN and +-inf are refused
+with the parameter's name.
+
+A parameter marked ``per_seat`` (a player's starting resource, e.g. Hacienda's ``start_money``) takes one value
+for every seat or one value per seat in seat order (seat 1 = the start player): ``start_money=20`` or
+``start_money=20,21,22,23`` (a table parameter per seat separates the seats with ``/``:
+``start_goods=0,0,0/1,0,0``). A per-seat value must have exactly one entry per player
+(:meth:`ParamSet.check_seats`); :func:`seat_values` spreads a value over the seats for the engine.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +47,7 @@ class Param:
     min_length: int = 1
     choices: tuple[str, ...] | None = None
     group: str = "rules"
+    per_seat: bool = False  # a player's starting resource: one value, or one per seat in seat order
 
     def __post_init__(self):
         if self.kind not in TYPES:
@@ -46,12 +55,44 @@ class Param:
 
     # -- parsing -------------------------------------------------------------------------
     def parse(self, raw: Any) -> Any:
-        """Convert a command-line string or a TOML value to this parameter's type and check it."""
+        """Convert a command-line string or a TOML value to this parameter's type and check it.
+
+        A ``per_seat`` parameter returns its plain type (every seat the same) or a tuple with one such value
+        per seat."""
+        if self.per_seat:
+            seats = self._split_seats(raw)
+            if seats is not None:
+                if len(seats) < 2:
+                    raise MeeplabError(f"parameter '{self.name}' per seat needs one value per seat, got {raw!r}")
+                out = tuple(self._coerce(x) for x in seats)
+                for v in out:
+                    self.check(v)
+                return out
         value = self._coerce(raw)
         self.check(value)
         return value
 
+    def _split_seats(self, raw: Any) -> list | None:
+        """The per-seat entries of ``raw``, or None when it is one value for every seat."""
+        table = self.kind in ("ints", "floats")
+        if isinstance(raw, str):
+            sep = "/" if table else ","
+            parts = raw.split(sep)
+            return parts if len(parts) > 1 else None
+        if isinstance(raw, (list, tuple)):
+            if table:
+                return list(raw) if raw and all(isinstance(x, (list, tuple)) for x in raw) else None
+            return list(raw)
+        return None
+
     def _coerce(self, raw: Any) -> Any:
+        value = self._coerce_plain(raw)
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, float) and not math.isfinite(v):
+                raise MeeplabError(f"parameter '{self.name}' must be a finite number, got {v}")
+        return value
+
+    def _coerce_plain(self, raw: Any) -> Any:
         k = self.kind
         bad = MeeplabError(f"parameter '{self.name}' expects {self._kind_text()}, got {raw!r}")
         if k == "bool":
@@ -67,7 +108,7 @@ class Param:
                 raise bad
             if isinstance(raw, int):
                 return raw
-            if isinstance(raw, float) and raw.is_integer():
+            if isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
                 return int(raw)
             if isinstance(raw, str):
                 try:
@@ -101,7 +142,7 @@ class Param:
         for x in items:
             try:
                 if k == "ints":
-                    if isinstance(x, bool) or (isinstance(x, float) and not x.is_integer()):
+                    if isinstance(x, bool) or (isinstance(x, float) and not (math.isfinite(x) and x.is_integer())):
                         raise ValueError
                     out.append(int(x.strip()) if isinstance(x, str) else int(x))
                 else:
@@ -123,6 +164,10 @@ class Param:
         }[self.kind]
 
     def check(self, value: Any) -> None:
+        for v in value if self.is_seat_list(value) else (value,):
+            self._check_one(v)
+
+    def _check_one(self, value: Any) -> None:
         rng = self._range_text()
         if self.kind in ("int", "float"):
             if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
@@ -155,9 +200,20 @@ class Param:
             t += f" {self._range_text()}"
         if self.choices:
             t += " {" + "|".join(self.choices) + "}"
+        if self.per_seat:
+            t += ", per seat" + (" (seats split by /)" if self.kind in ("ints", "floats") else "")
         return t
 
+    def is_seat_list(self, value: Any) -> bool:
+        """Whether ``value`` (parsed) gives one value per seat rather than one for every seat."""
+        if not self.per_seat or not isinstance(value, tuple):
+            return False
+        return self.kind not in ("ints", "floats") or bool(value and isinstance(value[0], tuple))
+
     def format(self, value: Any) -> str:
+        if self.is_seat_list(value):
+            sep = "/" if self.kind in ("ints", "floats") else ","
+            return sep.join(self.format(v) for v in value)
         if isinstance(value, tuple):
             return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
         if isinstance(value, bool):
@@ -209,9 +265,29 @@ class ParamSet:
             self.validate(values)
         return values
 
+    def check_seats(self, values: dict[str, Any], n_players: int) -> None:
+        """Every per-seat value in ``values`` has exactly one entry per seat at ``n_players`` players."""
+        for p in self.params:
+            v = values.get(p.name)
+            if p.is_seat_list(v) and len(v) != n_players:
+                raise MeeplabError(
+                    f"parameter '{p.name}' has {len(v)} values (one per seat) but the game has {n_players} players; "
+                    f"give {n_players} values in seat order (seat 1 = start player) or one for every seat"
+                )
+
     def changed(self, values: dict[str, Any]) -> dict[str, Any]:
         """The entries of ``values`` that differ from the defaults."""
         return {k: v for k, v in values.items() if k in self._index and self._index[k].default != v}
+
+
+def seat_values(value: Any, n_seats: int, table: bool = False) -> list[Any]:
+    """``value`` of a per-seat parameter spread over ``n_seats`` seats: one value repeated, or the seats' own
+    values (padded with the last one, for the engine's unused seat slots). ``table``: the parameter is a table
+    (``ints``/``floats``), so a tuple of numbers is one value for every seat."""
+    if isinstance(value, tuple) and (not table or (value and isinstance(value[0], tuple))):
+        vals = list(value)
+        return (vals + [vals[-1]] * n_seats)[:n_seats]
+    return [value] * n_seats
 
 
 def _close_names(name: str, names: list[str]) -> str:

@@ -84,6 +84,7 @@ def check_config(cfg: RunConfig) -> tuple[dict[str, Any], Any]:
         raise MeeplabError(f"--seed must be in 0..2**63-1, got {cfg.seed}")
     values = resolve_params(cfg.game, cfg.overrides)
     for p in cfg.players:
+        cfg.game.params.check_seats(values, p)  # per-seat values: one per seat
         make_lineup(cfg.game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
     ctx = cfg.game.prepare(values)
     if cfg.chunk <= 0:

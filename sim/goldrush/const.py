@@ -57,7 +57,8 @@ NPI = 4
     P_FARMERS,
     P_HOUSE_REMOVE,
 ) = range(15)
-NPR = 15
+P_SEAT_COWBOYS = 15  # MAXP entries: cowboys per seat (seat 0 = start player)
+NPR = P_SEAT_COWBOYS + MAXP
 
 # categories
 C_RAIL, C_MTN, C_CITY, C_PRAIRIE, C_TOKENS = range(5)

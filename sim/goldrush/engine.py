@@ -68,7 +68,7 @@ from .const import (
     NF,
     NG,
     NV,
-    P_COWBOYS,
+    P_SEAT_COWBOYS,
     PI_SUPPLY,
     PI_TENT,
     PI_TOKN,
@@ -112,9 +112,8 @@ def clear_table(r, np_, pr, ntiles):
         gi[k] = 0
     gi[G_B] = 2 * ntiles + 3
     gi[G_NTILES] = ntiles
-    ncow = int(pr[P_COWBOYS])
     for p in range(MAXP):
-        r.pl_int[p, PI_SUPPLY] = ncow
+        r.pl_int[p, PI_SUPPLY] = int(pr[P_SEAT_COWBOYS + p])
         r.pl_int[p, PI_TENT] = -1
         r.pl_int[p, PI_TOKSUM] = 0
         r.pl_int[p, PI_TOKN] = 0
@@ -606,9 +605,8 @@ def new_tables(ntiles, P, pr):
     mtn_nodes = np.zeros(ntiles * 4 + 1, np.int64)
     pi = np.zeros((P, 4), np.int64)
     cow = -np.ones((P, MAXC), np.int64)
-    ncow = int(pr[P_COWBOYS])
     for p in range(P):
-        pi[p, PI_SUPPLY] = ncow
+        pi[p, PI_SUPPLY] = int(pr[P_SEAT_COWBOYS + p])
         pi[p, PI_TENT] = -1
     return nd, gi, pl, board, fidx, cons, front, mtn_nodes, pi, cow
 

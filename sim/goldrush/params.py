@@ -2,9 +2,10 @@
 
 import numpy as np
 
-from meeplab.sim.core.params import Param, ParamSet
+from meeplab.sim.core.params import Param, ParamSet, seat_values
 
 from .const import (
+    MAXP,
     NPR,
     P_CITY_PTS,
     P_COWBOYS,
@@ -19,6 +20,7 @@ from .const import (
     P_LOCO_MULT,
     P_NUG_PTS,
     P_RAIL_PTS,
+    P_SEAT_COWBOYS,
     P_TENTS,
     P_TIPI_PTS,
 )
@@ -39,7 +41,15 @@ PARAMS = ParamSet(
             "Mining-token mix: 'builtin' (reconstructed, data/tokens.csv) or a CSV path (value,count)",
             group="data",
         ),
-        Param("cowboys", 4, "int", "Cowboys each player has in play (the 5th marks the score)", lo=1, hi=7),
+        Param(
+            "cowboys",
+            4,
+            "int",
+            "Cowboys each player has in play (the 5th marks the score; one value, or one per seat: 4,4,5)",
+            lo=1,
+            hi=7,
+            per_seat=True,
+        ),
         Param("tents", 1, "int", "Tents per player (0 = no tents and no mining)", lo=0, hi=1),
         Param(
             "farmers",
@@ -73,7 +83,10 @@ PARAMS = ParamSet(
 
 def param_vector(v) -> np.ndarray:
     pr = np.zeros(NPR, np.float64)
-    pr[P_COWBOYS] = v["cowboys"] + (1 if v["house_fifth_cowboy"] else 0)
+    extra = 1 if v["house_fifth_cowboy"] else 0
+    cowboys = seat_values(v["cowboys"], MAXP)
+    pr[P_COWBOYS] = cowboys[0] + extra
+    pr[P_SEAT_COWBOYS : P_SEAT_COWBOYS + MAXP] = [c + extra for c in cowboys]
     pr[P_TENTS] = v["tents"]
     pr[P_RAIL_PTS] = v["rail_tile_points"]
     pr[P_LOCO_MULT] = v["loco_multiplier"]

@@ -9,10 +9,11 @@ import numpy as np
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
-from .layout import LOGW
+from .layout import LOGW, MAXP
 from .params import PARAMS
 from .scoring import (
     MAXPC,
@@ -43,6 +44,7 @@ from .scoring import (
     P_PRICE_BLIND,
     P_PRICE_UP,
     P_REMOVED,
+    P_SEAT_MONEY,
     P_START_MONEY,
     P_WATER_PRICE,
     P_WATER_PTS,
@@ -67,7 +69,9 @@ CATEGORIES = [
 
 def pack_params(values) -> np.ndarray:
     pi = np.zeros(P_LEN, dtype=np.int64)
-    pi[P_START_MONEY] = values["start_money"]
+    money = seat_values(values["start_money"], MAXP)
+    pi[P_START_MONEY] = money[0]
+    pi[P_SEAT_MONEY : P_SEAT_MONEY + MAXP] = money
     pi[P_LAND_HAND] = values["land_hand"]
     pi[P_ANIMAL_HAND] = values["animal_hand"]
     pi[P_DISPLAY] = values["display"]

@@ -43,7 +43,8 @@ P_MP = 36  # market table, up to 63 entries
 P_COMPULSORY = 99  # 1: no early end of the turn while a legal action exists
 P_DISCS = 100  # animal discs per player (0 unlimited)
 P_LAND_TILES = 101  # land tiles in the box, over the 10 colour pairs (0 unlimited)
-P_LEN = 102
+P_SEAT_MONEY = 102  # 5 entries: start money per seat (seat 0 = start player)
+P_LEN = 107
 
 
 @njit(cache=True, inline="always")

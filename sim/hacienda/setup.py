@@ -29,7 +29,7 @@ from .scoring import (
     P_LAND_TILES,
     P_PAMPA_CARDS,
     P_REMOVED,
-    P_START_MONEY,
+    P_SEAT_MONEY,
     P_WTILES,
     R_FPAM,
     R_FTERR,
@@ -253,7 +253,7 @@ def set_table(st, cx):
     deal_land(st, cx)
     deal_animals(st, cx)
     for q in range(np_):
-        r.money[q] = pi[P_START_MONEY]
+        r.money[q] = pi[P_SEAT_MONEY + q]
         lh = 0
         ah = 0
         for t in range(6):

@@ -45,7 +45,7 @@ from .layout import (
     P_FARMERS,
     P_ROUNDS,
     P_SACKS,
-    P_START_FEED,
+    P_SEAT_FEED,
     P_SUPPLY,
     P_TILES,
     P_VALUES,
@@ -151,9 +151,9 @@ def reset(st, cx, seed, g):
     view[V_NSPACES] = cxt.ns
     view[V_SUPPLY] = pi[P_SUPPLY] if pi[P_SUPPLY] > 0 else -1
     for s in range(np_):
-        view[V_FEED + s] = pi[P_START_FEED]
+        view[V_FEED + s] = pi[P_SEAT_FEED + s]
         if view[V_SUPPLY] >= 0:
-            view[V_SUPPLY] = max(0, view[V_SUPPLY] - pi[P_START_FEED])
+            view[V_SUPPLY] = max(0, view[V_SUPPLY] - pi[P_SEAT_FEED + s])
     ntiles = bag_size(pi)
     i = 0
     for k in range(NK):

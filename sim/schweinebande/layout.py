@@ -80,4 +80,5 @@ P_START_FEED = 12
 P_SUPPLY = 13
 P_FEEDPER = 14
 P_VALUES = 15  # 6 entries
-P_LEN = 21
+P_SEAT_FEED = 21  # MAXP entries: feed markers each seat starts with (seat 0 = start player)
+P_LEN = 26

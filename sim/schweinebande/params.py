@@ -78,7 +78,15 @@ PARAMS = ParamSet(
             lo=0,
             hi=16,
         ),
-        Param("start_feed", 0, "int", "Feed markers each player starts with", lo=0, hi=100),
+        Param(
+            "start_feed",
+            0,
+            "int",
+            "Feed markers each player starts with (one value, or one per seat: 0,0,1)",
+            lo=0,
+            hi=100,
+            per_seat=True,
+        ),
         Param(
             "feed_supply", 0, "int", "Feed markers in the supply (0 = unlimited, as the digest advises)", lo=0, hi=1000
         ),
