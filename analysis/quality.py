@@ -423,7 +423,7 @@ def measure(
         t = game_table(rows, cats)
         rec.update(closeness(t))
         rec["what_decides"] = what_decides(t, cats)
-        timing = {"trajectory_s": arr["seconds"], "playouts": arr["playouts"],
+        timing = {"trajectory_s": arr["seconds"], "trajectory_cpu_s": arr["cpu_seconds"], "playouts": arr["playouts"],
                   "playouts_per_second": arr["playouts_per_second"]}  # fmt: skip
         if skill_games:
             say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
@@ -436,6 +436,7 @@ def measure(
             )  # fmt: skip
             rec.update(relative_skill(sk["wins"]))
             timing["skill_s"] = sk["seconds"]
+            timing["skill_cpu_s"] = sk["cpu_seconds"]
         record["players"][str(p)] = rec
         record["timing"][str(p)] = timing
     for name, parts in frames.items():
