@@ -320,6 +320,27 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
     return SeatModel(n_players or P, True, "", float(stat[0]), P - 1, float(p[0]), rate, adv, lo, hi, C)
 
 
+def fit_seat_rates(bots: np.ndarray, wins: np.ndarray, W: np.ndarray) -> np.ndarray | None:
+    """Each seat's win probability among equally strong bots (the rates of :func:`seat_effect`) for every replicate
+    ``W`` (R, C, P) of the win shares, with the design of ``bots`` (C, P) and the total ``wins`` (C, P). Returns
+    (R, P), NaN in a replicate whose fit diverges; None when seat and bot cannot be told apart."""
+    bots = np.asarray(bots)
+    wins = np.asarray(wins, dtype=np.float64)
+    P = bots.shape[1]
+    if (bots < 0).any() or wins.sum() <= 0:
+        return None
+    X, mask, reason = seat_design(bots, wins)
+    if reason:
+        return None
+    theta, _ = _fit_clogit(X, np.asarray(W, dtype=np.float64), mask)
+    alpha = np.concatenate([np.zeros((theta.shape[0], 1)), theta[:, : P - 1]], axis=1)
+    rate = np.exp(alpha - alpha.max(axis=1, keepdims=True))
+    rate /= rate.sum(axis=1, keepdims=True)
+    bad = ~np.isfinite(theta).all(axis=1) | (np.abs(theta).max(axis=1, initial=0.0) >= 30.0)
+    rate[bad] = math.nan
+    return rate
+
+
 # -- several comparisons ---------------------------------------------------------------------
 
 

@@ -221,8 +221,20 @@ def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dic
         ax.set_title(f"{p} players")
         ax.grid(axis="y", visible=False)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(6, len(categories)))
+    fit_legend(fig, handles, labels, min(6, len(categories)))
     return to_uri(fig)
+
+
+def fit_legend(fig, handles, labels, ncol: int, loc: str = "outside lower center"):
+    """A figure legend in as many columns (at most ``ncol``) as fit the figure's width: a centred legend wider than
+    the figure would be cut at both edges (ten long category names in one narrow panel)."""
+    renderer = fig.canvas.get_renderer()
+    for n in range(max(1, ncol), 0, -1):
+        leg = fig.legend(handles, labels, loc=loc, ncol=n)
+        if n == 1 or leg.get_window_extent(renderer).width <= fig.bbox.width * 0.98:
+            return leg
+        leg.remove()
+    return None
 
 
 def length_distribution(lengths: pl.DataFrame, unit: str) -> str:

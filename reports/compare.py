@@ -43,7 +43,9 @@ from .format import (
     table,
     tag,
 )
+from .gaps import gap_block, sweep_gaps
 from .runs import games_text, status_badge
+from .sequential import verdict_finding
 
 
 def overview_section(runs: list[Run], stats: list[RunStats], labels: list[str], anchors: list[str]) -> dict:
@@ -289,23 +291,40 @@ def comparison_section(
     for run, st, lab, (ok, reason), df in zip(runs[1:], stats[1:], labels[1:], pairs, dfs):
         blocks.append((paired_block if ok else unpaired_block)(df, lb, lab, colors, reason))
         wn = win_notes(df, lab) if df.height else []
-        findings += wn or [
-            [
-                b(f"{lab}:"),
-                f" no bot's win rate changes significantly against {lb} "
-                f"({'paired' if ok else 'unpaired'} comparison, Holm's correction).",
+        seq = run.meta.get("sprt") if isinstance(run.meta.get("sprt"), dict) else None
+        if seq:  # the sequential test decides: its verdict, word for word as in its own section
+            findings += [verdict_finding(t, seq, f"{lab}, ") for t in seq.get("tests", [])]
+        findings += wn or (
+            []
+            if seq
+            else [
+                [
+                    b(f"{lab}:"),
+                    f" no bot's win rate changes significantly against {lb} "
+                    f"({'paired' if ok else 'unpaired'} comparison, Holm's correction).",
+                ]
             ]
-        ]
+        )
         cat_block, cat_notes = category_shift(base, stats[0], run, st, lb, lab)
         findings += cat_notes
         if cat_block:
             blocks.append(cat_block)
+    gblock, gnotes, m_gap = gap_block(runs, labels)
+    findings += gnotes or (
+        [[b("Seat gap:"), " no run's seat gap changes significantly against the baseline (Holm's correction)."]]
+        if m_gap
+        else []
+    )
+    note = holm_note(family_size(dfs, "win"), family_size(dfs, "score"))
+    if m_gap:
+        note += f" Seat-gap changes are a family of their own ({m_gap} comparison{'s' if m_gap != 1 else ''})."
     return {
         "template": "compare.html.j2",
         "baseline": lb,
         "changed": what_changed(runs, labels),
         "findings": findings,
-        "holm_note": holm_note(family_size(dfs, "win"), family_size(dfs, "score")),
+        "holm_note": note,
+        "gaps": gblock,
         "blocks": blocks,
     }
 
@@ -331,6 +350,7 @@ def sweep_section(
                 "category. Steep lines show what the parameter really drives.",
             )
         bots = [bot for bot in colors if bot in set(win["bot"].to_list())]
+        sg = sweep_gaps(runs, order, param, xs, xl, p)
         rows = []
         for j, x in enumerate(xl):
             w = win.filter(pl.col("i") == j)
@@ -339,12 +359,22 @@ def sweep_section(
                 wb = w.filter(pl.col("bot") == bot)
                 cells.append(pct(wb["win_rate"][0]) if wb.height else "–")
             cr = catdf.filter(pl.col("i") == j).row(0, named=True)
-            rows.append((x, labels[order[j]], *cells, *[num(cr[f"cat_{c}"]) for c in cats], num(cr["score"])))
+            rows.append(
+                (
+                    x,
+                    labels[order[j]],
+                    *cells,
+                    sg["cells"][j],
+                    *[num(cr[f"cat_{c}"]) for c in cats],
+                    num(cr["score"]),
+                )
+            )
         multi = {bot for bot in bots if (win.filter(pl.col("bot") == bot)["seats_per_game"] > 1.0001).any()}
         head = [
             param,
             "run",
             *[[f"win {bot}", [" ", muted("(per seat)")] if bot in multi else ""] for bot in bots],
+            ["seat gap ", muted("(95% CI)")],
             *cats,
             "mean score",
         ]
@@ -352,7 +382,8 @@ def sweep_section(
             {
                 "n_players": p,
                 "figure": fig,
-                "table": table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 1)]),
+                "gap_figure": sg["figure"],
+                "table": table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 2)]),
             }
         )
     return {"template": "sweep.html.j2", "param": param, "value_text": ", ".join(xl), "counts": counts}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from meeplab.sim.core.sprt import verdict_sentence
+
 from . import charts
 from .format import b, figure, num, pct, spct, table
 
@@ -42,6 +44,13 @@ def llr_chart(test: dict[str, Any]) -> str:
     return charts.to_uri(fig)
 
 
+def verdict_finding(test: dict[str, Any], record: dict[str, Any], head: str) -> list[str]:
+    """One player count's verdict as a finding: the sentence of :func:`meeplab.sim.core.sprt.verdict_sentence`,
+    the same in the sequential section and in the key changes (``head`` names the run there)."""
+    label = record.get("metric_label", "the measured rate")
+    return [b(f"{head}{test['n_players']} players"), f" (sequential test): {verdict_sentence(test, label)}."]
+
+
 def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> dict[str, Any]:
     st = record.get("settings", {})
     delta_text = (
@@ -70,9 +79,7 @@ def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> dic
                 b(t["verdict"]),
             )
         )
-        findings.append(
-            [b(f"{t['n_players']} players"), f" after {t['games']:,} games: {t.get('text', t['verdict'])}."]
-        )
+        findings.append(verdict_finding(t, record, ""))
         figs.append(
             figure(
                 llr_chart(t),

@@ -72,7 +72,8 @@ def test_fair_command_on_a_tiny_budget(tmp_path, capsys):
     assert rec["target"] == "bots" and 2 <= r["value"] <= 12 and len(r["points"]) <= 2 + 4
     xs = [p["x"] for p in r["points"]]
     assert xs[:2] == [2.0, 12.0] and all(x.is_integer() for x in xs)
-    assert {b["bot"] for b in r["bots"]} == {"heuristic", "greedy"} and len(r["seats"]) == 2
+    assert {b["bot"] for b in r["bots"]} == {"heuristic", "greedy"} and [s["seat"] for s in r["seats"]] == [1, 2]
+    assert r["seat_gap"]["best"] in (1, 2) and 0 <= r["seat_gap"]["gap"] <= 1
     assert "quartet_size" in text.out
     if r["crossing"]:
         assert r["lo"] <= r["value"] + 1 and r["hi"] >= r["value"] - 1 and not math.isnan(r["lo"])
@@ -116,7 +117,10 @@ def test_fair_command_on_a_tiny_budget(tmp_path, capsys):
         (["--param", "quartet_size", "--range", "2.5:6"], "whole numbers"),
         (["--param", "quartet_size", "--range", "1:6"], "bounds"),
         (["--param", "quartet_size", "--range", "2:6", "--target", "bots", "--bots", "greedy"], "two different bots"),
-        (["--param", "quartet_size", "--range", "2:6", "--seat", "4", "--players", "3"], "only 3 seats"),
+        (["--param", "quartet_size", "--range", "2:6", "--seat", "4", "--players", "3"], "numbered 1 (start player)"),
+        (["--param", "quartet_size", "--range", "2:6", "--seat", "0", "--players", "3"], "numbered 1 (start player)"),
+        (["--param", "quartet_size:2", "--range", "2:6", "--players", "3"], "needs a per-seat parameter"),
+        (["--param", "start_feed:4", "--range", "0:3", "--players", "3"], "seat 4: seats are numbered"),
         (["--param", "nope", "--range", "2:6"], "nope"),
     ],
 )

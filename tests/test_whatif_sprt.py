@@ -64,7 +64,10 @@ def test_error_rates_hold_on_synthetic_differences():
 def test_metric_parsing():
     assert parse_metric(None, ["heuristic", "greedy"]) == ("bot", "heuristic")
     assert parse_metric(None, ["greedy"]) == ("seat", 0)
-    assert parse_metric("seat:1", ["greedy"]) == ("seat", 1)
+    assert parse_metric("seat:1", ["greedy"]) == ("seat", 0)  # seat 1 = the start player = results' seat index 0
+    assert parse_metric("seat:3", ["greedy"]) == ("seat", 2)
+    with pytest.raises(Exception, match="seat 1 = start player"):
+        parse_metric("seat:0", ["greedy"])
     with pytest.raises(Exception, match="not in --bots"):
         parse_metric("bot:rollout", ["greedy"])
 
@@ -142,7 +145,7 @@ def test_until_significant_stops_and_writes_paired_runs(tmp_path, capsys):
         (["--until-significant"], "--delta"),
         (["--until-significant", "--delta", "0.02", "--elo", "10"], "not both"),
         (["--until-significant", "--delta", "0.02", "--alpha", "0.7"], "--alpha"),
-        (["--until-significant", "--delta", "0.02", "--metric", "seat:5"], "only 3 seats"),
+        (["--until-significant", "--delta", "0.02", "--metric", "seat:4"], "seat:4: there are only 3 seats"),
         (["--until-significant", "--delta", "0.02", "--batch", "500", "--max-games", "100"], "--max-games"),
         (["--delta", "0.02"], "--until-significant"),
     ],

@@ -20,6 +20,7 @@ from meeplab.cli.common import (
     with_game_flags,
     write_report,
 )
+from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
 
@@ -152,7 +153,8 @@ def tune_cmd(
     out_path = Path(out)
     if out_path.exists() and not force:
         raise MeeplabError(f"{out_path} exists; give --force to replace it or another --out")
-    values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
+    flags = flag_values(kw)
+    values = g.params.resolve(param_overrides(g, sets, params_file, flags), g.id)
     ctx = g.prepare(values)
     bar = None
     if not quiet:
@@ -251,6 +253,7 @@ def _slug(name: str) -> str:
     type=click.Path(),
     help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.",
 )
+@output_options
 @with_game_flags
 def ladder_cmd(
     game,
@@ -269,6 +272,8 @@ def ladder_cmd(
     force,
     quiet,
     out,
+    as_json,
+    dry_run,
     **kw,
 ):
     """Play GAME at several skill levels and say which findings hold for stronger players.
@@ -290,7 +295,9 @@ def ladder_cmd(
 
     names = parse_bots(rungs)
     root = Path(out)
-    if budgets:  # the top rung at several budgets: variants in OUT/budgets.toml
+    if budgets:  # the top rung at several budgets: variants in OUT/budgets.toml (a dry run: a temporary file)
+        import tempfile
+
         from meeplab.analysis.ladder import budget_variants, parse_budgets
         from meeplab.sim.core.bots import available
 
@@ -299,7 +306,7 @@ def ladder_cmd(
             raise MeeplabError(f"unknown bot '{names[-1]}' for {game}; available: {', '.join(sorted(known))}")
         extra, toml = budget_variants(known[names[-1]], parse_budgets(budgets))
         names = names[:-1] + extra
-        where = root
+        where = Path(tempfile.mkdtemp()) if dry_run else root
         where.mkdir(parents=True, exist_ok=True)
         (where / "budgets.toml").write_text(toml, encoding="utf-8")
         bot_configs = (*bot_configs, str(where / "budgets.toml"))
@@ -341,10 +348,51 @@ def ladder_cmd(
 
     for cfg in cfgs:
         check_config(cfg)
+    if echo_plan(f"ladder of {len(names)} rungs (self-play and neighbouring pairs)", cfgs, dry_run, quiet):
+        return
     root.mkdir(parents=True, exist_ok=True)
     (root / "ladder.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
     play_runs(cfgs, kw2)
     write_report([root], root / "report.html", None)
+    _echo_ladder(root, as_json)
+
+
+def _echo_ladder(root: Path, as_json: bool) -> None:
+    """The ladder's rungs on stdout: per player count and rung, the seat win rates (seat 1 = start player) and the
+    seat gap among equal bots with its interval."""
+    from meeplab.analysis.ladder import load_ladder
+    from meeplab.analysis.seatgap import seat_gaps
+
+    lad = load_ladder(root)
+    rows = []
+    for r in lad.rungs:
+        run = lad.selfplay[r]
+        for p in run.players:
+            g = seat_gaps([run], p)[0]
+            rows.append(
+                {
+                    "players": p,
+                    "rung": r,
+                    "seat gap": g.gap,
+                    "95% CI": f"[{g.lo:.3f}, {g.hi:.3f}]",
+                    "best/worst seat": f"{g.best}/{g.worst}" if g.best > 0 else "–",
+                }
+            )
+    for a, b, run in lad.cross:
+        st = None
+        from meeplab.analysis.stats import run_stats
+
+        st = run_stats(run)
+        for row in st.by_bot.filter(st.by_bot["bot"] == b).iter_rows(named=True):
+            rows.append(
+                {
+                    "players": row["n_players"],
+                    "rung": f"{b} vs {a}",
+                    "win share": row["win_rate"],
+                    "95% CI": f"[{row['lo']:.3f}, {row['hi']:.3f}]",
+                }
+            )
+    echo_table(f"{lad.meta.get('game', '')} ladder, weakest rung first (seat 1 = start player)", rows, as_json)
 
 
 @cli.command("options")
@@ -386,6 +434,7 @@ def ladder_cmd(
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 @click.option("--list", "list_only", is_flag=True, help="List the game's option classes and exit.")
 @click.option("--out", "-o", type=click.Path(), default=None, help="Directory: options.json and report.html.")
+@output_options
 @with_game_flags
 def options_cmd(
     game,
@@ -403,6 +452,8 @@ def options_cmd(
     quiet,
     list_only,
     out,
+    as_json,
+    dry_run,
     **kw,
 ):
     """What is each option worth? Restricted play on GAME (Jaffe et al. 2012).
@@ -456,10 +507,35 @@ def options_cmd(
         raise MeeplabError(f"{root} is a file, not a directory")
     if threads:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
+    flags = flag_values(kw)
+    values = g.params.resolve(param_overrides(g, sets, params_file, flags), g.id)
     ctx = g.prepare(values)
     modes = MODES if converse else ("forbid",)
     total = n_games * (1 + len(idx) * len(modes))
+    plan_cfg = run_config(
+        game,
+        n_games=n_games,
+        players=str(p),
+        bots=bot,
+        seed=seed,
+        threads=threads,
+        sets=sets,
+        params_file=params_file,
+        bot_configs=bot_configs,
+        fixed_seats=False,
+        shard=None,
+        chunk=None,
+        workers=None,
+        scheduler=None,
+        resume=False,
+        force=False,
+        quiet=True,
+        flags=flags,
+        out=None,
+    )
+    plan = [plan_cfg] * (1 + len(idx) * len(modes))
+    if echo_plan(f"options of {bot}: {len(idx)} classes x {len(modes)} modes + baseline", plan, dry_run, quiet):
+        return
     bar = None
     if not quiet:
         from tqdm import tqdm
@@ -500,11 +576,18 @@ def options_cmd(
     from meeplab.reports.options import build_options_report
 
     path = build_options_report(root, root / "report.html")
+    rows = [
+        {
+            "mode": r["mode"],
+            "option": r["option"],
+            "win share": r["share"],
+            "change": r["delta"],
+            "95% CI": f"[{r['delta_lo']:+.3f}, {r['delta_hi']:+.3f}]",
+            "verdict": r["verdict"],
+        }
+        for r in sorted(res.rows, key=lambda r: (r["mode"] != "forbid", r["delta"]))
+    ]
+    title = f"{g.id}: what each option is worth to {bot} at {p} players (baseline win share {res.base_share:.3f})"
+    echo_table(title, rows, as_json)
     if not quiet:
-        for r in sorted((r for r in res.rows if r["mode"] == "forbid"), key=lambda r: r["delta"]):
-            click.echo(
-                f"without {r['option']:<22} win share {r['share']:.3f} (change {r['delta']:+.3f}, "
-                f"[{r['delta_lo']:+.3f}, {r['delta_hi']:+.3f}]) {r['verdict']}",
-                err=True,
-            )
         click.echo(f"{total:,} games -> {path}", err=True)

@@ -21,8 +21,12 @@ from meeplab.cli.common import (
     run_options,
     write_report,
 )
+from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
+
+#: compare --until-significant: games per player count after which the test stops undecided
+SPRT_MAX_GAMES = 100_000
 
 
 @cli.command("compare")
@@ -80,15 +84,17 @@ from meeplab.sim.core.experiment import parse_players
     "--max-games",
     type=int,
     default=None,
-    help="SPRT: stop undecided after this many games per player count (default: --games).",
+    help="SPRT: stop undecided after this many games per player count (default 100,000; --games does not "
+    "apply to a sequential test).",
 )
 @click.option(
     "--metric",
     default=None,
     metavar="bot:NAME|seat:K",
-    help="SPRT: what is compared per game (default: the first bot's win share, or seat 0's win "
-    "when one bot plays every seat).",
+    help="SPRT: what is compared per game (default: the first bot's win share, or the start player's "
+    "(seat 1's) win when one bot plays every seat).",
 )
+@output_options
 def compare_cmd(
     game,
     base_sets,
@@ -103,6 +109,8 @@ def compare_cmd(
     batch,
     max_games,
     metric,
+    as_json,
+    dry_run,
     **kw,
 ):
     """What-if: play the baseline and a variant (--set/--params) on the same seeds and compare.
@@ -124,9 +132,16 @@ def compare_cmd(
     if not sequential:
         if any(v is not None for v in (delta, elo, max_games, metric)):
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
+        if echo_plan("baseline and variant on the same seeds", [base_cfg, variant_cfg], dry_run, kw["quiet"]):
+            return
         play_runs([base_cfg, variant_cfg], kw)  # both validated before anything is played
+        record = None
     else:
-        _sequential(
+        cap = max_games if max_games is not None else SPRT_MAX_GAMES
+        plan = [_capped(c, cap) for c in (base_cfg, variant_cfg)]
+        if echo_plan(f"sequential test, at most {cap:,} games per player count", plan, dry_run, kw["quiet"]):
+            return
+        record = _sequential(
             base_cfg,
             variant_cfg,
             kw,
@@ -137,10 +152,29 @@ def compare_cmd(
             beta=beta,
             alternative=alternative,
             batch=batch,
-            max_games=max_games or kw["n_games"],
+            max_games=max_games if max_games is not None else SPRT_MAX_GAMES,
             metric=metric,
         )
     write_report([base_cfg.out, variant_cfg.out], Path(out) / "report.html", f"{game}: what-if comparison")
+    verdicts = [f"{t['n_players']} players: {t['text']}" for t in (record or {}).get("tests", [])]
+    echo_table(
+        f"{game}: variant vs baseline (variant - baseline; seats numbered from 1 = start player)",
+        compare_rows(base_cfg.out, variant_cfg.out),
+        as_json,
+        {"sequential": verdicts} if verdicts else None,
+    )
+    if verdicts and not as_json:
+        for v in verdicts:
+            click.echo(f"sequential test, {v}")
+
+
+def _capped(cfg, games: int):
+    """A copy of ``cfg`` that plays at most ``games`` games per player count (for the plan of a sequential test)."""
+    import copy
+
+    c = copy.copy(cfg)
+    c.games = games
+    return c
 
 
 def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
@@ -158,9 +192,6 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
         sys.exit(130)
     record["metric_arg"] = metric
     store(out, variant_cfg.out, record)
-    if not kw["quiet"]:
-        for t in record["tests"]:
-            click.echo(f"{t['n_players']} players, {t['games']:,} games: {t['verdict']}: {t['text']}", err=True)
     return record
 
 
@@ -189,7 +220,8 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
     type=click.Path(),
     help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.",
 )
-def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
+@output_options
+def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
     """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
 
     Changes against the first run are marked with Holm's correction across all points (named in the
@@ -223,8 +255,16 @@ def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
             game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
         )
         cfgs.append(cfg)
+    if echo_plan(f"sweep of {' x '.join(sweep_params)}", cfgs, dry_run, kw["quiet"]):
+        return
     play_runs(cfgs, kw)
     write_report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
+    echo_table(
+        f"{game}: sweep of {' x '.join(sweep_params)} (seat gap: best - worst seat among equal bots, seat 1 = start "
+        "player; changes against the first value)",
+        runs_rows([c.out for c in cfgs], [c.label for c in cfgs]),
+        as_json,
+    )
 
 
 @cli.command("experiment")
@@ -253,7 +293,8 @@ def sweep_cmd(game, sweep_params, sweep_values, out, **kw):
     "--force", is_flag=True, help="Play everything again (default: skip what is complete, finish what was interrupted)."
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
-def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet):
+@output_options
+def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet, as_json, dry_run):
     """Play a whole what-if experiment from one TOML file and write one report against its baseline.
 
     The file names the game, players, bots, games (or SPRT settings), the baseline parameters and named
@@ -274,11 +315,19 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     if exp.sprt is None:
         pairs = ex.plan(exp, root, n_games, threads, force, progress=not quiet)
         cfgs = [pairs[0][1]] + [v for _, _, v in pairs]
+        if echo_plan(f"experiment {Path(file).name}", cfgs, dry_run, quiet):
+            return
         play_runs(cfgs, kw)
         write_report([c.out for c in cfgs], root / "report.html", title)
+        rows = runs_rows([c.out for c in cfgs], [c.label for c in cfgs])
+        echo_table(f"{title} (seat 1 = start player)", rows, as_json)
         return
     settings, metric = ex.sprt_settings(exp, n_games)
     pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
+    plan = [_capped(c, settings.max_games) for _, b, v in pairs for c in (b, v)]
+    if echo_plan(f"experiment {Path(file).name}, sequential tests", plan, dry_run, quiet):
+        return
+    verdicts = []
     for name, base, var in pairs:
         if not force and ex.sequential_done(root / name, settings, metric, base, var):
             click.echo(f"meeplab: {root / name} is already complete; nothing to play", err=True)
@@ -287,26 +336,43 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     bases = [b for _, b, _ in pairs]
     longest = max(bases, key=lambda b: json.loads((b.out / "run.json").read_text())["games"])
     write_report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
+    rows = []
+    for name, base, var in pairs:
+        rec = json.loads((root / name / "sprt.json").read_text(encoding="utf-8"))
+        verdicts += [f"{name}, {t['n_players']} players: {t['text']}" for t in rec.get("tests", [])]
+        rows += [dict(r, variant=name) for r in compare_rows(base.out, var.out)]
+    echo_table(f"{title}: variants vs baseline (seat 1 = start player)", rows, as_json, {"sequential": verdicts})
+    if not as_json:
+        for v in verdicts:
+            click.echo(f"sequential test, {v}")
 
 
 @cli.command("fair")
 @click.argument("game")
 @run_options
-@click.option("--param", "fair_param", required=True, help="The numeric rule parameter to tune.")
+@click.option(
+    "--param",
+    "fair_param",
+    required=True,
+    metavar="NAME[:SEAT]",
+    help="The numeric rule parameter to tune; NAME:K tunes seat K's own value of a per-seat parameter "
+    "(e.g. start_money:4, the other seats keep theirs).",
+)
 @click.option("--range", "fair_range", required=True, metavar="LO:HI", help="Values to search, e.g. 8:16.")
 @click.option(
     "--target",
-    type=click.Choice(["seats", "bots"]),
+    type=click.Choice(["seats", "bots", "gap"]),
     default="seats",
     show_default=True,
-    help="seats: seat --seat wins 1/P; bots: the first two bots in --bots win equally often.",
+    help="seats: seat --seat wins 1/P; bots: the first two bots in --bots win equally often; gap: the "
+    "smallest seat gap (best minus worst seat among equal bots).",
 )
 @click.option(
     "--seat",
     type=int,
-    default=0,
+    default=1,
     show_default=True,
-    help="With --target seats: the seat whose win rate should be the fair share (0 = start player).",
+    help="With --target seats: the seat whose win rate should be the fair share (1 = start player).",
 )
 @click.option("--steps", type=int, default=8, show_default=True, help="Most values played after the two ends.")
 @click.option(
@@ -316,26 +382,28 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     type=click.Path(),
     help="Directory: one run per value tried (OUT/NAME=VALUE), OUT/fair.json and OUT/report.html.",
 )
-def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
+@output_options
+def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dry_run, **kw):
     """Find the value of a rule parameter that makes GAME fairest, with an interval.
 
-    A noisy root search (regula falsi, Illinois step) on the signed imbalance: seat --seat's win rate minus
-    1/P, or the first bot's win share minus the second's; every value is played on the same seeds (common
-    random numbers). Reports the value, its 95% interval and the win rates there:
+    --target seats/bots: a noisy root search (regula falsi, Illinois step) on the signed imbalance: seat
+    --seat's win rate minus 1/P, or the first bot's win share minus the second's. --target gap: a
+    golden-section search for the smallest seat gap. Every value is played on the same seeds (common
+    random numbers). Reports the value, its 95% interval and the win rates and seat gap there:
 
-      meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target seats --players 3 \
-          --bots heuristic --games 4000 --out runs/fair-pigs
+      meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target gap --players 3 \
+          --bots tuned --games 4000 --out runs/fair-pigs
+
+    A compensation for a late seat: --param start_money:4 --range 20:30 --players 4 (seat 4's pesos).
     """
-    from meeplab.analysis.load import load_run
-    from meeplab.analysis.stats import run_stats
     from meeplab.sim.core import fair as fr
-    from meeplab.sim.core.runner import run as run_batch
 
     flags = flag_values(kw)
     g = lookup_game(game)
-    prm = g.params.get(fair_param, g.id)
+    name, _, seat_text = fair_param.partition(":")
+    prm = g.params.get(name, g.id)
     if prm.kind not in ("int", "float"):
-        raise MeeplabError(f"fair: {fair_param} is {prm.describe_type()}; only a number can be searched")
+        raise MeeplabError(f"fair: {name} is {prm.describe_type()}; only a number can be searched")
     lo, hi = fr.parse_range(fair_range, prm.kind, prm.lo, prm.hi)
     if steps < 0:
         raise MeeplabError(f"--steps must be >= 0, got {steps}")
@@ -347,8 +415,11 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
         if len(distinct) < 2:
             raise MeeplabError("--target bots needs two different bots in --bots, e.g. heuristic,greedy")
         pair = (distinct[0], distinct[1])
-    elif not 0 <= seat < min(players):
-        raise MeeplabError(f"--seat {seat}: there are only {min(players)} seats at {min(players)} players")
+    elif target == "seats" and not 1 <= seat <= min(players):
+        raise MeeplabError(
+            f"--seat {seat}: seats are numbered 1 (start player) to {min(players)} at {min(players)} players"
+        )
+    setting = _seat_setting(g, prm, name, seat_text, players, kw, flags)
     kw = dict(kw, resume=not kw["force"])
     cache: dict = {}  # value -> (run directory, its rows)
 
@@ -357,85 +428,171 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, **kw):
         return key, run_config(
             game,
             flags=flags,
-            out=Path(out) / f"{fair_param}={key}",
+            out=Path(out) / f"{setting.dir_name}={key}",
             label=f"{fair_param}={key}",
-            **dict(kw, sets=tuple(kw["sets"]) + (f"{fair_param}={key}",)),
+            **dict(kw, sets=tuple(kw["sets"]) + (setting.set_text(key),)),
         )
 
-    for x in (lo, hi):  # both ends checked before anything is played
-        from meeplab.sim.core.runner import check_config
+    from meeplab.sim.core.runner import check_config
 
+    for x in (lo, hi):  # both ends checked before anything is played
         check_config(config(x)[1])
+    what_plan = f"fair search over {fair_param} in {fair_range}, at most {steps + 2} values"
+    if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"]):
+        return
     searches = []
     with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
-
-        def play(x: float):
-            key, cfg = config(x)
-            if key not in cache:
-                cfg.executor = ex
-                meta = run_batch(cfg)
-                if meta["status"] != "complete":
-                    sys.exit(130)
-                import polars as pl
-
-                cache[key] = (
-                    cfg.out,
-                    pl.read_parquet(
-                        cfg.out / "results.parquet", columns=["n_players", "game_index", "seat", "bot", "win"]
-                    ),
-                )
-            return cache[key]
-
+        play = _fair_player(config, cache, ex)
         for p in players:
 
             def evaluate(x: float, p=p):
                 where, df = play(x)
-                m, se = fr.imbalance(df, p, target, seat, pair)
+                if target == "gap":
+                    gp = _gap_at(where, p)
+                    se = (gp.hi - gp.lo) / 3.92 if gp.hi == gp.hi and gp.lo == gp.lo else float("nan")
+                    return fr.Point(float(x), gp.gap, se, str(where))
+                m, se = fr.imbalance(df, p, target, seat - 1, pair)
                 return fr.Point(float(x), m, se, str(where))
 
-            s = fr.search(evaluate, lo, hi, prm.kind, steps, p)
+            find = fr.minimise if target == "gap" else fr.search
+            s = find(evaluate, lo, hi, prm.kind, steps, p)
             play(s.value)  # the win rates at the answer
             searches.append(s)
-    what = f"seat {seat + 1}'s win rate - 1/P" if target == "seats" else f"{pair[0]} - {pair[1]} win share"
+    what = {
+        "seats": f"seat {seat}'s win rate - 1/P",
+        "bots": f"{pair[0]} - {pair[1]} win share" if pair else "",
+        "gap": "seat gap (best - worst seat among equal bots)",
+    }[target]
     record = {"game": g.id, "param": fair_param, "range": [lo, hi], "target": target, "imbalance": what, "results": []}
+    if target == "seats":
+        record["seat"] = seat
     for s in searches:
         where = cache[fr.fmt(s.value, prm.kind)][0]
-        st = run_stats(load_run(where))
-        bb = st.by_bot.filter(st.by_bot["n_players"] == s.n_players)
-        bs = st.by_seat.filter(st.by_seat["n_players"] == s.n_players)
-        rec = {
-            "n_players": s.n_players,
-            "value": s.value,
-            "lo": s.lo,
-            "hi": s.hi,
-            "crossing": s.crossing,
-            "note": s.note,
-            "run": str(where),
-            "points": [{"x": q.x, "imbalance": q.f, "se": q.se} for q in s.points],
-            "bots": bb.select("bot", "win_rate", "lo", "hi").to_dicts(),
-            "seats": bs.select("seat", "win_rate", "lo", "hi").to_dicts(),
-        }
-        record["results"].append(rec)
-        val = fr.fmt(s.value, prm.kind)
-        if s.crossing:
-            click.echo(
-                f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
-                f"imbalance {what}, {len(s.points)} values played)"
-            )
-            if s.note:
-                click.echo(f"  note: {s.note}")
-        else:
-            click.echo(f"{s.n_players} players, {fair_param}: {s.note}")
-        click.echo(
-            "  at "
-            + val
-            + ": "
-            + ", ".join(f"{r['bot']} {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["bots"])
-            + "; seats "
-            + ", ".join(f"{r['seat'] + 1}: {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["seats"])
-            + f" (fair {1 / s.n_players:.3f})"
-        )
+        record["results"].append(_fair_result(s, where, prm.kind, fair_param, what, not as_json))
     fr.save(Path(out), record)
     dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
     if len(dirs) > 1:
         write_report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}")
+    rows = [
+        {
+            "players": r["n_players"],
+            fair_param: r["value"],
+            "95% interval": f"[{r['lo']:.3g}, {r['hi']:.3g}]",
+            "seat gap": r["seat_gap"]["gap"],
+            "seat gap 95% CI": f"[{r['seat_gap']['lo']:.3f}, {r['seat_gap']['hi']:.3f}]",
+            "values played": len(r["points"]),
+        }
+        for r in record["results"]
+    ]
+    echo_table(f"{game}: fairest {fair_param} ({what})", rows, as_json, {"record": record} if as_json else None)
+
+
+class _SeatSetting:
+    """How fair sets its parameter: NAME=VALUE, or for NAME:K one seat's entry of a per-seat value."""
+
+    def __init__(self, name: str, seat: int | None = None, values: list | None = None):
+        self.name, self.seat, self.values = name, seat, values
+        self.dir_name = name if seat is None else f"{name}.seat{seat}"
+
+    def set_text(self, key: str) -> str:
+        if self.seat is None:
+            return f"{self.name}={key}"
+        vals = [str(v) for v in self.values]
+        vals[self.seat - 1] = key
+        return f"{self.name}=" + ",".join(vals)
+
+
+def _seat_setting(g, prm, name, seat_text, players, kw, flags) -> _SeatSetting:
+    if not seat_text:
+        return _SeatSetting(name)
+    from meeplab.cli.common import param_overrides
+    from meeplab.sim.core.params import seat_values
+
+    if not prm.per_seat:
+        raise MeeplabError(f"fair: {name} is one value for every seat; NAME:SEAT needs a per-seat parameter")
+    try:
+        k = int(seat_text)
+    except ValueError:
+        raise MeeplabError(f"fair: --param {name}:{seat_text} needs a seat number") from None
+    if len(players) != 1:
+        raise MeeplabError(f"fair: --param {name}:{k} sets one seat's value, so give one player count (--players)")
+    if not 1 <= k <= players[0]:
+        raise MeeplabError(f"fair: seat {k}: seats are numbered 1 (start player) to {players[0]}")
+    base = g.params.resolve(param_overrides(g, kw["sets"], kw["params_file"], flags), g.id)[name]
+    return _SeatSetting(name, k, seat_values(base, players[0]))
+
+
+def _fair_player(config, cache, ex):
+    """play(x): the run at value x (played once, then from the cache) and its rows."""
+    import polars as pl
+
+    from meeplab.sim.core.runner import run as run_batch
+
+    def play(x: float):
+        key, cfg = config(x)
+        if key not in cache:
+            cfg.executor = ex
+            meta = run_batch(cfg)
+            if meta["status"] != "complete":
+                sys.exit(130)
+            cols = ["n_players", "game_index", "seat", "bot", "win"]
+            cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet", columns=cols))
+        return cache[key]
+
+    return play
+
+
+def _gap_at(where, p: int):
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.seatgap import seat_gaps
+
+    return seat_gaps([load_run(where)], p)[0]
+
+
+def _fair_result(s, where, kind: str, fair_param: str, what: str, echo: bool = True) -> dict:
+    """One player count's answer as fair.json records it (seats numbered from 1), echoed on stdout."""
+    import polars as pl
+
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.stats import run_stats
+    from meeplab.sim.core import fair as fr
+
+    st = run_stats(load_run(where))
+    bb = st.by_bot.filter(pl.col("n_players") == s.n_players)
+    bs = st.by_seat.filter(pl.col("n_players") == s.n_players)
+    gp = _gap_at(where, s.n_players)
+    rec = {
+        "n_players": s.n_players,
+        "value": s.value,
+        "lo": s.lo,
+        "hi": s.hi,
+        "crossing": s.crossing,
+        "note": s.note,
+        "run": str(where),
+        "points": [{"x": q.x, "imbalance": q.f, "se": q.se} for q in s.points],
+        "bots": bb.select("bot", "win_rate", "lo", "hi").to_dicts(),
+        "seats": bs.select(pl.col("seat") + 1, "win_rate", "lo", "hi").to_dicts(),  # seat 1 = start player
+        "seat_gap": {"gap": gp.gap, "lo": gp.lo, "hi": gp.hi, "best": gp.best, "worst": gp.worst},
+    }
+    val = fr.fmt(s.value, kind)
+    if not echo:
+        return rec
+    if s.crossing:
+        click.echo(
+            f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
+            f"{what}, {len(s.points)} values played)"
+        )
+        if s.note:
+            click.echo(f"  note: {s.note}")
+    else:
+        click.echo(f"{s.n_players} players, {fair_param}: {s.note}")
+    click.echo(
+        "  at "
+        + val
+        + ": "
+        + ", ".join(f"{r['bot']} {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["bots"])
+        + "; seats "
+        + ", ".join(f"{r['seat']}: {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["seats"])
+        + f" (fair {1 / s.n_players:.3f}); seat gap {gp.gap:.3f} [{gp.lo:.3f}, {gp.hi:.3f}]"
+    )
+    return rec

@@ -1,8 +1,9 @@
 """Fairest value: the value of one numeric rule parameter that brings seats (or two bots) closest to even.
 
-``meeplab fair GAME --param NAME --range LO:HI --target seats|bots`` measures a signed imbalance ``f(x)``:
+``meeplab fair GAME --param NAME --range LO:HI --target seats|bots|gap`` measures a signed imbalance ``f(x)``:
 
-* ``seats``: seat K's win rate minus the fair share 1/P (``--seat K``, default 0, the start player);
+* ``seats``: seat K's win rate minus the fair share 1/P (``--seat K``, seats numbered from 1 = the start player,
+  default 1);
 * ``bots``: the first listed bot's win share minus the second's (each averaged over its seats in a game);
 
 and looks for its root by regula falsi with the Illinois step (bisection's safety, the secant's speed) on
@@ -13,6 +14,11 @@ The answer is the value whose ``f`` is nearest zero (integers), or the secant ro
 (numbers), with a 95% interval from the delta method: ``x* +- 1.96 se(f) / |slope|``, ``se(f)`` the
 standard error of ``f`` at the bracket's ends (per-game values) and ``slope`` the bracket's secant. A range
 whose ends do not straddle zero has no crossing: the end nearer to fair is reported, and said so.
+
+``--target gap`` minimises the seat gap instead (the best minus the worst seat among equally strong bots, which the
+caller measures with the lineup-aware seat model): a golden-section search (Kiefer 1953) over the range, every value
+on the same seeds. The answer is the value with the smallest measured gap; its interval spans the values played whose
+gap cannot be told apart from the smallest (their 95% intervals overlap).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import polars as pl
 
 from .errors import MeeplabError
 
-TARGETS = ("seats", "bots")
+TARGETS = ("seats", "bots", "gap")
 
 
 @dataclass
@@ -144,6 +150,60 @@ def search(evaluate: Callable[[float], Point], lo: float, hi: float, kind: str, 
             f"the imbalance is not monotone over the range: {fmt(q.x, kind)} is also near fair "
             f"({q.f:+.3f} against {at.f:+.3f} here)"
         )
+    return s
+
+
+GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def minimise(evaluate: Callable[[float], Point], lo: float, hi: float, kind: str, steps: int, p: int) -> Search:
+    """Golden-section search for the smallest ``f`` (>= 0, e.g. the seat gap) on [lo, hi], at most ``steps`` values
+    after the two ends; integers are searched over integers (every value of a short final bracket is played)."""
+    s = Search(p)
+    seen: dict[float, Point] = {}
+
+    def at(x: float) -> Point:
+        x = float(round(x)) if kind == "int" else float(x)
+        if x not in seen:
+            seen[x] = evaluate(x)
+            s.points.append(seen[x])
+        return seen[x]
+
+    a, b = lo, hi
+    at(a), at(b)
+    budget = steps
+    c, d = b - GOLDEN * (b - a), a + GOLDEN * (b - a)
+    while budget > 0:
+        if kind == "int" and b - a <= 3:
+            for x in range(int(a) + 1, int(b)):
+                if budget <= 0:
+                    break
+                if float(x) not in seen:
+                    budget -= 1
+                at(x)
+            break
+        if kind != "int" and b - a <= (hi - lo) * 1e-3:
+            break
+        new = sum(1 for x in (c, d) if (float(round(x)) if kind == "int" else x) not in seen)
+        if new > budget:
+            break
+        budget -= new
+        fc, fd = at(c), at(d)
+        if fc.f <= fd.f:
+            b, d = d, c
+            c = b - GOLDEN * (b - a)
+        else:
+            a, c = c, d
+            d = a + GOLDEN * (b - a)
+    best = min(s.points, key=lambda q: (q.f, q.x))
+    s.value = best.x
+    top = best.f + 1.96 * (best.se if math.isfinite(best.se) else 0.0)
+    near = [q.x for q in s.points if q.f - 1.96 * (q.se if math.isfinite(q.se) else 0.0) <= top]
+    s.lo, s.hi = min(near), max(near)
+    s.crossing = True
+    ends = {min(q.x for q in s.points), max(q.x for q in s.points)}
+    if best.x in ends and best.x in (lo, hi):
+        s.note = f"the smallest gap is at the end of the range ({fmt(best.x, kind)}): a wider range may do better"
     return s
 
 

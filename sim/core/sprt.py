@@ -186,22 +186,48 @@ class Sequential:
 
 
 def verdict_text(v: str, target: str, delta: float) -> str:
-    """One sentence for a verdict (``target`` names what was measured)."""
+    """The hypotheses a verdict decided between, in words (``target`` names what was measured)."""
     d = f"{100 * delta:.1f} points"
     return {
-        "rises": f"the variant raises {target} (by about {d} or more: H1 accepted)",
-        "falls": f"the variant lowers {target} (by about {d} or more: H1 accepted)",
-        "no change": f"no change of {d} or more in {target} (H0 accepted)",
+        "rises": f"{target} rises: a rise of at least {d} is more likely than no change (H1 accepted)",
+        "falls": f"{target} falls: a fall of at least {d} is more likely than no change (H1 accepted)",
+        "no change": f"no change of {d} or more in {target}: no change is more likely than a change of {d} "
+        "(H0 accepted)",
         "undecided": f"undecided at the game limit: neither no change nor a change of {d} in {target} is established",
     }[v]
+
+
+def estimate(test: dict[str, Any]) -> tuple[float, float, float]:
+    """(mean difference, 95% interval) of one player count's test record (normal interval at the stopping point)."""
+    n, sd, mean = test.get("games", 0), test.get("sd"), test.get("mean", math.nan)
+    if sd is None or n < 2 or not math.isfinite(sd):
+        return mean, math.nan, math.nan
+    half = 1.96 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def verdict_sentence(test: dict[str, Any], target: str) -> str:
+    """The verdict of one player count's test with its estimate and interval: the one sentence both the
+    sequential section and the key changes of a report print (one source of truth)."""
+    mean, lo, hi = estimate(test)
+
+    def pts(x: float) -> str:
+        return f"{100 * x:+.2f}" if math.isfinite(x) else "–"
+
+    return (
+        f"{verdict_text(test['verdict'], target, test['delta'])}; measured change {pts(mean)} points "
+        f"(95% CI {pts(lo)} to {pts(hi)}) after {test['games']:,} games"
+    )
 
 
 # -- what is measured per game --------------------------------------------------------------------
 
 
 def parse_metric(text: str | None, bots: list[str]) -> tuple[str, Any]:
-    """``bot:NAME`` (that bot's win share per game) or ``seat:K`` (seat K's win); default: the first listed
-    bot when the lineup has two or more bots, else seat 0 (the start player)."""
+    """``bot:NAME`` (that bot's win share per game) or ``seat:K`` (seat K's win, seats numbered from 1 = the
+    start player); default: the first listed bot when the lineup has two or more bots, else seat 1.
+
+    Returns ``("bot", NAME)`` or ``("seat", index)`` with the 0-based seat index of the results files."""
     if not text:
         distinct = list(dict.fromkeys(bots))
         return ("bot", distinct[0]) if len(distinct) > 1 else ("seat", 0)
@@ -215,15 +241,21 @@ def parse_metric(text: str | None, bots: list[str]) -> tuple[str, Any]:
             k = int(arg)
         except ValueError:
             raise MeeplabError(f"--metric seat:K needs a seat number, got {text!r}") from None
-        if k < 0:
-            raise MeeplabError(f"--metric seat:K needs a seat number >= 0, got {text!r}")
-        return "seat", k
+        if k < 1:
+            raise MeeplabError(f"--metric seat:K needs a seat number >= 1 (seat 1 = start player), got {text!r}")
+        return "seat", k - 1
     raise MeeplabError(f"--metric must be bot:NAME or seat:K, got {text!r}")
 
 
 def metric_label(metric: tuple[str, Any]) -> str:
     kind, arg = metric
-    return f"{arg}'s win share" if kind == "bot" else f"seat {arg}'s win rate"
+    return f"{arg}'s win share" if kind == "bot" else f"seat {arg + 1}'s win rate"
+
+
+def metric_record(metric: tuple[str, Any]) -> list[Any]:
+    """The metric as a person reads it (seat numbered from 1), for sprt.json."""
+    kind, arg = metric
+    return [kind, arg + 1 if kind == "seat" else arg]
 
 
 def per_game(table, n_players: int, metric: tuple[str, Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -289,7 +321,7 @@ def run_sequential(
     if metric[0] == "seat":
         for p in base_cfg.players:
             if metric[1] >= p:
-                raise MeeplabError(f"--metric seat:{metric[1]}: there are only {p} seats at {p} players")
+                raise MeeplabError(f"--metric seat:{metric[1] + 1}: there are only {p} seats at {p} players")
     if base_cfg.resume or var_cfg.resume:
         raise MeeplabError("--until-significant cannot --resume (the test starts again); use --force")
     jobs = []
@@ -343,14 +375,14 @@ def run_sequential(
             return {"status": meta["status"]}
     record = {
         "test": "SPRT (Wald; normal approximation, as Fishtest's GSPRT) on paired per-game differences",
-        "metric": list(metric),
+        "metric": metric_record(metric),
         "metric_label": metric_label(metric),
         "settings": asdict(settings),
         "tests": [t.summary() for t in tests],
         "status": "complete",
     }
     for t in record["tests"]:
-        t["text"] = verdict_text(t["verdict"], metric_label(metric), t["delta"])
+        t["text"] = verdict_sentence(t, metric_label(metric))
     return record
 
 

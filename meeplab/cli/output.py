@@ -1,0 +1,178 @@
+"""What the playing commands print: their plan and a wall-time estimate before the bulk starts (``--dry-run``: only
+that), and at the end a compact table of the main result on stdout (``--json``: the same as JSON), while progress
+and notices go to stderr.
+
+The tables are built from the run directories with the analysis layer, the same numbers as the HTML report: win
+rates with Wilson intervals, the seat gap among equal bots with its bootstrap interval (seats numbered from 1, the
+start player), paired changes against the baseline with Holm's marks, and the sequential test's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["compare_rows", "echo_plan", "echo_table", "output_options", "runs_rows"]
+
+
+def output_options(fn):
+    """Decorator: ``--json`` (the result table as JSON on stdout) and ``--dry-run`` (the plan and estimate only)."""
+    fn = click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Print the plan and the wall-time estimate (from a short calibration) and play nothing else.",
+    )(fn)
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print the result table as JSON on stdout (for scripts)."
+    )(fn)
+
+
+def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> bool:
+    """Say what is about to be played and how long it should take; returns True when only a dry run was asked
+    (then on stdout, else on stderr). Calibrates on the first run (a second or two after the compile)."""
+    from meeplab.sim.core.plan import duration, estimate
+
+    if quiet and not dry_run:
+        return False
+    cfgs = list(cfgs)
+    if not cfgs:
+        return dry_run
+    c = cfgs[0]
+    lineup = ",".join(c.bots) + ("" if c.rotate else " (fixed seats)")
+    players = ", ".join(str(p) for p in sorted({p for cfg in cfgs for p in cfg.players}))
+    est = estimate(cfgs)
+    speeds = "; ".join(f"{p} players {s.games_per_s:,.0f} games/s" for p, s in sorted(est.speeds.items()))
+    lines = [
+        f"plan: {what}: {c.game.id}, {len(cfgs)} run{'s' if len(cfgs) != 1 else ''} x {c.games:,} games per "
+        f"player count, players {players}, bots {lineup}: {est.games:,} games",
+        f"estimate: about {duration(est.seconds + est.compile_s)} ({speeds}, measured here in a short calibration; "
+        f"compile/load {est.compile_s:.1f} s)",
+    ]
+    for line in lines:
+        click.echo(line, err=not dry_run)
+    return dry_run
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return "–" if not math.isfinite(v) else f"{v:.3f}"
+    return str(v)
+
+
+def echo_table(title: str, rows: list[dict[str, Any]], as_json: bool, extra: dict[str, Any] | None = None) -> None:
+    """The result table on stdout: aligned columns under a title line, or ``{"title", "rows", ...}`` as JSON."""
+    if as_json:
+        click.echo(json.dumps({"title": title, **(extra or {}), "rows": rows}, indent=1, default=_jsonable))
+        return
+    click.echo(title)
+    if not rows:
+        click.echo("  (nothing)")
+        return
+    cols = list(rows[0])
+    for r in rows[1:]:
+        cols += [k for k in r if k not in cols]
+    cells = [[_fmt(r.get(k, "")) for k in cols] for r in rows]
+    width = [max(len(k), *(len(c[i]) for c in cells)) for i, k in enumerate(cols)]
+    click.echo("  " + "  ".join(k.ljust(w) for k, w in zip(cols, width)).rstrip())
+    for c in cells:
+        click.echo("  " + "  ".join(v.rjust(w) if _numeric(v) else v.ljust(w) for v, w in zip(c, width)).rstrip())
+
+
+def _numeric(v: str) -> bool:
+    return v[:1].isdigit() or v[:1] in "+-–" or v.startswith("[")
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if hasattr(v, "item"):
+        return v.item()
+    return str(v)
+
+
+def _ci(lo: float, hi: float) -> str:
+    return "–" if not (math.isfinite(lo) and math.isfinite(hi)) else f"[{lo:.3f}, {hi:.3f}]"
+
+
+def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: bool = True) -> list[dict[str, Any]]:
+    """Per run and player count: each bot's win rate (per seat) with its 95% interval, and the seat gap among equal
+    bots with its interval and the best and worst seat (1 = start player)."""
+    import polars as pl
+
+    from meeplab.analysis.compare import pairing
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.seatgap import seat_gaps
+    from meeplab.analysis.stats import run_stats
+
+    runs = [load_run(d) for d in dirs]
+    labels = list(labels) if labels else [r.label for r in runs]
+    rows = []
+    common = sorted(set.intersection(*[set(r.players) for r in runs])) if runs else []
+    paired = [True] + [pairing(runs[0], r)[0] for r in runs[1:]]
+    gap_of = {p: seat_gaps(runs, p, paired) for p in common} if gaps else {}
+    for i, (run, lab) in enumerate(zip(runs, labels)):
+        st = run_stats(run)
+        for p in run.players:
+            bb = st.by_bot.filter(pl.col("n_players") == p)
+            row: dict[str, Any] = {"run": lab, "players": p}
+            for r in bb.iter_rows(named=True):
+                row[f"win {r['bot']}"] = r["win_rate"]
+                row[f"95% CI {r['bot']}"] = _ci(r["lo"], r["hi"])
+            g = gap_of.get(p, [None] * len(runs))[i]
+            if g is not None:
+                row["seat gap"] = g.gap
+                row["seat gap 95% CI"] = _ci(g.lo, g.hi)
+                row["best/worst seat"] = f"{g.best}/{g.worst}" if g.best > 0 else "–"
+                if i > 0:
+                    row["gap change"] = g.d
+                    row["gap change 95% CI"] = _ci(g.d_lo, g.d_hi)
+            rows.append(row)
+    return rows
+
+
+def compare_rows(base: Path, variant: Path) -> list[dict[str, Any]]:
+    """Per player count and bot: win rates of both runs and the change (paired when the runs share their deals)
+    with its 95% interval and Holm-adjusted p; then one row per player count for the seat gap's change."""
+    from meeplab.analysis.compare import holm_marks, paired_compare, pairing, unpaired_compare
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.seatgap import seat_gaps
+    from meeplab.analysis.stats import run_stats
+
+    a, b = load_run(base), load_run(variant)
+    ok = pairing(a, b)[0]
+    df = paired_compare(a, b) if ok else unpaired_compare(run_stats(a), run_stats(b))
+    df = holm_marks([df])[0]
+    rows = []
+    for r in df.iter_rows(named=True):
+        rows.append(
+            {
+                "players": r["n_players"],
+                "what": f"win {r['bot']}",
+                "baseline": r["win_base"],
+                "variant": r["win_other"],
+                "change": r["d_win"],
+                "95% CI": _ci(r["d_win_lo"], r["d_win_hi"]),
+                "Holm p": r["q_win"],
+                "significant": "yes" if r["sig_win"] else "no",
+            }
+        )
+    for p in sorted(set(a.players) & set(b.players)):
+        g0, g1 = seat_gaps([a, b], p, [True, ok])
+        rows.append(
+            {
+                "players": p,
+                "what": "seat gap",
+                "baseline": g0.gap,
+                "variant": g1.gap,
+                "change": g1.d,
+                "95% CI": _ci(g1.d_lo, g1.d_hi),
+                "Holm p": g1.p,
+                "significant": "yes" if math.isfinite(g1.p) and g1.p < 0.05 else "no",
+            }
+        )
+    return rows
