@@ -17,7 +17,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-_API = ("run", "compare", "load", "Result", "Comparison", "MeeplabError")
+_API = ("run", "compare", "load", "Result", "Comparison", "Study", "MeeplabError")
 
 
 def __getattr__(name: str):  # the API loads pandas, polars and the reports: only when first used

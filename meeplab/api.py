@@ -19,7 +19,10 @@ import scipy.stats as sps
 
 from meeplab.sim.core.errors import MeeplabError
 
-__all__ = ["Comparison", "Result", "compare", "load", "run"]
+#: compare(until_significant=True): games per player count after which the test stops undecided
+SPRT_MAX_GAMES = 100_000
+
+__all__ = ["Comparison", "Result", "Study", "compare", "load", "run"]
 
 
 def _players(players, game) -> list[int]:
@@ -137,8 +140,10 @@ class Result:
     # -- tables ------------------------------------------------------------------------------
     @property
     def results(self) -> pd.DataFrame:
-        """One row per game and seat (the columns of ``sim/core/SCHEMA.md``)."""
-        return self.run.collect(self.run.lf).to_pandas()
+        """One row per game and seat: the columns of ``sim/core/SCHEMA.md``, with ``seat`` numbered from 1 (the
+        start player) as everywhere a person reads it, and the file's 0-based column kept as ``seat_index``."""
+        lf = self.run.lf.with_columns(pl.col("seat").alias("seat_index"), (pl.col("seat") + 1).alias("seat"))
+        return self.run.collect(lf).to_pandas()
 
     def win_rates(self) -> pd.DataFrame:
         """Per player count and bot: seats played, wins, win rate (per seat when it fills several) and its 95%
@@ -161,9 +166,9 @@ class Result:
         return self.stats.by_bot.select(cols).sort("n_players", "bot").to_pandas()
 
     def seats(self) -> pd.DataFrame:
-        """Per player count and seat: raw win rate with its 95% interval (``lo``, ``hi``), and the seat effect
-        with the lineup taken into account (``adv`` = win probability minus 1/P among equal bots, with
-        ``adv_lo``, ``adv_hi``; ``sig``), plus ``p_seat``, the p-value of "no seat effect"."""
+        """Per player count and seat (1 = the start player): raw win rate with its 95% interval (``lo``, ``hi``),
+        and the seat effect with the lineup taken into account (``adv`` = win probability minus 1/P among equal
+        bots, with ``adv_lo``, ``adv_hi``; ``sig``), plus ``p_seat``, the p-value of "no seat effect"."""
         df = self.stats.by_seat
         p = pl.DataFrame(
             {"n_players": list(self.stats.seat_p), "p_seat": list(self.stats.seat_p.values())},
@@ -188,7 +193,8 @@ class Result:
             )
             if c in df.columns
         ]
-        return df.select(keep).join(p, on="n_players", how="left").sort("n_players", "seat").to_pandas()
+        out = df.select(keep).join(p, on="n_players", how="left").sort("n_players", "seat")
+        return out.with_columns(pl.col("seat") + 1).to_pandas()  # seat 1 = the start player
 
     def breakdown(self) -> pd.DataFrame:
         """Per player count, bot and scoring category: mean points per seat with a 95% t interval over the
@@ -350,8 +356,9 @@ def compare(
     progress: bool = False,
 ) -> Comparison:
     """Play the baseline (rule book, or ``baseline`` overrides) and the variant on the same seeds; with
-    ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``; ``games`` is then the
-    cap unless ``max_games`` is given). Writes ``out/baseline``, ``out/variant`` (and ``out/sprt.json``)."""
+    ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``) or ``max_games`` per player
+    count (default 100,000; ``games`` does not apply to a sequential test). Writes ``out/baseline``,
+    ``out/variant`` (and ``out/sprt.json``)."""
     from meeplab.sim.core.runner import check_config
     from meeplab.sim.core.runner import run as run_batch
 
@@ -381,7 +388,7 @@ def compare(
             elo=elo,
             alternative=alternative,
             batch=batch,
-            max_games=int(max_games or games),
+            max_games=int(max_games if max_games is not None else SPRT_MAX_GAMES),
         )
         rec = run_sequential(base_cfg, var_cfg, st, metric)
         if rec.get("status") != "complete":
@@ -396,10 +403,211 @@ def compare(
     return Comparison(Result(base_cfg.out), Result(var_cfg.out), root)
 
 
-def load(path: str | Path) -> Result | Comparison:
-    """Open what ``meeplab run``/``compare`` wrote: a run directory gives a :class:`Result`; a ``compare``
-    directory (``baseline/`` and ``variant/`` inside) a :class:`Comparison`."""
+#: the record file of each kind of directory meeplab writes besides runs and comparisons
+RECORDS = {
+    "ladder": "ladder.json",
+    "options": "options.json",
+    "tournament": "tournament.json",
+    "fair": "fair.json",
+    "maps": "maps.json",
+    "decks": "decks.json",
+}
+
+
+class Study:
+    """A directory of several runs that one command wrote: ``sweep``, ``fair``, ``experiment``, ``tournament``,
+    ``ladder``, ``options``, ``maps``, ``decks`` (or plain ``runs``). ``kind`` says which; ``record`` is its JSON
+    record (``fair.json``, ``tournament.json``, ...; empty for a sweep or an experiment); ``runs`` maps each run's
+    label to its :class:`Result`. The frames that apply to the kind are methods; seats are numbered from 1, the
+    start player."""
+
+    def __init__(self, path: Path, kind: str, record: dict[str, Any], runs: dict[str, Result]):
+        self.path, self.kind, self.record, self.runs = path, kind, record, runs
+
+    def __repr__(self) -> str:
+        return f"<meeplab.Study {self.kind} {self.path}: {len(self.runs)} runs>"
+
+    def _need(self, *kinds: str) -> None:
+        if self.kind not in kinds:
+            raise MeeplabError(f"{self.path} is a {self.kind} directory; this table belongs to {' or '.join(kinds)}")
+
+    def _ordered(self) -> list[tuple[str, Result]]:
+        """Runs in the order their comparison uses: the baseline (or the first swept value) first."""
+        from meeplab.analysis.compare import sweep_order, sweep_param
+
+        items = list(self.runs.items())
+        if "baseline" in self.runs:
+            return [("baseline", self.runs["baseline"])] + [(k, r) for k, r in items if k != "baseline"]
+        name = sweep_param([r.run for _, r in items]) if len(items) > 1 else None
+        if name:
+            return [items[i] for i in sweep_order([r.run for _, r in items], name)]
+        return items
+
+    # -- sweeps, fair searches, experiments: their runs ----------------------------------------------
+    def values(self) -> pd.DataFrame:
+        """One row per run: its label, directory and the value of every parameter that differs between the runs."""
+        from meeplab.analysis.compare import differing_params
+
+        ordered = self._ordered()
+        names = differing_params([r.run for _, r in ordered])
+        rows = []
+        for lab, r in ordered:
+            row = {"run": lab, "path": str(r.path)}
+            for n in names:
+                v = r.params.get(n)
+                row[n] = list(v) if isinstance(v, tuple) else v
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def win_rates(self) -> pd.DataFrame:
+        """Every run's :meth:`Result.win_rates`, with a ``run`` column, in the comparison's order."""
+        frames = [r.win_rates().assign(run=lab) for lab, r in self._ordered()]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def seat_gaps(self) -> pd.DataFrame:
+        """Per run and player count: the seat gap among equally strong bots (``gap``, ``lo``, ``hi``), the best and
+        worst seat, and the change against the first run (``d``, ``d_lo``, ``d_hi``, ``p``; paired where the runs
+        share their deals); :mod:`meeplab.analysis.seatgap`."""
+        from meeplab.analysis.compare import pairing
+        from meeplab.analysis.seatgap import gap_frame, seat_gaps
+
+        ordered = self._ordered()
+        runs = [r.run for _, r in ordered]
+        if not runs:
+            return pd.DataFrame()
+        players = sorted(set.intersection(*[set(r.players) for r in runs]))
+        paired = [True] + [pairing(runs[0], r)[0] for r in runs[1:]]
+        frames = []
+        for p in players:
+            df = gap_frame(seat_gaps(runs, p, paired))
+            labels = [lab for lab, _ in ordered]
+            frames.append(df.with_columns(pl.Series("run", [labels[i] for i in df["i"].to_list()])).drop("i"))
+        return pl.concat(frames).to_pandas() if frames else pd.DataFrame()
+
+    def comparisons(self) -> dict[str, Comparison]:
+        """An experiment's variants (or a sweep's values) against its baseline (the first run), by label."""
+        ordered = self._ordered()
+        if len(ordered) < 2:
+            return {}
+        base = ordered[0][1]
+        return {lab: Comparison(base, r, self.path) for lab, r in ordered[1:]}
+
+    # -- the commands' own records ------------------------------------------------------------------
+    def search(self) -> pd.DataFrame:
+        """fair: every value tried per player count (``x``, ``imbalance`` or seat gap, its ``se``)."""
+        self._need("fair")
+        rows = [dict(pt, n_players=r["n_players"]) for r in self.record.get("results", []) for pt in r["points"]]
+        return pd.DataFrame(rows)
+
+    def answers(self) -> pd.DataFrame:
+        """fair: the fairest value per player count with its interval, and the seat gap there."""
+        self._need("fair")
+        rows = []
+        for r in self.record.get("results", []):
+            gap = r.get("seat_gap") or {}
+            rows.append(
+                {
+                    "n_players": r["n_players"],
+                    "value": r["value"],
+                    "lo": r["lo"],
+                    "hi": r["hi"],
+                    "crossing": r["crossing"],
+                    "note": r["note"],
+                    "seat_gap": gap.get("gap"),
+                    "seat_gap_lo": gap.get("lo"),
+                    "seat_gap_hi": gap.get("hi"),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def ratings(self) -> pd.DataFrame:
+        """tournament: each bot's rating (Elo-like) with its 95% interval."""
+        self._need("tournament")
+        return pd.DataFrame(self.record.get("ratings", []))
+
+    def seats(self) -> pd.DataFrame:
+        """tournament: the seat effect per player count (seat 1 = the start player, the reference)."""
+        self._need("tournament")
+        df = pd.DataFrame(self.record.get("seats", []))
+        if "seat" in df and len(df) and int(df["seat"].min()) == 0:  # tournament.json counts seats from 0
+            df["seat"] = df["seat"] + 1
+        return df
+
+    def matchups(self) -> pd.DataFrame:
+        """tournament: head-to-head results of each pair of bots."""
+        self._need("tournament")
+        return pd.DataFrame(self.record.get("matchups", []))
+
+    def rungs(self) -> pd.DataFrame:
+        """ladder: one row per player count and rung (seat rates and intervals, ties, length, leading category)."""
+        self._need("ladder")
+        from meeplab.analysis.ladder import load_ladder, rung_rows
+
+        return pd.DataFrame(rung_rows(load_ladder(self.path)))
+
+    def options(self) -> pd.DataFrame:
+        """options: one row per option (its value in win share with its interval), as options.json holds them."""
+        self._need("options")
+        return pd.DataFrame(self.record.get("rows", []))
+
+    def ranking(self) -> pd.DataFrame:
+        """maps / decks: the files ranked fairest first per player count."""
+        self._need("maps", "decks")
+        return pd.DataFrame(self.record.get("ranking", []))
+
+
+def _run_dirs(p: Path) -> list[Path]:
+    return sorted(d for d in p.iterdir() if d.is_dir() and (d / "run.json").is_file())
+
+
+def _study(p: Path) -> Study | None:
+    import json
+
+    for kind, name in RECORDS.items():
+        f = p / name
+        if f.is_file():
+            try:
+                rec = json.loads(f.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise MeeplabError(f"{f}: not readable JSON ({exc})") from None
+            dirs = [d for d in p.rglob("run.json") if d.is_file()]
+            runs = {}
+            for f2 in sorted(dirs):
+                r = Result(f2.parent)
+                lab = r.run.label
+                while lab in runs:
+                    lab += "'"
+                runs[lab] = r
+            return Study(p, kind, rec if isinstance(rec, dict) else {}, runs)
+    dirs = _run_dirs(p)
+    nested = [d for d in sorted(p.iterdir()) if d.is_dir() and (d / "baseline" / "run.json").is_file()]
+    if (p / "baseline" / "run.json").is_file() and len(dirs) > 2:
+        return Study(p, "experiment", {}, {d.name: Result(d) for d in dirs})
+    if nested and not dirs:  # an experiment with [sprt]: one compare directory per variant
+        runs = {"baseline": Result(nested[0] / "baseline")}
+        runs.update({d.name: Result(d / "variant") for d in nested if (d / "variant" / "run.json").is_file()})
+        return Study(p, "experiment", {}, runs)
+    if len(dirs) >= 2:
+        kind = "sweep" if all("=" in d.name for d in dirs) else "runs"
+        return Study(p, kind, {}, {Result(d).run.label: Result(d) for d in dirs})
+    return None
+
+
+def load(path: str | Path) -> Result | Comparison | Study:
+    """Open any directory meeplab writes: a run directory gives a :class:`Result`; a ``compare`` directory
+    (``baseline/`` and ``variant/`` inside) a :class:`Comparison`; a sweep, fair search, experiment, tournament,
+    ladder, options, maps or decks directory a :class:`Study` with that experiment's frames."""
     p = Path(path)
-    if (p / "baseline" / "run.json").is_file() and (p / "variant" / "run.json").is_file():
+    if not p.is_dir():
+        raise MeeplabError(f"{p}: no such directory")
+    if (p / "run.json").is_file():
+        return Result(p)
+    if (p / "baseline" / "run.json").is_file() and (p / "variant" / "run.json").is_file() and len(_run_dirs(p)) == 2:
         return Comparison(Result(p / "baseline"), Result(p / "variant"), p)
-    return Result(p)
+    st = _study(p)
+    if st is not None:
+        return st
+    raise MeeplabError(
+        f"{p}: not a directory meeplab wrote (no run.json, no baseline/variant, no sweep runs, no "
+        f"{', '.join(RECORDS.values())})"
+    )
