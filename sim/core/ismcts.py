@@ -14,21 +14,23 @@ same move in another determinisation is the same child, and a move legal in only
 **An iteration.** The root's child is chosen first (every root candidate is legal in every determinisation): untried
 candidates in order (the policy's pick first), then UCB1. Then the state is copied and re-dealt for ``s``
 (``fm_determinise``: everything ``s`` has not seen is dealt again) from the stream seeded with ``(base, k)``, ``k``
-being how often that candidate was played before: the root's candidates are compared on the same worlds (common
-random numbers, as ``rollout``'s are), and ``base`` is the one draw of the game's own stream this search makes, so a
-search game is as reproducible as any other, for any thread or worker count. Below the root it descends: at a node
-the child with the best ``mean + c * sqrt(ln(availability) / visits) + bias * prior / (visits + 1)`` for the seat
-deciding there (``prior``: the move's feature 0, the engine's immediate value, scaled to [0, 1] among the
-candidates: progressive bias, Chaslot et al. 2008), unless the node may still grow: **progressive widening** lets a
-node visited ``v`` times offer at most ``1 + widen * sqrt(v)`` of its moves, and a new child is the playout
-policy's own move when that is untried (so a node's first visits follow the policy, as the opponents' moves in a
-``rollout`` playout do), else the best by feature 0 when ``bias > 0``, else a random one; adding a child ends the
-descent. Forced steps, lone candidates and decision kinds the bot does not search (``kinds``) are played through
-(the policy decides the latter). The playout policy (a registered bot, every seat) then plays to the end, taking a
-uniformly random candidate instead with probability ``epsilon``; with ``cutoff > 0`` it stops after that many
-decisions and the position is scored as it stands (the game's scoring of the unfinished game). Every seat's value is
-computed as in ``rollout`` (win share or share of the other seats beaten, plus ``margin`` x the score lead; lowest
-score wins where the game says so) and each node on the path adds the value of the seat that chose it.
+being how often that candidate was played before: the root's candidates are compared on the same worlds (common random
+numbers, as ``rollout``'s are), and ``base`` is the one draw of the game's own stream this search makes, so a search
+game is as reproducible as any other, for any thread or worker count. Below the root it descends: at a node the child
+with the best ``mean + c * sqrt(ln(availability) / visits) + bias * prior / (visits + 1)`` for the seat deciding there
+(``prior``: the move's feature 0, the engine's immediate value, scaled to [0, 1] among the candidates: progressive bias,
+Chaslot et al. 2008), unless the node may still grow: **progressive widening** lets a node visited ``v`` times offer at
+most ``1 + widen * sqrt(v)`` of its moves, and a new child is the playout policy's own move when that is untried (so a
+node's first visits follow the policy, as the opponents' moves in a ``rollout`` playout do), else the best by feature 0
+when ``bias > 0``, else a random one; adding a child ends the descent. With ``widen = 0`` (the default) a node grows
+only when none of its children is legal in this determinisation, by the policy's move there: the tree holds the moves
+the policy makes in some determinisation, and each seat chooses among those legal here by its own value. Forced steps,
+lone candidates and decision kinds the bot does not search (``kinds``) are played through (the policy decides the
+latter). The playout policy (a registered bot, every seat) then plays to the end, taking a uniformly random candidate
+instead with probability ``epsilon``; with ``cutoff > 0`` it stops after that many decisions and the position is scored
+as it stands (the game's scoring of the unfinished game). Every seat's value is computed as in ``rollout`` (win share or
+share of the other seats beaten, plus ``margin`` x the score lead; lowest score wins where the game says so) and each
+node on the path adds the value of the seat that chose it.
 
 **The decision** is the root child with the most visits (then the best mean, then the earlier candidate).
 
@@ -102,7 +104,7 @@ ISMCTS_WEIGHTS = {
     "bias": 0.0,
     "cutoff": 0.0,
     "epsilon": 0.0,
-    "widen": 0.5,
+    "widen": 0.0,
     "margin": 0.0,
     "value": 0.0,
     "max_candidates": 0.0,

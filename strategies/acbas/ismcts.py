@@ -7,5 +7,8 @@ from meeplab.sim.core.ismcts import ISMCTS_WEIGHTS
 
 SEARCH = "ismcts"
 POLICY = "tuned"
-DESCRIPTION = "search: MCTS over both seats' decisions, 4 tuned playouts per root candidate (at most 6), UCB1 c = 0.7"
-WEIGHTS = {**ISMCTS_WEIGHTS, "per_candidate": 4.0, "max_candidates": 6.0, "margin": 0.01, "c": 0.7}
+DESCRIPTION = (
+    "search: MCTS over both seats' decisions, 4 tuned playouts per root candidate (at most 6), UCB1 c = 0.7, "
+    "no widening"
+)
+WEIGHTS = {**ISMCTS_WEIGHTS, "per_candidate": 4.0, "max_candidates": 6.0, "margin": 0.01, "c": 0.7, "widen": 0.0}

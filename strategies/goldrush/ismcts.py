@@ -10,7 +10,15 @@ SEARCH = "ismcts"
 POLICY = "tuned"
 DESCRIPTION = (
     "search: information-set MCTS on tile placements (kind 0), 32 tuned playouts per root candidate "
-    "(3 candidates), UCB1 c = 0.7"
+    "(3 candidates), UCB1 c = 0.7, no widening"
 )
 # kinds: bit k = decision kind k searched (1 = KIND_PLACE only; KIND_ACTION, bit 1, is left to the policy)
-WEIGHTS = {**ISMCTS_WEIGHTS, "per_candidate": 32.0, "max_candidates": 3.0, "margin": 0.01, "kinds": 1.0, "c": 0.7}
+WEIGHTS = {
+    **ISMCTS_WEIGHTS,
+    "per_candidate": 32.0,
+    "max_candidates": 3.0,
+    "margin": 0.01,
+    "kinds": 1.0,
+    "c": 0.7,
+    "widen": 0.0,
+}

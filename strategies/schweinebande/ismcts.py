@@ -9,7 +9,7 @@ SEARCH = "ismcts"
 POLICY = "tuned"
 DESCRIPTION = (
     "search: information-set MCTS, 8 tuned playouts per root candidate and opponent (at most 8 candidates), "
-    "UCB1 c = 0.7, value = share of the other seats beaten"
+    "UCB1 c = 0.7, no widening, value = share of the other seats beaten"
 )
 WEIGHTS = {
     **ISMCTS_WEIGHTS,
@@ -19,4 +19,5 @@ WEIGHTS = {
     "margin": 0.01,
     "value": 1.0,
     "c": 0.7,
+    "widen": 0.0,
 }
