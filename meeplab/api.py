@@ -64,6 +64,10 @@ def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, 
     from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
     g = get_game(game)
+    if bots == "tuned":  # the default: the strongest fast bot, greedy where the game ships no tuned bot
+        from meeplab.sim.core.bots import available
+
+        bots = bots if "tuned" in available(g.id) else "greedy"
     return RunConfig(
         game=g,
         games=int(games),
@@ -290,7 +294,7 @@ def run(
     game: str,
     games: int = 1000,
     players: int | str | Iterable[int] | None = None,
-    bots: str | Iterable[str] = "greedy",
+    bots: str | Iterable[str] = "tuned",
     seed: int = 1,
     set: dict[str, Any] | None = None,
     params: str | Path | None = None,
@@ -304,7 +308,8 @@ def run(
 ) -> Result:
     """Play ``games`` games per player count and return the run (written to ``out``, default a new temporary
     directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
-    them; ``bots`` one name per seat (fewer repeat), rotated over the seats unless ``rotate=False``."""
+    them; ``bots`` one name per seat (fewer repeat; default ``tuned``, the strongest fast bot, or ``greedy`` where a
+    game ships none), rotated over the seats unless ``rotate=False``."""
     from meeplab.sim.core.runner import run as run_batch
 
     cfg = _config(
@@ -335,7 +340,7 @@ def compare(
     baseline: dict[str, Any] | None = None,
     games: int = 1000,
     players: int | str | Iterable[int] | None = None,
-    bots: str | Iterable[str] = "greedy",
+    bots: str | Iterable[str] = "tuned",
     seed: int = 1,
     variant_params: str | Path | None = None,
     baseline_params: str | Path | None = None,

@@ -405,6 +405,7 @@ def sweep_chart(
             marker="o",
             capsize=3,
             linewidth=1.6,
+            linestyle="-" if numeric else "none",  # values without an order (files, names): points, no line
             label=bot,
         )
     a1.axhline(1.0 / n_players, color=FAIR, linestyle="--", linewidth=1.1, label="fair share")
@@ -417,7 +418,8 @@ def sweep_chart(
     d = cats.sort("i")
     x = [pos[i] for i in d["i"].to_list()]
     for c in categories:
-        a2.plot(x, d[f"cat_{c}"].to_numpy(), marker="o", color=cat_col[c], linewidth=1.6, label=c)
+        ls = "-" if numeric else "none"
+        a2.plot(x, d[f"cat_{c}"].to_numpy(), marker="o", color=cat_col[c], linewidth=1.6, ls=ls, label=c)
     a2.set_ylabel("mean points per player")
     a2.set_title(f"Points by category vs {param}")
     a2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))

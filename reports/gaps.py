@@ -103,7 +103,8 @@ def gap_chart(param: str, xs: Sequence[Any], xl: Sequence[str], gaps: Sequence[G
         [max(0.0, 100 * (g.gap - g.lo)) if math.isfinite(g.lo) else 0.0 for g in gaps],
         [max(0.0, 100 * (g.hi - g.gap)) if math.isfinite(g.hi) else 0.0 for g in gaps],
     ]
-    ax.errorbar(pos, y, yerr=err, marker="o", ms=4, lw=1.6, capsize=3, color=charts.PALETTE[0])
+    ls = "-" if numeric else "none"  # values without an order (files, names): points, no line between them
+    ax.errorbar(pos, y, yerr=err, marker="o", ms=4, lw=1.6, ls=ls, capsize=3, color=charts.PALETTE[0])
     ax.axhline(0.0, color=charts.FAIR, ls="--", lw=1)
     if not numeric:
         ax.set_xticks(pos, list(xl), rotation=20, ha="right", fontsize=8)

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from meeplab.analysis.load import Run
+from meeplab.analysis.rungs import rung_text
 from meeplab.analysis.stats import SEAT_METHOD, RunStats, distinct_games, run_has_chance
 
 from . import charts
@@ -78,7 +79,9 @@ def lineup_text(run: Run) -> list:
     else:
         out.append(", ".join(map(str, run.meta.get("bots", []))) or "–")
     rot = "rotated over seats game by game" if run.rotate else "fixed seats (not rotated)"
-    return [*out, BR, muted(rot)]
+    names = [b for v in (lu or {}).values() for b in v] or list(run.meta.get("bots", []))
+    rungs = rung_text(run.game, names)
+    return [*out, BR, muted(rot)] + ([BR, muted(f"skill ladder: {rungs}")] if rungs else [])
 
 
 def header(run: Run, st: RunStats) -> dict[str, Any]:
@@ -168,7 +171,7 @@ def safety_finding(st: RunStats, g: dict) -> list:
     return [
         b(f"Endings at {p} players:"),
         f" {pct(g['safety_share'])} of games ({num(g['safety_games'], 0)} of {num(g['games'], 0)}) ended by a "
-        f"safety net, not by the rule book ({codes}; the game's README says what each means).",
+        f"safety net, not by the rule book ({codes}; what each means: docs/user-guide.md, \"How games end\").",
     ]
 
 

@@ -224,3 +224,17 @@ def test_figure_legend_stays_inside_the_figure(monkeypatch):
     box = fig.bbox
     assert leg.x0 >= box.x0 and leg.x1 <= box.x1 and leg.y0 >= box.y0
     assert len(fig.legends[0].get_texts()) == len(CATS)
+
+
+def test_unordered_values_are_points_not_a_line(monkeypatch):
+    """A sweep over files (token files, maps) has no order: the chart shows points, never a line across names."""
+    from meeplab.analysis.seatgap import Gap
+    from meeplab.reports import charts, gaps
+
+    figs = []
+    monkeypatch.setattr(charts, "to_uri", lambda fig: figs.append(fig) or "data:")
+    g = [Gap(3, 0.1, 0.05, 0.15, 1, 3), Gap(3, 0.2, 0.1, 0.3, 1, 2)]
+    gaps.gap_chart("tokens", ["a.csv", "b.csv"], ["a.csv", "b.csv"], g, 3)
+    gaps.gap_chart("price", [8, 12], ["8", "12"], g, 3)
+    styles = [fig.axes[0].lines[0].get_linestyle() for fig in figs]
+    assert styles == ["None", "-"]

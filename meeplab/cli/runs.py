@@ -6,7 +6,9 @@ from __future__ import annotations
 import click
 
 from meeplab.cli.common import (
+    DEFAULT_BOTS,
     cli,
+    default_bots,
     flag_values,
     lookup_game,
     param_overrides,
@@ -71,7 +73,7 @@ def report_cmd(run_dirs, out, title):
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--index", "-i", type=int, default=0, show_default=True, help="Game index within the run.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the game's usual).")
-@click.option("--bots", "-b", default="greedy", show_default=True)
+@click.option("--bots", "-b", default=DEFAULT_BOTS, show_default=True, help="As the batch's --bots.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE")
 @click.option("--params", "params_file", type=click.Path(), default=None)
 @click.option("--bot-config", "bot_configs", multiple=True, type=click.Path())
@@ -101,7 +103,7 @@ def replay_cmd(game, seed, index, players, bots, sets, params_file, bot_configs,
     if not 0 <= seed < 2**63:
         raise MeeplabError(f"--seed must be in 0..2**63-1, got {seed}")
     values = g.params.resolve(param_overrides(g, sets, params_file, flag_values(kw)), g.id)
-    lineup = make_lineup(g.id, parse_bots(bots), p, not fixed_seats, bot_configs)
+    lineup = make_lineup(g.id, parse_bots(default_bots(g.id, bots)), p, not fixed_seats, bot_configs)
     if explain and not g.forward_model:
         raise MeeplabError(f"--explain shows search decisions; {g.id} has no search bots yet")
     ctx = g.prepare(values)

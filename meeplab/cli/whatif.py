@@ -12,6 +12,7 @@ import click
 
 from meeplab.cli.common import (
     cli,
+    default_bots,
     executor,
     flag_values,
     lookup_game,
@@ -408,7 +409,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     if steps < 0:
         raise MeeplabError(f"--steps must be >= 0, got {steps}")
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
-    bots = parse_bots(kw["bots"])
+    bots = parse_bots(default_bots(g.id, kw["bots"]))
     pair = None
     if target == "bots":
         distinct = list(dict.fromkeys(bots))
