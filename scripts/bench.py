@@ -42,6 +42,8 @@ CASES = {
     "hacienda": ([3], ["greedy", "random", "heuristic", "rollout+heuristic"], 10_000),
     "acbas": ([2], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 40_000),
     "goldrush": ([2, 4], ["greedy", "random", "heuristic", "rollout+heuristic"], 4_000),
+    # the example plugin game (examples/nothanks, registered by entry point): the plugin path adds nothing per game
+    "nothanks": ([5, 7], ["greedy", "rollout+greedy"], 200_000),
 }
 SEARCH_GAMES = 128  # games per timed run for lineups with a search bot
 MARK_START = "<!-- bench:start -->"

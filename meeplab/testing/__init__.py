@@ -48,15 +48,15 @@ class ConformanceError(AssertionError):
     """A game failed one or more conformance checks (the message lists each, one line)."""
 
 
-_KITS: dict[str, Kit] = {}
+KITS: dict[str, Kit] = {}  # the kit of each game checked in this process (one preparation, one compile)
 
 
 def kit_for(game: str | GameSpec, **kw) -> Kit:
     """The kit of one game, shared by all its checks in this process (one preparation, one compile)."""
     gid = game.id if isinstance(game, GameSpec) else game
-    if gid not in _KITS or kw:
-        _KITS[gid] = Kit.of(game, **kw)
-    return _KITS[gid]
+    if gid not in KITS or kw:
+        KITS[gid] = Kit.of(game, **kw)
+    return KITS[gid]
 
 
 def check_game(game: str | GameSpec, checks: Iterable[str] | None = None, **kw) -> dict[str, str]:

@@ -12,7 +12,7 @@ face's methods are then the ``GameSpec`` callables::
 The ``fm_*`` functions below call a game's registered forward model (``sim.core.forward.register``) from Python:
 ``new_state(cx, np_, log)``, ``reset(st, cx, seed, g)``, ``advance(st, cx)``, ``apply(st, cx, i)``,
 ``determinise(st, cx, seat, r)``, ``result(st, cx, score, tiebreak, brk)``, ``option_mask(st, cx, i)``. They are
-compiled once per game (like the shared loop, keyed by the game's sources: ``sim.core.numba_cache.GENERIC``), and
+compiled once per game in one function (:func:`forward_op`; keyed by the game's sources like the shared loop), and
 are what tests, the conformance kit (``meeplab.testing``) and tools step a game with.
 """
 
@@ -40,40 +40,69 @@ def new_state(cx, np_, log):
     return fm_new(cx, np_, log)
 
 
-@njit(cache=True)
-def reset(st, cx, seed, g):
-    """Start game ``g`` of ``seed`` on ``st``."""
-    fm_reset(st, cx, seed, g)
+OP_RESET, OP_ADVANCE, OP_APPLY, OP_DETERMINISE, OP_RESULT = range(5)
 
 
 @njit(cache=True)
-def advance(st, cx):
-    """Run the forced steps up to the next decision: its seat, or -1 once the game is over."""
-    return fm_advance(st, cx)
+def forward_op(st, cx, op, x, y, r, score, tiebreak, brk):
+    """Every forward-model call in one compiled function per game (one compile instead of five): ``op`` picks it,
+    ``x``/``y`` are its integers (seed and game, a candidate, a seat), ``r`` a stream, the rest result buffers."""
+    if op == OP_RESET:
+        fm_reset(st, cx, x, y)
+    elif op == OP_ADVANCE:
+        return fm_advance(st, cx)
+    elif op == OP_APPLY:
+        fm_apply(st, cx, x)
+    elif op == OP_DETERMINISE:
+        fm_determinise(st, cx, x, r)
+    elif op == OP_RESULT:
+        fm_result(st, cx, score, tiebreak, brk)
+    return 0
 
 
 @njit(cache=True)
-def apply(st, cx, i):
-    """Perform candidate ``i`` of the pending decision."""
-    fm_apply(st, cx, i)
-
-
-@njit(cache=True)
-def determinise(st, cx, seat, r):
-    """Re-deal everything ``seat`` has not seen, drawing from the stream ``r`` (uint64[4])."""
-    fm_determinise(st, cx, seat, r)
-
-
-@njit(cache=True)
-def result(st, cx, score, tiebreak, brk):
-    """The final score, tie-break and breakdown of every seat."""
-    fm_result(st, cx, score, tiebreak, brk)
-
-
-@njit(cache=True)
-def option_mask(st, cx, i):
-    """The option classes (bit mask) of candidate ``i`` of the pending decision."""
+def option_mask_of(st, cx, i):
+    """The option classes of candidate ``i`` (compiled apart: only a game that registers option classes has it)."""
     return fm_option_mask(st, cx, i)
+
+
+_NO_R = np.zeros(4, dtype=np.uint64)
+_NO_1 = np.zeros(1)
+_NO_2 = np.zeros((1, 1))
+
+
+def _op(st, cx, op, x=0, y=0, r=_NO_R, score=_NO_1, tiebreak=_NO_1, brk=_NO_2):
+    return int(forward_op(st, cx, op, np.int64(x), np.int64(y), r, score, tiebreak, brk))
+
+
+def reset(st, cx, seed, g) -> None:
+    """Start game ``g`` of ``seed`` on ``st``."""
+    _op(st, cx, OP_RESET, seed, g)
+
+
+def advance(st, cx) -> int:
+    """Run the forced steps up to the next decision: its seat, or -1 once the game is over."""
+    return _op(st, cx, OP_ADVANCE)
+
+
+def apply(st, cx, i) -> None:
+    """Perform candidate ``i`` of the pending decision."""
+    _op(st, cx, OP_APPLY, i)
+
+
+def determinise(st, cx, seat, r) -> None:
+    """Re-deal everything ``seat`` has not seen, drawing from the stream ``r`` (uint64[4])."""
+    _op(st, cx, OP_DETERMINISE, seat, 0, r)
+
+
+def result(st, cx, score, tiebreak, brk) -> None:
+    """The final score, tie-break and breakdown of every seat (into the float64 arrays given)."""
+    _op(st, cx, OP_RESULT, score=score, tiebreak=tiebreak, brk=brk)
+
+
+def option_mask(st, cx, i) -> int:
+    """The option classes (bit mask) of candidate ``i`` of the pending decision."""
+    return int(option_mask_of(st, cx, np.int64(i)))
 
 
 def copy(dst, src) -> None:

@@ -3,8 +3,7 @@
 import numpy as np
 
 from meeplab.sim.core import play as core_play
-from meeplab.sim.core.game import GameSpec
-from meeplab.sim.core.params import seat_values
+from meeplab.sim.core.game import GameSpec, Hidden
 
 from . import draw, engine, layout, options
 from .board import build
@@ -28,9 +27,7 @@ class Context:
         pi[layout.P_PIGG] = values["pig_bonus_group"]
         pi[layout.P_PIGF] = values["pig_bonus_farm"]
         pi[layout.P_FINAL] = values["final_group"]
-        feed = seat_values(values["start_feed"], layout.MAXP)
-        pi[layout.P_START_FEED] = feed[0]
-        pi[layout.P_SEAT_FEED : layout.P_SEAT_FEED + layout.MAXP] = feed
+        pi[layout.P_START_FEED] = values["start_feed"]
         pi[layout.P_SUPPLY] = values["feed_supply"]
         pi[layout.P_FEEDPER] = values["feed_per_animal"]
         pi[layout.P_VALUES : layout.P_VALUES + 6] = values["animal_values"]
@@ -74,6 +71,20 @@ BOT_DOC = """Decision kinds (see sim/schweinebande/bots.md): 0 reveal (which fac
 farmer on the revealed tile), 2 collect (farmer and direction), 3 farm (close a group or stop), 4 sack (use a feed
 sack), 5 sell (which animal to sell when short of feed). feats[:, 0] is the immediate value of each candidate."""
 
+
+def _unseen_faces(rec, seat, cx):
+    """The kinds under the face-down spaces of this round's board (nobody has seen them)."""
+    from .state import M_FACEDOWN
+
+    fd = int(rec["mk"][M_FACEDOWN])
+    return np.array([s for s in range(int(cx.tab[0]["ns"])) if fd >> s & 1], dtype=np.int64)
+
+
+# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the tiles under the face-down
+# spaces; the bag is re-dealt from the public counts of unseen tiles (unseen None: determinise rewrites it)
+HIDDEN = (Hidden("hidden", _unseen_faces), Hidden("bag", lambda rec, seat, cx: None))
+
+
 GAME = GameSpec(
     id="schweinebande",
     title="Schweinebande",
@@ -93,6 +104,8 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=options.OPTIONS,
+    hidden=HIDDEN,
+    chance_fields=("bag",),
     draw=draw,
 )
 
