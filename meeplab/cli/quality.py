@@ -8,8 +8,6 @@ import click
 from meeplab.cli.common import cli, flag_values, lookup_game, play_runs, run_config, run_options, write_report
 from meeplab.sim.core.errors import MeeplabError
 
-DEFAULT_BOTS = "heuristic"
-
 
 @cli.command("quality")
 @click.argument("game")
@@ -46,7 +44,7 @@ DEFAULT_BOTS = "heuristic"
 def quality_cmd(
     game, out, trajectory_games, playouts, points, skill_games, beginner, skilled, field, report_path, **kw
 ):
-    """Is GAME a good game? Play a run of --games games into OUT (as 'meeplab run', default bots heuristic), then
+    """Is GAME a good game? Play a run of --games games into OUT (as 'meeplab run', with its default bots), then
     measure and write OUT/quality.json with its data files:
 
     \b
@@ -61,9 +59,6 @@ def quality_cmd(
     'meeplab report OUT' shows them in the section "Is it a good game?". Everything is reproducible
     from --seed. See docs/quality.md for what each number means.
     """
-    ctx = click.get_current_context()
-    if ctx.get_parameter_source("bots") == click.core.ParameterSource.DEFAULT:
-        kw["bots"] = DEFAULT_BOTS
     if skill_games < 0:
         raise MeeplabError(f"--skill-games must be 0 or more, got {skill_games}")
     flags = flag_values(kw)
