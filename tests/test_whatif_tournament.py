@@ -90,7 +90,8 @@ def test_tournament_command(tmp_path, capsys):
     assert math.isclose(r["heuristic"]["rating"], -r["random"]["rating"], abs_tol=1e-6)
     html = (out / "report.html").read_text()
     assert "Match-up matrix" in html and "Bradley-Terry" in html
-    assert "heuristic" in text.out.splitlines()[0]
+    lines = text.out.splitlines()  # title, header, then the bots strongest first
+    assert "Bradley-Terry" in lines[0] and "rating" in lines[1] and "heuristic" in lines[2]
 
 
 def test_tournament_needs_two_bots(tmp_path, capsys):

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import cli, flag_values, lookup_game, parse_bots, play_runs, run_config, run_options
+from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
 from meeplab.sim.core.rundir import inside, safe_name
@@ -24,7 +25,8 @@ from meeplab.sim.core.rundir import inside, safe_name
     type=click.Path(),
     help="Directory: one run per lineup (OUT/pP/BOTS), OUT/tournament.json and OUT/report.html.",
 )
-def tournament_cmd(game, out, **kw):
+@output_options
+def tournament_cmd(game, out, as_json, dry_run, **kw):
     """Play every lineup of --bots at every --players count and rate the bots.
 
     Every combination of the bots with at least two different bots, --games games each, seats rotated. The
@@ -61,6 +63,8 @@ def tournament_cmd(game, out, **kw):
             )
             cfgs.append(cfg)
             plan.append((p, lineup))
+    if echo_plan(f"tournament of {len(names)} bots, {len(cfgs)} lineups", cfgs, dry_run, kw["quiet"]):
+        return
     play_runs(cfgs, kw)
     frames = [
         pl.read_parquet(
@@ -91,8 +95,11 @@ def tournament_cmd(game, out, **kw):
     }
     Path(out, "tournament.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
     path = rep.write(rec, Path(out) / "report.html")
-    for r in sorted(rec["ratings"], key=lambda r: -r["rating"]):
-        click.echo(f"{r['bot']:<20} {r['rating']:+7.0f}  [{r['lo']:+.0f}, {r['hi']:+.0f}]")
+    rows = [
+        {"bot": r["bot"], "rating": round(r["rating"]), "95% CI": f"[{r['lo']:+.0f}, {r['hi']:+.0f}]"}
+        for r in sorted(rec["ratings"], key=lambda r: -r["rating"])
+    ]
+    echo_table(f"{g.id}: Bradley-Terry ratings (Elo scale, seat effect removed)", rows, as_json)
     click.echo(f"report written to {path}", err=True)
 
 

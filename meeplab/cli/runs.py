@@ -19,6 +19,7 @@ from meeplab.cli.common import (
     with_game_flags,
     write_report,
 )
+from meeplab.cli.output import echo_plan, echo_table, output_options, runs_rows
 from meeplab.sim.core.errors import MeeplabError
 
 
@@ -30,7 +31,8 @@ from meeplab.sim.core.errors import MeeplabError
 @click.option(
     "--report", "report_path", type=click.Path(), default=None, help="Also write the HTML report to this file."
 )
-def run_cmd(game, out, label, report_path, **kw):
+@output_options
+def run_cmd(game, out, label, report_path, as_json, dry_run, **kw):
     """Play a batch of GAME and write OUT/results.parquet and OUT/run.json.
 
     Every game is reproducible from (seed, game index) alone: the numbers do not depend on the
@@ -43,9 +45,13 @@ def run_cmd(game, out, label, report_path, **kw):
     one again from its seeds. 'meeplab check OUT' verifies a run without changing it.
     """
     flags = flag_values(kw)
-    play_runs([run_config(game, flags=flags, out=out, label=label, **kw)], kw)
+    cfg = run_config(game, flags=flags, out=out, label=label, **kw)
+    if echo_plan("run", [cfg], dry_run, kw["quiet"]):
+        return
+    play_runs([cfg], kw)
     if report_path:
         write_report([out], report_path, None)
+    echo_table(f"{game}: win rates and seat gap (seat 1 = start player)", runs_rows([out]), as_json)
 
 
 @cli.command("report")

@@ -1,0 +1,62 @@
+"""Time before work and results on stdout: the plan and a calibrated estimate first (--dry-run: only that, nothing
+played or written), the main result as a compact table on stdout at the end (--json: the same as JSON), progress and
+notices on stderr."""
+
+from __future__ import annotations
+
+import json
+
+from meeplab.cli import main
+from meeplab.sim.core.plan import duration
+
+SB = ["schweinebande", "--players", "2", "--games", "40"]
+
+
+def run_cli(args, capsys):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_dry_run_prints_the_plan_and_an_estimate_only(tmp_path, capsys):
+    out = tmp_path / "r"
+    code, so, se = run_cli(["run", *SB, "--out", str(out), "--dry-run"], capsys)
+    assert code == 0, se
+    assert so.startswith("plan: run: schweinebande, 1 run x 40 games per player count, players 2, bots tuned: 40 games")
+    assert "estimate: about " in so and "games/s" in so
+    assert not out.exists()  # nothing played, nothing written
+    code, so, se = run_cli(
+        ["sweep", *SB, "--param", "start_feed", "--values", "0;1", "--out", str(tmp_path / "s")], capsys
+    )
+    assert code == 0, se
+    assert "plan: sweep of start_feed" in se and "estimate:" in se  # a real run: the plan goes to stderr
+    assert so.splitlines()[0].startswith("schweinebande: sweep of start_feed")
+    assert "seat gap" in so and "start_feed=1" in so
+
+
+def test_run_and_compare_end_with_a_table_and_json(tmp_path, capsys):
+    code, so, se = run_cli(["run", *SB, "-q", "--out", str(tmp_path / "r")], capsys)
+    assert code == 0, se
+    assert "win tuned" in so and "seat gap" in so and "best/worst seat" in so
+    code, so, se = run_cli(
+        ["compare", *SB, "-q", "--set", "start_feed=0,3", "--json", "--out", str(tmp_path / "c")], capsys
+    )
+    assert code == 0, se
+    rec = json.loads(so)
+    whats = [r["what"] for r in rec["rows"]]
+    assert whats == ["win tuned", "seat gap"]
+    gap = rec["rows"][1]
+    assert gap["players"] == 2 and set(gap) >= {"baseline", "variant", "change", "95% CI", "Holm p", "significant"}
+
+
+def test_tournament_table_as_json(tmp_path, capsys):
+    code, so, se = run_cli(
+        ["tournament", *SB, "-q", "--bots", "greedy,random", "--json", "--out", str(tmp_path / "t")], capsys
+    )
+    assert code == 0, se
+    rows = json.loads(so)["rows"]
+    assert [r["bot"] for r in rows] == ["greedy", "random"] and rows[0]["rating"] > 0
+
+
+def test_duration_text():
+    assert [duration(x) for x in (0.2, 44, 200, 7500)] == ["1 s", "44 s", "3 min 20 s", "2 h 05 min"]
