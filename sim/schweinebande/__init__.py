@@ -4,6 +4,7 @@ import numpy as np
 
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.game import GameSpec, Hidden
+from meeplab.sim.core.params import seat_values
 
 from . import draw, engine, layout, options
 from .board import build
@@ -27,7 +28,9 @@ class Context:
         pi[layout.P_PIGG] = values["pig_bonus_group"]
         pi[layout.P_PIGF] = values["pig_bonus_farm"]
         pi[layout.P_FINAL] = values["final_group"]
-        pi[layout.P_START_FEED] = values["start_feed"]
+        feed = seat_values(values["start_feed"], layout.MAXP)
+        pi[layout.P_START_FEED] = feed[0]
+        pi[layout.P_SEAT_FEED : layout.P_SEAT_FEED + layout.MAXP] = feed
         pi[layout.P_SUPPLY] = values["feed_supply"]
         pi[layout.P_FEEDPER] = values["feed_per_animal"]
         pi[layout.P_VALUES : layout.P_VALUES + 6] = values["animal_values"]
