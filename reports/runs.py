@@ -171,7 +171,7 @@ def safety_finding(st: RunStats, g: dict) -> list:
     return [
         b(f"Endings at {p} players:"),
         f" {pct(g['safety_share'])} of games ({num(g['safety_games'], 0)} of {num(g['games'], 0)}) ended by a "
-        f"safety net, not by the rule book ({codes}; what each means: docs/user-guide.md, \"How games end\").",
+        f'safety net, not by the rule book ({codes}; what each means: docs/user-guide.md, "How games end").',
     ]
 
 
