@@ -10,6 +10,7 @@ its commands on that group when imported here:
 - :mod:`meeplab.cli.whatif`: ``compare``, ``sweep``, ``experiment``, ``fair``
 - :mod:`meeplab.cli.rankings`: ``tournament``, ``maps``, ``decks``
 - :mod:`meeplab.cli.skill`: ``tune``, ``ladder``, ``options``
+- :mod:`meeplab.cli.play`: ``play`` (play against the bots in the browser)
 
 Every user error (unknown game/bot/parameter, wrong type, impossible player count, bad file) is
 reported as one line on stderr with exit code 2.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli import check, info, new, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+from meeplab.cli import check, info, new, play, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
 from meeplab.cli.common import cli
 from meeplab.sim.core.errors import MeeplabError
 

@@ -1,0 +1,196 @@
+"""Saved games of the play page: a small JSON file per game, continued with ``meeplab play --resume FILE`` and
+drawn with ``meeplab view FILE``.
+
+The file holds what makes the game again, not the game's states: the game, the rule parameters (every value, as
+a run's ``run.json`` does), the seat of every person and the bot of every other seat, the seed and game index
+that deal the table, the bot configuration files, and every decision in order as ``[seat, candidate, who]``
+(seats from 1; ``who`` is ``"human"``, ``"bot"`` or ``"forced"`` for a person's lone candidate, played for
+them). Loading replays it: the table is dealt again, people's decisions are applied and the bots decide again;
+a bot that now decides otherwise (its code, weights or the engine changed) is reported, not followed.
+
+Example::
+
+    {"format": "meeplab-play", "version": 1, "game": "schweinebande", "players": 3,
+     "seats": [null, "tuned", "rollout"], "params": {...}, "seed": 7, "index": 0, "bot_configs": [],
+     "decisions": [[1, 4, "human"], [2, 0, "bot"], ...], "over": false, "score": null}
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.registry import get_game
+
+from .table import Table
+
+FORMAT = "meeplab-play"
+VERSION = 1
+
+
+def to_dict(table: Table) -> dict[str, Any]:
+    """The saved form of ``table`` (see the module doc)."""
+    who = lambda e: "forced" if e["forced"] else ("human" if e["human"] else "bot")  # noqa: E731
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": table.spec.id,
+        "players": table.n_players,
+        "seats": list(table.seats),
+        "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in table.values.items()},
+        "seed": table.seed,
+        "index": table.index,
+        "bot_configs": [str(p) for p in table.bot_configs],
+        "decisions": [[e["seat"] + 1, e["pick"], who(e)] for e in table.history],
+        "over": table.over,
+        "score": table.final["score"] if table.final is not None else None,
+        "saved": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+
+
+def save(table: Table, path: Path) -> Path:
+    """Write ``table`` to ``path`` (atomically: a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(to_dict(table), indent=1))
+    os.replace(tmp, path)
+    return path
+
+
+def read(path) -> dict[str, Any]:
+    """A saved game's contents, checked for shape (not yet replayed)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise MeeplabError(f"{path}: no such saved game") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MeeplabError(f"{path}: not a saved game ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise MeeplabError(f'{path}: not a saved game of meeplab play (no "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        raise MeeplabError(f"{path}: saved game version {data.get('version')!r}; this meeplab reads {VERSION}")
+    need = {"game": str, "players": int, "seats": list, "params": dict, "seed": int, "index": int, "decisions": list}
+    for key, typ in need.items():
+        if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
+            raise MeeplabError(f"{path}: field '{key}' is missing or not a {typ.__name__}")
+    if len(data["seats"]) != data["players"]:
+        raise MeeplabError(f"{path}: {len(data['seats'])} seats listed for {data['players']} players")
+    for d in data["decisions"]:
+        if (
+            not isinstance(d, list)
+            or len(d) != 3
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in d[:2])
+            or d[2] not in ("human", "bot", "forced")
+        ):
+            raise MeeplabError(f'{path}: decision {d!r} is not [seat, candidate, "human"|"bot"|"forced"]')
+    return data
+
+
+def table_of(data: dict[str, Any], source: str = "saved game", trace: bool = False, upto: int | None = None) -> Table:
+    """The table of a saved game (:func:`read`), its decisions replayed (the first ``upto`` of them, or all)."""
+    spec = get_game(data["game"])
+    values = spec.params.resolve(dict(data["params"]), spec.id)
+    seats = [None if s is None else str(s) for s in data["seats"]]
+    table = Table(spec, values, seats, data["seed"], data["index"], tuple(data.get("bot_configs", [])), trace=trace)
+    decisions = data["decisions"] if upto is None else data["decisions"][:upto]
+    for k, (seat, pick, who) in enumerate(decisions):
+        if len(table.history) > k:  # a person's lone candidate, already played for them
+            e = table.history[k]
+            if who != "forced" or e["seat"] != seat - 1 or not e["forced"]:
+                raise MeeplabError(f"{source}: decision {k + 1} does not match the game as replayed")
+            continue
+        if table.over:
+            raise MeeplabError(f"{source}: decision {k + 1} comes after the game's end")
+        if table.turn != seat - 1:
+            raise MeeplabError(f"{source}: decision {k + 1} is P{seat}'s, but the replayed game asks P{table.turn + 1}")
+        if who == "bot":
+            if seats[seat - 1] is None:
+                raise MeeplabError(f"{source}: decision {k + 1} is marked a bot's, but P{seat} is a person")
+            got = table.play_bot()["pick"]
+            if got != pick:
+                raise MeeplabError(
+                    f"{source}: at decision {k + 1} bot '{seats[seat - 1]}' (P{seat}) now chooses candidate {got}, "
+                    f"not {pick} as saved: the bot or the engine changed since the game was played"
+                )
+        elif who == "human":
+            try:
+                table.play(pick)
+            except MeeplabError as exc:
+                raise MeeplabError(f"{source}: decision {k + 1}: {exc}") from None
+        else:
+            raise MeeplabError(f"{source}: decision {k + 1} is marked forced, but P{seat} had a choice")
+    return table
+
+
+def load(path) -> Table:
+    """The table of the saved game at ``path``, replayed to where it was saved (``meeplab play --resume``)."""
+    return table_of(read(path), str(path))
+
+
+@dataclass
+class SavedTrace:
+    """A saved game for ``meeplab view``: the game's face and context, the trace of the game as played
+    (``meeplab.sim.core.draw.Trace``), who played each seat and a subtitle."""
+
+    spec: Any
+    ctx: Any
+    trace: Any
+    seat_names: list[str]
+    subtitle: str
+
+
+def trace_saved(path) -> SavedTrace:
+    """Replay a saved game decision by decision, keeping the record before every decision (``meeplab view
+    FILE``): people's moves as saved, the bots deciding again (the same choices, checked)."""
+    from meeplab.sim.core.draw import Trace
+
+    data = read(path)
+    table = table_of(data, str(path), trace=True)
+    t = table.trace
+    k = len(t["picks"])
+    m = table.acc.shape[0]
+    states = np.array(t["states"], dtype=table.st.rec.dtype)
+    nlog = int(table.st.nlog[0])
+    logat = list(t["logat"])
+    if len(logat) == k:  # unfinished: the last state is the table now
+        states = np.append(states, np.array([table.rec], dtype=table.st.rec.dtype))
+        logat.append(nlog)
+    sc = np.zeros(table.n_players)
+    tb = np.zeros(table.n_players)
+    brk = np.zeros((table.n_players, table.ncat))
+    if table.final is not None:
+        sc[:] = table.final["score"]
+        tb[:] = table.final["tiebreak"]
+        brk[:] = table.final["breakdown"]
+    trace = Trace(
+        states=states,
+        picks=np.array(t["picks"], dtype=np.int64),
+        logat=np.array([*logat, nlog], dtype=np.int64),
+        log=table.log[:nlog].copy(),
+        search_sum=np.array(t["sacc"], dtype=np.float64).reshape(k, m),
+        search_cand=np.array(t["scand"], dtype=np.int64).reshape(k, m),
+        score=sc,
+        tiebreak=tb,
+        breakdown=brk,
+        truncated=False,
+    )
+    names = [f"person ({s + 1})" if b is None else b for s, b in enumerate(table.seats)]
+    people = ", ".join(f"P{s + 1}" for s in table.humans)
+    state = "finished" if table.over else f"unfinished after {k} decisions"
+    subtitle = (
+        f"saved game {Path(path).name}: {table.spec.title}, {table.n_players} players, people at {people}, "
+        f"seed {table.seed}, {state}"
+    )
+    changed = table.spec.params.changed(table.values)
+    if changed:
+        subtitle += "; " + ", ".join(f"{a}={b}" for a, b in changed.items())
+    return SavedTrace(spec=table.spec, ctx=table.ctx, trace=trace, seat_names=names, subtitle=subtitle)
