@@ -328,11 +328,17 @@ def grid_values(vals: list[Any]) -> list[Any]:
 
 
 def seat_gap(st: RunStats, p: int) -> tuple[float, int, int, float]:
-    """(largest gap between two seats' win rates, best seat, worst seat, p-value of no seat effect)."""
+    """(largest gap between two seats' win rates among equally strong bots, best seat, worst seat (0-based
+    indices), p-value of no seat effect). The rates are the lineup-aware seat model's (``adj_rate``), the same as
+    :mod:`meeplab.analysis.seatgap`; the raw win rates where the model cannot be fitted."""
     s = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
     if s.height == 0:
         return math.nan, -1, -1, math.nan
     w = s["win_rate"].to_numpy()
+    if "adj_rate" in s.columns:
+        adj = s["adj_rate"].cast(pl.Float64).fill_null(math.nan).to_numpy()
+        if np.isfinite(adj).all():
+            w = adj
     return float(w.max() - w.min()), int(np.argmax(w)), int(np.argmin(w)), float(st.seat_p.get(p, math.nan))
 
 

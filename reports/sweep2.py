@@ -1,6 +1,7 @@
 """Two-parameter sweeps: runs of one game that differ in exactly two parameters, on a grid of their values.
-The report draws, per player count, a heat map of the largest seat gap (the best seat's win rate minus the
-worst seat's) over the grid, so a designer sees which corner of the two rules is fairest
+The report draws, per player count, a heat map of the largest seat gap (the best seat's win probability minus
+the worst seat's among equally strong bots: the lineup-aware seat model) over the grid, so a designer sees which
+corner of the two rules is fairest
 (``templates/grid.html.j2``; the numbers: :mod:`meeplab.analysis.compare`)."""
 
 from __future__ import annotations
@@ -75,7 +76,13 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
         if g.fairest is not None:
             i, j = g.fairest
             fairest = {"a": fmt_value(xa[j]), "b": fmt_value(xb[i]), "gap": pct(g.gap[i, j])}
-        how = ["the largest seat gap at each pair of values of ", code(a), " (across) and ", code(b)]
+        how = [
+            "the largest seat gap (best minus worst seat among equally strong bots, the seat model) at each pair of "
+            "values of ",
+            code(a),
+            " (across) and ",
+            code(b),
+        ]
         counts.append(
             {
                 "n_players": p,

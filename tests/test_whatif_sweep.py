@@ -41,9 +41,9 @@ def test_two_parameter_grid_draws_the_seat_gap_heat_map(tmp_path, capsys):
     runs = [load_run(out / d) for d in dirs]
     assert grid_params(runs) == ("pig_bonus_farm", "start_feed")
     assert grid_params(runs[:2]) is None  # one parameter differs: an ordinary sweep
-    df = pl.read_parquet(out / dirs[0] / "results.parquet")
-    rates = df.group_by("seat").agg(pl.col("win").mean())["win"]
-    gap, _best, _worst, p = seat_gap(run_stats(runs[0]), 3)
+    st = run_stats(runs[0])  # the gap among equally strong bots: the lineup-aware seat model's rates
+    rates = st.by_seat.filter(pl.col("n_players") == 3)["adj_rate"]
+    gap, _best, _worst, p = seat_gap(st, 3)
     assert gap == pytest.approx(rates.max() - rates.min()) and 0 <= p <= 1
     html = (out / "report.html").read_text()
     assert "Two-parameter sweep" in html and "largest seat gap" in html
