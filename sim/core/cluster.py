@@ -45,6 +45,42 @@ def reach(address: str, timeout: float) -> None:
         ) from None
 
 
+def answers(address: str, timeout: float) -> None:
+    """Fail within ``timeout`` seconds, naming ``address``, unless a Dask scheduler answers there (its identity).
+    Something that accepts the connection but never speaks Dask would otherwise hold the client forever."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        asyncio.get_running_loop()
+        return  # inside an event loop (a notebook's): the client's own timeout has to do
+    except RuntimeError:
+        pass
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except Exception as exc:  # TimeoutError, OSError, CommClosedError, a protocol error...
+        why = (
+            "no answer"
+            if isinstance(exc, TimeoutError)
+            else f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        )
+        raise MeeplabError(
+            f"--scheduler {address}: no Dask scheduler answered within {timeout:g} s ({why}); is the scheduler "
+            "running there?"
+        ) from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise MeeplabError(f"--scheduler {address}: what answers there is not a Dask scheduler")
+
+
 def _task(job: Job, shard: Shard, threads: int | None) -> bytes:
     if threads is None:
         try:
@@ -79,6 +115,7 @@ class DaskExecutor:
         t0 = time.perf_counter()
         if scheduler:
             reach(scheduler, timeout)
+            answers(scheduler, timeout)
             try:
                 self.client = Client(scheduler, timeout=f"{timeout}s")
             except Exception as exc:  # distributed raises OSError, TimeoutError, ValueError, CommClosedError...
