@@ -9,9 +9,10 @@ Size: a drawing is the game's fixed ``base`` plus its ``pieces``; every distinct
 stored only where it differs from everything). The side tables are pooled the same way. A whole Hacienda game
 stays well under 3 MB.
 
-Win-probability chart: with ``trajectories`` (the rows of this game from ``DIR/trajectories.parquet``: columns
-game, step, round, seat, p_win, se) the chart under the board plots each seat's chance to win per step; without
-it, the score race (each seat's points so far).
+Win-probability chart: with ``trajectories`` (the rows of this game from ``DIR/trajectories.parquet`` of ``meeplab
+quality``: columns game, step (the decision index, every decision counted, as in the trace), seat (from 1), p_win,
+se) the chart under the board plots each seat's chance to win per step; without it, the score race (each seat's
+points so far).
 
 Saved human games (the play page, ``meeplab.play``): :func:`view_data` takes any sequence of state records and
 chosen candidates, so a saved game replayed into a :class:`~meeplab.sim.core.draw.Trace` views the same way.
@@ -57,8 +58,15 @@ def _search_values(tr: Trace, k: int) -> tuple[dict[int, float], int]:
             nc, k_play = int(row[3]), int(row[5])
             if k_play <= 0:
                 return {}, 0
-            return {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / k_play for j in range(nc)}, k_play
+            vals = {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / k_play for j in range(nc)}
+            vals.pop(-1, None)  # a search that keeps no per-candidate means (not the rollout search)
+            return vals, (k_play if vals else 0)
     return {}, 0
+
+
+def _or_none(mine, every):
+    """A seat's version of something, or None where it is the same as everything's (the page stores it once)."""
+    return None if mine == every else mine
 
 
 def view_data(
@@ -95,7 +103,9 @@ def view_data(
             i = infos.id(json.dumps(dr.info(ctx, rec, s)))
             info_ids.append(None if i == info_every else i)
         lo = int(tr.logat[k - 1]) if k > 0 else 0
-        events = dr.events(ctx, tr.log, lo, int(tr.logat[k]), seat_names)
+        hi = int(tr.logat[k + 1] if last else tr.logat[k])  # the end: everything up to the final scoring
+        ev_all = dr.events(ctx, tr.log, lo, hi, seat_names, None)
+        events = [ev_all] + [_or_none(dr.events(ctx, tr.log, lo, hi, seat_names, s), ev_all) for s in range(n_players)]
         step: dict[str, Any] = {
             "p": views,
             "i": info_ids,
@@ -143,6 +153,8 @@ def view_data(
         "truncated": bool(tr.truncated),
         "traj": _trajectory_series(trajectories, n_players) if trajectories else None,
         "np": int(tr.states[0]["ctl"][C_NP]),
+        # the candidates name what only the deciding seat knows: other seats' views show only the one chosen
+        "private_moves": bool(getattr(dr, "PRIVATE_MOVES", False)),
     }
 
 
@@ -150,7 +162,8 @@ def _trajectory_series(rows: list[dict[str, Any]], n_players: int) -> dict[str, 
     """Win chances per seat by step: {"step": [...], "p": [[seat 0 per step], ...], "se": [...]}."""
     by_step: dict[int, dict[int, tuple[float, float]]] = {}
     for r in rows:
-        by_step.setdefault(int(r["step"]), {})[int(r["seat"])] = (float(r["p_win"]), float(r.get("se") or 0.0))
+        # seats are numbered from 1 in the file (analysis/quality.py); steps count every decision, as the trace does
+        by_step.setdefault(int(r["step"]), {})[int(r["seat"]) - 1] = (float(r["p_win"]), float(r.get("se") or 0.0))
     order = sorted(by_step)
 
     def pick(t, s, j):

@@ -81,11 +81,26 @@
     for (var i = 0; i < m.length; i++) m[i].remove();
   }
 
+  function hiddenAlts(s) {
+    /* the candidates name what only the deciding seat knows (its hand): another seat's view shows the one chosen */
+    return D.private_moves && view > 0 && s.alts && view - 1 !== s.seat;
+  }
+
   function renderAlts(s) {
     var tb = $("alts").tBodies[0];
     tb.innerHTML = "";
     if (!s.alts) { $("alts").style.display = "none"; return; }
     $("alts").style.display = "";
+    if (hiddenAlts(s)) {
+      var a = s.alts[s.pick], tr = h("tr"), note = h("tr");
+      tr.className = "chosen";
+      tr.appendChild(h("td", "")); tr.appendChild(h("td", a[0] + "  (chosen)"));
+      tr.appendChild(h("td", "")); tr.appendChild(h("td", ""));
+      var td = h("td", "The other candidates are " + D.seats[s.seat].name + "'s own options, hidden in this view.");
+      td.colSpan = 4; note.appendChild(td);
+      tb.appendChild(tr); tb.appendChild(note);
+      return;
+    }
     var best = -1;
     s.alts.forEach(function (a, i) { if (a[3] !== null && a[3] !== undefined && (best < 0 || a[3] > s.alts[best][3])) best = i; });
     s.alts.forEach(function (a, i) {
@@ -155,7 +170,7 @@
     if (s.alts) {
       var seat = D.seats[s.seat];
       $("decision").textContent = seat.name + " (" + seat.bot + ") decides: " + s.kind +
-        (s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
+        (hiddenAlts(s) ? "" : s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
         (s.search ? ", searched with " + s.search + " playouts each" : "");
       mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
     } else {
@@ -163,7 +178,8 @@
     }
     renderAlts(s);
     var ev = $("events"); ev.innerHTML = "";
-    (s.ev.length ? s.ev : ["(nothing)"]).forEach(function (line) { ev.appendChild(h("li", line)); });
+    var lines = (view > 0 && s.ev[view]) ? s.ev[view] : s.ev[0];
+    (lines.length ? lines : ["(nothing)"]).forEach(function (line) { ev.appendChild(h("li", line)); });
     renderInfo(cur);
     renderFinal(cur);
     drawCursor();

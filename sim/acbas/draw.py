@@ -274,8 +274,9 @@ def moves(ctx, rec):
     return out
 
 
-def events(ctx, log, lo, hi, names):
-    """Log rows lo..hi in words: the replay's own lines, without its header, farm drawings and final table."""
+def events(ctx, log, lo, hi, names, seat=None):
+    """Log rows lo..hi in words: the replay's own lines, without its header, farm drawings and final table (every
+    seat reads the same: nothing in the log is hidden)."""
     rows = log[lo:hi]
     rows = rows[rows[:, 0] != L.E_FARM] if len(rows) else rows
     if len(rows) == 0:

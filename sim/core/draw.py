@@ -36,9 +36,13 @@ output anything that seat cannot see: the play page sends it to a browser as is.
                                                board where it would happen (``None`` where it has no place);
                                                the element must exist in ``base`` or ``pieces``
 ``kind_name(kind) -> str``                     a decision kind in words
-``events(ctx, log, lo, hi, names)``           rows ``lo:hi`` of the game's event log in words (the lines of
+``events(ctx, log, lo, hi, names, seat)``     rows ``lo:hi`` of the game's event log in words (the lines of
                                                ``meeplab replay`` for them, search rows left out; the rows before
-                                               ``lo`` are context), ``names`` the bot of each seat
+                                               ``lo`` are context), ``names`` the bot of each seat; as ``seat``
+                                               may read them (a card bought blind by another seat is "?")
+``PRIVATE_MOVES``                              optional, True where a decision's candidates show what only the
+                                               deciding seat knows (cards in hand): other seats' views then show
+                                               only the candidate chosen
 ``LOG_WIDTH``                                  the game's event-log width (columns of ``st.log``)
 =============================================  ===================================================================
 
@@ -72,7 +76,7 @@ from .forward import (
     fm_apply,
     fm_reset,
     fm_result,
-    searched_kind,
+    searches,
 )
 from .play import new_player, search_function
 from .restrict import allowed_list, ask_among, is_restricted
@@ -116,13 +120,14 @@ def trace_game(
         kk = n
         if n > 1 and is_restricted(search[e]):
             kk = allowed_list(st, cx, search[e], pick)
-        if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
+        if searches(search[e], n, r.ctl[C_KIND]):
             r.ctl[C_DECISIONS] += 1
             i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, stb, sbrk, kk)
             if k < states.shape[0]:
+                rollout = search[e, S_ALGO] == ALGO_ROLLOUT  # other algorithms keep no per-candidate means here
                 for j in range(m):
-                    sacc[k, j] = acc[j]
-                    scand[k, j] = cand[j]
+                    sacc[k, j] = acc[j] if rollout else 0.0
+                    scand[k, j] = cand[j] if rollout else -1
         elif kk < n:
             i = ask_among(st, fns, weights, e, r.rng, pick, kk)
         else:

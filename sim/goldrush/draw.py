@@ -20,6 +20,8 @@ from .const import (
     A_REMOVE,
     A_TENT,
     CATEGORIES,
+    EV_MINE,
+    EV_TAKE,
     F_PAR,
     F_STACK,
     G_B,
@@ -49,6 +51,7 @@ from .replay import format_game
 from .state import C_INST
 
 LOG_WIDTH = LOGW
+HIDDEN_VALUE = -987654  # a token value the viewing seat has not seen (written as "?")
 S = 60  # tile side in board units
 AREA_X, AREA_Y, AREA_W, AREA_H = 10, 36, 600, 560
 PANEL_X, PANEL_W = 630, 300
@@ -375,12 +378,17 @@ def _tile_id(node):
     return f"tile-{int(node) // SLOTS}" if node >= 0 else None
 
 
-def events(ctx, log, lo, hi, names):
+def events(ctx, log, lo, hi, names, seat=None):
     """Log rows lo..hi in words: the replay's lines for the log up to ``hi`` less those up to ``lo`` (the replay
-    needs the earlier rows to name the tiles)."""
+    needs the earlier rows to name the tiles); for ``seat``, the value of a token another seat takes is not named."""
     if hi <= lo:
         return []
-    return _lines(ctx, log, hi, names)[len(_lines(ctx, log, lo, names)) :]
+    if seat is not None:
+        log = log[:hi].copy()
+        hide = np.isin(log[:, 0], (EV_MINE, EV_TAKE)) & (log[:, 1] != seat)
+        log[hide, 3] = HIDDEN_VALUE
+    lines = _lines(ctx, log, hi, names)[len(_lines(ctx, log, lo, names)) :]
+    return [ln.replace(f"worth {HIDDEN_VALUE}", "worth ?") for ln in lines]
 
 
 def _lines(ctx, log, upto, names):

@@ -20,6 +20,7 @@ from .replay import CARD, SHAPES, format_game
 from .state import C_RND
 
 LOG_WIDTH = E.LOGW
+PRIVATE_MOVES = True  # "play mountain", "play pig": the candidates name the cards in the deciding seat's hand
 R = 15.0  # hex radius (flat-topped)
 MAP_X, MAP_Y = 14, 40
 TERRAIN_FILL = ("#a68a6d", "#2f6b3a", "#a9d18e", "#9a9a9a", "#6f8f7a")  # mountain forest meadow rock swamp
@@ -342,17 +343,33 @@ def moves(ctx, rec):
     return out
 
 
-def events(ctx, log, lo, hi, names):
-    """The log rows in words: the replay's own lines for log rows lo..hi, without its header and final table."""
+def events(ctx, log, lo, hi, names, seat=None):
+    """The log rows in words: the replay's own lines for log rows lo..hi, without its header and final table; for
+    ``seat``, other seats' starting hands and the cards they bought blind are not named."""
     rows = log[lo:hi]
     if len(rows) == 0:
         return []
+    if seat is not None:
+        rows = rows.copy()
+        other = rows[:, 1] != seat
+        setup = (rows[:, 0] == E.E_SETUP) & other
+        rows[setup, 2] = 0  # no cards named: the line says how many the hand holds (below)
+        rows[setup, 3] = 0
+        blind = (rows[:, 0] == E.E_BUY) & (rows[:, 3] == 0) & other
+        rows[blind, 2] = -1  # the replay writes "?" for an unknown card
     n = len(names)
     lineup = SimpleNamespace(names=list(names), rotate=False)
     text = format_game(ctx, lineup, 0, 0, n, rows, 0, np.zeros(n), np.zeros(n), np.zeros((n, 10)))
     lines = text.split("\n")[1 + n :]
     cut = next((i for i, line in enumerate(lines) if line.startswith("Game over after")), len(lines))
-    return [_seat_names(line.strip()) for line in lines[:cut] if line.strip()]
+    out = []
+    for line in lines[:cut]:
+        line = _seat_names(line.strip())
+        if line.endswith("pesos and"):  # another seat's starting hand, not named
+            line += " a hand of cards"
+        if line:
+            out.append(line)
+    return out
 
 
 def _seat_names(line):

@@ -287,8 +287,9 @@ def moves(ctx, rec):
     return out
 
 
-def events(ctx, log, lo, hi, names):
-    """The log rows in words: the replay's own lines for log rows lo..hi, without its header and final table."""
+def events(ctx, log, lo, hi, names, seat=None):
+    """Log rows lo..hi in words: the replay's own lines, without its header and final table (every seat reads the
+    same: nothing in the log is hidden)."""
     rows = log[lo:hi]
     if len(rows) == 0:
         return []
