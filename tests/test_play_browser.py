@@ -1,0 +1,178 @@
+"""The play page in headless Chromium against a real server (uvicorn on a free port, in a thread): a complete game of
+each game played by clicking (moves on the board where they have a place, else in the list; the bots' turns
+included), the end screen with the scores by category, and a hot-seat handover."""
+
+import contextlib
+import os
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the browser fixture skips (or fails under CI) without playwright
+    PlaywrightTimeout = TimeoutError
+
+from meeplab.cli.play import free_port
+from meeplab.play.server import Session, create_app
+from meeplab.play.table import Table, seat_bots
+from meeplab.sim.core.registry import get_game
+
+# screenshots for a person to look at: MEEPLAB_PLAY_SHOTS=DIR pytest tests/test_play_browser.py
+SHOTS = Path(os.environ["MEEPLAB_PLAY_SHOTS"]) if os.environ.get("MEEPLAB_PLAY_SHOTS") else None
+
+# small games, cheap bots: (players, overrides, bots)
+GAMES = {
+    "schweinebande": (2, {"rounds": 1}, ["greedy"]),
+    "hacienda": (2, {}, ["greedy"]),
+    "goldrush": (2, {}, ["greedy"]),
+    "acbas": (2, {"rounds": 2}, ["greedy"]),
+}
+
+READY = (
+    "() => { const p = window.meeplabPlay; return p && p.state && !p.busy && (p.state.over || p.state.pass_to ||"
+    " p.state.legal.length > 0); }"
+)
+
+
+class Server:
+    """uvicorn serving ``app`` on a free port of 127.0.0.1 in a thread."""
+
+    def __init__(self, app):
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def session_for(game, humans=(0,), seed=2):
+    p, over, bots = GAMES[game]
+    g = get_game(game)
+    table = Table(g, g.params.resolve(over, g.id), seat_bots(bots, list(humans), p), seed, 0)
+    return Session(table, None, 0)
+
+
+def click_a_move(page, rng):
+    """Click one legal move: on the board where one has a place (half the time), else in the list."""
+    renders = page.evaluate("window.meeplabPlay.renders")
+    targets = page.locator("#board svg .target")
+    n = targets.count()
+    if n and rng.random() < 0.5:
+        targets.nth(rng.randrange(n)).click(force=True)
+        # one move there: it is played; several (or the click landed on a neighbour's edge): the list narrows
+        # (if the click landed on a neighbour drawn over the place's edge, nothing happens: choose in the list below)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(
+                f"() => window.meeplabPlay.renders > {renders} || document.querySelector('#legal.filtered') !== null",
+                timeout=3000,
+            )
+        if page.evaluate("window.meeplabPlay.renders") == renders:
+            # several moves on that place (or the click landed on a neighbour): the list offers the choice
+            shown = page.locator("#legal li.match button.move")
+            if shown.count():
+                shown.nth(rng.randrange(shown.count())).click()
+            else:
+                buttons = page.locator("#legal button.move")
+                buttons.nth(rng.randrange(buttons.count())).click()
+    else:
+        buttons = page.locator("#legal button.move")
+        buttons.nth(rng.randrange(buttons.count())).click()
+    page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_complete_game_by_clicking(browser, game):
+    session = session_for(game)
+    table = session.table
+    with Server(create_app(session)) as srv:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+        rng = random.Random(7)
+        clicks = 0
+        board_clicks = 0
+        while True:
+            page.wait_for_function(READY, timeout=90000)
+            st = page.evaluate("window.meeplabPlay.state")
+            if st["over"]:
+                break
+            assert page.locator("#legal button.move").count() == len(st["legal"])
+            if clicks == 6 and SHOTS:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"{game}-mid.png"))
+            before = len(table.history)
+            n_targets = page.locator("#board svg .target").count()
+            click_a_move(page, rng)
+            clicks += 1
+            board_clicks += n_targets > 0
+            assert len(table.history) > before
+            assert clicks < 1500, "the game does not end"
+        assert table.over and clicks >= 3
+        assert any(not e["human"] for e in table.history), "the bots played too"
+        # the end screen: the scores by category, play again and save
+        end = page.locator("#end")
+        assert end.is_visible()
+        text = page.locator("#final").inner_text()
+        for cat in get_game(game).categories:
+            assert cat in text
+        for s in range(table.n_players):
+            assert f"{table.final['score'][s]:g}" in text
+        if SHOTS:
+            page.screenshot(path=str(SHOTS / f"{game}-end.png"))
+        assert page.locator("#again").is_visible() and page.locator("#save").is_visible()
+        assert not errors, errors
+        if table.draw is not None:
+            assert board_clicks > 0, "no move had a place on the board"
+        page.close()
+
+
+def test_play_again_save_and_hot_seat(browser, tmp_path):
+    session = session_for("schweinebande", humans=(0, 1))
+    with Server(create_app(session, tmp_path)) as srv:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
+        page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+        rng = random.Random(3)
+        handovers = 0
+        while True:
+            page.wait_for_function(READY, timeout=90000)
+            st = page.evaluate("window.meeplabPlay.state")
+            if st["over"]:
+                break
+            if st["pass_to"]:
+                handovers += 1
+                assert page.locator("#handover").is_visible()
+                assert page.locator("#board svg").count() == 0  # nothing of the last person's view stays
+                renders = page.evaluate("window.meeplabPlay.renders")
+                page.click("#take")
+                page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
+                continue
+            click_a_move(page, rng)
+        assert handovers >= 2
+        page.click("#save")
+        page.wait_for_selector("#saved-note code")
+        saved_to = page.locator("#saved-note code").inner_text()
+        assert Path(saved_to).is_file() and Path(saved_to).parent == tmp_path
+        renders = page.evaluate("window.meeplabPlay.renders")
+        page.click("#again")
+        page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
+        assert page.evaluate("window.meeplabPlay.state.over") is False
+        assert not page.locator("#end").is_visible()
+        page.close()
