@@ -151,6 +151,14 @@ def test_every_command_works_on_the_plugin_game(tmp_path, capsys):
     code, text, err = cli(["options", "nothanks", "--games", "200", "--players", "3", "--out", str(opt)], capsys)
     assert code == 0, err
     assert {r["option"] for r in json.loads((opt / "options.json").read_text())["rows"]} == {"take", "pass"}
+    cmp = tmp_path / "cmp"
+    code, _, err = cli(
+        ["compare", "nothanks", "--quiet", "--set", "chips=7", "--games", "200", "--players", "3",
+         "--bots", "greedy,random", "--out", str(cmp)],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert any(cmp.rglob("results.parquet"))
     # the core's code compiled for the plugin's state (loop, search, restricted play) is indexed apart from the
     # built-in games': uninstalling the plugin leaves their cached code loadable
     from meeplab.sim.core.numba_cache import cache_dir

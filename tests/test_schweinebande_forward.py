@@ -1,5 +1,6 @@
-"""The forward-model contract on Schweinebande: copy, determinise, hidden information, search reproducibility,
-and the fingerprint that proves the engine plays the same games as before a refactor."""
+"""Schweinebande on the forward model (copy and the rest of the contract: tests/test_conformance.py): determinise,
+hidden information, search reproducibility, and the fingerprint that proves the engine plays the same games as
+before a refactor."""
 
 import json
 from pathlib import Path
@@ -58,20 +59,6 @@ def unseen(c, st):
 
 
 POINTS = [(0, 0), (3, 5), (5, 17), (8, 40), (2, 70), (4, 110)]
-
-
-@pytest.mark.parametrize("g,steps", POINTS)
-def test_copy_is_exact_and_advancing_a_copy_leaves_the_original(c, g, steps):
-    st = at_decision(c, g, steps)
-    before = st.rec.tobytes()
-    cp = fresh(c)
-    forward.fm_copy(cp, st)
-    assert cp.rec.tobytes() == before
-    lu = make_lineup("schweinebande", ["greedy"], 3, False)
-    while engine.advance(cp, c.cx) >= 0:
-        engine.apply(cp, c.cx, forward.ask(cp, lu.fns, lu.weights, 0))
-    assert st.rec.tobytes() == before
-    assert cp.rec[0]["ctl"][forward.C_OVER] == 1
 
 
 @pytest.mark.parametrize("g,steps", POINTS)
