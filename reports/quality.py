@@ -339,7 +339,10 @@ def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
         "decides": _decides_table(q, players),
         "settings": s,
         "timing": q.get("timing", {}),
-        "command": code(f"meeplab quality {q['game']} --players {','.join(map(str, players))} --seed {q['seed']}"),
+        "command": code(
+            f"meeplab quality {q['game']} --players {','.join(map(str, players))} --bots {','.join(q['bots'])} "
+            f"--seed {q['seed']}"
+        ),
     }
 
 

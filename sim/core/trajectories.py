@@ -50,7 +50,7 @@ from .rng import rng_init, splitmix64
 from .search import seat_value, select_candidates
 
 KIND_MAX = 32  # decision kinds counted (a kind >= KIND_MAX counts as KIND_MAX - 1)
-NMAX = 256  # candidates counted exactly (more count as NMAX - 1)
+NMAX = 1024  # candidates counted exactly (more count as NMAX - 1; Hacienda's placements reach 300+)
 
 
 @njit(cache=True)
@@ -258,7 +258,7 @@ def trajectories(
         "se": np.zeros((ng, points + 1, np_)),
         "dec": np.zeros((ng, np_), dtype=np.int64),
         "forced": np.zeros((ng, np_), dtype=np.int64),
-        "hist": np.zeros((ng, KIND_MAX, NMAX), dtype=np.int64),
+        "hist": np.zeros((ng, KIND_MAX, NMAX), dtype=np.int32),
         "king": np.zeros((ng, points + 1), dtype=np.int64),
         "length": np.zeros(ng, dtype=np.int64),
     }
