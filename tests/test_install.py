@@ -65,9 +65,9 @@ def test_import_from_outside_the_repository(site, tmp_path):
         """
 import importlib, sys
 import meeplab
-from meeplab.sim.core.registry import game_ids
+from meeplab.sim.core.registry import builtin_ids
 assert meeplab.__file__.startswith(SITE), meeplab.__file__
-print(",".join(game_ids()))
+print(",".join(builtin_ids()))
 for name in ("sim", "reports", "strategies", "analysis"):
     try:
         importlib.import_module(name)
