@@ -323,7 +323,8 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
 def fit_seat_rates(bots: np.ndarray, wins: np.ndarray, W: np.ndarray) -> np.ndarray | None:
     """Each seat's win probability among equally strong bots (the rates of :func:`seat_effect`) for every replicate
     ``W`` (R, C, P) of the win shares, with the design of ``bots`` (C, P) and the total ``wins`` (C, P). Returns
-    (R, P), NaN in a replicate whose fit diverges; None when seat and bot cannot be told apart."""
+    (R, P), NaN in a replicate whose fit breaks down; None when seat and bot cannot be told apart. A seat that never
+    wins gets a rate near 0 (the fit's limit), not NaN."""
     bots = np.asarray(bots)
     wins = np.asarray(wins, dtype=np.float64)
     P = bots.shape[1]
@@ -336,8 +337,8 @@ def fit_seat_rates(bots: np.ndarray, wins: np.ndarray, W: np.ndarray) -> np.ndar
     alpha = np.concatenate([np.zeros((theta.shape[0], 1)), theta[:, : P - 1]], axis=1)
     rate = np.exp(alpha - alpha.max(axis=1, keepdims=True))
     rate /= rate.sum(axis=1, keepdims=True)
-    bad = ~np.isfinite(theta).all(axis=1) | (np.abs(theta).max(axis=1, initial=0.0) >= 30.0)
-    rate[bad] = math.nan
+    # a seat (or bot) that never wins drives its effect towards -inf: its rate tends to 0, which is the estimate
+    rate[~np.isfinite(rate).all(axis=1)] = math.nan
     return rate
 
 

@@ -49,6 +49,21 @@ def test_run_and_compare_end_with_a_table_and_json(tmp_path, capsys):
     assert gap["players"] == 2 and set(gap) >= {"baseline", "variant", "change", "95% CI", "Holm p", "significant"}
 
 
+def test_sweep_of_one_seats_value(tmp_path, capsys):
+    """sweep --param NAME:K: seat K's own value of a per-seat parameter, the other seats keep theirs."""
+    out = tmp_path / "s"
+    args = ["sweep", *SB, "-q", "--param", "start_feed:2", "--values", "0;2", "--set", "start_feed=1", "--json"]
+    code, so, se = run_cli([*args, "--out", str(out)], capsys)
+    assert code == 0, se
+    assert sorted(d.name for d in out.iterdir() if d.is_dir()) == ["start_feed.seat2=0", "start_feed.seat2=2"]
+    params = [
+        json.loads((out / d / "run.json").read_text())["params"]["start_feed"]
+        for d in ("start_feed.seat2=0", "start_feed.seat2=2")
+    ]
+    assert params == [[1, 0], [1, 2]]
+    assert [r["run"] for r in json.loads(so)["rows"]] == ["start_feed:2=0", "start_feed:2=2"]
+
+
 def test_tournament_table_as_json(tmp_path, capsys):
     code, so, se = run_cli(
         ["tournament", *SB, "-q", "--bots", "greedy,random", "--json", "--out", str(tmp_path / "t")], capsys

@@ -88,6 +88,12 @@ def test_seat_gap_interval_and_paired_change(gap_runs):
     assert not unpaired[1].paired and (unpaired[1].d_hi - unpaired[1].d_lo) > (g[1].d_hi - g[1].d_lo)
 
 
+def test_a_seat_that_never_wins_has_rate_zero_not_nan(tmp_path):
+    run = load_run(seat_run(tmp_path / "z", [0.6, 0.4, 0.0], games=600))
+    g = seat_gaps([run], 3)[0]
+    assert g.worst == 3 and math.isfinite(g.gap) and abs(g.gap - 0.6) < 0.08 and g.lo <= g.gap <= g.hi
+
+
 def _text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
 

@@ -204,7 +204,8 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
     "sweep_params",
     required=True,
     multiple=True,
-    help="Parameter to sweep; give --param/--values twice for a two-parameter grid.",
+    help="Parameter to sweep; give --param/--values twice for a two-parameter grid. NAME:K sweeps seat K's own "
+    "value of a per-seat parameter (e.g. start_money:4, the last seat's pesos; one player count).",
 )
 @click.option(
     "--values",
@@ -242,16 +243,25 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
     if len(set(sweep_params)) != len(sweep_params):
         raise MeeplabError("sweep: the two --param names must differ")
     axes = []
+    settings = {}  # NAME:K (one seat's value of a per-seat parameter) -> how to set it
+    players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
     for name, text in zip(sweep_params, sweep_values):
-        g.params.get(name, g.id)
+        base, _, seat_text = name.partition(":")
+        prm = g.params.get(base, g.id)
+        if seat_text:
+            settings[name] = _seat_setting(g, prm, base, seat_text, players, kw, flags)
         values = [v.strip() for v in text.split(";") if v.strip()]
         if len(values) < 2:
             raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
         axes.append([(name, v) for v in values])
     cfgs = []
     for point in itertools.product(*axes):
-        sets = tuple(kw["sets"]) + tuple(f"{n}={v}" for n, v in point)
-        name = ",".join(f"{n}=" + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v) for n, v in point)
+        sets = tuple(kw["sets"]) + tuple(settings[n].set_text(v) if n in settings else f"{n}={v}" for n, v in point)
+        name = ",".join(
+            f"{settings[n].dir_name if n in settings else n}="
+            + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
+            for n, v in point
+        )
         cfg = run_config(
             game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
         )
