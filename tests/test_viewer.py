@@ -12,7 +12,7 @@ from numba import njit
 from viewer_helpers import GAMES, HIDDEN, page_data, traced
 
 from meeplab.cli import main
-from meeplab.reports.viewer import view_data
+from meeplab.reports.viewer import pack, unpack, view_data
 from meeplab.sim.core.forward import C_N, C_SEAT, fm_determinise
 from meeplab.sim.core.play import new_player
 from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
@@ -86,6 +86,10 @@ def test_page_data_lists_every_candidate_with_a_place_on_the_board(game_id):
     assert seat_views_differ == (game_id in HIDDEN)
     assert "alts" not in steps[-1] and data["final"]["score"] == [float(x) for x in tr.score]
     assert all(len(s["ev"]) == p + 1 for s in steps)
+    # the page stores it packed (pieces as changes, rows and labels pooled): unpacking gives it back exactly
+    plain = json.loads(json.dumps(data))
+    packed = json.loads(json.dumps(pack(data)))
+    assert unpack(packed) == plain and len(json.dumps(packed)) < len(json.dumps(plain))
     assert data["private_moves"] == (game_id == "hacienda")
 
 

@@ -41,8 +41,10 @@ def page_args(game_id, out):
 
 
 def page_data(path):
-    """The data a viewer page embeds (its script#game-data)."""
+    """The data a viewer page embeds (its script#game-data), unpacked (as view_data made it)."""
     text = path.read_text(encoding="utf-8")
     m = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.S)
     assert m, "no game data in the page"
-    return json.loads(m.group(1))
+    from meeplab.reports.viewer import unpack
+
+    return unpack(json.loads(m.group(1)))

@@ -4,6 +4,27 @@
   var D = JSON.parse(document.getElementById("game-data").textContent);
   var NS = "http://www.w3.org/2000/svg";
   var steps = D.steps, nSteps = steps.length, np = D.seats.length;
+  /* the stored form (reports/viewer.py pack): pieces as changes against the step before or against everything,
+     the side table's rows and the candidates' labels pooled; unpacked once here */
+  function undelta(base, e) {
+    if (e.f) return e.f;
+    var out = base.slice(0, e.n);
+    while (out.length < e.n) out.push(0);
+    for (var i = 0; i < e.d.length; i += 2) out[e.d[i]] = e.d[i + 1];
+    return out;
+  }
+  (function unpack() {
+    var prev = null;
+    steps.forEach(function (s) {
+      var v0 = undelta(prev, s.p[0]), views = [v0];
+      for (var j = 1; j < s.p.length; j++) views.push(s.p[j] ? undelta(v0, s.p[j]) : null);
+      s.p = views; prev = v0;
+      s.info = s.i.map(function (ids) {
+        return ids ? { columns: D.info_cols, rows: ids.map(function (r) { return D.rows[r]; }) } : null;
+      });
+      if (s.alts) s.alts = s.alts.map(function (a) { return [D.labels[a[0]], a[1] < 0 ? null : D.labels[a[1]], a[2], a[3]]; });
+    });
+  })();
   var cur = 0, view = 0; /* view 0 = everything, k = seat k's view (seat k-1) */
   var $ = function (id) { return document.getElementById(id); };
   var board = $("board");
@@ -51,9 +72,8 @@
     return out.join("");
   }
   function infoOf(k, v) {
-    var ids = steps[k].i;
-    var id = (v > 0 && ids[v] !== null && ids[v] !== undefined) ? ids[v] : ids[0];
-    return D.info[id];
+    var inf = steps[k].info;
+    return (v > 0 && inf[v]) ? inf[v] : inf[0];
   }
 
   function mark(target, cls) {
@@ -118,6 +138,9 @@
       tr.addEventListener("blur", clearHover);
       tb.appendChild(tr);
     });
+    /* a long list scrolls in its box: keep the chosen candidate in sight */
+    var box = $("alts-box"), chosen = tb.querySelector("tr.chosen");
+    if (chosen) box.scrollTop = Math.max(0, chosen.offsetTop - box.clientHeight / 2);
   }
 
   function renderInfo(k) {

@@ -75,7 +75,7 @@ SEAT_H = 92
 
 def size(ctx, n_players):
     mh = _map_size(ctx)[1]
-    return _panel_x(ctx) + PANEL_W + 10, max(MAP_Y + mh + 30, 210 + n_players * (SEAT_H + 8))
+    return _panel_x(ctx) + PANEL_W + 10, max(MAP_Y + mh, 170 + n_players * (SEAT_H + 8)) + 30
 
 
 def base(ctx, n_players):
@@ -120,9 +120,9 @@ def base(ctx, n_players):
             f'<text x="{px + 10}" y="{y0 + 58}" class="small">hand</text>'
         )
     legend = ", ".join(f"{m} {t}" for m, t in zip(TERRAIN_MARK, TERRAINS, strict=True))
-    mh = _map_size(ctx)[1]
+    bottom = size(ctx, n_players)[1] - 12  # the legend under the map and the players' panels
     out.append(
-        f'<text x="{MAP_X}" y="{MAP_Y + mh + 16:.0f}" class="small">{legend}; $ market, ~ water; animals: '
+        f'<text x="{MAP_X}" y="{bottom:.0f}" class="small">{legend}; $ market, ~ water; animals: '
         + ", ".join(f"{m} {a}" for m, a in zip(ANIMAL_MARK, ANIMALS, strict=True))
         + "</text>"
     )
