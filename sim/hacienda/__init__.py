@@ -8,7 +8,7 @@ import numpy as np
 
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.game import GameSpec, Hidden
 from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
@@ -245,6 +245,44 @@ type from hand, buy a hacienda, buy a water tile, harvest, end the turn), 1 land
 3 hacienda target group, 4 water tile (shape, anchor, orientation), 5 harvest (chain, chip source).
 feats[:, 0] is the immediate value in points (pesos count 1/money_per_point); moves[:, 0] is the action code / space."""
 
+
+def _sp(rec, cx):
+    """The state's scalar table SP (as ``state.tables``), read from Python."""
+    from .layout import SP_ROWS
+
+    spw = max(int(cx.tab[0]["n"]) + 2, 64)
+    return rec["SPf"][: SP_ROWS * spw].reshape(SP_ROWS, spw)
+
+
+def _unseen_land(rec, seat, cx):
+    """The land deck still to draw."""
+    from .layout import S_LEND, S_LPTR, SR
+
+    sp = _sp(rec, cx)
+    return np.arange(int(sp[SR, S_LPTR]), int(sp[SR, S_LEND]))
+
+
+def _unseen_animals(rec, seat, cx):
+    """The animal cards removed at the start and those still in the stacks."""
+    from .layout import S_A2, S_APTR, SR
+    from .scoring import P_REMOVED
+
+    sp = _sp(rec, cx)
+    removed = int(cx.tab[0]["pi"][P_REMOVED + int(rec["ctl"][7]) - 2])  # C_NP
+    return np.concatenate([np.arange(removed), np.arange(int(sp[SR, S_APTR]), int(sp[SR, S_A2]))])
+
+
+# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the land deck, the animal
+# stacks and the removed animal cards; the other hands (less the cards a seat saw bought) are dealt back from the same
+# pool by determinise (unseen None: derived), and the pool is its scratch
+HIDDEN = (
+    Hidden("ldeck", _unseen_land),
+    Hidden("adeck", _unseen_animals),
+    Hidden("hand", lambda rec, seat, cx: None),
+    Hidden("pool", lambda rec, seat, cx: None),
+)
+
+
 GAME = GameSpec(
     id="hacienda",
     title="Hacienda",
@@ -267,5 +305,6 @@ GAME = GameSpec(
     forward_model=True,
     decisions=decisions,
     options=options.OPTIONS,
+    hidden=HIDDEN,
     draw=draw,
 )
