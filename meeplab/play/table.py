@@ -11,9 +11,9 @@ from what that seat can see:
 * the decisions so far: who chose what (a move once made is public: a card played, a tile placed);
 * a bot's alternatives and their values only where they reveal nothing: a bot that knows something the seat does
   not (its hand) has candidates made from it, so they are shown once the game is over. What a seat does not know
-  is what the game declares unseen by it (``GameSpec.hidden``) or, where it declares nothing, what the forward
-  model's re-deal (``determinise``) changes for it: parts unseen by the person but seen by the bot are the bot's
-  secret (checked at each bot decision; the re-deal on a few draws).
+  is what the game declares unseen by it (``GameSpec.hidden``) and what the forward model's re-deal
+  (``determinise``) changes for it: parts unseen by the person but seen by the bot are the bot's secret (checked at
+  each bot decision; the re-deal on a few draws).
 
 Nothing else of the state (the seed, the view array ``pub``, the stream) leaves the table while the game runs.
 """
@@ -340,18 +340,16 @@ class Table:
 
     def _bot_secret(self, bot: int, human: int) -> bool:
         """Whether ``bot`` knows something ``human`` does not: an element the game declares unseen by the person
-        but seen by the bot (``GameSpec.hidden``), or, for a game that declares none, a part of the state that
-        re-deals for the person change and re-deals for the bot never do."""
-        hidden = tuple(getattr(self.spec, "hidden", ()) or ())
-        if hidden:
-            for h in hidden:
-                if h.unseen is None:
-                    continue
-                mine = h.unseen(self.rec, human, self.cx)
-                theirs = h.unseen(self.rec, bot, self.cx)
-                if mine is not None and len(np.setdiff1d(mine, [] if theirs is None else theirs)):
-                    return True
-            return False
+        but seen by the bot (``GameSpec.hidden``), or a part of the state that re-deals for the person change and
+        re-deals for the bot never do. Both are asked: a declaration may leave a field's unseen part to the re-deal
+        (Hacienda's hands: ``unseen`` None), and a few re-deals may by chance leave a part as it was."""
+        for h in tuple(getattr(self.spec, "hidden", ()) or ()):
+            if h.unseen is None:
+                continue
+            mine = h.unseen(self.rec, human, self.cx)
+            theirs = h.unseen(self.rec, bot, self.cx)
+            if mine is not None and len(np.setdiff1d(mine, [] if theirs is None else theirs)):
+                return True
         mh = self._hidden_mask(human)
         mb = self._hidden_mask(bot)
         return any(bool(np.any(mh[f] & ~mb[f])) for f in mh)
