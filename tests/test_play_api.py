@@ -69,12 +69,13 @@ def view_after_redeal(session, seat, k):
 def play_through(client, session, rng, messages, check_redeal=True):
     """Play the game to its end through the API: random legal moves for people, bots on request; refused requests
     in between, each leaving the state exactly as it was."""
-    for _ in range(5000):
+    for step in range(5000):
         r = client.get("/api/state")
         assert r.status_code == 200, r.text
         st = r.json()
         messages.append(r.text)
-        messages.append(client.get("/api/log").text)
+        if step % 8 == 0 or st["over"]:  # the log grows with the game: every 8th step keeps the test quick
+            messages.append(client.get("/api/log").text)
         for piece in secrets_now(session.table):  # what only the all-seeing view shows face up
             assert json.dumps(piece)[1:-1] not in r.text
         if st["over"]:
@@ -93,7 +94,7 @@ def play_through(client, session, rng, messages, check_redeal=True):
             continue
         legal = st["legal"]
         assert legal and [m["id"] for m in legal] == list(range(len(legal)))
-        if check_redeal:
+        if check_redeal and st["decisions"] % 3 == 0:  # every third decision (a re-deal draws the whole board)
             seat = st["seat"] - 1
             for k in range(2):
                 assert view_after_redeal(session, seat, k) == st, "the person's view depends on what they cannot see"
