@@ -158,7 +158,8 @@ def _result_files(path: Path, meta: dict[str, Any]) -> tuple[list[Path], str]:
         raise MeeplabError(f"{v.problems[0]}{more}; 'meeplab run ... --resume' plays these games again")
     if v.files:
         n = len(v.files)
-        return v.files, f"chunks/part-*.parquet ({n} verified file{'s' if n != 1 else ''})"
+        what = "no manifest: not checksummed" if rundir.is_legacy(path) else "verified"
+        return v.files, f"chunks/part-*.parquet ({n} file{'s' if n != 1 else ''}, {what})"
     raise MeeplabError(f"{res}: missing results (neither results.parquet nor verified chunks/part-*.parquet)")
 
 

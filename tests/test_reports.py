@@ -173,7 +173,7 @@ def test_load_complete_run(runs):
 
 def test_load_interrupted_chunks(runs):
     run = load_run(runs["interrupted"])
-    assert run.source.startswith("chunks/part-*.parquet (3 files)")
+    assert run.source.startswith("chunks/part-*.parquet (3 files, no manifest")  # written before manifests
     assert run.n_rows == 120 * 3
     assert not run.complete
     st = run_stats(run)
@@ -215,11 +215,11 @@ def test_missing_corrupt_empty_parquet(runs, tmp_path):
     assert "missing results" in _err(d)
     (d / "results.parquet").write_bytes(b"PAR1 this is not parquet")
     msg = _err(d)
-    assert "corrupt parquet" in msg and "results.parquet" in msg
+    assert "damaged" in msg and "results.parquet" in msg
     # truncated copy of a real file
     good = (runs["base"] / "results.parquet").read_bytes()
     (d / "results.parquet").write_bytes(good[: len(good) // 2])
-    assert "corrupt parquet" in _err(d)
+    assert "damaged" in _err(d)
     # valid file, zero rows
     pl.read_parquet(runs["base"] / "results.parquet").head(0).write_parquet(d / "results.parquet")
     assert "empty" in _err(d)
@@ -231,7 +231,8 @@ def test_missing_corrupt_empty_parquet(runs, tmp_path):
 def test_corrupt_chunk_named(runs, tmp_path):
     d = tmp_path / "r"
     (d / "chunks").mkdir(parents=True)
-    (d / "run.json").write_text((runs["base"] / "run.json").read_text())
+    meta = json.loads((runs["base"] / "run.json").read_text())
+    (d / "run.json").write_text(json.dumps(dict(meta, status="interrupted")))  # an older run: chunks, no manifest
     pl.read_parquet(runs["base"] / "results.parquet").write_parquet(d / "chunks" / "part-00000.parquet")
     (d / "chunks" / "part-00001.parquet").write_bytes(b"garbage")
     assert "part-00001.parquet" in _err(d)

@@ -235,8 +235,30 @@ class Verified:
     source: str = ""
 
 
+def is_legacy(out: Path) -> bool:
+    """Whether ``out`` was written before run directories had a manifest and a lock (no ``manifest.jsonl``, no
+    ``.meeplab.lock``): its parts can only be checked for being readable Parquet."""
+    return not (Path(out) / MANIFEST).exists() and not (Path(out) / LOCK).exists()
+
+
+def verify_legacy_chunks(out: Path, game: str | None) -> Verified:
+    """The parts of an older run (:func:`is_legacy`): every ``chunks/part-*.parquet`` that reads as Parquet; an
+    unreadable one is a problem, named."""
+    v = Verified(source=f"{CHUNKS}/ (no manifest: an older run, parts not checksummed)")
+    for path in sorted((Path(out) / CHUNKS).glob("part-*.parquet")):
+        bad = verify_file(path, None, None, game)
+        if bad:
+            v.problems.append(f"{path}: {bad}")
+        else:
+            v.files.append(path)
+    return v
+
+
 def verify_chunks(out: Path, game: str | None) -> Verified:
-    """The parts the manifest vouches for and that match it; a missing or damaged one is a problem."""
+    """The parts the manifest vouches for and that match it; a missing or damaged one is a problem. A run directory
+    from before the manifest (:func:`is_legacy`) is read as it was then: its readable parts."""
+    if is_legacy(out):
+        return verify_legacy_chunks(out, game)
     v = Verified(source=f"{CHUNKS}/ (manifest)")
     for e in sorted(read_entries(out), key=lambda e: (e.p, e.start)):
         path = Path(out) / CHUNKS / e.file
