@@ -55,6 +55,16 @@ def _overrides(set: dict | None, params: str | Path | None) -> dict[str, Any]:
     return over
 
 
+def _whole(name: str, value) -> int:
+    """``value`` as a whole number, or one line naming ``name`` (NaN, infinity, fractions, text and booleans
+    are refused, as on the command line)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise MeeplabError(f"{name}={value!r}: a whole number is needed")
+    if isinstance(value, (float, np.floating)) and not (np.isfinite(value) and float(value).is_integer()):
+        raise MeeplabError(f"{name}={value!r}: a finite whole number is needed")
+    return int(value)
+
+
 def _out(out, prefix: str) -> Path:
     return Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"meeplab-{prefix}-"))
 
@@ -70,10 +80,10 @@ def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, 
         bots = bots if "tuned" in available(g.id) else "greedy"
     return RunConfig(
         game=g,
-        games=int(games),
+        games=_whole("games", games),
         players=_players(players, g),
         bots=_bots(bots),
-        seed=int(seed),
+        seed=_whole("seed", seed),
         threads=threads,
         overrides=_overrides(set, params),
         out=Path(out),
@@ -393,7 +403,7 @@ def compare(
             elo=elo,
             alternative=alternative,
             batch=batch,
-            max_games=int(max_games if max_games is not None else SPRT_MAX_GAMES),
+            max_games=_whole("max_games", max_games if max_games is not None else SPRT_MAX_GAMES),
         )
         rec = run_sequential(base_cfg, var_cfg, st, metric)
         if rec.get("status") != "complete":

@@ -283,6 +283,9 @@ def test_nan_and_infinity_refused_with_the_name(tmp_path, capsys, value):
 
     with pytest.raises(MeeplabError, match="pig_bonus_farm"):
         meeplab.run("schweinebande", games=10, set={"pig_bonus_farm": float(value)}, out=out)
+    for name in ("games", "seed"):
+        with pytest.raises(MeeplabError, match=f"^{name}="):
+            meeplab.run("schweinebande", **{name: float(value)}, out=out)
     assert not Path(out).exists()
 
 

@@ -324,6 +324,14 @@ def run_config(
     )
 
 
+def resume_unless_force(kw) -> dict:
+    """The options of a command that finishes what OUT holds unless ``--force`` (tournament, maps, decks, fair):
+    ``resume`` becomes ``not force``; ``--resume`` and ``--force`` together are a contradiction, refused."""
+    if kw.get("resume") and kw.get("force"):
+        raise MeeplabError("give --resume (finish the runs in OUT) or --force (replace them), not both")
+    return dict(kw, resume=not kw["force"])
+
+
 @contextlib.contextmanager
 def executor(workers, scheduler, threads, timeout=None):
     """Context manager: None (play in this process, numba threads) or a Dask executor for ``--workers N`` or

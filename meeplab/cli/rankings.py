@@ -8,7 +8,16 @@ from pathlib import Path
 
 import click
 
-from meeplab.cli.common import cli, flag_values, lookup_game, parse_bots, play_runs, run_config, run_options
+from meeplab.cli.common import (
+    cli,
+    flag_values,
+    lookup_game,
+    parse_bots,
+    play_runs,
+    resume_unless_force,
+    run_config,
+    run_options,
+)
 from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
@@ -33,7 +42,8 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     report has a match-up matrix (how often each bot finishes ahead of each other) and Bradley-Terry ratings
     with 95% intervals, the seat effect removed:
 
-      meeplab tournament schweinebande --bots heuristic,greedy,random,rollout --players 2-4 --games 500 \
+    \b
+      meeplab tournament schweinebande --bots heuristic,greedy,random,rollout --players 2-4 --games 500 \\
           --out runs/sb-tournament
     """
     import polars as pl
@@ -48,8 +58,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     if len(names) < 2:
         raise MeeplabError("tournament needs at least two different bots in --bots")
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
-    _resume_or_force(kw)
-    kw = dict(kw, resume=not kw["force"])
+    kw = resume_unless_force(kw)
     cfgs, plan = [], []
     for p in players:
         for lineup in tn.lineups(names, p):
@@ -103,12 +112,6 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     click.echo(f"report written to {path}", err=True)
 
 
-def _resume_or_force(kw) -> None:
-    """These commands resume what OUT holds unless --force; both at once is a contradiction."""
-    if kw["resume"] and kw["force"]:
-        raise MeeplabError("give --resume (finish the runs in OUT) or --force (replace them), not both")
-
-
 def _files_of(paths, glob) -> list[Path]:
     """The files named, and the files of each directory named (``glob``, default: its most common extension)."""
     from collections import Counter
@@ -160,8 +163,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
     if flags.get(param) is not None or any(s.split("=", 1)[0].strip() == param for s in kw["sets"]):
         raise MeeplabError(f"the {what} come from the files given; do not also set {param}")
     files = _files_of(paths, glob)
-    _resume_or_force(kw)
-    kw = dict(kw, resume=not kw["force"])
+    kw = resume_unless_force(kw)
     cfgs = [
         run_config(
             game,

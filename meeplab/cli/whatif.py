@@ -18,6 +18,7 @@ from meeplab.cli.common import (
     lookup_game,
     parse_bots,
     play_runs,
+    resume_unless_force,
     run_config,
     run_options,
     write_report,
@@ -121,7 +122,8 @@ def compare_cmd(
     With --until-significant the games are played in batches until an SPRT (as Fishtest's for engine
     patches) accepts "no change" or "a change of --delta"; the report shows its LLR path and verdict:
 
-      meeplab compare schweinebande --set pig_bonus_farm=3 --bots heuristic,greedy --players 3 \
+    \b
+      meeplab compare schweinebande --set pig_bonus_farm=3 --bots heuristic,greedy --players 3 \\
           --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
     """
     flags = flag_values(kw)
@@ -187,7 +189,7 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
     for cfg in (base_cfg, variant_cfg):
         cfg.progress = False
     echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
-    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
         record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
     if record.get("status") != "complete":
         sys.exit(130)
@@ -229,7 +231,8 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
     Changes against the first run are marked with Holm's correction across all points (named in the
     report). Two parameters give a grid and a heat map of the largest seat gap:
 
-      meeplab sweep schweinebande --param pig_bonus_farm --values "0;2;4" --param start_feed --values "0;1;2" \
+    \b
+      meeplab sweep schweinebande --param pig_bonus_farm --values "0;2;4" --param start_feed --values "0;1;2" \\
           --games 5000 --players 3 --bots heuristic,greedy --out runs/grid
     """
     import itertools
@@ -402,7 +405,8 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     golden-section search for the smallest seat gap. Every value is played on the same seeds (common
     random numbers). Reports the value, its 95% interval and the win rates and seat gap there:
 
-      meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target gap --players 3 \
+    \b
+      meeplab fair schweinebande --param pig_bonus_farm --range 0:8 --target gap --players 3 \\
           --bots tuned --games 4000 --out runs/fair-pigs
 
     A compensation for a late seat: --param start_money:4 --range 20:30 --players 4 (seat 4's pesos).
@@ -431,7 +435,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
             f"--seat {seat}: seats are numbered 1 (start player) to {min(players)} at {min(players)} players"
         )
     setting = _seat_setting(g, prm, name, seat_text, players, kw, flags)
-    kw = dict(kw, resume=not kw["force"])
+    kw = resume_unless_force(kw)
     cache: dict = {}  # value -> (run directory, its rows)
 
     def config(x: float):
@@ -452,7 +456,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"]):
         return
     searches = []
-    with executor(kw["workers"], kw["scheduler"], kw["threads"]) as ex:
+    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
         play = _fair_player(config, cache, ex)
         for p in players:
 
