@@ -186,6 +186,9 @@ class SeatModel:
     hi: np.ndarray
     strata: int  # seat orders (rotation offsets) seen
     sig: np.ndarray = None  # seat marked: overall test significant and its interval excludes 0
+    # bots of the lineup that never won at this player count: they leave every choice set, so they add nothing to
+    # the fit (the seat effect comes from the games' other seats)
+    never_won: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.sig is None:
@@ -526,6 +529,8 @@ def _seat_intervals(by_seat: pl.DataFrame, cells: pl.DataFrame) -> tuple[pl.Data
             )
         else:
             m = seat_effect(bots, wins, P)
+            won = {names[int(k)] for k in np.unique(bots[wins > 0])}
+            m.never_won = tuple(n for n in names if n not in won)
         models[P] = m
         adj.append(
             pl.DataFrame(

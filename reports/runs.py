@@ -145,11 +145,14 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
         f" among equally strong bots the seats would win from {pct(worst['adj_rate'])} (seat {worst['seat'] + 1}) "
         f"to {pct(best['adj_rate'])} (seat {best['seat'] + 1}); score test {pval(m.p)}, ",
     ]
+    # a bot that never won leaves the model's choice sets: say so, the seats are compared through the others' games
+    idle = [f" {', '.join(m.never_won)} never won at {p} players and adds nothing to the seat model."]
+    idle = idle if m.never_won else []
     if not sig:
-        return [*text, "no significant seat effect."]
+        return [*text, "no significant seat effect.", *idle]
     text += ["a ", tag("span", "significant seat effect", "sig")]
     if not marked:
-        return [*text, ", though no single seat's interval excludes the fair share."]
+        return [*text, ", though no single seat's interval excludes the fair share.", *idle]
     text.append(": ")
     for k, r in enumerate(marked):
         text += [", "] if k else []
@@ -158,7 +161,7 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
             f"(95% CI {ci(r['adv_lo'], r['adv_hi'], spct)})",
             sig_mark(True, "see Seat fairness"),
         ]
-    return [*text, "."]
+    return [*text, ".", *idle]
 
 
 def safety_finding(st: RunStats, g: dict) -> list:

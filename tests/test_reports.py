@@ -101,10 +101,11 @@ def make_run(
     status: str = "complete",
     chunks: int = 0,
     games_done: int | None = None,
+    skill: dict[str, float] | None = None,
 ) -> Path:
-    """Write a run directory following sim/core/SCHEMA.md."""
+    """Write a run directory following sim/core/SCHEMA.md (``skill``: points each bot adds to its cards)."""
     path.mkdir(parents=True, exist_ok=True)
-    skill = {"greedy": 3.0, "random": 0.0, "heuristic": 2.0}
+    skill = skill or {"greedy": 3.0, "random": 0.0, "heuristic": 2.0}
     lineups = {str(p): [bots[i % len(bots)] for i in range(p)] for p in players}
     done = games if games_done is None else games_done
     frames = [synth_rows(seed, p, done, lineups[str(p)], rotate, bonus, skill) for p in players]
@@ -523,3 +524,14 @@ def test_distinct_games_counted_for_a_game_without_chance(tmp_path):
     meta["chance"] = True  # a game with chance: no such section
     (d / "run.json").write_text(json.dumps(meta))
     assert "Distinct games" not in build_report([d], tmp_path / "r2.html").read_text()
+
+
+def test_a_bot_that_never_wins_is_named_as_adding_nothing_to_the_seat_model(tmp_path):
+    skill = {"greedy": 3.0, "heuristic": 2.0, "hopeless": -100.0}
+    d = make_run(tmp_path / "r", players=(3,), bots=("greedy", "heuristic", "hopeless"), skill=skill)
+    st = run_stats(load_run(d))
+    assert st.seat_model[3].estimable and st.seat_model[3].never_won == ("hopeless",)
+    doc = build_report([d], tmp_path / "r.html").read_text()
+    assert "hopeless never won at 3 players and adds nothing to the seat model." in doc
+    base = run_stats(load_run(make_run(tmp_path / "b", players=(3,), bots=("greedy", "heuristic", "random"))))
+    assert base.seat_model[3].never_won == ()
