@@ -193,6 +193,20 @@ def test_undo_takes_back_the_persons_last_decision(tiny, tmp_path):
     assert json.loads((tmp_path / "u.json").read_text())["decisions"] == []
 
 
+def test_log_from_a_decision_on(tiny, tmp_path):
+    session = Session(make_table("schweinebande", tiny), None, 0)
+    client = client_of(session, tmp_path)
+    for _ in range(12):
+        st = client.get("/api/state").json()
+        client.post("/api/bot") if st["bot_turn"] else client.post("/api/move", json={"move": 0})
+    whole = client.get("/api/log").json()
+    part = client.get("/api/log", params={"since": 5}).json()
+    assert whole["total"] == part["total"] == len(whole["decisions"]) > 5
+    assert part["decisions"] == whole["decisions"][5:] and part["decisions"][0]["n"] == 6
+    for bad in ("-1", "x", "1.5"):
+        assert client.get("/api/log", params={"since": bad}).status_code == 400
+
+
 def test_hot_seat_asks_the_next_person_to_take_the_screen(tiny, tmp_path):
     table = make_table("schweinebande", tiny, humans=(0, 2))
     assert table.seats[0] is None and table.seats[2] is None and table.seats[1] is not None

@@ -17,7 +17,8 @@ The JSON API (``docs/playtest.md`` documents it with examples):
 ``POST /api/bot``      the pending bot decision is made and played (the page calls it after a short delay)
 ``POST /api/undo``     takes back the last decision a person made (and the bot moves after it)
 ``POST /api/seat``     ``{"seat": n}``: person ``n`` takes the screen (hot-seat), when it is their turn
-``GET /api/log``       the decisions so far as the seat at the screen may see them (bots' alternatives and values)
+``GET /api/log``       the decisions so far as the seat at the screen may see them (bots' alternatives and values);
+                       ``?since=k``: from decision ``k + 1`` on (``total`` = how many there are)
 ``POST /api/new``      play again: the next deal (game index + 1) with the same players, bots and rules
 ``POST /api/save``     write the saved game (it is also written after every decision); answers its path
 ``GET /api/saved``     the saved game as JSON, once the game is over (while it runs it would tell the deal)
@@ -294,13 +295,21 @@ def create_app(session: Session, save_dir: Path | None = None) -> Any:
 
         return endpoint
 
+    async def log(request: Request):
+        raw = request.query_params.get("since", "0")
+        if not raw.isdigit():
+            return JSONResponse({"error": f"since must be a decision count (0 or more), not {raw!r}"}, status_code=400)
+        with session.lock:
+            got = session.table.log_for(session.viewer)
+        return JSONResponse({"decisions": got[int(raw) :], "total": len(got)})
+
     async def index(request: Request):
         return HTMLResponse(page(session))
 
     routes = [
         Route("/", index),
         Route("/api/state", guarded(session.state)),
-        Route("/api/log", guarded(lambda: {"decisions": session.table.log_for(session.viewer)})),
+        Route("/api/log", log),
         Route("/api/move", guarded(session.move, body=True), methods=["POST"]),
         Route("/api/bot", guarded(session.bot, body=True), methods=["POST"]),
         Route("/api/undo", guarded(session.undo), methods=["POST"]),

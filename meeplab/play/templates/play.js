@@ -197,10 +197,17 @@
     renderEnd();
   }
 
+  // the decisions shown; during a game only the new ones are fetched (a whole log again after an undo, a new game
+  // or the end, when withheld alternatives are shown)
+  let logItems = [];
+  let logSeat = null;
   async function renderLog() {
+    const whole = state.over || state.decisions < logItems.length || !logItems.length || state.seat !== logSeat;
+    logSeat = state.seat;
     let data;
-    try { data = await api("GET", "/api/log"); } catch (e) { showError(e.message); return; }
-    const items = data.decisions.slice().reverse().map((d) => {
+    try { data = await api("GET", "/api/log?since=" + (whole ? 0 : logItems.length)); } catch (e) { showError(e.message); return; }
+    logItems = whole ? data.decisions : logItems.concat(data.decisions);
+    const items = logItems.slice().reverse().map((d) => {
       let html = '<li value="' + d.n + '"><span class="who">P' + d.seat + " " + esc(d.who) + "</span> " +
         '<span class="muted">' + esc(d.kind) + ":</span> " + esc(d.label);
       if (d.forced) { html += ' <span class="muted">(only move)</span>'; }
