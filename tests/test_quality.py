@@ -125,6 +125,28 @@ def test_trajectories_are_the_runs_games_and_certain_at_the_end(sb):
     assert np.array_equal(a["prob"], b["prob"][::-1]) and np.array_equal(a["king"], b["king"][::-1])
 
 
+def test_lowest_score_wins_in_trajectories():
+    """A plugin game whose lowest score wins (No Thanks!): the last point of each trajectory is the game's own
+    winner in that direction, and the win shares along the way add up to 1."""
+    pytest.importorskip(
+        "meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)"
+    )
+    from meeplab.sim.core import trajectories as tr
+    from meeplab.sim.core.bots import make_lineup
+
+    g = get_game("nothanks")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    lu = make_lineup(g.id, ["greedy", "random"], 4, True)
+    cx = g.engine_context(ctx, lu)
+    a = tr.trajectories(cx, lu, 4, len(g.categories), 3, np.arange(6), 4, 3)
+    batch = g.play(ctx, lu, 3, 0, 6, 4)
+    _, win = g.rank_and_win(batch.score, batch.tiebreak)
+    assert g.lower_wins and np.array_equal(a["prob"][:, -1], win)
+    _, upside_down = rank_and_win(batch.score, batch.tiebreak)
+    assert not np.array_equal(win, upside_down)  # the direction matters in these games
+    assert np.allclose(a["prob"][:, :-1].sum(axis=2), 1.0)
+
+
 def test_certain_winner_has_probability_one(sb):
     """A finished game is a state whose winner is certain: every playout from it ends there, so the winner's
     probability is 1 with standard error 0 (and a state mid-game is not certain)."""

@@ -23,6 +23,7 @@ from .forward import (
     C_N,
     C_NP,
     C_SEAT,
+    S_LOWER,
     S_MARGIN,
     S_MAXCAND,
     S_PLAYOUTS,
@@ -67,6 +68,9 @@ def clairvoyant_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, s
             fm_apply(sim, cx, cand[ci])
             playout(sim, cx, fns, weights, entry)
             fm_result(sim, cx, sc, tb, brk)
+            if cfg[S_LOWER] != 0.0:  # lowest score wins: the value reads the negated scores (as sim.core.search)
+                for p in range(np_):
+                    sc[p] = -sc[p]
             acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
     return pick_best(st, cfg, nc, k_play, acc, cand, used)
 

@@ -36,6 +36,7 @@ from .forward import (
     C_OVER,
     C_SEAT,
     S_ALGO,
+    S_LOWER,
     ask,
     fm_advance,
     fm_apply,
@@ -73,7 +74,11 @@ def playout_lineup(sim, cx, fns, weights, g, np_, rotate):
 
 
 @njit(cache=True, inline="always")
-def add_wins(sc, tb, np_, acc, acc2):
+def add_wins(sc, tb, np_, acc, acc2, lower):
+    """Add each seat's win share of the finished playout (``lower``: the lowest score wins, read negated)."""
+    if lower:
+        for p in range(np_):
+            sc[p] = -sc[p]
     for p in range(np_):
         w = seat_value(sc, tb, np_, p, 0.0, False)
         acc[p] += w
@@ -81,7 +86,7 @@ def add_wins(sc, tb, np_, acc, acc2):
 
 
 @njit(cache=True, _nrt=False)
-def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2):
+def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, lower=False):
     """Each seat's mean win share over ``k_play`` playouts from ``st`` (at a decision, or over): ``acc[p]`` = the
     mean, ``acc2[p]`` = its standard error. The seat to move decides first by its own bot; streams ``(base, k)``."""
     r = st.rec[0]
@@ -99,7 +104,7 @@ def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, 
             fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(seat, g, np_, rotate)))
         playout_lineup(sim, cx, fns, weights, g, np_, rotate)
         fm_result(sim, cx, sc, tb, brk)
-        add_wins(sc, tb, np_, acc, acc2)
+        add_wins(sc, tb, np_, acc, acc2, lower)
     for p in range(np_):
         m = acc[p] / k_play
         v = acc2[p] / k_play - m * m
@@ -108,7 +113,9 @@ def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, 
 
 
 @njit(cache=True, _nrt=False)
-def kingmaking(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, cand, used, maxc, lead):
+def kingmaking(
+    st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, cand, used, maxc, lead, lower=False
+):
     """1 if candidates of the seat to move make different other seats the clear favourite (see the module doc),
     else 0. Candidate ``c`` is played out ``k_play`` times on the streams ``(base, k)`` (common random numbers)."""
     r = st.rec[0]
@@ -133,7 +140,7 @@ def kingmaking(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, 
             fm_apply(sim, cx, cand[ci])
             playout_lineup(sim, cx, fns, weights, g, np_, rotate)
             fm_result(sim, cx, sc, tb, brk)
-            add_wins(sc, tb, np_, acc, acc2)
+            add_wins(sc, tb, np_, acc, acc2, lower)
         best = -1
         for p in range(np_):
             if p != seat and (best < 0 or acc[p] > acc[best]):
@@ -173,6 +180,7 @@ def trajectory_game(
     kingmaking probe, else 0/1). Returns D, the game's decision points."""
     st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
     nbrk = brk
+    lower = search[0, S_LOWER] != 0.0  # the game's lowest score wins (every lineup row carries it)
     pa = np.zeros(np_, dtype=np.float64)
     pb = np.zeros(np_, dtype=np.float64)
     r = st.rec[0]
@@ -206,7 +214,7 @@ def trajectory_game(
             j += 1
         if j < points and (j * d) // points == i:
             base = point_seed(seed, g, i)
-            win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, nbrk, pa, pb)
+            win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, nbrk, pa, pb, lower)
             steps[j] = i
             rounds[j] = r.ctl[C_LENGTH]
             for p in range(np_):
@@ -215,7 +223,7 @@ def trajectory_game(
             if np_ >= 3 and km_cand != 1 and r.ctl[C_N] > 1 and pa[seat] < km_below:
                 king[j] = kingmaking(
                     st, sim, cx, fns, weights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play, sc, tb, nbrk,
-                    pa, pb, cand, used, km_cand, km_lead,
+                    pa, pb, cand, used, km_cand, km_lead, lower,
                 )  # fmt: skip
             j += 1
         i += 1
@@ -223,6 +231,9 @@ def trajectory_game(
     fm_result(st, cx, sc, tb, nbrk)
     steps[points] = d
     rounds[points] = r.ctl[C_LENGTH]
+    if lower:
+        for p in range(np_):
+            sc[p] = -sc[p]
     for p in range(np_):
         prob[points, p] = seat_value(sc, tb, np_, p, 0.0, False)
         se[points, p] = 0.0
