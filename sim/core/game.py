@@ -37,10 +37,14 @@ class Hidden:
     """A state-record field that holds information some seat has not seen (``GameSpec.hidden``).
 
     ``unseen(rec, seat, cx)`` gives the flat indices of the field's elements that ``seat`` has not seen in state
-    record ``rec`` (``st.rec[0]``; ``cx`` the engine context; e.g. the cards of a deck still face down); ``None`` =
-    none of the field, for any seat. ``determinise`` must re-deal exactly these, keep everything else and depend
-    only on what the seat has seen: the conformance kit checks that by permuting the unseen elements of every
-    hidden field of a state (a second state the seat cannot tell apart) and comparing the two re-deals."""
+    record ``rec`` (``st.rec[0]``; ``cx`` the engine context; e.g. the cards of a deck still face down). It may
+    return ``None`` for a field that ``determinise`` derives from the other hidden fields (Hacienda's other hands,
+    dealt back from the same pool; a re-deal's scratch; a sum of hidden tokens): the field is declared hidden (a
+    seat's view never shows it), but the kit does not permute it itself, and a forgotten re-deal of such a field is
+    caught only through the fields it is derived from. ``determinise`` must re-deal exactly the unseen elements,
+    keep everything else and depend only on what the seat has seen: the conformance kit checks that by permuting the
+    unseen elements of every hidden field of a state (a second state the seat cannot tell apart) and comparing the
+    two re-deals."""
 
     field: str
     unseen: Callable[[Any, int, Any], np.ndarray] | None = None
