@@ -256,16 +256,21 @@ def test_interrupted_run_keeps_its_chunks(tmp_path):
         env=env,
         text=True,
     )
-    # wait for two parts (a cold numba cache on a busy 2-core machine can take minutes to compile the engine;
-    # an interrupt during compilation is not what this test is about)
-    deadline = time.time() + 900
-    while time.time() < deadline and proc.poll() is None:
-        if out.joinpath("chunks").exists() and len(list(out.joinpath("chunks").glob("part-*.parquet"))) >= 2:
-            break
-        time.sleep(0.2)
-    assert proc.poll() is None, proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        # wait for two parts (a cold numba cache on a busy 2-core machine can take minutes to compile the engine;
+        # an interrupt during compilation is not what this test is about)
+        deadline = time.time() + 900
+        while time.time() < deadline and proc.poll() is None:
+            if out.joinpath("chunks").exists() and len(list(out.joinpath("chunks").glob("part-*.parquet"))) >= 2:
+                break
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # a failed test must not leave five million games playing on the machine
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
     meta = json.loads((out / "run.json").read_text())
