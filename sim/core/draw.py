@@ -66,20 +66,17 @@ from numba import njit
 from .bots import entry_of_seat
 from .forward import (
     ALGO_ROLLOUT,
-    C_DECISIONS,
     C_KIND,
     C_N,
     C_NP,
     S_ALGO,
-    ask,
     fm_advance,
     fm_apply,
     fm_reset,
     fm_result,
     searches,
 )
-from .play import new_player, search_function
-from .restrict import allowed_list, ask_among, is_restricted
+from .play import decide, new_player, search_function
 
 # seat k's colour (seat 0 = the start player): Okabe & Ito's colour-blind-safe palette
 SEAT_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")
@@ -106,7 +103,6 @@ def trace_game(
     fm_reset(st, cx, seed, g)
     np_ = r.ctl[C_NP]
     m = r.moves.shape[0]
-    pick = used[m : 2 * m]
     k = 0
     while True:
         seat = fm_advance(st, cx)
@@ -116,22 +112,13 @@ def trace_game(
             states[k] = st.rec[0]
             logat[k] = st.nlog[0]
         e = entry_of_seat(seat, g, np_, rotate)
-        n = r.ctl[C_N]
-        kk = n
-        if n > 1 and is_restricted(search[e]):
-            kk = allowed_list(st, cx, search[e], pick)
-        if searches(search[e], n, r.ctl[C_KIND]):
-            r.ctl[C_DECISIONS] += 1
-            i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, stb, sbrk, kk)
-            if k < states.shape[0]:
-                rollout = search[e, S_ALGO] == ALGO_ROLLOUT  # other algorithms keep no per-candidate means here
-                for j in range(m):
-                    sacc[k, j] = acc[j] if rollout else 0.0
-                    scand[k, j] = cand[j] if rollout else -1
-        elif kk < n:
-            i = ask_among(st, fns, weights, e, r.rng, pick, kk)
-        else:
-            i = ask(st, fns, weights, e)
+        searched = searches(search[e], r.ctl[C_N], r.ctl[C_KIND])
+        i = decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, stb, sbrk, srch)
+        if searched and k < states.shape[0]:
+            rollout = search[e, S_ALGO] == ALGO_ROLLOUT  # other algorithms keep no per-candidate means here
+            for j in range(m):
+                sacc[k, j] = acc[j] if rollout else 0.0
+                scand[k, j] = cand[j] if rollout else -1
         if k < states.shape[0]:
             picks[k] = i
         k += 1

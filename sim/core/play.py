@@ -21,6 +21,7 @@ from .forward import (
     C_LENGTH,
     C_N,
     C_NP,
+    C_SEAT,
     S_ALGO,
     ask,
     fm_advance,
@@ -36,34 +37,38 @@ from .search import rollout_among, rollout_choose
 CHUNK = 64  # games per play_range call in a batch
 
 
-@njit(cache=True, _nrt=False)
-def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk, srch):
-    """Play game ``g`` on state ``st``; seats whose lineup entry is a search bot search (``srch``, see
-    :func:`search_function`; scratch ``sim``), and entries under a restriction (``sim.core.restrict``) choose among
-    their allowed candidates. ``used`` holds three rows' worth of scratch (``new_player``): the search's, and two
-    lists of allowed candidates."""
+@njit(cache=True, _nrt=False, inline="always")
+def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch):
+    """The choice of the lineup entry whose seat is to move in game ``g`` (``st`` at a pending decision): an entry
+    under a restriction (``sim.core.restrict``) chooses among its allowed candidates, a search bot searches
+    (``srch``, see :func:`search_function`; scratch ``sim``), a plain bot is asked. The one place a bot's decision
+    is made: the batch (:func:`play_game`), the viewer's trace and the play server all go through it, so each
+    plays the game a run plays. ``used`` holds three rows' worth of scratch (``new_player``)."""
     r = st.rec[0]
-    fm_reset(st, cx, seed, g)
-    np_ = r.ctl[C_NP]
     m = r.moves.shape[0]
     pick = used[m : 2 * m]
+    e = entry_of_seat(r.ctl[C_SEAT], g, r.ctl[C_NP], rotate)
+    n = r.ctl[C_N]
+    k = n
+    if n > 1 and is_restricted(search[e]):
+        k = allowed_list(st, cx, search[e], pick)
+    if searches(search[e], n, r.ctl[C_KIND]):
+        r.ctl[C_DECISIONS] += 1
+        return srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
+    if k < n:
+        return ask_among(st, fns, weights, e, r.rng, pick, k)
+    return ask(st, fns, weights, e)
+
+
+@njit(cache=True, _nrt=False)
+def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk, srch):
+    """Play game ``g`` on state ``st``, every decision made by :func:`decide`. ``used`` holds three rows' worth of
+    scratch (``new_player``): the search's, and two lists of allowed candidates."""
+    fm_reset(st, cx, seed, g)
     while True:
-        seat = fm_advance(st, cx)
-        if seat < 0:
+        if fm_advance(st, cx) < 0:
             return
-        e = entry_of_seat(seat, g, np_, rotate)
-        n = r.ctl[C_N]
-        k = n
-        if n > 1 and is_restricted(search[e]):
-            k = allowed_list(st, cx, search[e], pick)
-        if searches(search[e], n, r.ctl[C_KIND]):
-            r.ctl[C_DECISIONS] += 1
-            i = srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
-        elif k < n:
-            i = ask_among(st, fns, weights, e, r.rng, pick, k)
-        else:
-            i = ask(st, fns, weights, e)
-        fm_apply(st, cx, i)
+        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
 
 
 def _search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):

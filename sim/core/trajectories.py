@@ -27,15 +27,12 @@ from numba import njit, prange
 
 from .bots import entry_of_seat
 from .forward import (
-    ALGO_ROLLOUT,
-    C_DECISIONS,
     C_KIND,
     C_LENGTH,
     C_N,
     C_NP,
     C_OVER,
     C_SEAT,
-    S_ALGO,
     S_LOWER,
     ask,
     fm_advance,
@@ -44,9 +41,8 @@ from .forward import (
     fm_determinise,
     fm_reset,
     fm_result,
-    searched_kind,
 )
-from .play import new_player, search_function
+from .play import decide, new_player, search_function
 from .rng import rng_init, splitmix64
 from .search import seat_value, select_candidates
 
@@ -154,19 +150,6 @@ def kingmaking(
                 return 1
             seen = best
     return 0
-
-
-@njit(cache=True, _nrt=False)
-def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch):
-    """The run's own choice at the pending decision (as ``sim.core.play.play_game`` makes it; no restrictions)."""
-    r = st.rec[0]
-    np_ = r.ctl[C_NP]
-    e = entry_of_seat(r.ctl[C_SEAT], g, np_, rotate)
-    n = r.ctl[C_N]
-    if search[e, S_ALGO] == ALGO_ROLLOUT and n > 1 and searched_kind(search[e], r.ctl[C_KIND]):
-        r.ctl[C_DECISIONS] += 1
-        return srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, n)
-    return ask(st, fns, weights, e)
 
 
 @njit(cache=True)
