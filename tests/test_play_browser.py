@@ -28,7 +28,19 @@ SHOTS = Path(os.environ["MEEPLAB_PLAY_SHOTS"]) if os.environ.get("MEEPLAB_PLAY_S
 # small games, cheap bots: (players, overrides, bots)
 GAMES = {
     "schweinebande": (2, {"rounds": 1}, ["greedy"]),
-    "hacienda": (2, {}, ["greedy"]),
+    # smaller decks and hands: a complete game of ~70 decisions instead of ~180 (each click redraws the hex map)
+    "hacienda": (
+        2,
+        {
+            "land_per_terrain": 5,
+            "pampa_cards": 2,
+            "animals_per_kind": 6,
+            "animals_removed": [10, 10, 5, 0],
+            "land_hand": 3,
+            "animal_hand": 2,
+        },
+        ["greedy"],
+    ),
     "goldrush": (2, {}, ["greedy"]),
     "acbas": (2, {"rounds": 2}, ["greedy"]),
 }
