@@ -116,31 +116,27 @@ def findings(q: dict, p: int) -> list:
     rec = q["players"][str(p)]
     items: list = []
     lab = b(f"{p} players:")
+
+    def add(metric: str, *text) -> None:
+        items.append([lab, " ", b(f"{metric}: "), *text])
+
     rs = rec.get("relative_skill")
     if rs and rs.get("value") is not None:
         lo_t, hi_t = THRESHOLDS["relative_skill"]
         v = rs["value"]
         word = "mostly skill" if v >= hi_t else "mostly luck" if v < lo_t else "skill and luck both matter"
-        items.append(
-            [
-                lab,
-                " ",
-                b("luck vs skill: "),
-                f"{word}, relative skill {_iv(rs, _n2)} ",
-                f"(0 = pure chance, 1 = pure skill; below {lo_t} mostly luck, from {hi_t} mostly skill).",
-            ]
+        add(
+            "luck vs skill",
+            f"{word}, relative skill {_iv(rs, _n2)} ",
+            f"(0 = pure chance, 1 = pure skill; below {lo_t} mostly luck, from {hi_t} mostly skill).",
         )
     lc = rec["lead_changes"]
     lo_t, hi_t = THRESHOLDS["lead_changes"]
     word = "the early favourite usually wins" if lc["value"] < lo_t else "a seesaw" if lc["value"] > hi_t else "some"
-    items.append(
-        [
-            lab,
-            " ",
-            b("lead changes: "),
-            f"{_iv(lc, _n2)} per game ({word}; below {lo_t} the early "
-            f"favourite usually wins, above {hi_t} the lead seesaws).",
-        ]
+    add(
+        "lead changes",
+        f"{_iv(lc, _n2)} per game ({word}; below {lo_t} the early "
+        f"favourite usually wins, above {hi_t} the lead seesaws).",
     )
     de = rec["decisiveness"]
     lo_t, hi_t = THRESHOLDS["decisiveness"]
@@ -151,107 +147,71 @@ def findings(q: dict, p: int) -> list:
         if de["value"] > hi_t
         else "decided late"
     )
-    items.append(
-        [
-            lab,
-            " ",
-            b("decisiveness: "),
-            f"the winner is settled (above {pct(DECIDED, 0)} to win for good) "
-            f"after {_iv(de)} of the game ({word}; before {pct(lo_t, 0)} is early, after {pct(hi_t, 0)} open).",
-        ]
+    add(
+        "decisiveness",
+        f"the winner is settled (above {pct(DECIDED, 0)} to win for good) "
+        f"after {_iv(de)} of the game ({word}; before {pct(lo_t, 0)} is early, after {pct(hi_t, 0)} open).",
     )
     dr = rec["drama"]
     word = "winners often come from behind" if dr["value"] > THRESHOLDS["drama"] else "winners mostly lead throughout"
-    items.append(
-        [
-            lab,
-            " ",
-            b("drama: "),
-            f"the eventual winner trailed the favourite by {_iv(dr)} on average ({word}; "
-            f"above {pct(THRESHOLDS['drama'], 0)} counts as drama).",
-        ]
+    add(
+        "drama",
+        f"the eventual winner trailed the favourite by {_iv(dr)} on average ({word}; "
+        f"above {pct(THRESHOLDS['drama'], 0)} counts as drama).",
     )
-    items.append(
-        [
-            lab,
-            " ",
-            b("uncertainty: "),
-            f"mean entropy of the win probabilities {_iv(rec['uncertainty'], _n2)} "
-            "(0 = the winner is always known, 1 = every seat equally likely).",
-        ]
+    add(
+        "uncertainty",
+        f"mean entropy of the win probabilities {_iv(rec['uncertainty'], _n2)} "
+        "(0 = the winner is always known, 1 = every seat equally likely).",
     )
     cb = rec["comeback_rate"]
-    items.append(
-        [
-            lab,
-            " ",
-            b("comebacks: "),
-            f"{_iv(cb)} of games are won by a seat that was not the favourite at two "
-            f"thirds of the game (fair share of surprises at {p} players: up to {pct(1 - 1 / p, 0)}).",
-        ]
+    add(
+        "comebacks",
+        f"{_iv(cb)} of games are won by a seat that was not the favourite at two "
+        f"thirds of the game (fair share of surprises at {p} players: up to {pct(1 - 1 / p, 0)}).",
     )
     rl = rec["runaway_leader"]
     word = "runaway leader" if rl["value"] > THRESHOLDS["runaway_leader"] else "no runaway leader"
-    items.append(
-        [
-            lab,
-            " ",
-            b("runaway leader: "),
-            f"the favourite at half time wins {_iv(rl)} ({word}; above "
-            f"{pct(THRESHOLDS['runaway_leader'], 0)} it is settled early).",
-        ]
+    add(
+        "runaway leader",
+        f"the favourite at half time wins {_iv(rl)} ({word}; above "
+        f"{pct(THRESHOLDS['runaway_leader'], 0)} it is settled early).",
     )
     ms = rec["margin_share"]
     med = ms.get("median")
     word = "close games" if med is not None and med < THRESHOLDS["margin_share"] else "clear wins"
-    items.append(
-        [
-            lab,
-            " ",
-            b("closeness: "),
-            f"median margin {num(rec['margin']['median'], 1)} points, "
-            f"{pct(med)} of the winner's score ({word}; below {pct(THRESHOLDS['margin_share'], 0)} is close); "
-            f"{_iv(rec['tiebreak_decided'])} decided by the tie-break, {_iv(rec['shared_wins'])} shared.",
-        ]
+    add(
+        "closeness",
+        f"median margin {num(rec['margin']['median'], 1)} points, "
+        f"{pct(med)} of the winner's score ({word}; below {pct(THRESHOLDS['margin_share'], 0)} is close); "
+        f"{_iv(rec['tiebreak_decided'])} decided by the tie-break, {_iv(rec['shared_wins'])} shared.",
     )
     km = rec.get("kingmaking")
     if km and km["games"].get("value") is not None:
         g = km["games"]
         word = "a real concern" if g["value"] > THRESHOLDS["kingmaking_games"] else "rare"
-        items.append(
-            [
-                lab,
-                " ",
-                b("kingmaking: "),
-                f"{_iv(g)} of games hold a decision by a seat below 2 % to win "
-                f"that picks the favourite among the others ({word}; above {pct(THRESHOLDS['kingmaking_games'], 0)} "
-                "a real concern).",
-            ]
+        add(
+            "kingmaking",
+            f"{_iv(g)} of games hold a decision by a seat below 2 % to win "
+            f"that picks the favourite among the others ({word}; above {pct(THRESHOLDS['kingmaking_games'], 0)} "
+            "a real concern).",
         )
     wd = rec.get("what_decides") or {}
     if wd:
         top_d = max(wd, key=lambda c: wd[c]["value"] if wd[c]["value"] is not None else -1e9)
         top_p = max(wd, key=lambda c: wd[c]["share_of_points"] or 0)
-        items.append(
-            [
-                lab,
-                " ",
-                b("what decides games: "),
-                b(top_p),
-                f" gives the most points ({pct(wd[top_p]['share_of_points'], 0)}), ",
-                b(top_d),
-                f" decides the most games ({_iv(wd[top_d], lambda x: pct(x, 0))} of the winner's lead).",
-            ]
+        add(
+            "what decides games",
+            b(top_p),
+            f" gives the most points ({pct(wd[top_p]['share_of_points'], 0)}), ",
+            b(top_d),
+            f" decides the most games ({_iv(wd[top_d], lambda x: pct(x, 0))} of the winner's lead).",
         )
     dec = rec["decisions_per_seat"]
-    items.append(
-        [
-            lab,
-            " ",
-            b("decisions: "),
-            f"{num(dec['value'], 1)} per seat and game, "
-            f"{num(rec['branching']['mean'], 1)} candidates on average, {pct(rec['forced_share']['value'])} forced.",
-        ]
+    add(
+        "decisions",
+        f"{num(dec['value'], 1)} per seat and game, "
+        f"{num(rec['branching']['mean'], 1)} candidates on average, {pct(rec['forced_share']['value'])} forced.",
     )
     return items
 
