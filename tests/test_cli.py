@@ -255,6 +255,9 @@ def test_interrupted_run_keeps_its_chunks(tmp_path):
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        # a pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored across exec (the child would
+        # play on, as a run started in the background should): the child gets the default disposition back
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         # wait for two parts (a cold numba cache on a busy 2-core machine can take minutes to compile the engine;
