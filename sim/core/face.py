@@ -30,6 +30,34 @@ from .events import LOG_WIDTH
 from .forward import fm_advance, fm_apply, fm_determinise, fm_new, fm_option_mask, fm_reset, fm_result
 from .play import LogOverflow, run_batch, run_decisions, run_logged
 
+def _memoise_record_types() -> None:
+    """Make numba's typing of a structured dtype (``numpy_support.from_struct_dtype``) remember its answer.
+
+    Every call of a compiled function from Python types its arguments first; a state is a ``NamedTuple`` of
+    structured arrays, and numba derives a record type from the dtype's fields anew on every call (~2.5 ms for
+    Hacienda's record, most of the time a Python-stepped move took: the play page, the viewer, the kit). The
+    answer depends only on the dtype (and its alignment), so it is kept per dtype; the types are the ones numba
+    would build, so what compiles and what runs does not change."""
+    from numba.np import numpy_support as ns
+
+    if getattr(ns.from_struct_dtype, "meeplab_memo", False):
+        return
+    build, aligned = ns.from_struct_dtype, ns._is_aligned_struct
+    memo: dict = {}
+
+    def from_struct_dtype(dtype):
+        key = (dtype, aligned(dtype))
+        ty = memo.get(key)
+        if ty is None:
+            ty = memo[key] = build(dtype)
+        return ty
+
+    from_struct_dtype.meeplab_memo = True
+    ns.from_struct_dtype = from_struct_dtype
+
+
+_memoise_record_types()
+
 LOG_ROWS = 4096  # the event log's first size; it doubles while a game's log overflows it
 LOG_ROWS_MAX = 1 << 22  # ... up to this many rows; a game that writes more is reported, never cut short
 
