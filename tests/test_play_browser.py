@@ -5,6 +5,7 @@ included), the end screen with the scores by category, and a hot-seat handover."
 import contextlib
 import os
 import random
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,9 +42,35 @@ GAMES = {
         },
         ["greedy"],
     ),
-    "goldrush": (2, {}, ["greedy"]),
+    # half the deck (two copies of each tile type at most): a complete game of ~35 tiles instead of ~72
+    "goldrush": (2, {"deck": "small"}, ["greedy"]),
     "acbas": (2, {"rounds": 2}, ["greedy"]),
 }
+
+def small_goldrush_deck(copies: int = 2) -> Path:
+    """Gold Rush's deck file with at most ``copies`` copies of each tile type (per-copy cells cut to match)."""
+    import csv
+
+    from meeplab.sim import goldrush
+
+    src = Path(goldrush.__file__).parent / "data" / "deck.csv"
+    lines = src.read_text().splitlines()
+    head = [x for x in lines if x.startswith("#")]
+    rows = list(csv.DictReader(x for x in lines if not x.startswith("#")))
+    for row in rows:
+        k = min(int(row["count"]), copies)
+        row["count"] = str(k)
+        for col, cell in row.items():
+            if ";" in cell:
+                row[col] = ";".join(cell.split(";")[:k])
+    out = Path(tempfile.mkdtemp(prefix="meeplab-deck-")) / "deck.csv"
+    with out.open("w", newline="") as f:
+        f.write("\n".join(head) + "\n")
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return out
+
 
 READY = (
     "() => { const p = window.meeplabPlay; return p && p.state && !p.busy && (p.state.over || p.state.pass_to ||"
@@ -75,6 +102,8 @@ class Server:
 def session_for(game, humans=(0,), seed=2):
     p, over, bots = GAMES[game]
     g = get_game(game)
+    if over.get("deck") == "small":
+        over = dict(over, deck=str(small_goldrush_deck()))
     table = Table(g, g.params.resolve(over, g.id), seat_bots(bots, list(humans), p), seed, 0)
     return Session(table, None, 0)
 

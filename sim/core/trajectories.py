@@ -243,7 +243,7 @@ def trajectories(
     """Trajectories of the given game indices (see the module doc) as numpy arrays: ``steps``/``rounds``
     [G, points+1], ``prob``/``se`` [G, points+1, P], ``dec``/``forced`` [G, P], ``hist`` [G, KIND_MAX, NMAX],
     ``king`` [G, points+1], ``length`` [G] (decision points per game)."""
-    games = np.asarray(games, dtype=np.int64)
+    games = np.ascontiguousarray(games, dtype=np.int64)  # one compiled signature (a reversed view would be another)
     ng = len(games)
     out = {
         "steps": np.zeros((ng, points + 1), dtype=np.int64),
