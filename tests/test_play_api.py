@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from play_setups import small_params
 from starlette.testclient import TestClient
 
 from meeplab.play import engine, saved
@@ -17,12 +18,12 @@ from meeplab.sim.core.registry import get_game
 
 TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n'
 
-# small, quick games: (game, players, overrides, bots of the other seats)
+# small, quick games (tests/play_setups.py): (game, players, bots of the other seats)
 GAMES = {
-    "schweinebande": (3, {"rounds": 1}, ["greedy", "tiny"]),
-    "hacienda": (2, {}, ["greedy"]),
-    "goldrush": (2, {}, ["greedy"]),
-    "acbas": (2, {"rounds": 2}, ["greedy"]),
+    "schweinebande": (3, ["greedy", "tiny"]),
+    "hacienda": (2, ["greedy"]),
+    "goldrush": (2, ["greedy"]),
+    "acbas": (2, ["greedy"]),
 }
 
 
@@ -34,9 +35,9 @@ def tiny(tmp_path_factory):
 
 
 def make_table(game, tiny, humans=(0,), seed=3, trace=False):
-    p, over, bots = GAMES[game]
+    p, bots = GAMES[game]
     g = get_game(game)
-    values = g.params.resolve(over, g.id)
+    values = g.params.resolve(small_params(game), g.id)
     seats = seat_bots(bots, list(humans), p) if len(bots) == p - len(humans) else seat_bots(bots[:1], list(humans), p)
     return Table(g, values, seats, seed, 0, (tiny,), trace=trace)
 

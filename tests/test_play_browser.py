@@ -5,7 +5,6 @@ included), the end screen with the scores by category, and a hot-seat handover."
 import contextlib
 import os
 import random
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -18,6 +17,8 @@ try:
 except ImportError:  # the browser fixture skips (or fails under CI) without playwright
     PlaywrightTimeout = TimeoutError
 
+from play_setups import small_params
+
 from meeplab.cli.play import free_port
 from meeplab.play.server import Session, create_app
 from meeplab.play.table import Table, seat_bots
@@ -26,50 +27,13 @@ from meeplab.sim.core.registry import get_game
 # screenshots for a person to look at: MEEPLAB_PLAY_SHOTS=DIR pytest tests/test_play_browser.py
 SHOTS = Path(os.environ["MEEPLAB_PLAY_SHOTS"]) if os.environ.get("MEEPLAB_PLAY_SHOTS") else None
 
-# small games, cheap bots: (players, overrides, bots)
+# small games (tests/play_setups.py), cheap bots: (players, bots)
 GAMES = {
-    "schweinebande": (2, {"rounds": 1}, ["greedy"]),
-    # smaller decks and hands: a complete game of ~70 decisions instead of ~180 (each click redraws the hex map)
-    "hacienda": (
-        2,
-        {
-            "land_per_terrain": 5,
-            "pampa_cards": 2,
-            "animals_per_kind": 6,
-            "animals_removed": [10, 10, 5, 0],
-            "land_hand": 3,
-            "animal_hand": 2,
-        },
-        ["greedy"],
-    ),
-    # half the deck (two copies of each tile type at most): a complete game of ~35 tiles instead of ~72
-    "goldrush": (2, {"deck": "small"}, ["greedy"]),
-    "acbas": (2, {"rounds": 2}, ["greedy"]),
+    "schweinebande": (2, ["greedy"]),
+    "hacienda": (2, ["greedy"]),
+    "goldrush": (2, ["greedy"]),
+    "acbas": (2, ["greedy"]),
 }
-
-def small_goldrush_deck(copies: int = 2) -> Path:
-    """Gold Rush's deck file with at most ``copies`` copies of each tile type (per-copy cells cut to match)."""
-    import csv
-
-    from meeplab.sim import goldrush
-
-    src = Path(goldrush.__file__).parent / "data" / "deck.csv"
-    lines = src.read_text().splitlines()
-    head = [x for x in lines if x.startswith("#")]
-    rows = list(csv.DictReader(x for x in lines if not x.startswith("#")))
-    for row in rows:
-        k = min(int(row["count"]), copies)
-        row["count"] = str(k)
-        for col, cell in row.items():
-            if ";" in cell:
-                row[col] = ";".join(cell.split(";")[:k])
-    out = Path(tempfile.mkdtemp(prefix="meeplab-deck-")) / "deck.csv"
-    with out.open("w", newline="") as f:
-        f.write("\n".join(head) + "\n")
-        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    return out
 
 
 READY = (
@@ -100,10 +64,9 @@ class Server:
 
 
 def session_for(game, humans=(0,), seed=2):
-    p, over, bots = GAMES[game]
+    p, bots = GAMES[game]
     g = get_game(game)
-    if over.get("deck") == "small":
-        over = dict(over, deck=str(small_goldrush_deck()))
+    over = small_params(game)
     table = Table(g, g.params.resolve(over, g.id), seat_bots(bots, list(humans), p), seed, 0)
     return Session(table, None, 0)
 

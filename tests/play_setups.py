@@ -1,0 +1,54 @@
+"""Small, quick set-ups of each game for the tests that play a whole game through the play page or its API
+(fewer cards, tiles or rounds: a complete game in a few dozen decisions)."""
+
+import csv
+import tempfile
+from pathlib import Path
+
+# game -> rule-parameter overrides ("deck": "small" stands for small_goldrush_deck())
+SMALL = {
+    "schweinebande": {"rounds": 1},
+    # smaller decks and hands: a complete game of ~70 decisions instead of ~180 (each click redraws the hex map)
+    "hacienda": {
+        "land_per_terrain": 5,
+        "pampa_cards": 2,
+        "animals_per_kind": 6,
+        "animals_removed": [10, 10, 5, 0],
+        "land_hand": 3,
+        "animal_hand": 2,
+    },
+    # half the deck (two copies of each tile type at most): a complete game of ~35 tiles instead of ~72
+    "goldrush": {"deck": "small"},
+    "acbas": {"rounds": 2},
+}
+
+
+def small_params(game: str) -> dict:
+    """The overrides of ``game``'s small set-up, with the small deck's file written where one is asked for."""
+    over = dict(SMALL[game])
+    if over.get("deck") == "small":
+        over["deck"] = str(small_goldrush_deck())
+    return over
+
+
+def small_goldrush_deck(copies: int = 2) -> Path:
+    """Gold Rush's deck file with at most ``copies`` copies of each tile type (per-copy cells cut to match)."""
+    from meeplab.sim import goldrush
+
+    src = Path(goldrush.__file__).parent / "data" / "deck.csv"
+    lines = src.read_text().splitlines()
+    head = [x for x in lines if x.startswith("#")]
+    rows = list(csv.DictReader(x for x in lines if not x.startswith("#")))
+    for row in rows:
+        k = min(int(row["count"]), copies)
+        row["count"] = str(k)
+        for col, cell in row.items():
+            if ";" in cell:
+                row[col] = ";".join(cell.split(";")[:k])
+    out = Path(tempfile.mkdtemp(prefix="meeplab-deck-")) / "deck.csv"
+    with out.open("w", newline="") as f:
+        f.write("\n".join(head) + "\n")
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return out
