@@ -75,3 +75,52 @@ def test_tournament_table_as_json(tmp_path, capsys):
 
 def test_duration_text():
     assert [duration(x) for x in (0.2, 44, 200, 7500)] == ["1 s", "44 s", "3 min 20 s", "2 h 05 min"]
+
+
+def test_the_calibrations_compile_is_the_runs_and_not_play(tmp_path, capsys, monkeypatch):
+    """The calibration compiles the engine before the run's own warm-up, which then finds it loaded: the run records
+    the calibration's compile/load as its own (and says so), and the estimate counts play only."""
+    from meeplab.sim.core import plan
+
+    def fake(cfg, budget_s=plan.CALIBRATE_S):  # 40 games/s after a 7 s compile
+        return {p: plan.Speed(p, 40.0, 7.0, 4) for p in cfg.players}
+
+    monkeypatch.setattr(plan, "calibrate", fake)
+    code, so, se = run_cli(["run", *SB, "--out", str(tmp_path / "dry"), "--dry-run"], capsys)
+    assert code == 0, se
+    assert "estimate: about 1 s of play (2 players 40 games/s" in so and "compile/load 7.0 s, done)" in so
+    code, so, se = run_cli(["run", *SB, "--out", str(tmp_path / "r")], capsys)
+    assert code == 0, se
+    meta = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert meta["calibration_compile_s"] == 7.0  # this run's calibration only: the dry run's left nothing behind
+    assert meta["wall_time_s"] >= meta["compile_time_s"] >= 7.0  # both include it
+    play = meta["wall_time_s"] - meta["compile_time_s"]  # what play took, as before
+    assert abs(meta["games_per_second"] - 40 / play) <= 0.05 * 40 / play + 0.1
+    assert f"compile/load {meta['compile_time_s']:.1f} s, 7.0 s of it in the calibration before play" in se
+    code, so, se = run_cli(["run", *SB, "-q", "--out", str(tmp_path / "q")], capsys)
+    assert code == 0, se
+    assert json.loads((tmp_path / "q" / "run.json").read_text())["calibration_compile_s"] == 0.0  # -q: no plan
+
+
+def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
+    """Its rate and time left count play only: a minutes-long compile never enters them."""
+    import contextlib
+
+    from meeplab.sim.core import runner
+    from meeplab.sim.core.registry import get_game
+
+    events = []
+
+    @contextlib.contextmanager
+    def notice(game, stream=None):
+        events.append("warm-up")
+        yield
+
+    def progress(total, enabled, initial=0):
+        events.append("bar")
+
+    monkeypatch.setattr(runner, "compile_notice", notice)
+    monkeypatch.setattr(runner, "_progress", progress)
+    cfg = runner.RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r")
+    assert runner.run(cfg)["status"] == "complete"
+    assert events == ["warm-up", "warm-up", "bar"]

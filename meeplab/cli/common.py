@@ -384,11 +384,14 @@ def _where(meta: dict) -> str:
 
 
 def echo_summary(meta: dict, out) -> None:
-    """The one-line summary of a finished run on stderr: games, time, speed, where it played, OUT."""
+    """The one-line summary of a finished run on stderr: games, time, speed, where it played, OUT. The compile/load
+    time includes what the plan's calibration spent compiling the engine just before (and says how much)."""
+    cal = meta.get("calibration_compile_s") or 0.0
+    where = f", {cal:.1f} s of it in the calibration before play" if cal >= 0.05 else ""
     click.echo(
         f"{meta['title']}: {meta['games_played']:,} games in {meta['wall_time_s']:.1f} s "
         f"({meta['games_per_second']:,.0f} games/s on {_where(meta)}, "
-        f"compile/load {meta['compile_time_s']:.1f} s) -> {out}",
+        f"compile/load {meta['compile_time_s']:.1f} s{where}) -> {out}",
         err=True,
     )
 
