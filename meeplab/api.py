@@ -544,7 +544,7 @@ class Study:
         """tournament: the seat effect per player count (seat 1 = the start player, the reference)."""
         self._need("tournament")
         df = pd.DataFrame(self.record.get("seats", []))
-        if "seat" in df and len(df) and int(df["seat"].min()) == 0:  # tournament.json counts seats from 0
+        if "seat" in df and len(df) and int(df["seat"].min()) == 0:  # a tournament.json from before 2026-12-03
             df["seat"] = df["seat"] + 1
         return df
 

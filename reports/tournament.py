@@ -82,9 +82,9 @@ def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
     srows = [
         (
             s["n_players"],
-            s["seat"] + 1,
+            s["seat"],  # 1 = the start player
             f"{s['effect']:+.0f}",
-            "reference" if s["seat"] == 0 else f"[{s['lo']:+.0f}, {s['hi']:+.0f}]",
+            "reference" if s["seat"] == 1 else f"[{s['lo']:+.0f}, {s['hi']:+.0f}]",
         )
         for s in rec["seats"]
     ]

@@ -92,6 +92,18 @@ def test_tournament_and_ladder(dirs):
     t = meeplab.load(dirs["tournament"])
     assert t.kind == "tournament" and set(t.ratings()["bot"]) == {"greedy", "random"}
     assert t.seats()["seat"].min() == 1
+    assert sorted(t.record["seats"], key=lambda r: r["seat"])[0]["effect"] == 0.0  # the file: seat 1 the reference
+
+
+def test_an_older_tournament_json_counting_seats_from_0(dirs, tmp_path):
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(dirs["tournament"], old)
+    rec = json.loads((old / "tournament.json").read_text())
+    rec["seats"] = [dict(r, seat=r["seat"] - 1) for r in rec["seats"]]  # as tournament wrote it before 2026-12-03
+    (old / "tournament.json").write_text(json.dumps(rec))
+    assert meeplab.load(old).seats().to_dict("records") == meeplab.load(dirs["tournament"]).seats().to_dict("records")
     lad = meeplab.load(dirs["ladder"])
     assert lad.kind == "ladder" and len(lad.rungs()) >= 2
 

@@ -37,8 +37,9 @@ def test_fit_recovers_ratings_and_removes_the_seat_effect():
         truth = (strength - strength.mean()) * ELO
         hits += int(np.all((r.lo <= truth) & (truth <= r.hi)))
         assert r.converged and abs(r.rating.sum()) < 1e-6
-        seat = r.seats.filter((pl.col("n_players") == 2) & (pl.col("seat") == 1))["effect"][0]
-        assert seat == pytest.approx(-0.6 * ELO, abs=45)  # seat 1 pays the first seat's advantage
+        seats = r.seats.filter(pl.col("n_players") == 2)
+        assert seats["seat"].to_list() == [1, 2] and seats["effect"][0] == 0.0  # seat 1, the start player: reference
+        assert seats["effect"][1] == pytest.approx(-0.6 * ELO, abs=45)  # seat 2 pays the first seat's advantage
     assert hits >= 15  # joint coverage of three 95% intervals, about 0.9 expected
 
 
@@ -80,6 +81,8 @@ def test_tournament_command(tmp_path, capsys):
     text = capsys.readouterr()
     assert code == 0, text.err
     rec = json.loads((out / "tournament.json").read_text())
+    assert sorted({(s["n_players"], s["seat"]) for s in rec["seats"]}) == [(2, 1), (2, 2), (3, 1), (3, 2), (3, 3)]
+    assert all(s["effect"] == 0.0 for s in rec["seats"] if s["seat"] == 1)  # seat 1 = the start player, reference
     assert [(lu["n_players"], lu["bots"]) for lu in rec["lineups"]] == [
         (2, ["heuristic", "random"]),
         (3, ["heuristic", "heuristic", "random"]),
@@ -90,6 +93,8 @@ def test_tournament_command(tmp_path, capsys):
     assert math.isclose(r["heuristic"]["rating"], -r["random"]["rating"], abs_tol=1e-6)
     html = (out / "report.html").read_text()
     assert "Match-up matrix" in html and "Bradley-Terry" in html
+    ref = '<td class="n">{}</td><td class="n">{}</td><td class="n">+0</td><td class="n">reference</td>'
+    assert ref.format(2, 1) in html and ref.format(3, 1) in html and ref.format(3, 2) not in html  # seat 1 = start
     lines = text.out.splitlines()  # title, header, then the bots strongest first
     assert "Bradley-Terry" in lines[0] and "rating" in lines[1] and "heuristic" in lines[2]
 

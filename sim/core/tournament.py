@@ -6,11 +6,14 @@ model behind Elo) with the seat effect removed::
 
     P(seat i beats seat j) = logistic(r[bot i] + s[P, seat i] - r[bot j] - s[P, seat j])
 
-with one seat term per player count and seat (seat 0 the reference), fitted by Newton's method on the counts
+with one seat term per player count and seat (the start player's seat the reference), fitted by Newton's method on the counts
 of each (player count, bot, seat, bot, seat) cell. The pairs of one game are not independent, so the
 covariance is the cluster-robust sandwich with the game as the cluster (Liang & Zeger 1986); intervals are
 95%. Ratings are on the Elo scale (400 / ln 10 per logit) and centred on their mean. A weak prior (``RIDGE``)
 keeps the fit finite when one bot never beats another.
+
+The pairs count seats from 0 as the results files do; the fit's seat effects (:attr:`Ratings.seats`, and so
+``tournament.json``) number them as a person reads them, seat 1 = the start player.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ class Ratings:
     lo: np.ndarray
     hi: np.ndarray
     se: np.ndarray
-    seats: pl.DataFrame  # n_players, seat, effect (Elo, seat 0 = 0), lo, hi
+    seats: pl.DataFrame  # n_players, seat (1 = start player, the reference: effect 0), effect (Elo), lo, hi
     converged: bool
     pairs: int
     games: int
@@ -180,9 +183,9 @@ def fit(pr: Pairs, names: list[str], iters: int = 50) -> Ratings:
     seat_rows = []
     for (p, s), j in sidx.items():
         e, sd = theta[j] * ELO, math.sqrt(max(cov[j, j], 0.0)) * ELO
-        seat_rows.append({"n_players": p, "seat": s, "effect": e, "lo": e - 1.96 * sd, "hi": e + 1.96 * sd})
+        seat_rows.append({"n_players": p, "seat": s + 1, "effect": e, "lo": e - 1.96 * sd, "hi": e + 1.96 * sd})
     for p in sorted({p for p, _ in sidx} | {int(x) for x in np.unique(pr.p)}):
-        seat_rows.append({"n_players": p, "seat": 0, "effect": 0.0, "lo": 0.0, "hi": 0.0})
+        seat_rows.append({"n_players": p, "seat": 1, "effect": 0.0, "lo": 0.0, "hi": 0.0})
     seats = pl.DataFrame(
         seat_rows,
         schema={"n_players": pl.Int64, "seat": pl.Int64, "effect": pl.Float64, "lo": pl.Float64, "hi": pl.Float64},
