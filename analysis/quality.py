@@ -27,7 +27,6 @@ import pandas as pd
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.stats import wilson
 
-Z = 1.96
 QUALITY_JSON = "quality.json"
 FILES = ("trajectories.parquet", "decisions.parquet", "decisions_seat.parquet", "skill.parquet", "kingmaking.parquet")
 DECIDED = 0.9  # decisiveness: the eventual winner's win probability stays above this from then on
@@ -47,16 +46,39 @@ THRESHOLDS = {
 # -- small statistics -----------------------------------------------------------------------------------------------
 
 
-def mean_ci(x) -> dict[str, float]:
-    """Mean with a normal-approximation 95% interval (t would differ below ~30 games)."""
+def mean_ci(x, count: bool = False, reps: int = 2000) -> dict[str, float]:
+    """Mean over games with a 95% percentile-bootstrap interval (the game is the unit).
+
+    A resampled mean never leaves ``[min, max]`` of the data, so the interval stays inside the metric's range (a
+    count never goes below 0, a share of the game never past 100 %), where a normal approximation would cross it for
+    a metric with many zeros. Seeded by the number of games: the same data gives the same interval every time. The
+    resampling draws, per replicate, how often each distinct value occurs (a multinomial, the same distribution as
+    resampling the games) when the values are few, and resamples the games otherwise. When every game has the same
+    value the bootstrap has no spread to show; for a ``count`` that is 0 in every game the upper end is then the exact
+    Poisson bound -ln(0.025) / n (3.7 / n)."""
     x = np.asarray(x, dtype=float)
     x = x[np.isfinite(x)]
     n = len(x)
     if n == 0:
         return {"value": math.nan, "lo": math.nan, "hi": math.nan, "n": 0}
     m = float(x.mean())
-    h = Z * float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return {"value": m, "lo": m - h, "hi": m + h, "n": n}
+    if n == 1:
+        return {"value": m, "lo": math.nan, "hi": math.nan, "n": 1}
+    vals, cnt = np.unique(x, return_counts=True)
+    if len(vals) == 1:
+        hi = -math.log(0.025) / n if count and m == 0 else m
+        return {"value": m, "lo": m, "hi": hi, "n": n}
+    rng = np.random.default_rng(n)
+    means = np.empty(reps)
+    if len(vals) * 8 <= n:  # few distinct values: draw their counts
+        means[:] = rng.multinomial(n, cnt / n, size=reps) @ vals / n
+    else:
+        step = max(1, 2_000_000 // n)
+        for s in range(0, reps, step):
+            k = min(step, reps - s)
+            means[s : s + k] = x[rng.integers(0, n, (k, n))].mean(axis=1)
+    lo, hi = _pct(means)
+    return {"value": m, "lo": min(lo, m), "hi": max(hi, m), "n": n}
 
 
 def share_ci(k: float, n: float) -> dict[str, float]:
@@ -164,7 +186,7 @@ def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
     ch = pg["lead_changes"].to_numpy()
     hist = {int(k): int(v) for k, v in zip(*np.unique(ch, return_counts=True))}
     return {
-        "lead_changes": {**mean_ci(ch), "histogram": hist},
+        "lead_changes": {**mean_ci(ch, count=True), "histogram": hist},
         "decisiveness": mean_ci(pg["decided_at"]),
         "drama": mean_ci(pg["drama"]),
         "uncertainty": mean_ci(pg["uncertainty"]),
@@ -266,7 +288,7 @@ def decision_metrics(hist: pd.DataFrame, seats: pd.DataFrame) -> dict[str, Any]:
     per_seat = {str(int(s)): mean_ci(d["decisions"]) for s, d in seats.groupby("seat")}
     real = hist[hist["candidates"] > 1]
     return {
-        "decisions_per_seat": {**mean_ci(seats["decisions"]), "by_seat": per_seat},
+        "decisions_per_seat": {**mean_ci(seats["decisions"], count=True), "by_seat": per_seat},
         "forced_share": share_ci(float(forced), float(total)),
         "branching": {"mean": float((real["candidates"] * real["count"]).sum() / max(real["count"].sum(), 1)),
                       "by_kind": by_kind},
@@ -291,12 +313,10 @@ def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, A
     boot = bootstrap(rs, n, reps)
     lo, hi = _pct(boot)
     le, re = s.mean() - b.mean(), f.mean() - s.mean()
-    d_re = f - s
-    re_h = Z * d_re.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
     return {
         "relative_skill": {"value": rs(np.arange(n)), "lo": lo, "hi": hi, "n": n},
-        "learning_effect": {**mean_ci(s - b)},
-        "random_effect": {"value": float(re), "lo": float(re - re_h), "hi": float(re + re_h), "n": n},
+        "learning_effect": mean_ci(s - b),
+        "random_effect": mean_ci(f - s),
         "win_share": {k: share_ci(float(np.sum(v)), n) for k, v in (("beginner", b), ("skilled", s), ("fictive", f))},
         "le_plus_re": float(le + re),
     }

@@ -59,6 +59,43 @@ def test_game_metrics_hand_written():
     assert (sure["decided_at"], sure["drama"], sure["uncertainty"], sure["lead_changes"]) == (0.0, 0.0, 0.0, 0)
 
 
+def test_intervals_stay_inside_the_range_with_many_zeros():
+    """Lead changes of 100 games, 97 of them without one: a normal interval would reach below 0 (-0.003); the
+    bootstrap interval stays within the counts' range, holds the mean, and is the same on every call."""
+    ch = np.r_[np.zeros(97), np.ones(3)]
+    normal_lo = ch.mean() - 1.96 * ch.std(ddof=1) / 10
+    assert normal_lo < 0
+    ci = q.mean_ci(ch, count=True)
+    assert 0.0 <= ci["lo"] <= ci["value"] == 0.03 <= ci["hi"] <= 1.0 and ci["hi"] > ci["lo"]
+    assert q.mean_ci(ch, count=True) == ci and q.mean_ci(ch[::-1], count=True) == ci  # reproducible, order-free
+    # a share of the game (decisiveness) decided at the start in most games, continuous values: inside [0, 1]
+    rng = np.random.default_rng(3)
+    dec = np.r_[np.zeros(90), rng.random(10)]
+    ci = q.mean_ci(dec)
+    assert 0.0 <= ci["lo"] < ci["value"] < ci["hi"] <= 1.0
+    # no lead change in any game: not a zero-width interval but the Poisson bound 3.7 / n
+    none = q.mean_ci(np.zeros(100), count=True)
+    assert none["lo"] == none["value"] == 0.0 and none["hi"] == pytest.approx(-np.log(0.025) / 100)
+    # the same through the metrics of hand-written trajectories: 20 games, one lead change in one of them
+    rows = []
+    for g in range(20):
+        flip = g == 0
+        for j, prog in enumerate((0.0, 0.5, 1.0)):
+            p1 = (0.6, 0.4, 0.0)[j] if flip else (0.6, 0.8, 1.0)[j]
+            for seat, pw in ((1, p1), (2, 1 - p1)):
+                rows.append((2, g, j, j, j, prog, seat, pw, 0.0, j == 2))
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "final"]
+    m = q.trajectory_metrics(pd.DataFrame(rows, columns=cols))
+    lc = m["lead_changes"]
+    assert lc["value"] == pytest.approx(1 / 20) and 0.0 <= lc["lo"] <= lc["value"] <= lc["hi"] <= 2.0
+    for key in ("decisiveness", "drama", "uncertainty"):
+        assert 0.0 <= m[key]["lo"] <= m[key]["value"] <= m[key]["hi"] <= 1.0, key
+    # the random effect of relative skill (a difference of win shares) stays within [-1, 1]
+    f = np.r_[np.ones(2), np.zeros(98)]
+    rs = q.relative_skill({"beginner": np.zeros(100), "skilled": np.zeros(100), "fictive": f}, reps=200)
+    assert 0.0 <= rs["random_effect"]["lo"] <= 0.02 <= rs["random_effect"]["hi"] <= 1.0
+
+
 def test_relative_skill_planted():
     rng = np.random.default_rng(1)
     n = 400
