@@ -91,7 +91,27 @@ def what_changed(runs: list[Run], labels: list[str]) -> dict[str, Any]:
     }
 
 
-def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> dict[str, Any]:
+#: for a game whose lowest score wins (``GameSpec.lower_wins``): what a score difference means there
+LOWER_IS_BETTER = "lower is better"
+
+
+def score_head(lower_wins: bool) -> Any:
+    """The "Δ score" column head; for a lower-wins game it says that a fall is the gain."""
+    return ["Δ score", [" ", muted(f"({LOWER_IS_BETTER})")]] if lower_wins else "Δ score"
+
+
+def lower_wins_finding() -> list:
+    """The first key change of a comparison of a game whose lowest score wins."""
+    return [
+        b("Lowest score wins:"),
+        " a bot gains when its mean score falls, so a Δ score below 0 is better (every difference stays other run − "
+        "baseline); win rates, ranks and ties read the lowest score as the best.",
+    ]
+
+
+def paired_block(
+    df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str, lower_wins: bool = False
+) -> dict[str, Any]:
     block: dict[str, Any] = {"kind": "paired", "base": lb, "other": lo, "reason": reason[:1].upper() + reason[1:]}
     if df.height == 0:
         return {**block, "kind": "no_common_games"}
@@ -115,7 +135,7 @@ def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], rea
         "bot",
         "paired games",
         "mean score",
-        "Δ score",
+        score_head(lower_wins),
         "95% CI",
         "win rate",
         "Δ win rate",
@@ -126,7 +146,13 @@ def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], rea
         df.to_dicts(),
         [
             ("d_win", "d_win_lo", "d_win_hi", "win rate change (percentage points)", True),
-            ("d_score", "d_score_lo", "d_score_hi", "mean score change (points per game)", False),
+            (
+                "d_score",
+                "d_score_lo",
+                "d_score_hi",
+                f"mean score change (points per game{'; ' + LOWER_IS_BETTER if lower_wins else ''})",
+                False,
+            ),
         ],
         colors,
     )
@@ -138,6 +164,8 @@ def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], rea
         ", with its paired 95% interval. ● in the table marks the changes that stay significant after Holm's "
         "correction (see Key changes).",
     ]
+    if lower_wins:
+        how.append(" In this game the lowest score wins: a score change left of 0 is a gain for the bot.")
     return {
         **block,
         "figure": figure(uri, "paired differences", how),
@@ -145,7 +173,9 @@ def paired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], rea
     }
 
 
-def unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str) -> dict[str, Any]:
+def unpaired_block(
+    df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str, lower_wins: bool = False
+) -> dict[str, Any]:
     block: dict[str, Any] = {"kind": "unpaired", "base": lb, "other": lo, "reason": reason}
     if df.height == 0:
         return {**block, "kind": "no_common_bots"}
@@ -171,7 +201,7 @@ def unpaired_block(df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], r
         "Δ win rate",
         "95% CI",
         "mean score",
-        "Δ score",
+        score_head(lower_wins),
         "95% CI",
     ]
     chart_rows = []
@@ -230,7 +260,10 @@ def category_shift(
         big = [c for c in moves if abs(o[c] - a[c]) >= max(0.05 * abs(tot_a), 1e-9)][:2]
         if big:
             shifts = ", ".join(f"{c} ({snum(o[c] - a[c])} per player)" for c in big)
-            notes.append([b(f"{lo}, {p} players:"), f" points shift in {shifts}; total {num(tot_a)} → {num(tot_b)}."])
+            sign = " (lowest score wins: points count against a player)" if base.lower_wins else ""
+            notes.append(
+                [b(f"{lo}, {p} players:"), f" points shift in {shifts}; total {num(tot_a)} → {num(tot_b)}{sign}."]
+            )
     head = ["players", "category", lb, lo, "Δ", f"share {lb}", f"share {lo}"]
     block = {
         "kind": "categories",
@@ -289,7 +322,7 @@ def comparison_section(
     ]
     dfs = holm_marks(dfs)
     for run, st, lab, (ok, reason), df in zip(runs[1:], stats[1:], labels[1:], pairs, dfs):
-        blocks.append((paired_block if ok else unpaired_block)(df, lb, lab, colors, reason))
+        blocks.append((paired_block if ok else unpaired_block)(df, lb, lab, colors, reason, base.lower_wins))
         wn = win_notes(df, lab) if df.height else []
         seq = run.meta.get("sprt") if isinstance(run.meta.get("sprt"), dict) else None
         if seq:  # the sequential test decides: its verdict, word for word as in its own section
@@ -315,6 +348,8 @@ def comparison_section(
         if m_gap
         else []
     )
+    if base.lower_wins:
+        findings.insert(0, lower_wins_finding())
     note = holm_note(family_size(dfs, "win"), family_size(dfs, "score"))
     if m_gap:
         note += f" Seat-gap changes are a family of their own ({m_gap} comparison{'s' if m_gap != 1 else ''})."
@@ -376,7 +411,7 @@ def sweep_section(
             *[[f"win {bot}", [" ", muted("(per seat)")] if bot in multi else ""] for bot in bots],
             ["seat gap ", muted("(95% CI)")],
             *cats,
-            "mean score",
+            ["mean score", [" ", muted(f"({LOWER_IS_BETTER})")]] if runs[0].lower_wins else "mean score",
         ]
         counts.append(
             {

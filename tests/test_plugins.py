@@ -197,3 +197,39 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     )  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:]
     assert " passed" in tests.stdout and "failed" not in tests.stdout
+
+
+def test_compare_report_reads_the_score_direction(tmp_path, capsys):
+    """No Thanks! with fewer chips: every player ends with more points, which is worse in a game whose lowest score
+    wins. The compare report keeps the difference's sign (variant - baseline, here positive) and says that below 0 is
+    better, in the key changes, the column heads and the chart's caption."""
+    import re
+    from html import unescape
+
+    from meeplab.analysis.compare import paired_compare
+    from meeplab.analysis.load import load_run
+    from meeplab.reports.format import snum
+
+    cmp = tmp_path / "cmp"
+    code, _, err = cli(
+        ["compare", "nothanks", "--quiet", "--set", "chips=7", "--games", "200", "--players", "3",
+         "--bots", "greedy,random", "--out", str(cmp)],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    base, var = load_run(cmp / "baseline"), load_run(cmp / "variant")
+    assert base.lower_wins and var.lower_wins
+    rows = {r["bot"]: r for r in paired_compare(base, var).iter_rows(named=True)}
+
+    def mean_score(run, bot):
+        return run.lf.filter(pl.col("bot") == bot).select(pl.col("score").mean()).collect().item()
+
+    d = mean_score(var, "random") - mean_score(base, "random")
+    assert rows["random"]["d_score"] == pytest.approx(d) and d > 0  # fewer chips to pay with: more points
+    html = (cmp / "report.html").read_text()
+    text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+    assert "Lowest score wins: a bot gains when its mean score falls, so a Δ score below 0 is better" in text
+    assert "Δ score (lower is better)" in text and "mean score (lower is better)" in text
+    assert "a score change left of 0 is a gain for the bot" in text
+    assert snum(rows["random"]["d_score"]) in text  # the sign as measured: variant - baseline
+    assert "(lowest score wins: points count against a player)" in text

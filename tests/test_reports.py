@@ -535,3 +535,24 @@ def test_a_bot_that_never_wins_is_named_as_adding_nothing_to_the_seat_model(tmp_
     assert "hopeless never won at 3 players and adds nothing to the seat model." in doc
     base = run_stats(load_run(make_run(tmp_path / "b", players=(3,), bots=("greedy", "heuristic", "random"))))
     assert base.seat_model[3].never_won == ()
+
+
+def test_compare_report_reads_the_score_direction(runs, tmp_path):
+    """A game whose highest score wins keeps its wording; the same comparison of a lower-wins game (run.json's
+    ``lower_wins``) says in its key changes, column heads and chart caption that a lower score is better."""
+    doc = build_report([runs["base"], runs["other_seed"]], tmp_path / "hi.html").read_text()
+    assert "lower is better" not in doc and "Lowest score wins" not in doc
+    low = {}
+    for key in ("base", "other_seed"):
+        src = runs[key]
+        dst = tmp_path / key
+        dst.mkdir()
+        (dst / "results.parquet").write_bytes((src / "results.parquet").read_bytes())
+        meta = json.loads((src / "run.json").read_text())
+        (dst / "run.json").write_text(json.dumps({**meta, "lower_wins": True}))
+        low[key] = dst
+    doc = build_report([low["base"], low["other_seed"]], tmp_path / "lo.html").read_text()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", doc))
+    assert "Lowest score wins: a bot gains when its mean score falls, so a Δ score below 0 is better" in text
+    assert "unpaired" in text and "Δ score (lower is better)" in text
+    assert "(lowest score wins: points count against a player)" in text
