@@ -213,14 +213,19 @@ def game_table(results: pd.DataFrame, cats: list[str]) -> dict[str, np.ndarray]:
     }
 
 
-def closeness(t: dict[str, np.ndarray]) -> dict[str, Any]:
-    """Winning margins (points and share of the winner's score), games decided by the tie-break, shared wins."""
-    sc = np.sort(t["score"], axis=1)
+def closeness(t: dict[str, np.ndarray], lower_wins: bool = False) -> dict[str, Any]:
+    """Winning margins (points, and as a share of the winner's score), games decided by the tie-break, shared wins.
+    For a game whose lowest score wins (``lower_wins``) the best score is the lowest: the margin is the runner-up's
+    score minus the winner's, still in points at or above 0, and its share is of the runner-up's score (the larger of
+    the two, as the winner's is where the highest score wins; a winner's score near 0 would make any margin huge)."""
+    best = -t["score"] if lower_wins else t["score"]
+    sc = np.sort(best, axis=1)
     margin = sc[:, -1] - sc[:, -2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where(sc[:, -1] > 0, margin / np.abs(sc[:, -1]), np.nan)
+        big = -sc[:, -2] if lower_wins else sc[:, -1]  # the larger score of winner and runner-up, as counted
+        share = np.where(big > 0, margin / np.abs(big), np.nan)
     g = len(margin)
-    top = t["score"] == sc[:, -1:]
+    top = best == sc[:, -1:]
     tied_top = top.sum(axis=1) > 1
     shared = (t["win"] > 0).sum(axis=1) > 1
     edges = np.histogram_bin_edges(margin, bins=min(30, max(1, len(np.unique(margin)))))
@@ -237,7 +242,8 @@ def closeness(t: dict[str, np.ndarray]) -> dict[str, Any]:
 def what_decides(t: dict[str, np.ndarray], cats: list[str], reps: int = 1000) -> dict[str, Any]:
     """Per score category: its share of the winner-minus-others differences (games with one winner; the difference
     of a game is the winner's points minus the mean of the others', per category) with a bootstrap interval over
-    games, next to its share of all points."""
+    games, next to its share of all points (of the categories' absolute sum, as in a run's report, so that a
+    negative category does not push the others past 100 %)."""
     if not cats:
         return {}
     single = (t["win"] == 1.0).any(axis=1)
@@ -248,7 +254,8 @@ def what_decides(t: dict[str, np.ndarray], cats: list[str], reps: int = 1000) ->
     others = (brk.sum(axis=1) - mine) / max(p - 1, 1)
     diff = mine - others  # [G, C]
     tot = brk.sum(axis=(0, 1))
-    all_points = tot / tot.sum() if tot.sum() else np.full(len(cats), math.nan)
+    size = np.abs(tot).sum()
+    all_points = tot / size if size else np.full(len(cats), math.nan)
 
     def shares(idx):
         d = diff[idx].sum(axis=0)
@@ -408,6 +415,7 @@ def measure(
     field = field or (available(game.id, bot_configs)[skilled].policy or skilled)
     record: dict[str, Any] = {
         "game": game.id, "title": game.title, "seed": seed, "bots": list(bots), "players": {},
+        "lower_wins": bool(getattr(game, "lower_wins", False)),
         "settings": {"trajectory_games": traj_games, "playouts": playouts, "points": points, "decided": DECIDED,
                      "skill_games": skill_games, "beginner": beginner, "skilled": skilled, "field": field,
                      "kingmaking_below": 0.02, "kingmaking_candidates": 6, "kingmaking_lead": 0.1},
@@ -441,7 +449,7 @@ def measure(
             rec["kingmaking"] = kingmaking_metrics(probes, traj_games)
         rows = run.lf.filter(pl.col("n_players") == p).collect().to_pandas()
         t = game_table(rows, cats)
-        rec.update(closeness(t))
+        rec.update(closeness(t, record["lower_wins"]))
         rec["what_decides"] = what_decides(t, cats)
         timing = {"trajectory_s": arr["seconds"], "trajectory_cpu_s": arr["cpu_seconds"], "playouts": arr["playouts"],
                   "playouts_per_second": arr["playouts_per_second"]}  # fmt: skip

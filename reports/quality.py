@@ -180,10 +180,11 @@ def findings(q: dict, p: int) -> list:
     ms = rec["margin_share"]
     med = ms.get("median")
     word = "close games" if med is not None and med < THRESHOLDS["margin_share"] else "clear wins"
+    whose = "the runner-up's score (lowest score wins)" if q.get("lower_wins") else "the winner's score"
     add(
         "closeness",
         f"median margin {num(rec['margin']['median'], 1)} points, "
-        f"{pct(med)} of the winner's score ({word}; below {pct(THRESHOLDS['margin_share'], 0)} is close); "
+        f"{pct(med)} of {whose} ({word}; below {pct(THRESHOLDS['margin_share'], 0)} is close); "
         f"{_iv(rec['tiebreak_decided'])} decided by the tie-break, {_iv(rec['shared_wins'])} shared.",
     )
     km = rec.get("kingmaking")
@@ -276,7 +277,8 @@ def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
             histograms(q, players),
             "lead changes and margins",
             "Lead changes per game (changes of the most likely winner) and the winning margin in points "
-            "(winner minus runner-up) over the run's games.",
+            f"({'runner-up minus winner: the lowest score wins' if q.get('lower_wins') else 'winner minus runner-up'})"
+            " over the run's games.",
         )
     )
     if any(q["players"][str(p)].get("relative_skill") for p in players):

@@ -134,6 +134,34 @@ def test_closeness_and_what_decides():
     assert w["a"]["share_of_points"] == pytest.approx(14 / 26)
 
 
+def test_closeness_of_a_lower_wins_game():
+    """Lowest score wins: seat 2 wins 6 against 10 (margin 4, 4 / 10 of the runner-up's score); a 5-5 tie for the
+    LOWEST score settled by the tie-break counts as tie-break decided, whereas the top score 9 of that game is no tie
+    at all. A negative category (chips) takes its share of the points' absolute sum."""
+    res = pd.DataFrame(
+        {
+            "game_index": [0, 0, 0, 1, 1, 1],
+            "seat": [0, 1, 2, 0, 1, 2],
+            "score": [10.0, 6.0, 12.0, 5.0, 5.0, 9.0],
+            "tiebreak": [0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+            "win": [0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+            "cards": [12.0, 6.0, 12.0, 6.0, 6.0, 9.0],
+            "chips": [-2.0, 0.0, 0.0, -1.0, -1.0, 0.0],
+        }
+    )
+    t = q.game_table(res, ["cards", "chips"])
+    c = q.closeness(t, lower_wins=True)
+    assert c["margin"]["value"] == 2.0 and c["margin"]["p90"] <= 4.0  # (4 + 0) / 2
+    assert c["margin_share"]["value"] == pytest.approx((4 / 10 + 0 / 5) / 2)
+    assert c["tiebreak_decided"]["value"] == 0.5 and c["shared_wins"]["value"] == 0.0
+    upside_down = q.closeness(t)  # read as highest-wins: other margins, no tie for first
+    assert upside_down["margin"]["value"] == 3.0 and upside_down["tiebreak_decided"]["value"] == 0.0
+    w = q.what_decides(t, ["cards", "chips"], reps=50)
+    assert w["cards"]["share_of_points"] == pytest.approx(51 / 55) and w["chips"]["share_of_points"] == pytest.approx(
+        -4 / 55
+    )
+
+
 # -- on an engine --------------------------------------------------------------------------------------------------
 
 
@@ -294,3 +322,24 @@ def test_quality_section_in_chromium(browser, qdir, tmp_path):
     assert all(imgs.nth(i).evaluate("e => e.naturalWidth > 100") for i in range(3))
     assert "meeplab ladder schweinebande" in page.locator(".findings").first.inner_text()
     sec.screenshot(path=str(tmp_path / "quality.png"))
+
+
+def test_quality_of_a_lower_wins_game(tmp_path):
+    """No Thanks! (the example plugin, lowest score wins): the margins are the runner-up's score minus the winner's,
+    and the findings say so."""
+    pytest.importorskip(
+        "meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)"
+    )
+    from meeplab.cli import main
+    from meeplab.reports.quality import findings
+
+    out = tmp_path / "nt"
+    args = ["quality", "nothanks", "-p", "3", "-n", "60", "--bots", "greedy,random", "--trajectory-games", "4"]
+    assert main([*args, "--playouts", "2", "--points", "3", "--skill-games", "0", "-q", "--out", str(out)]) == 0
+    data = json.loads((out / "quality.json").read_text())
+    assert data["lower_wins"] is True
+    res = pd.read_parquet(out / "results.parquet")
+    sc = np.sort(res.sort_values(["game_index", "seat"])["score"].to_numpy().reshape(-1, 3), axis=1)
+    assert data["players"]["3"]["margin"]["value"] == pytest.approx(np.mean(sc[:, 1] - sc[:, 0]))
+    text = " ".join(str(x) for f in findings(data, 3) for x in f)
+    assert "of the runner-up's score (lowest score wins)" in text
