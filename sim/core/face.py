@@ -30,6 +30,7 @@ from .events import LOG_WIDTH
 from .forward import fm_advance, fm_apply, fm_determinise, fm_new, fm_option_mask, fm_reset, fm_result
 from .play import LogOverflow, run_batch, run_decisions, run_logged
 
+
 def _memoise_record_types() -> None:
     """Make numba's typing of a structured dtype (``numpy_support.from_struct_dtype``) remember its answer.
 
