@@ -128,7 +128,8 @@ def _move(kind, m0, m1):
 
 
 def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=False):
-    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.explain import search_lines
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
 
     prm = ctx.prm
     out = [f"Agricola: All Creatures Big and Small - seed {seed}, game {index}"]
@@ -142,22 +143,18 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
         "O Open Stables, h Shelter, W Storage, t trough; 3s = 3 sheep (p pigs, c cows, h horses), "
         "~s = same pasture"
     )
-    kind = 0
+    search = []  # a search decision's rows (--explain): printed whole, so its head can name the move chosen
     for rec in log:
         code = int(rec[0])
         a = [int(x) for x in rec[1:]]
         p = a[0]
-        if code == E_SEARCH:
-            kind = a[1]
+        if code in (E_SEARCH, E_SEARCH_CAND):
             if explain:
-                out.extend(explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], None))
+                search.append((code, *a[:5]))
             continue
-        if code == E_SEARCH_CAND:
-            if explain:
-                out.extend(
-                    explain_lines([(code, a[0], a[1], a[2], a[3], a[4])], lambda m0, m1, kind=kind: _move(kind, m0, m1))
-                )
-            continue
+        if search:
+            out.extend(search_lines(search, _move))
+            search = []
         if code == E.E_ROUND:
             out.append("")
             out.append(f"=== Round {a[0] + 1} (start player P{a[1]}) ===")
@@ -212,6 +209,7 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
                 f"{goods[0]} wood, {goods[1]} stone, {goods[2]} reed, {goods[3]} borders in hand"
             )
             out.extend("   " + ln for ln in draw_farm(prm, ncols, home, bord, tr, packed, animals))
+    out.extend(search_lines(search, _move))
     out.append("")
     out.append("=== Final score ===")
     out.append("     " + " ".join(f"{c:>12}" for c in CATEGORIES) + f" {'total':>8}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+from meeplab.sim.core.explain import search_lines
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
 
 from .const import (
     CATEGORIES,
@@ -132,14 +133,13 @@ ACTION_TEXT = {
 
 def _search_lines(rows, lay) -> list[str]:
     """The search bot's candidates of one decision (``meeplab replay --explain``)."""
-    kind = rows[0][2] if rows and rows[0][0] == E_SEARCH else 0
 
-    def describe(m0, m1):
+    def describe(kind, m0, m1):
         if kind == 0:
             return f"place at {lay.pos_text(m0)} turned {90 * m1} deg"
         return ACTION_TEXT.get(int(m0), "action {}").format(lay.seg_text(m1) if m1 >= 0 else "")
 
-    return explain_lines(rows, describe)
+    return search_lines(rows, describe)
 
 
 def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, explain=False) -> str:
@@ -211,6 +211,7 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, expl
             out.append(f"  {P[a]} reveals {c} token(s) worth {b}")
         elif ev == EV_END:
             out.append(f"game over after {a} turns")
+    out += _search_lines(search, lay)
     out.append("")
     out.append("final layout (A-E cowboys still standing, a-e tents):")
     out += ["  " + r for r in lay.text_map(occ)]

@@ -55,25 +55,28 @@ def _move(ctx, kind, m0, m1):
 
 
 def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak, brk, explain=False):
-    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.explain import search_lines
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
 
     lines = [f"Hacienda, game {index} (seed {seed}), {n_players} players, map {ctx.board.name} ({ctx.board.path})"]
     for s in range(n_players):
         lines.append(f"  seat {s}: {lineup.names[(s + index) % n_players if lineup.rotate else s]}")
-    kind = -1
+    search = []  # a search decision's rows (--explain): printed whole, so its head can name the move chosen
+
+    def describe(kind, m0, m1):
+        return _move(ctx, kind, m0, m1)
+
     for rec in log:
         code, seat, a, b, c, d = (int(x) for x in rec)
         who = f"seat {seat}"
-        if code == E_SEARCH:
-            kind = a
+        if code in (E_SEARCH, E_SEARCH_CAND):
             if explain:
-                lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
-        elif code == E_SEARCH_CAND:
-            if explain:
-                lines.extend(
-                    explain_lines([(code, seat, a, b, c, d)], lambda m0, m1, kind=kind: _move(ctx, kind, m0, m1))
-                )
-        elif code == E.E_SETUP:
+                search.append((code, seat, a, b, c, d))
+            continue
+        if search:
+            lines.extend(search_lines(search, describe))
+            search = []
+        if code == E.E_SETUP:
             lh = _unpack(a, 6)
             ah = _unpack(b, 4)
             hand = ", ".join(f"{n} {CARD[t]}" for t, n in enumerate(lh + ah) if n)
@@ -125,6 +128,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
             lines.append(f"== {name} scoring {who}: markets {b}, chains {c}, haciendas {d}")
         elif code == E.E_SCORE_B:
             lines.append(f"== {'MID-GAME' if a == 1 else 'FINAL'} scoring {who}: water {b}, money {c} ({d} pesos)")
+    lines.extend(search_lines(search, describe))
     lines.append(f"Game over after {turns} turns.")
     header = "seat  " + "  ".join(f"mid_{c}" for c in CATS) + "  " + "  ".join(CATS) + "  total  pesos"
     lines.append(header)

@@ -65,7 +65,8 @@ def _move(kind, m0, m1, cells, dirs):
 
 def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, explain=False):
     from meeplab.sim.core.bots import entry_of_seat  # python call of the njit helper is fine here
-    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+    from meeplab.sim.core.explain import search_lines
+    from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
 
     cells, dirs = ctx.cells, ctx.dir_names
     bot_of = [lineup.names[entry_of_seat(s, index, n_players, lineup.rotate)] for s in range(n_players)]
@@ -81,20 +82,20 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, exp
         f"Schweinebande, {n_players} players, seed {seed}, game {index}",
         "Seats: " + ", ".join(who(s) for s in range(n_players)) + "  (P1 starts)",
     ]
-    kind = -1
+    search = []  # a search decision's rows (--explain): printed whole, so its head can name the move chosen
+
+    def describe(kind, m0, m1):
+        return _move(kind, m0, m1, cells, dirs)
+
     for code, seat, a, b, c, d in log.tolist():
-        if code == E_SEARCH:
-            kind = a
+        if code in (E_SEARCH, E_SEARCH_CAND):
             if explain:
-                lines.extend(explain_lines([(code, seat, a, b, c, d)], None))
-        elif code == E_SEARCH_CAND:
-            if explain:
-                lines.extend(
-                    explain_lines(
-                        [(code, seat, a, b, c, d)], lambda m0, m1, kind=kind: _move(kind, m0, m1, cells, dirs)
-                    )
-                )
-        elif code == E_ROUND:
+                search.append((code, seat, a, b, c, d))
+            continue
+        if search:
+            lines.extend(search_lines(search, describe))
+            search = []
+        if code == E_ROUND:
             lines.append(f"\n== Round {a + 1} ==")
         elif code == E_REVEAL:
             lines.append(f"  {who(seat)} reveals {sp(a)}: {KIND_NAMES[b]}")
@@ -131,6 +132,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, exp
                 lines.append(f"  {who(seat)} discards {a} remaining tile(s)")
         elif code == E_SCORE:
             pass
+    lines.extend(search_lines(search, describe))
     lines.append(f"\n== Final score ({turns} turns) ==")
     from . import CATEGORIES
 
