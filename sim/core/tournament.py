@@ -6,8 +6,8 @@ model behind Elo) with the seat effect removed::
 
     P(seat i beats seat j) = logistic(r[bot i] + s[P, seat i] - r[bot j] - s[P, seat j])
 
-with one seat term per player count and seat (the start player's seat the reference), fitted by Newton's method on the counts
-of each (player count, bot, seat, bot, seat) cell. The pairs of one game are not independent, so the
+with one seat term per player count and seat (the start player's seat the reference), fitted by Newton's method
+on the counts of each (player count, bot, seat, bot, seat) cell. The pairs of one game are not independent, so the
 covariance is the cluster-robust sandwich with the game as the cluster (Liang & Zeger 1986); intervals are
 95%. Ratings are on the Elo scale (400 / ln 10 per logit) and centred on their mean. A weak prior (``RIDGE``)
 keeps the fit finite when one bot never beats another.
