@@ -127,8 +127,9 @@ _COMPILED_BEFORE: dict[str, float] = {}
 def compiled_before_run(game_id: str, seconds: float) -> None:
     """Record ``seconds`` of compile/load spent on ``game_id`` before its run (the plan's calibration): the next
     run of that game in this process adds them to its ``compile_time_s`` and ``wall_time_s`` and records them
-    as ``calibration_compile_s``, so its summary says where the compile went."""
-    _COMPILED_BEFORE[game_id] = _COMPILED_BEFORE.get(game_id, 0.0) + max(0.0, float(seconds))
+    as ``calibration_compile_s``, so its summary says where the compile went. A newer plan replaces what an
+    older one left unclaimed (a command that plays without this runner, such as ``options``)."""
+    _COMPILED_BEFORE[game_id] = max(0.0, float(seconds))
 
 
 def _sigterm(signum, frame):  # pragma: no cover - exercised via subprocess test
