@@ -243,6 +243,9 @@ def category_shift(
     for p in common:
         a, o = category_means(bst, p, cats), category_means(ost, p, cats)
         tot_a, tot_b = sum(a.values()), sum(o.values())
+        # shares of all points as a run's report gives them: of the categories' absolute sum (a negative category,
+        # a penalty or a lower-wins game's chips, would otherwise push another past 100 %)
+        abs_a, abs_b = sum(abs(v) for v in a.values()), sum(abs(v) for v in o.values())
         for c in cats:
             rows.append(
                 (
@@ -251,8 +254,8 @@ def category_shift(
                     num(a[c]),
                     num(o[c]),
                     snum(o[c] - a[c]),
-                    pct(a[c] / tot_a, 0) if tot_a else "–",
-                    pct(o[c] / tot_b, 0) if tot_b else "–",
+                    pct(a[c] / abs_a, 0) if abs_a else "–",
+                    pct(o[c] / abs_b, 0) if abs_b else "–",
                 )
             )
         rows.append((f"{p}", b("total"), b(num(tot_a)), b(num(tot_b)), b(snum(tot_b - tot_a)), "", ""))
