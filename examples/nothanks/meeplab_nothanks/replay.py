@@ -1,6 +1,7 @@
 """No Thanks! event log as text."""
 
-from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, explain_lines
+from meeplab.sim.core.explain import search_lines
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
 
 from .engine import E_PASS, E_TAKE, E_TURN
 
@@ -14,7 +15,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, length, score, brk, ex
             search.append(tuple(int(x) for x in row))
             continue
         if search and explain:
-            lines += explain_lines(search, lambda m0, m1: "take" if m0 == 0 else "no thanks")
+            lines += search_lines(search, lambda kind, m0, m1: "take" if m0 == 0 else "no thanks")
         search = []
         if code == E_TURN:
             lines.append(f"  seat {seat + 1} sees card {a} with {b} chip(s)")
