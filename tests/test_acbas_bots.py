@@ -87,7 +87,7 @@ def test_replay_is_the_batch_game():
     for g in (0, 5):
         text = GAME.replay(ctx, lu, 11, g, 2)
         assert "=== Round 8" in text and "Final score" in text
-        last = [ln for ln in text.splitlines() if ln.startswith("P0:  ") or ln.startswith("P1:  ")]
+        last = [ln for ln in text.splitlines() if ln.startswith("P1:  ") or ln.startswith("P2:  ")]
         totals = [float(ln.split()[-1]) for ln in last]
         assert totals == list(bt.score[g])
 

@@ -137,7 +137,7 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
         from meeplab.sim.core.bots import entry_of_seat
 
         e = entry_of_seat(s, index, 2, lineup.rotate)
-        out.append(f"P{s}: {lineup.names[e]}" + ("  (start player in round 1)" if s == 0 else ""))
+        out.append(f"P{s + 1}: {lineup.names[e]}" + ("  (start player in round 1)" if s == 0 else ""))
     out.append(
         "Farm drawing: '=====' and '|' are borders, C cottage, H Half-Timbered House, s stall, S stables, "
         "O Open Stables, h Shelter, W Storage, t trough; 3s = 3 sheep (p pigs, c cows, h horses), "
@@ -157,9 +157,9 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
             search = []
         if code == E.E_ROUND:
             out.append("")
-            out.append(f"=== Round {a[0] + 1} (start player P{a[1]}) ===")
+            out.append(f"=== Round {a[0] + 1} (start player P{a[1] + 1}) ===")
         elif code == E.E_PLACE:
-            out.append(f"P{p} -> {SLOT_NAMES[a[1]]}")
+            out.append(f"P{p + 1} -> {SLOT_NAMES[a[1]]}")
         elif code == E.E_GAIN:
             out.append(f"     takes {_goods(a[2:9])}")
         elif code == E.E_HOUSE:
@@ -193,19 +193,19 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
             born = ", ".join(f"1 {TYPES[t]}" for t in range(4) if a[1 + t])
             if born:
                 if a[5] < 0:
-                    out.append(f"P{p} breeding: {born}; not all fit, the player chooses which to keep")
+                    out.append(f"P{p + 1} breeding: {born}; not all fit, the player chooses which to keep")
                 else:
-                    out.append(f"P{p} breeding: {born}" + (f"; {a[5]} run away" if a[5] else ""))
+                    out.append(f"P{p + 1} breeding: {born}" + (f"; {a[5]} run away" if a[5] else ""))
         elif code == E.E_KEEP:
             kept = kept_text(a[1] | (a[2] << 16) | (a[3] << 32) | (a[4] << 48))
             which = "the fixed rule's set" if a[7] else "not the fixed rule's set"
-            out.append(f"     P{p} keeps {kept}; {a[5]} run away (chosen among {a[6]} sets that fit, {which})")
+            out.append(f"     P{p + 1} keeps {kept}; {a[5]} run away (chosen among {a[6]} sets that fit, {which})")
         elif code == E.E_FARM:
             ncols, home, bord, tr, packed, an, gd = a[1:8]
             animals = [(an >> (16 * t)) & 0xFFFF for t in range(4)]
             goods = [(gd >> (16 * t)) & 0xFFFF for t in range(4)]
             out.append(
-                f"P{p} farm: {animals[0]} sheep, {animals[1]} pigs, {animals[2]} cows, {animals[3]} horses; "
+                f"P{p + 1} farm: {animals[0]} sheep, {animals[1]} pigs, {animals[2]} cows, {animals[3]} horses; "
                 f"{goods[0]} wood, {goods[1]} stone, {goods[2]} reed, {goods[3]} borders in hand"
             )
             out.extend("   " + ln for ln in draw_farm(prm, ncols, home, bord, tr, packed, animals))
@@ -214,11 +214,11 @@ def format_game(ctx, lineup, seed, index, log, score, tiebreak, brk, explain=Fal
     out.append("=== Final score ===")
     out.append("     " + " ".join(f"{c:>12}" for c in CATEGORIES) + f" {'total':>8}")
     for s in range(2):
-        out.append(f"P{s}:  " + " ".join(f"{brk[s, j]:>12g}" for j in range(len(CATEGORIES))) + f" {score[s]:>8g}")
+        out.append(f"P{s + 1}:  " + " ".join(f"{brk[s, j]:>12g}" for j in range(len(CATEGORIES))) + f" {score[s]:>8g}")
     if score[0] > score[1] or (score[0] == score[1] and tiebreak[0] > tiebreak[1]):
         w = 0
     else:
         w = 1
     tie = " (tie: the player who did not start round 1 wins)" if score[0] == score[1] else ""
-    out.append(f"Winner: P{w}{tie}")
+    out.append(f"Winner: P{w + 1}{tie}")
     return "\n".join(out)

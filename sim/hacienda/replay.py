@@ -60,7 +60,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
 
     lines = [f"Hacienda, game {index} (seed {seed}), {n_players} players, map {ctx.board.name} ({ctx.board.path})"]
     for s in range(n_players):
-        lines.append(f"  seat {s}: {lineup.names[(s + index) % n_players if lineup.rotate else s]}")
+        lines.append(f"  seat {s + 1}: {lineup.names[(s + index) % n_players if lineup.rotate else s]}")
     search = []  # a search decision's rows (--explain): printed whole, so its head can name the move chosen
 
     def describe(kind, m0, m1):
@@ -68,7 +68,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
 
     for rec in log:
         code, seat, a, b, c, d = (int(x) for x in rec)
-        who = f"seat {seat}"
+        who = f"seat {seat + 1}"  # seat 1 = the start player, as everywhere a person reads a seat
         if code in (E_SEARCH, E_SEARCH_CAND):
             if explain:
                 search.append((code, seat, a, b, c, d))
@@ -106,7 +106,7 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
         elif code == E.E_HARVEST:
             src = "from the supply"
             if d:
-                src = f"taking the chip from seat {d // 100000 - 1} at {_hex(ctx, d % 100000 - 1)}"
+                src = f"taking the chip from seat {d // 100000} at {_hex(ctx, d % 100000 - 1)}"
             lines.append(f"  {who} harvests the chain of {b} at {_hex(ctx, a)}: +{c} pesos ({src})")
         elif code == E.E_END:
             lines.append(f"  {who} ends the turn after {a} actions with {b} pesos")
@@ -134,5 +134,5 @@ def format_game(ctx, lineup, seed, index, n_players, log, turns, score, tiebreak
     lines.append(header)
     for s in range(n_players):
         vals = "  ".join(f"{int(brk[s, j]):>{len(('mid_' + CATS[j]) if j < 5 else CATS[j - 5])}}" for j in range(10))
-        lines.append(f"{s:>4}  {vals}  {int(score[s]):>5}  {int(tiebreak[s]):>5}")
+        lines.append(f"{s + 1:>4}  {vals}  {int(score[s]):>5}  {int(tiebreak[s]):>5}")
     return "\n".join(lines)
