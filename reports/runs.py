@@ -90,7 +90,7 @@ def header(run: Run, st: RunStats) -> dict[str, Any]:
     gps = m.get("games_per_second")
     wall: list = [fmt_duration(m.get("wall_time_s"))]
     if isinstance(m.get("compile_time_s"), (int, float)):
-        wall += [BR, muted(f"+ {fmt_duration(m.get('compile_time_s'))} compile")]
+        wall += [BR, muted(f"of which {fmt_duration(m.get('compile_time_s'))} compile/load")]  # wall_time_s includes it
     facts = [
         ("Games played", games_text(run, st), False),
         ("Player counts", ", ".join(str(p) for p in run.players), False),
