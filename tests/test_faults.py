@@ -228,6 +228,48 @@ def test_unwritable_out_and_full_disk_are_one_line(reference, tmp_path, capsys):
     assert "cannot write" in one_line(capsys.readouterr().err)
 
 
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real file system of 512 KiB (tmpfs), grown to 16 MiB by calling the fixture's value; skipped where this
+    process may not mount (not root, no CAP_SYS_ADMIN)."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(where)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.decode().strip()}")
+
+    def grow():
+        subprocess.run(["mount", "-o", "remount,size=16m", str(where)], check=True)
+
+    try:
+        yield where, grow
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def test_a_real_full_disk_mid_run_keeps_the_parts_and_resume_finishes_it(small_disk, tmp_path, capsys):
+    """The disk fills up while the parts are written (~85 KB each, 512 KiB in all): one line and exit 2, the parts
+    already written are kept and verify; once there is space, --resume finishes the run with the rows of an
+    uninterrupted run and leaves no temporary file behind."""
+    disk, grow = small_disk
+    out = disk / "r"
+    args = ["run", *ARGS, "--games", "60000", "--shard", "5000"]
+    assert main([*args, "--out", str(out)]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "disk is full" in err and "--resume" in err
+    kept = list((out / shards.CHUNKS).glob("part-*.parquet"))
+    assert kept and json.loads((out / "run.json").read_text())["status"] != "complete"
+    assert main(["check", str(out)]) == 0  # what is there verifies
+    assert f"{len(kept)} verified part(s)" in capsys.readouterr().out
+    grow()
+    assert main([*args, "--resume", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [".meeplab.lock", "results.parquet", "run.json"]
+    assert main([*args, "--out", str(tmp_path / "ref")]) == 0
+    key = ["n_players", "game_index", "seat"]
+    got = pl.read_parquet(out / "results.parquet").sort(key)
+    assert got.equals(pl.read_parquet(tmp_path / "ref" / "results.parquet").sort(key))
+
+
 def test_unreachable_scheduler_fails_within_timeout(capsys, tmp_path):
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
