@@ -123,6 +123,17 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
             "The start player's win rate minus the fair share 1/P, per rung (self-play), with 95 % "
             "Wilson intervals; a line that crosses zero is a finding that depends on skill.",
         )
+    spread_uri = spread_chart(gaps)
+    spread = None
+    if spread_uri:
+        spread = figure(
+            spread_uri,
+            "skill spread: each rung against the rung below",
+            "Each rung's win rate per seat against the rung below it (cross-play, the stronger rung in one seat "
+            "at a time, seats rotated) minus the fair share 1/P, with 95 % Wilson intervals. Points well above "
+            "zero: skill pays at that step; a staircase that stays high up the ladder: a game where being better "
+            "keeps paying; points near zero: the stronger bot gains nothing there.",
+        )
     strongest = lad.rungs[-2:] if len(lad.rungs) >= 2 else []
     return {
         "template": "ladder.html.j2",
@@ -132,7 +143,41 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
         "strongest": strongest,
         "counts": counts,
         "figure": fig,
+        "spread": spread,
     }
+
+
+def spread_chart(gaps: list[dict[str, Any]]) -> str:
+    """The skill spread of the ladder in one chart: each neighbouring pair's stronger-rung win rate minus 1/P."""
+    if not gaps:
+        return ""
+    plt = charts.plt
+    pairs = list(dict.fromkeys((g["weaker"], g["stronger"]) for g in gaps))
+    counts = sorted({g["n_players"] for g in gaps})
+    fig, ax = plt.subplots(figsize=(6.4, 3.4), layout="constrained")
+    for i, p in enumerate(counts):
+        at = {(g["weaker"], g["stronger"]): g for g in gaps if g["n_players"] == p}
+        xs = [j for j, pair in enumerate(pairs) if pair in at]
+        ys = np.array([at[pairs[j]]["rate"] - 1 / p for j in xs])
+        lo = np.array([at[pairs[j]]["lo"] - 1 / p for j in xs])
+        hi = np.array([at[pairs[j]]["hi"] - 1 / p for j in xs])
+        off = (i - (len(counts) - 1) / 2) * 0.06
+        ax.errorbar(
+            np.array(xs) + off,
+            ys,
+            yerr=[np.maximum(ys - lo, 0), np.maximum(hi - ys, 0)],  # the interval may sit beside a rate of 0 or 1
+            marker="o",
+            capsize=3,
+            color=charts.PALETTE[i % len(charts.PALETTE)],
+            label=f"{p} players",
+        )
+    ax.axhline(0, color=charts.FAIR, lw=1, ls="--")
+    ax.set_xticks(np.arange(len(pairs)), [f"{s}\nvs {w}" for w, s in pairs], fontsize=8)
+    ax.set_ylabel("win rate per seat − 1/P")
+    ax.yaxis.set_major_formatter(charts.PercentFormatter(1.0, decimals=0))
+    ax.legend(frameon=False, fontsize=8)
+    ax.set_title("Skill spread: each rung against the rung below")
+    return charts.to_uri(fig)
 
 
 def seat_chart(rows: list[dict[str, Any]], rungs: list[str]) -> str:

@@ -171,7 +171,23 @@ def test_ladder_command_and_report(tmp_path):
     assert meta["rungs"] == ["random", "greedy"] and meta["cross"] == [["random", "greedy", "cross-random-greedy"]]
     html = (out / "report.html").read_text()
     assert "Does it hold for stronger players?" in html and "skill gap" in html
+    assert 'alt="skill spread: each rung against the rung below"' in html  # the ladder's skill spread chart
     assert main(["ladder", "schweinebande", "--bots", "random,greedy", "--out", str(out)]) == 2
     assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
     assert "Does it hold for stronger players?" in (tmp_path / "r.html").read_text()
     assert main(["ladder", "schweinebande", "--bots", "greedy", "--out", str(tmp_path / "one")]) == 2
+
+
+def test_skill_spread_chart_draws_every_pair_and_player_count():
+    """The chart of the ladder's skill spread (issue 35, 1b): one point per neighbouring pair and player count,
+    an interval that may sit beside a rate of 1 (greedy beats random in every game) drawn without error."""
+    from meeplab.reports.ladder import spread_chart
+
+    gaps = [
+        {"n_players": 2, "weaker": "random", "stronger": "greedy", "rate": 1.0, "lo": 0.987, "hi": 0.99999999},
+        {"n_players": 3, "weaker": "random", "stronger": "greedy", "rate": 0.9, "lo": 0.85, "hi": 0.94},
+        {"n_players": 2, "weaker": "greedy", "stronger": "heuristic", "rate": 0.745, "lo": 0.69, "hi": 0.79},
+    ]
+    uri = spread_chart(gaps)
+    assert uri.startswith("data:image/png;base64,") and len(uri) > 5000
+    assert spread_chart([]) == ""
