@@ -66,6 +66,21 @@ def test_param_effects():
     assert not np.array_equal(house.score, base.score)
 
 
+def test_tents_per_seat():
+    """tents=1,1,0: the third seat plays without a tent (a seat-compensation what-if, issue 36): it mines nothing of
+    its own, so its gold-token points fall far below the others' and below a game without any tents; the two seats
+    with tents keep theirs. One value still means every seat."""
+    lu = make_lineup("goldrush", ["greedy"], 3, True)
+    assert GAME.params.resolve({"tents": "1,1,0"})["tents"] == (1, 1, 0)
+    gold = {}
+    for tents in ("1", "1,1,0", "0"):
+        b = GAME.play(GAME.prepare(GAME.params.resolve({"tents": tents})), lu, 1, 0, 150, 3)
+        gold[tents] = b.breakdown[:, :, 4].mean(axis=0)
+    assert gold["1,1,0"][2] < 0.5 * gold["1,1,0"][:2].min()
+    assert gold["1,1,0"][2] < gold["0"][2]
+    assert gold["1,1,0"][:2].min() > 0.9 * gold["1"][:2].min()
+
+
 def test_cli_replay_prints_placements_scoring_and_map():
     r = CliRunner().invoke(
         cli, ["replay", "goldrush", "--seed", "3", "--index", "2", "--players", "2", "--bots", "heuristic,greedy"]

@@ -57,8 +57,9 @@ NPI = 4
     P_FARMERS,
     P_HOUSE_REMOVE,
 ) = range(15)
-P_SEAT_COWBOYS = 15  # MAXP entries: cowboys per seat (seat 0 = start player)
-NPR = P_SEAT_COWBOYS + MAXP
+P_SEAT_COWBOYS = 15  # MAXP entries: cowboys per seat (index 0 = seat 1, the start player)
+P_SEAT_TENTS = P_SEAT_COWBOYS + MAXP  # MAXP entries: tents per seat (0 or 1)
+NPR = P_SEAT_TENTS + MAXP
 
 # categories
 C_RAIL, C_MTN, C_CITY, C_PRAIRIE, C_TOKENS = range(5)

@@ -40,7 +40,7 @@ from .const import (
     P_LOCO_MULT,
     P_NUG_PTS,
     P_RAIL_PTS,
-    P_TENTS,
+    P_SEAT_TENTS,
     P_TIPI_PTS,
     PI_SUPPLY,
     PI_TENT,
@@ -248,7 +248,7 @@ def action_features(
         n = cowboy_actions(
             nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac, supply, farmers, moves, feats, n
         )
-    if pr[P_TENTS] > 0.5:
+    if pr[P_SEAT_TENTS + me] > 0.5:  # this seat plays with a tent (per seat: a compensation what-if)
         for p in range(P):
             troot[p] = find(nd, pi[p, PI_TENT]) if pi[p, PI_TENT] >= 0 else -1
         n = tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, moves, feats, n)

@@ -21,6 +21,7 @@ from .const import (
     P_NUG_PTS,
     P_RAIL_PTS,
     P_SEAT_COWBOYS,
+    P_SEAT_TENTS,
     P_TENTS,
     P_TIPI_PTS,
 )
@@ -50,7 +51,15 @@ PARAMS = ParamSet(
             hi=7,
             per_seat=True,
         ),
-        Param("tents", 1, "int", "Tents per player (0 = no tents and no mining)", lo=0, hi=1),
+        Param(
+            "tents",
+            1,
+            "int",
+            "Tents per player (0 = no tents and no mining; one value, or one per seat: 1,1,0)",
+            lo=0,
+            hi=1,
+            per_seat=True,
+        ),
         Param(
             "farmers",
             True,
@@ -87,7 +96,9 @@ def param_vector(v) -> np.ndarray:
     cowboys = seat_values(v["cowboys"], MAXP)
     pr[P_COWBOYS] = cowboys[0] + extra
     pr[P_SEAT_COWBOYS : P_SEAT_COWBOYS + MAXP] = [c + extra for c in cowboys]
-    pr[P_TENTS] = v["tents"]
+    tents = seat_values(v["tents"], MAXP)
+    pr[P_TENTS] = max(tents)  # some seat has a tent
+    pr[P_SEAT_TENTS : P_SEAT_TENTS + MAXP] = tents
     pr[P_RAIL_PTS] = v["rail_tile_points"]
     pr[P_LOCO_MULT] = v["loco_multiplier"]
     pr[P_LOCO_EXACT] = 1.0 if v["loco_exactly_one"] else 0.0
