@@ -226,3 +226,20 @@ def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_pa
             )
         )
     assert picks[0] == picks[1]
+
+
+@pytest.mark.parametrize("land, animal", [(8, 4), ((7, 8, 9), (4, 4, 6))])
+def test_hand_sizes_per_seat(land, animal):
+    """land_hand/animal_hand take one value or one per seat (a seat-compensation what-if, issue 36): the deal gives
+    each seat its own number of land and animal cards, the decks' pointers move past exactly those cards."""
+    g = get_game("hacienda")
+    as_text = lambda v: ",".join(map(str, v)) if isinstance(v, tuple) else str(v)  # noqa: E731
+    cc = g.prepare(g.params.resolve({"land_hand": as_text(land), "animal_hand": as_text(animal)}))
+    st = flow.new_state(cc.cx, 3, np.zeros((0, 6), dtype=np.int64))
+    flow.reset(st, cc.cx, SEED, 0)
+    r = st.rec[0]
+    lands = land if isinstance(land, tuple) else (land,) * 3
+    animals = animal if isinstance(animal, tuple) else (animal,) * 3
+    for q in range(3):
+        assert r["hand"][q, :T_ANIMAL].sum() == lands[q]
+        assert r["hand"][q, T_ANIMAL:NT].sum() == animals[q]

@@ -44,6 +44,8 @@ from .scoring import (
     P_PRICE_BLIND,
     P_PRICE_UP,
     P_REMOVED,
+    P_SEAT_ANIMAL,
+    P_SEAT_LAND,
     P_SEAT_MONEY,
     P_START_MONEY,
     P_WATER_PRICE,
@@ -72,8 +74,11 @@ def pack_params(values) -> np.ndarray:
     money = seat_values(values["start_money"], MAXP)
     pi[P_START_MONEY] = money[0]
     pi[P_SEAT_MONEY : P_SEAT_MONEY + MAXP] = money
-    pi[P_LAND_HAND] = values["land_hand"]
-    pi[P_ANIMAL_HAND] = values["animal_hand"]
+    land, animal = seat_values(values["land_hand"], MAXP), seat_values(values["animal_hand"], MAXP)
+    pi[P_LAND_HAND] = land[0]
+    pi[P_ANIMAL_HAND] = animal[0]
+    pi[P_SEAT_LAND : P_SEAT_LAND + MAXP] = land
+    pi[P_SEAT_ANIMAL : P_SEAT_ANIMAL + MAXP] = animal
     pi[P_DISPLAY] = values["display"]
     pi[P_PRICE_UP] = values["price_face_up"]
     pi[P_PRICE_BLIND] = values["price_blind"]

@@ -8,23 +8,34 @@ LAND = ("mountain", "forest", "meadow", "rock", "swamp", "pampa")
 WATER_SHAPES = ("1 hex", "2 hexes", "3-hex triangle", "3-hex line")
 
 
+def _dealt(value, p: int) -> int | None:
+    """Cards dealt to ``p`` players by a hand-size parameter (one value, or one per seat); None when per-seat
+    values were given for another player count (those games are refused by their count anyway)."""
+    if isinstance(value, tuple):
+        return sum(value) if len(value) == p else None
+    return p * value
+
+
 def _validate(v):
     removed = v["animals_removed"]
     for i, r in enumerate(removed):
         p = i + 2
-        left = 4 * v["animals_per_kind"] - r - p * v["animal_hand"] - v["display"]
-        if left < 2:
-            raise MeeplabError(
-                f"animals_removed: with {p} players, {r} removed cards leave {left} animal cards for the two stacks "
-                f"(need at least 2; {4 * v['animals_per_kind']} cards, {v['animal_hand']} per hand, "
-                f"{v['display']} face up)"
-            )
-        land = 5 * v["land_per_terrain"] + v["pampa_cards"] - p * v["land_hand"] - v["display"]
-        if land < 0:
-            raise MeeplabError(
-                f"land cards: {p} players x {v['land_hand']} in hand + {v['display']} face up exceed the "
-                f"{5 * v['land_per_terrain'] + v['pampa_cards']} land cards"
-            )
+        animals, lands = _dealt(v["animal_hand"], p), _dealt(v["land_hand"], p)
+        if animals is not None:
+            left = 4 * v["animals_per_kind"] - r - animals - v["display"]
+            if left < 2:
+                raise MeeplabError(
+                    f"animals_removed: with {p} players, {r} removed cards leave {left} animal cards for the two "
+                    f"stacks (need at least 2; {4 * v['animals_per_kind']} cards, {animals} in the hands, "
+                    f"{v['display']} face up)"
+                )
+        if lands is not None:
+            land = 5 * v["land_per_terrain"] + v["pampa_cards"] - lands - v["display"]
+            if land < 0:
+                raise MeeplabError(
+                    f"land cards: {p} players' {lands} in hand + {v['display']} face up exceed the "
+                    f"{5 * v['land_per_terrain'] + v['pampa_cards']} land cards"
+                )
 
 
 PARAMS = ParamSet(
@@ -45,8 +56,24 @@ PARAMS = ParamSet(
             hi=1000,
             per_seat=True,
         ),
-        Param("land_hand", 8, "int", "Land cards dealt to each player", lo=0, hi=30),
-        Param("animal_hand", 4, "int", "Animal cards dealt to each player", lo=0, hi=30),
+        Param(
+            "land_hand",
+            8,
+            "int",
+            "Land cards dealt to each player (one value, or one per seat: 8,8,9)",
+            lo=0,
+            hi=30,
+            per_seat=True,
+        ),
+        Param(
+            "animal_hand",
+            4,
+            "int",
+            "Animal cards dealt to each player (one value, or one per seat: 4,4,5)",
+            lo=0,
+            hi=30,
+            per_seat=True,
+        ),
         Param("display", 4, "int", "Face-up land cards and face-up animal cards (each)", lo=0, hi=8),
         Param("price_face_up", 3, "int", "Price of a face-up card", lo=0, hi=100),
         Param("price_blind", 2, "int", "Price of a card from a face-down pile", lo=0, hi=100),

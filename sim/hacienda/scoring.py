@@ -43,8 +43,10 @@ P_MP = 36  # market table, up to 63 entries
 P_COMPULSORY = 99  # 1: no early end of the turn while a legal action exists
 P_DISCS = 100  # animal discs per player (0 unlimited)
 P_LAND_TILES = 101  # land tiles in the box, over the 10 colour pairs (0 unlimited)
-P_SEAT_MONEY = 102  # 5 entries: start money per seat (seat 0 = start player)
-P_LEN = 107
+P_SEAT_MONEY = 102  # 5 entries: start money per seat (index 0 = seat 1, the start player)
+P_SEAT_LAND = 107  # 5 entries: land cards dealt per seat
+P_SEAT_ANIMAL = 112  # 5 entries: animal cards dealt per seat
+P_LEN = 117
 
 
 @njit(cache=True, inline="always")

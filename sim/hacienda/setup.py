@@ -18,17 +18,17 @@ from .engine import clear_sp, init_free, place_water
 from .layout import *
 from .scoring import (
     NCAT,
-    P_ANIMAL_HAND,
     P_ANIMALS_PER,
     P_CHIPS,
     P_DISCS,
     P_DISPLAY,
     P_HACS,
-    P_LAND_HAND,
     P_LAND_PER,
     P_LAND_TILES,
     P_PAMPA_CARDS,
     P_REMOVED,
+    P_SEAT_ANIMAL,
+    P_SEAT_LAND,
     P_SEAT_MONEY,
     P_WTILES,
     R_FPAM,
@@ -166,7 +166,7 @@ def deal_land(st, cx):
     shuffle(ldeck, nland, r.rng)
     lp = 0
     for q in range(np_):
-        for _ in range(pi[P_LAND_HAND]):
+        for _ in range(pi[P_SEAT_LAND + q]):  # per seat (params: every seat the same by default)
             r.hand[q, ldeck[lp]] += 1
             lp += 1
     for s in range(pi[P_DISPLAY]):
@@ -195,7 +195,7 @@ def deal_animals(st, cx):
     shuffle(adeck, nan, r.rng)
     ap = pi[P_REMOVED + np_ - 2]
     for q in range(np_):
-        for _ in range(pi[P_ANIMAL_HAND]):
+        for _ in range(pi[P_SEAT_ANIMAL + q]):
             r.hand[q, adeck[ap]] += 1
             ap += 1
     for s in range(pi[P_DISPLAY]):
