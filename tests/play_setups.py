@@ -1,7 +1,10 @@
 """Small, quick set-ups of each game for the tests that play a whole game through the play page or its API
 (fewer cards, tiles or rounds: a complete game in a few dozen decisions)."""
 
+import atexit
 import csv
+import functools
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,6 +34,7 @@ def small_params(game: str) -> dict:
     return over
 
 
+@functools.cache
 def small_goldrush_deck(copies: int = 2) -> Path:
     """Gold Rush's deck file with at most ``copies`` copies of each tile type (per-copy cells cut to match)."""
     from meeplab.sim import goldrush
@@ -45,7 +49,9 @@ def small_goldrush_deck(copies: int = 2) -> Path:
         for col, cell in row.items():
             if ";" in cell:
                 row[col] = ";".join(cell.split(";")[:k])
-    out = Path(tempfile.mkdtemp(prefix="meeplab-deck-")) / "deck.csv"
+    folder = tempfile.mkdtemp(prefix="meeplab-deck-")  # one per test process, removed when it ends
+    atexit.register(shutil.rmtree, folder, True)
+    out = Path(folder) / "deck.csv"
     with out.open("w", newline="") as f:
         f.write("\n".join(head) + "\n")
         w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
