@@ -109,7 +109,16 @@ def test_a_game_declaring_ten_seats_plays_at_ten(ten_seats):
     assert np.allclose(win.sum(axis=1), 1.0)
 
 
-def test_every_command_works_on_the_plugin_game(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def plugin_compare(tmp_path_factory):
+    """One paired compare of No Thanks! with fewer chips (chips=7), read by the tests below."""
+    cmp = tmp_path_factory.mktemp("plugin") / "cmp"
+    args = ["compare", "nothanks", "--quiet", "--set", "chips=7", "--games", "200", "--players", "3"]
+    assert main([*args, "--bots", "greedy,random", "--out", str(cmp)]) == 0
+    return cmp
+
+
+def test_every_command_works_on_the_plugin_game(tmp_path, capsys, plugin_compare):
     out = tmp_path / "nt"
     code, _, err = cli(
         [
@@ -151,13 +160,7 @@ def test_every_command_works_on_the_plugin_game(tmp_path, capsys):
     code, text, err = cli(["options", "nothanks", "--games", "200", "--players", "3", "--out", str(opt)], capsys)
     assert code == 0, err
     assert {r["option"] for r in json.loads((opt / "options.json").read_text())["rows"]} == {"take", "pass"}
-    cmp = tmp_path / "cmp"
-    code, _, err = cli(
-        ["compare", "nothanks", "--quiet", "--set", "chips=7", "--games", "200", "--players", "3",
-         "--bots", "greedy,random", "--out", str(cmp)],
-        capsys,
-    )  # fmt: skip
-    assert code == 0, err
+    cmp = plugin_compare  # the paired compare (fixture), on the plugin game like a built-in one
     assert any(cmp.rglob("results.parquet"))
     # the core's code compiled for the plugin's state (loop, search, restricted play) is indexed apart from the
     # built-in games': uninstalling the plugin leaves their cached code loadable
@@ -199,7 +202,7 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     assert " passed" in tests.stdout and "failed" not in tests.stdout
 
 
-def test_compare_report_reads_the_score_direction(tmp_path, capsys):
+def test_compare_report_reads_the_score_direction(plugin_compare):
     """No Thanks! with fewer chips: every player ends with more points, which is worse in a game whose lowest score
     wins. The compare report keeps the difference's sign (variant - baseline, here positive) and says that below 0 is
     better, in the key changes, the column heads and the chart's caption."""
@@ -210,13 +213,7 @@ def test_compare_report_reads_the_score_direction(tmp_path, capsys):
     from meeplab.analysis.load import load_run
     from meeplab.reports.format import snum
 
-    cmp = tmp_path / "cmp"
-    code, _, err = cli(
-        ["compare", "nothanks", "--quiet", "--set", "chips=7", "--games", "200", "--players", "3",
-         "--bots", "greedy,random", "--out", str(cmp)],
-        capsys,
-    )  # fmt: skip
-    assert code == 0, err
+    cmp = plugin_compare
     base, var = load_run(cmp / "baseline"), load_run(cmp / "variant")
     assert base.lower_wins and var.lower_wins
     rows = {r["bot"]: r for r in paired_compare(base, var).iter_rows(named=True)}
