@@ -99,16 +99,21 @@ def click_a_move(page, rng):
     page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
 
 
+def open_table(page, srv, session) -> None:
+    """Open the play page of ``session`` served by ``srv``, bots moving at once."""
+    page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
+    page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_complete_game_by_clicking(browser, game):
     session = session_for(game)
     table = session.table
     with Server(create_app(session)) as srv:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+        open_table(page, srv, session)
         rng = random.Random(7)
         clicks = 0
         board_clicks = 0
@@ -151,8 +156,7 @@ def test_play_again_save_and_hot_seat(browser, tmp_path):
     session = session_for("schweinebande", humans=(0, 1))
     with Server(create_app(session, tmp_path)) as srv:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
-        page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+        open_table(page, srv, session)
         rng = random.Random(3)
         handovers = 0
         while True:
