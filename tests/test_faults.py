@@ -351,17 +351,18 @@ sys.exit(0 if all(c == 0 for c in codes) else 1)
 """
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 38, open: decoding shards without pyarrow's thread pool made the abort at exit rarer, not gone "
-    "(CI 2026-12-03: 1 of 20 forked runs ended 'terminate called without an active exception', SIGABRT); "
-    "an XPASS here is the good outcome",
-)
 def test_the_in_memory_path_exits_through_python_every_time():
     """The rows kept in memory (no OUT): 8 processes in a row end with their own exit code, never an abort at
     teardown (each a fork of one interpreter that has imported meeplab but played nothing, so each loads the
-    engine and starts its threads itself)."""
+    engine and starts its threads itself). Each child checks its rows before it exits (a wrong table exits 1):
+    that must hold every time. The abort at teardown is a known failure (issue 38, open: decoding shards without
+    pyarrow's thread pool made it rarer, not gone; CI 2026-12-03 saw 1 of 20): where it shows, the test is marked
+    an expected failure, naming it; any other ending fails."""
     proc = subprocess.run([sys.executable, "-c", FORKS, "8"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.strip() == str([0] * 8)
-    assert "terminate called" not in proc.stderr
+    codes = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else None
+    assert codes is not None and len(codes) == 8, proc.stdout + proc.stderr
+    assert set(codes) <= {0, -signal.SIGABRT}, (codes, proc.stderr[-3000:])
+    if -signal.SIGABRT in codes:
+        assert "terminate called without an active exception" in proc.stderr, proc.stderr[-3000:]
+        pytest.xfail(f"issue 38, open: {codes.count(-signal.SIGABRT)} of 8 forked runs aborted at teardown")
+    assert proc.returncode == 0 and "terminate called" not in proc.stderr
