@@ -14,6 +14,10 @@ quality``: columns game, step (the decision index, every decision counted, as in
 se) the chart under the board plots each seat's chance to win per step; without it, the score race (each seat's
 points so far).
 
+Search decisions: a rollout decision's alternatives carry the mean playout value of every candidate searched
+(``step["search"]``: playouts per candidate); an ismcts decision's carry, for the root's most visited candidates,
+the mean value and a fifth entry, the visits (``step["iters"]``: its iterations), as ``--explain`` logs them.
+
 Saved human games (the play page, ``meeplab.play``): :func:`view_data` takes any sequence of state records and
 chosen candidates, so a saved game replayed into a :class:`~meeplab.sim.core.draw.Trace` views the same way.
 """
@@ -27,7 +31,7 @@ from markupsafe import Markup
 
 from meeplab.sim.core.draw import SEAT_COLOURS, Trace
 from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
-from meeplab.sim.core.search import E_SEARCH
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
 from .template import environment
 
@@ -50,18 +54,34 @@ class _Pool:
         return [self.id(s) for s in items]
 
 
-def _search_values(tr: Trace, k: int) -> tuple[dict[int, float], int]:
-    """Mean playout value per candidate of a search decision (and the playouts per candidate), from the trace."""
+def _search_values(tr: Trace, k: int) -> tuple[dict[int, float], dict[int, int], int, int]:
+    """What the search of decision ``k`` found, from the trace: ``(means, visits, playouts, iterations)``.
+
+    The rollout search: the mean playout value of every candidate it searched (``means``, by row in ``moves``) and the
+    playouts per candidate; ``visits`` empty, ``iterations`` 0. ``ismcts``: the root's most visited candidates as
+    ``--explain`` logs them (mean value and visits, the visits packed into the E_SEARCH_CAND rank field) and the
+    iterations (the E_SEARCH row's ``-iterations``); ``playouts`` 0. No search: everything empty."""
     rows = tr.log[tr.logat[k] : tr.logat[k + 1]]
-    for row in rows:
-        if int(row[0]) == E_SEARCH:
-            nc, k_play = int(row[3]), int(row[5])
-            if k_play <= 0:
-                return {}, 0
-            vals = {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / k_play for j in range(nc)}
-            vals.pop(-1, None)  # a search that keeps no per-candidate means (not the rollout search)
-            return vals, (k_play if vals else 0)
-    return {}, 0
+    for i, row in enumerate(rows):
+        if int(row[0]) != E_SEARCH:
+            continue
+        nc, budget = int(row[3]), int(row[5])
+        if budget < 0:  # ismcts
+            means: dict[int, float] = {}
+            visits: dict[int, int] = {}
+            for cr in rows[i + 1 :]:
+                if int(cr[0]) != E_SEARCH_CAND:
+                    break
+                v, _rank = divmod(int(cr[5]), EXPLAIN_VISITS)
+                means[int(cr[1])] = int(cr[4]) / 1e6
+                visits[int(cr[1])] = v
+            return means, visits, 0, -budget
+        if budget == 0:
+            return {}, {}, 0, 0
+        vals = {int(tr.search_cand[k, j]): float(tr.search_sum[k, j]) / budget for j in range(nc)}
+        vals.pop(-1, None)  # a search that keeps no per-candidate means
+        return vals, {}, (budget if vals else 0), 0
+    return {}, {}, 0, 0
 
 
 def _or_none(mine, every):
@@ -117,12 +137,15 @@ def view_data(
         if not last:
             n = int(ctl[C_N])
             seat = int(ctl[C_SEAT])
-            vals, k_play = _search_values(tr, k)
+            vals, visits, k_play, iters = _search_values(tr, k)
             feats = rec["feats"]
             moves = dr.moves(ctx, rec)
             alts = []
             for i, (label, target) in enumerate(moves[:n]):
-                alts.append([label, target, round(float(feats[i, 0]), 3), vals.get(i)])
+                alt = [label, target, round(float(feats[i, 0]), 3), vals.get(i)]
+                if iters:
+                    alt.append(visits.get(i))
+                alts.append(alt)
             step.update(
                 seat=seat,
                 kind=dr.kind_name(int(ctl[C_KIND])),
@@ -130,6 +153,8 @@ def view_data(
                 pick=int(tr.picks[k]),
                 search=k_play,
             )
+            if iters:
+                step["iters"] = iters
         steps.append(step)
     final = {
         "score": [float(x) for x in tr.score],
@@ -216,7 +241,7 @@ def pack(data: dict[str, Any]) -> dict[str, Any]:
         prev = v0
         s["i"] = [None if x is None else rows.ids(json.dumps(r) for r in data["info"][x]["rows"]) for x in st["i"]]
         if "alts" in st:
-            s["alts"] = [[labels.id(a[0]), -1 if a[1] is None else labels.id(a[1]), a[2], a[3]] for a in st["alts"]]
+            s["alts"] = [[labels.id(a[0]), -1 if a[1] is None else labels.id(a[1]), *a[2:]] for a in st["alts"]]
         steps.append(s)
     out = {k: v for k, v in data.items() if k not in ("steps", "info")}
     out.update(steps=steps, packed=1, info_cols=cols, rows=[json.loads(r) for r in rows.items], labels=labels.items)
@@ -241,7 +266,7 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
         ]
         if "alts" in st:
             lab = packed["labels"]
-            s["alts"] = [[lab[a[0]], None if a[1] < 0 else lab[a[1]], a[2], a[3]] for a in st["alts"]]
+            s["alts"] = [[lab[a[0]], None if a[1] < 0 else lab[a[1]], *a[2:]] for a in st["alts"]]
         steps.append(s)
     out = {k: v for k, v in packed.items() if k not in ("steps", "packed", "info_cols", "rows", "labels")}
     out.update(steps=steps, info=[json.loads(x) for x in infos.items])

@@ -15,7 +15,7 @@ from meeplab.cli import main
 from meeplab.reports.viewer import pack, unpack, view_data
 from meeplab.sim.core.forward import C_N, C_SEAT, fm_determinise
 from meeplab.sim.core.play import new_player
-from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
 SECRET = re.compile(r'class="[^"]*\bsecret\b')
 
@@ -117,6 +117,43 @@ def test_search_values_are_the_ones_explain_prints(tmp_path):
         assert rows[0, 0] == E_SEARCH and s["search"] == rows[0, 5] >= 3  # playouts per candidate
         for row in rows[rows[:, 0] == E_SEARCH_CAND]:
             assert abs(vals[int(row[1])] - row[4] / 1e6) < 1e-6
+
+
+TINY_ISMCTS = (
+    '[bots.tiny-ismcts]\nbase = "ismcts"\n[bots.tiny-ismcts.weights]\niterations = 12\nper_candidate = 0\n'
+    "max_candidates = 4\nkinds = 0\n"
+)
+
+
+def test_ismcts_decisions_show_the_roots_visits_and_values(tmp_path):
+    """An ismcts decision carries its iterations and, for the root's most visited candidates, the visits and mean
+    value --explain logs; the chosen candidate is among them; the packed page gives them back."""
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.draw import trace_spec
+
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(TINY_ISMCTS)
+    g, ctx, _lineup, _tr = traced("schweinebande")
+    lineup = make_lineup(g.id, ["tiny-ismcts", "greedy"], 3, True, (str(cfg),))
+    tr = trace_spec(g, ctx, lineup, 3, 2, 1, max_steps=60)
+    data = view_data(g, ctx, tr, seat_names=["tiny-ismcts", "greedy", "tiny-ismcts"], title="t", subtitle="s")
+    searched = [(k, s) for k, s in enumerate(data["steps"][:-1]) if s.get("iters")]
+    assert searched
+    for k, s in searched:
+        assert s["search"] == 0 and all(len(a) == 5 for a in s["alts"])
+        rows = tr.log[tr.logat[k] : tr.logat[k + 1]]
+        assert rows[0, 0] == E_SEARCH and s["iters"] == -rows[0, 5] >= 12  # the budget grows with the players
+        cands = rows[rows[:, 0] == E_SEARCH_CAND]
+        assert len(cands) == len([a for a in s["alts"] if a[4] is not None]) >= 1
+        for row in cands:
+            a = s["alts"][int(row[1])]
+            assert a[4] == int(row[5]) // EXPLAIN_VISITS and abs(a[3] - row[4] / 1e6) < 1e-6
+        assert sum(a[4] for a in s["alts"] if a[4] is not None) <= s["iters"]
+        assert s["alts"][s["pick"]][4] is not None
+    plain = json.loads(json.dumps(data))
+    assert unpack(json.loads(json.dumps(pack(data)))) == plain
+    # the rollout decisions of the same page carry no visits
+    assert all(len(a) == 4 for s in data["steps"][:-1] if "alts" in s and not s.get("iters") for a in s["alts"])
 
 
 @pytest.fixture(scope="module")

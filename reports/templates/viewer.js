@@ -22,7 +22,7 @@
       s.info = s.i.map(function (ids) {
         return ids ? { columns: D.info_cols, rows: ids.map(function (r) { return D.rows[r]; }) } : null;
       });
-      if (s.alts) s.alts = s.alts.map(function (a) { return [D.labels[a[0]], a[1] < 0 ? null : D.labels[a[1]], a[2], a[3]]; });
+      if (s.alts) s.alts = s.alts.map(function (a) { return [D.labels[a[0]], a[1] < 0 ? null : D.labels[a[1]]].concat(a.slice(2)); });
     });
   })();
   var cur = 0, view = 0; /* view 0 = everything, k = seat k's view (seat k-1) */
@@ -106,6 +106,12 @@
     return D.private_moves && view > 0 && s.alts && view - 1 !== s.seat;
   }
 
+  function searchCell(s, a) {
+    /* rollout: the candidate's mean playout value; ismcts: the root's visits and mean value (its most visited few) */
+    if (a[3] === null || a[3] === undefined) return s.iters ? "fewer visits" : s.search ? "not searched" : "";
+    return s.iters ? fmt(a[3]) + " (" + a[4] + (a[4] === 1 ? " visit)" : " visits)") : fmt(a[3]);
+  }
+
   function renderAlts(s) {
     var tb = $("alts").tBodies[0];
     tb.innerHTML = "";
@@ -121,8 +127,9 @@
       tb.appendChild(tr); tb.appendChild(note);
       return;
     }
-    var best = -1;
-    s.alts.forEach(function (a, i) { if (a[3] !== null && a[3] !== undefined && (best < 0 || a[3] > s.alts[best][3])) best = i; });
+    /* the search's favourite: the best mean playout value (rollout) or the most visits (ismcts, a[4]) */
+    var best = -1, key = s.iters ? 4 : 3;
+    s.alts.forEach(function (a, i) { if (a[key] !== null && a[key] !== undefined && (best < 0 || a[key] > s.alts[best][key])) best = i; });
     s.alts.forEach(function (a, i) {
       var tr = h("tr");
       if (i === s.pick) { tr.className = "chosen"; tr.setAttribute("aria-current", "true"); }
@@ -130,7 +137,7 @@
       tr.appendChild(h("td", String(i)));
       tr.appendChild(h("td", a[0] + (i === s.pick ? "  (chosen)" : "")));
       tr.appendChild(h("td", fmt(a[2]), "num"));
-      tr.appendChild(h("td", a[3] === null || a[3] === undefined ? (s.search ? "not searched" : "") : fmt(a[3]), "num search"));
+      tr.appendChild(h("td", searchCell(s, a), "num search"));
       tr.tabIndex = 0;
       tr.addEventListener("mouseenter", function () { clearHover(); mark(a[1], "mark-hover"); });
       tr.addEventListener("focus", function () { clearHover(); mark(a[1], "mark-hover"); });
@@ -194,7 +201,8 @@
       var seat = D.seats[s.seat];
       $("decision").textContent = seat.name + " (" + seat.bot + ") decides: " + s.kind +
         (hiddenAlts(s) ? "" : s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
-        (s.search ? ", searched with " + s.search + " playouts each" : "");
+        (s.search ? ", searched with " + s.search + " playouts each" : "") +
+        (s.iters ? ", searched with " + s.iters + " ismcts iterations (mean value and visits of the most visited)" : "");
       mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
     } else {
       $("decision").textContent = "The game is over";
