@@ -136,7 +136,8 @@ def paired_compare(base: Run, other: Run, conf: float = 0.95) -> pl.DataFrame:
                     ).select(cols)
                 )
 
-            for bot, v in _pair_block(rows(base), rows(other), p, start, block).items():
+            span_games = min(block, hi + 1 - start)  # the last (or only) block: no wider than its games
+            for bot, v in _pair_block(rows(base), rows(other), p, start, span_games).items():
                 key = (p, bot)
                 acc[key] = acc.get(key, 0.0) + v
     rows_out = []
