@@ -387,6 +387,18 @@ def load_quality(path: str | Path) -> dict[str, Any]:
     return {"json": data, "frames": frames}
 
 
+def redraw_setting(exact: bool) -> dict[str, Any]:
+    """``settings.redraw`` (and ``redraw_note`` when it is the approximation) of ``quality.json``."""
+    if exact:
+        return {"redraw": "exact"}
+    return {
+        "redraw": "determinise",
+        "redraw_note": "the game registers no redraw (sim.core.forward.register): each trajectory playout re-deals "
+        "for the seat to move, the other seats' hidden holdings too, so p_win is given what the seat to move knows, "
+        "not the true state",
+    }
+
+
 # -- measuring: play, then write the files --------------------------------------------------------------------------
 
 
@@ -398,7 +410,12 @@ def measure(
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
     results from ``out`` (written before by the runner) and write every file and ``quality.json``. Returns the
-    ``quality.json`` record."""
+    ``quality.json`` record.
+
+    ``settings.redraw`` says how the trajectories' playouts drew fresh chance: ``exact`` (the game's own
+    ``fm_redraw``: every seat keeps its holdings, the estimate is given the true state) or ``determinise`` (a game
+    that registers no redraw: re-dealt for the seat to move, the other seats' hidden holdings too; an approximation,
+    also named in ``settings.redraw_note``)."""
     import polars as pl
 
     from meeplab.sim.core import quality as core
@@ -425,6 +442,7 @@ def measure(
     for p in players:
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
         arr = core.play_trajectories(game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs)
+        record["settings"].update(redraw_setting(arr["exact_redraw"]))
         games = np.arange(traj_games)
         traj = trajectory_frame(arr, p, games)
         frames["trajectories.parquet"].append(traj)

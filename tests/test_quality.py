@@ -269,14 +269,17 @@ def test_no_learnable_skill_gives_rs_zero(sb, tiny):
         assert rs["relative_skill"]["value"] == 0.0
 
 
+def _quality_args(tiny, out):
+    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4"]
+    return args + ["--points", "4", "--skill-games", "4", "--skilled", "tiny", "--bot-config", tiny, "-q", "--out", out]
+
+
 @pytest.fixture(scope="module")
 def qdir(tmp_path_factory, tiny):
     from meeplab.cli import main
 
     out = tmp_path_factory.mktemp("quality") / "q"
-    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4"]
-    args += ["--points", "4", "--skill-games", "4", "--skilled", "tiny", "--bot-config", tiny, "-q", "--out", str(out)]
-    assert main(args) == 0
+    assert main(_quality_args(tiny, str(out))) == 0
     return out
 
 
@@ -295,6 +298,7 @@ def test_quality_command(qdir):
     assert again["lead_changes"]["value"] == pytest.approx(rec["lead_changes"]["value"])
     loaded = q.load_quality(out)
     assert set(loaded["frames"]) >= {"trajectories", "skill", "decisions"}
+    assert data["settings"]["redraw"] == "exact"  # Schweinebande registers its redraw: p_win given the true state
 
 
 def test_quality_bad_input(tmp_path, capsys):

@@ -86,11 +86,13 @@ def quality_cmd(
     values = resolve_params(g, cfg.overrides)
     play_runs([cfg], kw)
     say = None if kw["quiet"] else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
-    measure(
+    rec = measure(
         g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
         traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games, beginner=beginner,
         skilled=skilled, field=field, progress=say,
     )  # fmt: skip
+    if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
+        click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)
     if not kw["quiet"]:
         click.echo(f"meeplab: quality data -> {cfg.out}/quality.json", err=True)
     if report_path:

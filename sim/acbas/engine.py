@@ -256,6 +256,14 @@ def apply(st, cx, i):
     cx.step(st, cx.tab, i)
 
 
+@njit(cache=True, _nrt=False)
+def redraw(st, cx, rnd):
+    """No chance after the setup: the identity on the game. Like ``determinise``, only the copy's per-game plan
+    caches are invalidated (they came from another line of play)."""
+    clear_plan_caches(st.scr[0].wk)
+
+
 forward.register(
-    AcState, AcCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
-)
+    AcState, AcCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result,
+    redraw=redraw,
+)  # fmt: skip

@@ -31,7 +31,15 @@ cached copy of the shared loop and search exists per game, with no function-poin
 ``fm_determinise(st, cx, seat, r)``  re-deal everything ``seat`` has not seen, consistent with what it has
                                      seen (draws from ``r``); the identity for a game without hidden parts
 ``fm_result(st, cx, sc, tb, brk)``   the end: score, tie-break (higher wins a score tie) and breakdown per seat
+``fm_redraw(st, cx, r)``             optional: draw all future chance afresh (the order of every face-down
+                                     stock, pile or deck nobody has seen; draws from ``r``), keeping everything
+                                     any seat holds or has seen and the pending decision's candidates valid
 ===================================  ======================================================================
+
+``fm_redraw`` is what "play on from the TRUE state with fresh chance" needs (win-probability trajectories,
+``sim.core.trajectories``): unlike ``fm_determinise`` it never re-deals another seat's hidden holdings. A game that
+registers none gets ``fm_determinise`` for the seat to move in its place (which also re-deals the other seats'
+hidden holdings; :func:`exact_redraw` tells the two apart, and ``meeplab quality`` records which one it used).
 
 ``fm_advance`` must never call a bot and ``fm_apply`` must accept any ``0 <= i < ctl[C_N]``; everything a
 player chooses goes through a decision. See ``docs/adding-a-game.md``.
@@ -105,6 +113,10 @@ def fm_result(st, cx, sc, tb, brk):
     raise NotImplementedError("fm_result: no game registered for this state type")
 
 
+def fm_redraw(st, cx, r):
+    raise NotImplementedError("fm_redraw: no game registered for this state type")
+
+
 def fm_option_mask(st, cx, i):
     raise NotImplementedError("fm_option_mask: no option classes registered for this state type")
 
@@ -113,10 +125,42 @@ def _is(numba_type, classes) -> bool:
     return getattr(numba_type, "instance_class", None) in classes
 
 
-def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, result) -> None:
+_EXACT_REDRAW: set = set()  # state and context classes whose game registered its own redraw
+
+
+def exact_redraw(st_or_cx) -> bool:
+    """Whether the game of a state or context (an instance or its class) registered its own ``redraw``; False: its
+    ``fm_redraw`` is the fallback, ``fm_determinise`` for the seat to move."""
+    cls = st_or_cx if isinstance(st_or_cx, type) else type(st_or_cx)
+    return cls in _EXACT_REDRAW
+
+
+def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, result, redraw=None) -> None:
     """Bind a game's forward-model functions (numba functions) to the shared ``fm_*`` names for its state
-    and context classes (``NamedTuple`` types). Call once, at import of the game's engine."""
+    and context classes (``NamedTuple`` types). Call once, at import of the game's engine. ``redraw`` (optional,
+    ``redraw(st, cx, r)``): see ``fm_redraw``; without it ``fm_redraw`` re-deals for the seat to move with
+    ``determinise`` (nothing when no decision is pending)."""
     ours = (state_cls, ctx_cls)
+    if redraw is not None:
+        _EXACT_REDRAW.update(ours)
+
+        @overload(fm_redraw, inline="always")
+        def _redraw(st, cx, r):
+            if _is(st, ours):
+                return lambda st, cx, r: redraw(st, cx, r)
+    else:
+        _EXACT_REDRAW.difference_update(ours)
+
+        @overload(fm_redraw, inline="always")
+        def _redraw_fallback(st, cx, r):
+            if _is(st, ours):
+
+                def fallback(st, cx, r):
+                    seat = st.rec[0].ctl[C_SEAT]
+                    if seat >= 0:
+                        determinise(st, cx, seat, r)
+
+                return fallback
 
     @overload(fm_new, inline="always")
     def _new(cx, np_, log):

@@ -31,36 +31,62 @@ def engine_context(game: GameSpec, ctx: Any, lineup) -> Any:
     return cx
 
 
-def play_trajectories(
-    game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
-    rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
-) -> dict[str, Any]:  # fmt: skip
-    """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``): the arrays
-    of :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
-    from .trajectories import trajectories
-
+def check_trajectory_budget(games: int, playouts: int, points: int) -> None:
+    """Refuse a trajectory budget that cannot give the metrics (one clear line)."""
     if playouts < 2:
         raise MeeplabError(f"--playouts must be at least 2 (a standard error needs two), got {playouts}")
     if points < 2:
         raise MeeplabError(f"--points must be at least 2, got {points}")
     if games < 1:
         raise MeeplabError(f"--trajectory-games must be positive, got {games}")
+
+
+def play_trajectories(
+    game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
+    rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+) -> dict[str, Any]:  # fmt: skip
+    """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``): the arrays
+    of :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
+    check_trajectory_budget(games, playouts, points)
+    trajectory_part(game, ctx, bots, n_players, seed, [0], 2, 2, rotate, bot_configs)  # compile (or load) apart
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = trajectory_part(
+        game, ctx, bots, n_players, seed, np.arange(games), playouts, points, rotate, bot_configs, km_below, km_cand,
+        km_lead,
+    )  # fmt: skip
+    return trajectory_timing(out, time.perf_counter() - t0, time.process_time() - c0, playouts, points, km_cand)
+
+
+def trajectory_part(
+    game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games, playouts: int, points: int,
+    rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+) -> dict[str, Any]:  # fmt: skip
+    """The trajectories of the run's games with the indices ``games`` (any subset, any order: game ``g`` depends on
+    ``(seed, g)`` alone), as :func:`sim.core.trajectories.trajectories` returns them, plus ``exact_redraw`` (whether
+    the game registered its own ``redraw``; else the playouts re-deal for the seat to move: ``forward.exact_redraw``).
+    """
+    from .forward import exact_redraw
+    from .trajectories import trajectories
+
     lineup = make_lineup(game.id, bots, n_players, rotate, bot_configs)
     if any(is_restricted(lineup.search[e]) for e in range(n_players)):
         raise MeeplabError("quality plays unrestricted bots only")
     cx = engine_context(game, ctx, lineup)
     ncat = max(1, len(game.categories))
-    trajectories(cx, lineup, n_players, ncat, seed, [0], 2, 2)  # compile (or load) apart from the timing
-    t0, c0 = time.perf_counter(), time.process_time()
-    out = trajectories(
-        cx, lineup, n_players, ncat, seed, np.arange(games), playouts, points, km_below, km_cand, km_lead
-    )
-    out["seconds"] = time.perf_counter() - t0
-    out["cpu_seconds"] = time.process_time() - c0  # all threads: on a quiet machine wall = this / threads
+    out = trajectories(cx, lineup, n_players, ncat, seed, games, playouts, points, km_below, km_cand, km_lead)
+    out["exact_redraw"] = exact_redraw(cx)
+    return out
+
+
+def trajectory_timing(out: dict, seconds: float, cpu_seconds: float, playouts: int, points: int, km_cand: int):
+    """Add ``seconds``, ``cpu_seconds`` (all threads: on a quiet machine wall = this / threads), the playouts played
+    and ``playouts_per_second`` to trajectories ``out``; returns it."""
+    out["seconds"] = seconds
+    out["cpu_seconds"] = cpu_seconds
     n_po = int((out["steps"][:, :points] >= 0).sum()) * playouts
     n_po += int((out["king"] >= 0).sum()) * playouts * km_cand
     out["playouts"] = n_po
-    out["playouts_per_second"] = n_po / max(out["seconds"], 1e-9)
+    out["playouts_per_second"] = n_po / max(seconds, 1e-9)
     return out
 
 
@@ -85,31 +111,47 @@ def play_skill(
     ``(seed, g)`` for all three). The fictive player is ``skilled`` searching from the true state
     (``sim.core.clairvoyant``; ``skilled`` must be a search bot). Returns per role the tested seat's win share per game
     (``wins[role]``: float[games]) and its seconds."""
-    from .clairvoyant import clairvoyant_function, run_batch_with
-
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")
-    ncat = max(1, len(game.categories))
-    seats = (-np.arange(games)) % n_players  # entry 0 sits here in game g (rotation: entry = (seat + g) % P)
     out: dict[str, Any] = {"wins": {}, "seconds": {}, "cpu_seconds": {}, "bots": {}}
     for role, name in zip(SKILL_ROLES, (beginner, skilled, skilled)):
-        lineup = make_lineup(game.id, [name] + [field] * (n_players - 1), n_players, True, bot_configs)
-        if role == "fictive" and lineup.search[0, S_ALGO] == ALGO_NONE:
-            raise MeeplabError(
-                f"the skilled player '{skilled}' is no search bot: the fictive (clairvoyant) player is a search bot "
-                "playing out the true state (e.g. --skilled rollout)"
-            )
         t0, c0 = time.perf_counter(), time.process_time()
-        if role == "fictive":
-            cx = engine_context(game, ctx, lineup)
-            srch = clairvoyant_function(cx, lineup, n_players, ncat)
-            batch = run_batch_with(cx, lineup, n_players, seed, 0, games, ncat, srch)
-        else:
-            batch = game.play(ctx, lineup, seed, 0, games, n_players)
-        _, win = rank_and_win(batch.score, batch.tiebreak)
-        out["wins"][role] = win[np.arange(games), seats]
+        out["wins"][role] = skill_wins(game, ctx, n_players, seed, 0, games, role, name, field, bot_configs)
         out["seconds"][role] = time.perf_counter() - t0  # compile or cache load included
         out["cpu_seconds"][role] = time.process_time() - c0
         out["bots"][role] = name
     out["field"] = field
     return out
+
+
+def skill_lineup(game_id: str, n_players: int, role: str, name: str, field: str, bot_configs=()):
+    """The lineup of one relative-skill player: ``name`` in entry 0, ``field`` in the others, rotated; the fictive
+    player's ``name`` must be a search bot."""
+    lineup = make_lineup(game_id, [name] + [field] * (n_players - 1), n_players, True, bot_configs)
+    if role == "fictive" and lineup.search[0, S_ALGO] == ALGO_NONE:
+        raise MeeplabError(
+            f"the skilled player '{name}' is no search bot: the fictive (clairvoyant) player is a search bot "
+            "playing out the true state (e.g. --skilled rollout)"
+        )
+    return lineup
+
+
+def skill_wins(
+    game: GameSpec, ctx: Any, n_players: int, seed: int, start: int, games: int, role: str, name: str, field: str,
+    bot_configs=(),
+) -> np.ndarray:  # fmt: skip
+    """One role of :func:`play_skill` on games ``start .. start+games-1``: the tested seat's win share per game (any
+    split of the games gives the same numbers: game ``g`` depends on ``(seed, g)`` alone)."""
+    from .clairvoyant import clairvoyant_function, run_batch_with
+
+    lineup = skill_lineup(game.id, n_players, role, name, field, bot_configs)
+    if role == "fictive":
+        ncat = max(1, len(game.categories))
+        cx = engine_context(game, ctx, lineup)
+        srch = clairvoyant_function(cx, lineup, n_players, ncat)
+        batch = run_batch_with(cx, lineup, n_players, seed, start, games, ncat, srch)
+    else:
+        batch = game.play(ctx, lineup, seed, start, games, n_players)
+    _, win = rank_and_win(batch.score, batch.tiebreak)
+    seats = (-np.arange(start, start + games)) % n_players  # entry 0 sits here in game g (entry = (seat + g) % P)
+    return win[np.arange(games), seats]

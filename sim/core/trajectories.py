@@ -4,17 +4,21 @@ For game ``g`` of a run (the very game the runner plays: same seed, same bots, s
 played twice. The first pass counts its decision points ``D`` (every ``fm_advance`` that returns a seat), each seat's
 decisions with more than one candidate, its forced moves (one candidate) and the candidates per decision by kind.
 The second pass replays it and, at ``points`` decision points spread evenly over the game (decision index
-``j * D // points``), estimates each seat's probability of winning: ``playouts`` copies of the state, each re-dealt
-by the forward model for the seat to move (``fm_determinise``: the other seats' hidden cards and all future chance
-drawn afresh; the seat to move keeps what it knows, and its pending candidates stay valid) and played to the end by
-the run's own plain bots (a search seat by its playout policy). A seat's estimate is its mean win share (a k-way
+``j * D // points``), estimates each seat's probability of winning given the true state: ``playouts`` copies of the
+state, each with its future chance drawn afresh (``fm_redraw``: the unseen order of every deck, pile and stock; every
+seat keeps what it holds, the other seats' hidden cards included, and the pending candidates stay valid) and played to
+the end by the run's own plain bots (a search seat by its playout policy). A game that registers no ``redraw`` gets
+its ``fm_determinise`` for the seat to move instead, which also re-deals the other seats' hidden holdings: the
+estimate is then conditioned on what the seat to move knows, not on the true state (``forward.exact_redraw``;
+``meeplab quality`` records which one ran). A seat's estimate is its mean win share (a k-way
 shared first place counts 1/k) with the standard error of that mean. The last point is the game's result (exact:
 standard error 0).
 
 Kingmaking: at a sample point where the seat to move has a win probability below ``km_below`` (3+ players), each of
 its candidates (at most ``km_cand``: the bot's own pick, then the best by feature 0) is applied and played out
-``playouts`` times on common random numbers; the decision counts as kingmaking when at least two candidates make
-different other seats the clear favourite (leading the next other seat by at least ``km_lead``).
+``playouts`` times on common random numbers (each playout's chance redrawn the same way); the decision counts as
+kingmaking when at least two candidates make different other seats the clear favourite (leading the next other seat
+by at least ``km_lead``).
 
 Reproducible: the playouts at a point draw only from streams seeded with ``(mix(seed, g, step), k)``; games run in
 parallel (``prange``), one state per game, so the results are the same for any thread count.
@@ -38,7 +42,7 @@ from .forward import (
     fm_advance,
     fm_apply,
     fm_copy,
-    fm_determinise,
+    fm_redraw,
     fm_reset,
     fm_result,
 )
@@ -96,7 +100,7 @@ def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, 
         fm_copy(sim, st)
         rng_init(q.rng, base, k)
         if r.ctl[C_OVER] == 0:  # a pending decision
-            fm_determinise(sim, cx, seat, q.rng)
+            fm_redraw(sim, cx, q.rng)
             fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(seat, g, np_, rotate)))
         playout_lineup(sim, cx, fns, weights, g, np_, rotate)
         fm_result(sim, cx, sc, tb, brk)
@@ -132,7 +136,7 @@ def kingmaking(
         for k in range(k_play):
             fm_copy(sim, st)
             rng_init(q.rng, base, k)
-            fm_determinise(sim, cx, seat, q.rng)
+            fm_redraw(sim, cx, q.rng)
             fm_apply(sim, cx, cand[ci])
             playout_lineup(sim, cx, fns, weights, g, np_, rotate)
             fm_result(sim, cx, sc, tb, brk)

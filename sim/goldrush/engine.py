@@ -78,6 +78,7 @@ from .const import (
 )
 from .features import eval_placements, fill_view, list_placements, token_mean
 from .follower import action_features
+from .redraw import redraw_chance
 from .scoring import final_scoring, majority, score_complete, take_token
 from .state import (
     C_CUR,
@@ -582,8 +583,9 @@ def apply(st, cx, i):
 
 
 forward.register(
-    GRState, GRCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
-)
+    GRState, GRCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result,
+    redraw=redraw_chance,
+)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------------------------

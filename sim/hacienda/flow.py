@@ -36,6 +36,7 @@ from .actions import (
     post_water,
 )
 from .layout import *
+from .redraw import redraw_decks
 from .scoring import NCAT, NROWS, P_ACTIONS, P_MAX_ROUNDS, score_player
 from .setup import set_table
 from .state import (
@@ -306,9 +307,16 @@ def determinise(st, cx, seat, rnd):
     deal_unseen(st, HEng(cx.tab, cx.proto), seat, rnd)
 
 
+@njit(cache=True, _nrt=False)
+def redraw(st, cx, rnd):
+    """Fresh future chance from the true state: the decks' unseen order (``redraw.redraw_decks``)."""
+    redraw_decks(st, HEng(cx.tab, cx.proto), rnd)
+
+
 forward.register(
-    HState, HCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
-)
+    HState, HCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result,
+    redraw=redraw,
+)  # fmt: skip
 
 
 @njit(cache=True)

@@ -664,6 +664,14 @@ def apply(st, cx, i):
     r.ctl[C_N] = 0
 
 
+@njit(cache=True, _nrt=False)
+def redraw(st, cx, rnd):
+    """Fresh future chance from the true state: the tiles under the face-down spaces and the undealt bag. That is
+    all ``determinise`` re-deals (no player ever holds a hidden tile), whatever the seat."""
+    determinise(st, cx, -1, rnd)
+
+
 forward.register(
-    SBState, SBCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
-)
+    SBState, SBCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result,
+    redraw=redraw,
+)  # fmt: skip

@@ -229,9 +229,17 @@ def option_mask(st, cx, i):
     return np.int64(1) << st.rec[0].moves[i, 0]
 
 
+@njit(cache=True, _nrt=False)
+def redraw(st, cx, rnd):
+    """Fresh future chance from the true state: the cards nobody has seen. That is all ``determinise`` re-deals (every
+    card taken is face up), whatever the seat."""
+    determinise(st, cx, -1, rnd)
+
+
 forward.register(
-    NTState, NTCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result
-)
+    NTState, NTCtx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise, result=result,
+    redraw=redraw,
+)  # fmt: skip
 forward.register_options(NTState, NTCtx, option_mask)
 
 LOGW = LOG_WIDTH
