@@ -405,12 +405,14 @@ def redraw_setting(exact: bool) -> dict[str, Any]:
 def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
-    beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None,
+    beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None, executor=None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
     results from ``out`` (written before by the runner) and write every file and ``quality.json``. Returns the
-    ``quality.json`` record.
+    ``quality.json`` record. ``executor``: a Dask executor (``sim.core.cluster.DaskExecutor``, ``--workers`` /
+    ``--scheduler``) that plays the trajectories and the relative-skill games in parts (``sim.core.quality_cluster``;
+    the same numbers as in this process, only the timings differ), or None: this process, numba threads.
 
     ``settings.redraw`` says how the trajectories' playouts drew fresh chance: ``exact`` (the game's own
     ``fm_redraw``: every seat keeps its holdings, the estimate is given the true state) or ``determinise`` (a game
@@ -419,6 +421,7 @@ def measure(
     import polars as pl
 
     from meeplab.sim.core import quality as core
+    from meeplab.sim.core import quality_cluster as dist
     from meeplab.sim.core.bots import available
 
     from .load import load_run
@@ -441,7 +444,12 @@ def measure(
     frames: dict[str, list[pd.DataFrame]] = {n: [] for n in FILES}
     for p in players:
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
-        arr = core.play_trajectories(game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs)
+        if executor is None:
+            arr = core.play_trajectories(game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs)
+        else:
+            arr = dist.play_trajectories_on(
+                executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs
+            )
         record["settings"].update(redraw_setting(arr["exact_redraw"]))
         games = np.arange(traj_games)
         traj = trajectory_frame(arr, p, games)
@@ -474,7 +482,11 @@ def measure(
         if skill_games:
             say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
                 f"clairvoyant {skilled}, each against {field})")  # fmt: skip
-            sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs)
+            if executor is None:
+                sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs)
+            else:
+                sk = dist.play_skill_on(executor, game, values, p, seed, skill_games, beginner, skilled, field,
+                                        bot_configs)  # fmt: skip
             frames["skill.parquet"].append(
                 pd.DataFrame([(p, g, role, sk["bots"][role], float(w)) for role in core.SKILL_ROLES
                               for g, w in enumerate(sk["wins"][role])],
@@ -483,6 +495,8 @@ def measure(
             rec.update(relative_skill(sk["wins"]))
             timing["skill_s"] = sk["seconds"]
             timing["skill_cpu_s"] = sk["cpu_seconds"]
+        if executor is not None:
+            timing["workers"] = arr["workers"]
         record["players"][str(p)] = rec
         record["timing"][str(p)] = timing
     for name, parts in frames.items():

@@ -301,6 +301,22 @@ def test_quality_command(qdir):
     assert data["settings"]["redraw"] == "exact"  # Schweinebande registers its redraw: p_win given the true state
 
 
+def test_quality_on_workers_is_the_same(qdir, tiny, tmp_path, capsys):
+    """--workers 2: the run, the trajectories and the relative-skill games all play on the cluster, in parts; every
+    number and data file equals the single-process run's (only the timings differ)."""
+    from meeplab.cli import main
+
+    out = tmp_path / "w"
+    assert main([*_quality_args(tiny, str(out)), "--workers", "2"]) == 0
+    one, two = (json.loads((d / "quality.json").read_text()) for d in (qdir, out))
+    assert two["timing"]["3"]["workers"] == 2 and "workers" not in one["timing"]["3"]
+    one.pop("timing"), two.pop("timing")
+    assert one == two
+    for name in q.FILES:
+        pd.testing.assert_frame_equal(pd.read_parquet(qdir / name), pd.read_parquet(out / name))
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_quality_bad_input(tmp_path, capsys):
     from meeplab.cli import main
 

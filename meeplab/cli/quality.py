@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli.common import cli, flag_values, lookup_game, play_runs, run_config, run_options, write_report
+from meeplab.cli.common import (
+    cli,
+    executor,
+    flag_values,
+    lookup_game,
+    play_runs,
+    run_config,
+    run_options,
+    write_report,
+)
 from meeplab.sim.core.errors import MeeplabError
 
 
@@ -49,15 +58,18 @@ def quality_cmd(
 
     \b
     - win-probability trajectories (OUT/trajectories.parquet): at --points points of the first
-      --trajectory-games games, each seat's chance to win by --playouts playouts of the run's bots with
-      fresh chance; from them lead changes, decisiveness, drama, uncertainty, comeback rate, runaway leader;
+      --trajectory-games games, each seat's chance to win given the true state, by --playouts playouts of
+      the run's bots with fresh chance; from them lead changes, decisiveness, drama, uncertainty,
+      comeback rate, runaway leader;
     - relative skill (Dreef et al. 2004): beginner, skilled and clairvoyant skilled player, each in one
       seat against --field on the same --skill-games games;
     - closeness (margins, tie-breaks, shared wins), decisions and branching factor, kingmaking (3+
       players) and which score category decides games.
 
     'meeplab report OUT' shows them in the section "Is it a good game?". Everything is reproducible
-    from --seed. See docs/quality.md for what each number means.
+    from --seed. With --workers N (or --scheduler) every stage plays on the Dask cluster: the run, the
+    trajectories and the relative-skill games, in parts of consecutive games; the numbers are the same
+    for any worker count, only the timings differ. See docs/quality.md for what each number means.
     """
     if skill_games < 0:
         raise MeeplabError(f"--skill-games must be 0 or more, got {skill_games}")
@@ -86,11 +98,12 @@ def quality_cmd(
     values = resolve_params(g, cfg.overrides)
     play_runs([cfg], kw)
     say = None if kw["quiet"] else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
-    rec = measure(
-        g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
-        traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games, beginner=beginner,
-        skilled=skilled, field=field, progress=say,
-    )  # fmt: skip
+    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
+        rec = measure(
+            g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
+            traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games,
+            beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex,
+        )  # fmt: skip
     if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
         click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)
     if not kw["quiet"]:

@@ -1,0 +1,179 @@
+"""``meeplab quality`` on a Dask cluster (``--workers N`` or ``--scheduler ADDRESS``; ``sim.core.cluster``).
+
+Both stages that follow the run itself are split into parts of consecutive games and played by the cluster's
+workers: the win-probability trajectories (:func:`sim.core.quality.trajectory_part`) and each relative-skill player's
+games (:func:`sim.core.quality.skill_wins`). Game ``g`` depends on ``(seed, g)`` alone, its playouts included, so the
+parts put back in game order give exactly the numbers one process gives, for any number of workers; only the
+timings differ. A worker prepares the game from its id and parameter values (a :class:`QualityJob`, small and
+picklable) once per process and compiles or loads the engine one process of a machine at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import MeeplabError
+from .quality import SKILL_ROLES, check_trajectory_budget, skill_lineup, skill_wins, trajectory_part, trajectory_timing
+
+TRAJECTORY_KEYS = ("steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "length")
+
+
+@dataclass(frozen=True)
+class QualityJob:
+    """What a worker needs to prepare the game (no engine state)."""
+
+    game: str
+    values: tuple  # resolved parameter values as (name, value) pairs
+    bot_configs: tuple[str, ...]
+
+
+_PREPARED: dict[str, Any] = {}
+_WARM: set = set()
+
+
+def _prepared(job: QualityJob):
+    key = hashlib.sha256(pickle.dumps(job)).hexdigest()
+    if key not in _PREPARED:
+        from .registry import get_game
+
+        game = get_game(job.game)
+        _PREPARED.clear()  # a worker serves one quality run at a time: keep the latest
+        _PREPARED[key] = (game, game.prepare(dict(job.values)))
+    return _PREPARED[key]
+
+
+def _warm(key, fn) -> None:
+    """Compile or load what ``fn`` plays, once per process, one process of a machine at a time (the first compiles
+    into the shared numba cache, the others then load it)."""
+    if key in _WARM:
+        return
+    from .numba_cache import cache_lock
+
+    with cache_lock(".compile.lock"):
+        fn()
+    _WARM.add(key)
+
+
+def _set_threads(threads: int | None) -> None:
+    if threads is None:
+        try:
+            from distributed import get_worker
+
+            threads = get_worker().state.nthreads
+        except Exception:  # outside a worker
+            return
+    import numba
+
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+
+
+def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, playouts, points, rotate, km):
+    """Worker side: the trajectories of the game indices ``games`` and the CPU seconds they took."""
+    game, ctx = _prepared(job)
+    _set_threads(threads)
+    args = (game, ctx, list(bots), n_players, seed)
+    _warm(
+        ("traj", job, tuple(bots), n_players, rotate),
+        lambda: trajectory_part(*args, [0], 2, 2, rotate, job.bot_configs),
+    )
+    c0 = time.process_time()
+    out = trajectory_part(*args, np.asarray(games), playouts, points, rotate, job.bot_configs, *km)
+    out["cpu_seconds"] = time.process_time() - c0
+    return out
+
+
+def skill_task(job: QualityJob, threads, n_players, seed, start, n, role, name, field):
+    """Worker side: one relative-skill player's win share per game on games ``start .. start+n-1``, with the wall
+    and CPU seconds they took."""
+    game, ctx = _prepared(job)
+    _set_threads(threads)
+    _warm(
+        ("skill", job, n_players, role, name, field),
+        lambda: skill_wins(game, ctx, n_players, seed, 0, 1, role, name, field, job.bot_configs),
+    )
+    t0, c0 = time.perf_counter(), time.process_time()
+    wins = skill_wins(game, ctx, n_players, seed, start, n, role, name, field, job.bot_configs)
+    return wins, time.perf_counter() - t0, time.process_time() - c0
+
+
+def parts(games: int, workers: int) -> list[tuple[int, int]]:
+    """``0 .. games-1`` as (start, count) parts of consecutive games, about four per worker."""
+    size = max(1, -(-games // (4 * max(1, workers))))
+    return [(s, min(size, games - s)) for s in range(0, games, size)]
+
+
+def gather(ex, calls: list[tuple]) -> list:
+    """Submit ``(fn, *args)`` calls to the executor's cluster and return their results in the order given."""
+    futures = [ex.client.submit(fn, *args, pure=False) for fn, *args in calls]
+    out = []
+    try:
+        for fut in futures:
+            try:
+                out.append(fut.result())
+            except MeeplabError:
+                raise
+            except Exception as exc:
+                msg = str(exc).splitlines()[0] if str(exc) else ""
+                raise MeeplabError(f"a quality task failed on the cluster: {type(exc).__name__}: {msg}") from None
+    finally:
+        ex.client.cancel(futures)
+    return out
+
+
+def play_trajectories_on(
+    ex, game, values: dict, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
+    rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+) -> dict[str, Any]:  # fmt: skip
+    """:func:`sim.core.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
+    ``cpu_seconds`` summed over the workers, ``workers`` the cluster's size."""
+    check_trajectory_budget(games, playouts, points)
+    job = QualityJob(game.id, tuple(values.items()), tuple(bot_configs))
+    km = (km_below, km_cand, km_lead)
+    t0 = time.perf_counter()
+    calls = [
+        (trajectory_task, job, ex.threads, tuple(bots), n_players, seed, np.arange(s, s + n), playouts, points,
+         rotate, km)
+        for s, n in parts(games, ex.workers)
+    ]  # fmt: skip
+    got = gather(ex, calls)
+    out: dict[str, Any] = {k: np.concatenate([g[k] for g in got]) for k in TRAJECTORY_KEYS}
+    out["exact_redraw"] = got[0]["exact_redraw"]
+    cpu = sum(g["cpu_seconds"] for g in got)
+    out = trajectory_timing(out, time.perf_counter() - t0, cpu, playouts, points, km_cand)
+    out["workers"] = ex.workers
+    return out
+
+
+def play_skill_on(
+    ex, game, values: dict, n_players: int, seed: int, games: int, beginner: str, skilled: str, field: str,
+    bot_configs=(),
+) -> dict[str, Any]:  # fmt: skip
+    """:func:`sim.core.quality.play_skill` on the cluster of ``ex``: the three players' games in parts, all at once;
+    ``seconds`` and ``cpu_seconds`` of a role are its parts' seconds summed over the workers."""
+    if games < 2:
+        raise MeeplabError(f"--skill-games must be at least 2, got {games}")
+    job = QualityJob(game.id, tuple(values.items()), tuple(bot_configs))
+    roles = list(zip(SKILL_ROLES, (beginner, skilled, skilled)))
+    for role, name in roles:
+        skill_lineup(game.id, n_players, role, name, field, bot_configs)  # bad bots fail here, not on a worker
+    split = parts(games, ex.workers)
+    calls = [
+        (skill_task, job, ex.threads, n_players, seed, s, n, role, name, field)
+        for role, name in roles
+        for s, n in split
+    ]
+    got = iter(gather(ex, calls))
+    out: dict[str, Any] = {"wins": {}, "seconds": {}, "cpu_seconds": {}, "bots": {}, "field": field}
+    for role, name in roles:
+        mine = [next(got) for _ in split]
+        out["wins"][role] = np.concatenate([w for w, _, _ in mine])
+        out["seconds"][role] = sum(s for _, s, _ in mine)
+        out["cpu_seconds"][role] = sum(c for _, _, c in mine)
+        out["bots"][role] = name
+    return out
