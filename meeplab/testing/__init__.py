@@ -18,9 +18,12 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
 - ``schema``: the result rows' columns; one win per game; the winner has the best score (``lower_wins`` read);
 - ``stepping``: the batch and the forward model stepped from Python play identical games;
 - ``copy``: a copy is exact and independent;
-- ``hidden``: a second state built by the KIT, by permuting what the seat has not seen in the fields
-  ``GameSpec.hidden`` declares, looks the same to the seat's bots, and ``determinise`` turns both into the same
-  state (a hidden field it forgets is caught), keeping everything else;
+- ``hidden`` (``meeplab.testing.hidden``): a second state built by the KIT, by dealing otherwise what the seat has
+  not seen in the fields ``GameSpec.hidden`` declares (each pool's cards exchanged among its places: the other
+  seats' unseen cards and the deck's, every hand keeping its size; derived fields recomputed), looks the same to the
+  seat's bots (the decision posted again on both, where ``advance`` posts a pending decision again), and
+  ``determinise`` turns both into the same state (a hidden field it forgets is caught), keeping everything else and
+  re-dealing the same cards;
 - ``chance``: the same (seed, game) deals the same, other games deal otherwise in ``GameSpec.chance_fields``;
 - ``options``: option classes mask only legal candidates, restricted play runs for every class;
 - ``replay``: the replay runs and replays the batch's game;

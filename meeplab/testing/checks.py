@@ -13,11 +13,13 @@ import numpy as np
 from meeplab.sim.core import face, forward
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.forward import C_DECISIONS, C_KIND, C_N, C_OVER, C_SEAT
+from meeplab.sim.core.forward import C_DECISIONS, C_KIND, C_N, C_OVER
 from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.play import LogOverflow, run_logged
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.core.results import batch_table
+
+from .hidden import check_hidden
 
 SEED = 7
 SCHEMA = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length", "tiebreak", "end")
@@ -130,6 +132,12 @@ def check_spec(kit: Kit) -> str:
         names = kit.new(cx, g.min_players).rec.dtype.names
         for h in g.hidden:
             assert h.field in names, f"hidden field '{h.field}' is not a field of the state record ({names})"
+            assert h.derive is None or (h.counts is None and not h.pool), (
+                f"hidden field '{h.field}': a derived field is recomputed, it has no pool and no counts"
+            )
+        for f in {h.field for h in g.hidden}:
+            kinds = {h.counts is None for h in g.hidden if h.field == f}
+            assert len(kinds) == 1, f"hidden field '{f}' is declared both as counts and as a list of cards"
         for f in g.chance_fields:
             assert f in names, f"chance field '{f}' is not a field of the state record"
     return f"{g.min_players}-{g.max_players} players, {len(g.categories)} categories"
@@ -239,126 +247,6 @@ def check_copy(kit: Kit) -> str:
         for x, y in zip(a, b):
             assert np.array_equal(x, y), "a copy and its original, played on alike, ended differently"
     return f"{len(points)} states"
-
-
-def _unseen(h, rec, seat, cx):
-    """The flat indices of field ``h.field`` that ``seat`` has not seen; None for a derived field (``unseen``
-    returns None: a value ``determinise`` recomputes from the re-dealt ones, or scratch it writes)."""
-    if h.unseen is None:
-        return np.arange(rec[h.field].size)
-    idx = h.unseen(rec, seat, cx)
-    return None if idx is None else np.asarray(idx, dtype=np.int64)
-
-
-def _swap_hidden(kit: Kit, st, cx, seat: int, rng: np.random.Generator) -> tuple[Any, int]:
-    """A second state that ``seat`` cannot tell from ``st``: the unseen elements of every declared hidden field
-    permuted among themselves. Returns (state, elements moved)."""
-    rec = st.rec[0]
-    moved = 0
-    for h in kit.game.hidden:
-        idx = _unseen(h, rec, seat, cx)
-        if idx is None:  # derived: determinise rewrites it
-            continue
-        flat = rec[h.field].reshape(-1)
-        if idx.size < 2:
-            continue
-        vals = flat[idx].copy()
-        for _ in range(8):
-            perm = rng.permutation(vals)
-            if not np.array_equal(perm, vals):
-                break
-        moved += int(np.count_nonzero(perm != vals))
-        flat[idx] = perm
-        rec[h.field] = flat.reshape(rec[h.field].shape)
-    return st, moved
-
-
-def _view(st) -> tuple:
-    r = st.rec[0]
-    n = int(r["ctl"][C_N])
-    return (
-        r["pub"].copy(),
-        int(r["ctl"][C_SEAT]),
-        int(r["ctl"][C_KIND]),
-        n,
-        r["moves"][:n].copy(),
-        r["feats"][:n].copy(),
-    )
-
-
-def check_hidden(kit: Kit) -> str:
-    """Hidden information, checked against states the KIT builds: permuting what a seat has not seen (the fields
-    ``GameSpec.hidden`` declares) changes nothing the seat's bots see, and ``determinise`` of the two states is the
-    same state (it depends only on what the seat has seen, so a hidden field it forgets to re-deal is caught); it
-    keeps everything else as it was and re-deals the unseen elements among themselves."""
-    g = kit.game
-    if not g.forward_model:
-        return "skipped: not on the forward model"
-    rng = np.random.default_rng(kit.seed)
-    p = g.default_players
-    moved_any = 0
-    points = []
-    for game_index in range(2):
-        pts, _, cx = kit.decision_points(p, game_index)
-        points += pts
-    assert points, "no decision with more than one candidate in games 0-1"
-    hidden = {h.field for h in g.hidden}
-    plain = all(h.unseen is None or _unseen(h, points[0][0].rec[0], points[0][1], cx) is not None for h in g.hidden)
-    for st, seat in points:
-        a = st
-        b = kit.new(cx, p)
-        face.copy(b, a)
-        b, moved = _swap_hidden(kit, b, cx, seat, rng)
-        moved_any += moved
-        va, vb = _view(a), _view(b)
-        for name, x, y in zip(("view", "seat", "kind", "n", "moves", "features"), va, vb):
-            assert np.array_equal(x, y), (
-                f"the deciding seat's {name} changed when only hidden fields ({sorted(hidden)}) were permuted: "
-                "the engine shows a seat something it has not seen"
-            )
-        for bot in kit.plain_bots():
-            e = 0
-            lu1 = kit.lineup(p, [bot], rotate=False)
-            ra, rb = a.rec[0]["rng"].copy(), b.rec[0]["rng"].copy()
-            ca = lu1.fns[e](va[2], va[0], a.rec[0]["moves"], va[3], a.rec[0]["feats"], lu1.weights[e], ra)
-            cb = lu1.fns[e](vb[2], vb[0], b.rec[0]["moves"], vb[3], b.rec[0]["feats"], lu1.weights[e], rb)
-            assert ca == cb, f"bot {bot} decided differently on two states that differ only in hidden fields"
-        for k in range(3):
-            da, db = kit.new(cx, p), kit.new(cx, p)
-            face.copy(da, a)
-            face.copy(db, b)
-            r = np.zeros(4, dtype=np.uint64)
-            r[0], r[1] = 1000 + k, 77
-            face.determinise(da, cx, seat, r.copy())
-            face.determinise(db, cx, seat, r.copy())
-            for f in a.rec.dtype.names:
-                if f not in hidden:
-                    assert np.array_equal(da.rec[0][f], a.rec[0][f]), (
-                        f"determinise changed field '{f}', which GameSpec.hidden does not declare hidden"
-                    )
-                assert np.array_equal(da.rec[0][f], db.rec[0][f]), (
-                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen "
-                    "(two states that differ only there re-deal differently): it forgets to re-deal it"
-                    if f in hidden
-                    else f"determinise of two indistinguishable states differs in field '{f}'"
-                )
-            for h in g.hidden:
-                idx = _unseen(h, a.rec[0], seat, cx)
-                if idx is None:
-                    continue
-                ua = a.rec[0][h.field].reshape(-1)
-                ud = da.rec[0][h.field].reshape(-1)
-                seen = np.ones(ua.size, dtype=bool)
-                seen[idx] = False
-                assert np.array_equal(ua[seen], ud[seen]), f"determinise changed seen elements of '{h.field}'"
-                if plain:  # unseen elements may move between fields when determinise re-deals a derived one
-                    assert np.array_equal(np.sort(ua[idx]), np.sort(ud[idx])), (
-                        f"determinise changed which elements of '{h.field}' are unseen (not a re-deal of the same ones)"
-                    )
-    if not g.hidden:
-        return f"{len(points)} states: no hidden fields declared, determinise is the identity"
-    assert moved_any > 0, "no hidden element could be moved at any tested state: the declaration is empty in play"
-    return f"{len(points)} states, {moved_any} hidden elements moved"
 
 
 def check_chance(kit: Kit) -> str:

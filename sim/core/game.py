@@ -37,17 +37,39 @@ class Hidden:
     """A state-record field that holds information some seat has not seen (``GameSpec.hidden``).
 
     ``unseen(rec, seat, cx)`` gives the flat indices of the field's elements that ``seat`` has not seen in state
-    record ``rec`` (``st.rec[0]``; ``cx`` the engine context; e.g. the cards of a deck still face down). It may
-    return ``None`` for a field that ``determinise`` derives from the other hidden fields (Hacienda's other hands,
-    dealt back from the same pool; a re-deal's scratch; a sum of hidden tokens): the field is declared hidden (a
-    seat's view never shows it), but the kit does not permute it itself, and a forgotten re-deal of such a field is
-    caught only through the fields it is derived from. ``determinise`` must re-deal exactly the unseen elements,
-    keep everything else and depend only on what the seat has seen: the conformance kit checks that by permuting the
-    unseen elements of every hidden field of a state (a second state the seat cannot tell apart) and comparing the
-    two re-deals."""
+    record ``rec`` (``st.rec[0]``; ``cx`` the engine context; e.g. the cards of a deck still face down); without
+    ``unseen`` the whole field is unseen by everybody. ``determinise`` must re-deal exactly the unseen elements, keep
+    everything else and depend only on what the seat has seen: the conformance kit checks that by building a second
+    state the seat cannot tell apart (the unseen cards dealt otherwise, by the kit itself) and comparing the two
+    re-deals. What the kit may deal otherwise is declared with:
+
+    * ``pool``: a name shared by the declarations whose unseen cards are one multiset, exchangeable among their
+      places (the other seats' unseen cards and the deck's unseen cards: ``Hidden("hand", ..., pool="land")`` and
+      ``Hidden("ldeck", ..., pool="land")``). The kit deals the pool's cards at random among its places: every
+      place keeps its number of unseen cards (a hand keeps its size) and every element the seat has seen. A
+      declaration without a pool is a pool of its own (its unseen elements permuted among themselves). A card is
+      an element's value, the same in every place of the pool (a card type; in a ``counts`` field, the type is the
+      index on its last axis).
+    * ``counts(rec, seat, cx)``: the field holds cards as counts per type on its last axis (``hand[seat, type]``);
+      this gives how many of each count ``seat`` has not seen (an int array of the field's shape: its own row 0,
+      another seat's row its count less the cards the seat saw it take). ``unseen`` then names the elements
+      those unseen cards may lie in (another seat's row, the pool's types).
+    * ``derive(rec, cx)``: the ``unseen`` elements are a function of other hidden fields (a seat's sum of hidden
+      tokens): the kit does not deal them but recomputes them in place with ``derive`` after dealing the others,
+      and checks that ``determinise`` leaves them as ``derive`` computes them.
+    * ``scratch(rec, seat, cx)``: flat indices ``determinise`` may overwrite as its working space (never read in
+      play): neither dealt nor required kept.
+
+    ``unseen`` returning ``None`` declares the whole field derived or scratch without saying how: the kit then does
+    not deal it and does not check which of its elements ``determinise`` changes, so a re-deal that forgets it is
+    caught only through the fields it follows from; prefer ``pool``, ``counts``, ``derive`` and ``scratch``."""
 
     field: str
-    unseen: Callable[[Any, int, Any], np.ndarray] | None = None
+    unseen: Callable[[Any, int, Any], np.ndarray | None] | None = None
+    pool: str = ""
+    counts: Callable[[Any, int, Any], np.ndarray] | None = None
+    derive: Callable[[Any, Any], None] | None = None
+    scratch: Callable[[Any, int, Any], np.ndarray] | None = None
 
 
 @dataclass

@@ -148,13 +148,34 @@ def _unseen_tokens(rec, seat, cx):
     return i[(i >= ptr) | (rec["tokown"][: i.size] != seat)]
 
 
-# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the pile and the token faces;
-# each seat's token sum and the re-deal's scratch follow from them (unseen None: determinise rewrites them)
+def _unseen_toksums(rec, seat, cx):
+    """The token sums of the other seats in play (``pl_int[p, PI_TOKSUM]``; their token counts are public)."""
+    from meeplab.sim.core.forward import C_NP
+
+    from .const import PI_TOKSUM
+
+    width = rec["pl_int"].shape[1]
+    return np.array([p * width + PI_TOKSUM for p in range(int(rec["ctl"][C_NP])) if p != seat], dtype=np.int64)
+
+
+def _derive_toksums(rec, cx):
+    """Each seat's token sum: the faces of the tokens it took (``tokown`` of ``tokvals[:gi[G_TOKPTR]]``)."""
+    from meeplab.sim.core.forward import C_NP
+
+    from .const import G_TOKPTR, PI_TOKSUM
+
+    ptr = int(rec["gi"][G_TOKPTR])
+    sums = np.bincount(rec["tokown"][:ptr], weights=rec["tokvals"][:ptr], minlength=rec["pl_int"].shape[0])
+    rec["pl_int"][: int(rec["ctl"][C_NP]), PI_TOKSUM] = sums[: int(rec["ctl"][C_NP])].astype(np.int64)
+
+
+# hidden information (GameSpec.hidden): the pile's order and the token faces a seat did not see (the conformance kit
+# deals them otherwise); the other seats' token sums follow from the faces (derive); ``pool`` is determinise's scratch
 HIDDEN = (
     Hidden("order", _unseen_pile),
     Hidden("tokvals", _unseen_tokens),
-    Hidden("pl_int", lambda rec, seat, cx: None),
-    Hidden("pool", lambda rec, seat, cx: None),
+    Hidden("pl_int", _unseen_toksums, derive=_derive_toksums),
+    Hidden("pool", lambda rec, seat, cx: (), scratch=lambda rec, seat, cx: np.arange(rec["pool"].size)),
 )
 
 

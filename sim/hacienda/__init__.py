@@ -13,7 +13,7 @@ from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
-from .layout import LOGW, MAXP
+from .layout import LOGW, MAXP, NT, T_ANIMAL
 from .params import PARAMS
 from .scoring import (
     MAXPC,
@@ -277,14 +277,35 @@ def _unseen_animals(rec, seat, cx):
     return np.concatenate([np.arange(removed), np.arange(int(sp[SR, S_APTR]), int(sp[SR, S_A2]))])
 
 
-# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the land deck, the animal
-# stacks and the removed animal cards; the other hands (less the cards a seat saw bought) are dealt back from the same
-# pool by determinise (unseen None: derived), and the pool is its scratch
+def _other_hands(rec, seat, lo, hi):
+    """Mask of the hand elements (seat, card type) of the other seats in play, types lo..hi-1."""
+    from meeplab.sim.core.forward import C_NP
+
+    m = np.zeros(rec["hand"].shape, dtype=bool)
+    m[: int(rec["ctl"][C_NP]), lo:hi] = True
+    m[seat] = False
+    return m
+
+
+def _hand_part(lo, hi):
+    """The declaration of the other seats' hands, card types lo..hi-1: where their unseen cards lie (``unseen``) and
+    how many of each type (``counts``: the cards held less those the seat saw bought face up, ``known``)."""
+    return {
+        "unseen": lambda rec, seat, cx: np.flatnonzero(_other_hands(rec, seat, lo, hi)),
+        "counts": lambda rec, seat, cx: np.where(_other_hands(rec, seat, lo, hi), rec["hand"] - rec["known"], 0),
+    }
+
+
+# hidden information (GameSpec.hidden): the land deck still to draw and the other seats' land cards a seat did not see
+# bought are one pool of unseen land cards; the animal stacks, the removed animal cards and the other seats' unseen
+# animal cards another (the conformance kit deals each pool otherwise among its places, every hand keeping its size);
+# ``pool`` is determinise's scratch
 HIDDEN = (
-    Hidden("ldeck", _unseen_land),
-    Hidden("adeck", _unseen_animals),
-    Hidden("hand", lambda rec, seat, cx: None),
-    Hidden("pool", lambda rec, seat, cx: None),
+    Hidden("ldeck", _unseen_land, pool="land"),
+    Hidden("hand", **_hand_part(0, T_ANIMAL), pool="land"),
+    Hidden("adeck", _unseen_animals, pool="animals"),
+    Hidden("hand", **_hand_part(T_ANIMAL, NT), pool="animals"),
+    Hidden("pool", lambda rec, seat, cx: (), scratch=lambda rec, seat, cx: np.arange(rec["pool"].size)),
 )
 
 

@@ -83,9 +83,34 @@ def _unseen_faces(rec, seat, cx):
     return np.array([s for s in range(int(cx.tab[0]["ns"])) if fd >> s & 1], dtype=np.int64)
 
 
-# hidden information (GameSpec.hidden; the conformance kit permutes the unseen parts): the tiles under the face-down
-# spaces; the bag is re-dealt from the public counts of unseen tiles (unseen None: determinise rewrites it)
-HIDDEN = (Hidden("hidden", _unseen_faces), Hidden("bag", lambda rec, seat, cx: None))
+def _bag_parts(rec, cx):
+    """(first tile of this round's deal still face down, first undealt tile, tiles in the bag): ``bag[drawn:total]``
+    is not dealt yet, ``bag[lo:drawn]`` held the deal of the spaces still face down (determinise's scratch)."""
+    from .state import C_DRAWN, M_FACEDOWN
+
+    pi = cx.tab[0]["pi"]
+    total = layout.NK * int(pi[layout.P_TILES]) + int(pi[layout.P_SACKS])
+    drawn = int(rec["ctl"][C_DRAWN])
+    return drawn - bin(int(rec["mk"][M_FACEDOWN])).count("1"), drawn, total
+
+
+def _unseen_bag(rec, seat, cx):
+    """The tiles not dealt yet."""
+    _, drawn, total = _bag_parts(rec, cx)
+    return np.arange(drawn, total)
+
+
+def _bag_scratch(rec, seat, cx):
+    lo, drawn, _ = _bag_parts(rec, cx)
+    return np.arange(lo, drawn)
+
+
+# hidden information (GameSpec.hidden): the tiles under the face-down spaces and the undealt bag are one pool of
+# unseen tiles (their counts are public, pub[V_UNSEEN]); the conformance kit deals it otherwise among those places
+HIDDEN = (
+    Hidden("hidden", _unseen_faces, pool="tiles"),
+    Hidden("bag", _unseen_bag, pool="tiles", scratch=_bag_scratch),
+)
 
 
 GAME = GameSpec(

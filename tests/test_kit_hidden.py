@@ -1,0 +1,152 @@
+"""The conformance kit's hidden-information check has teeth: it builds its second state itself (the other seats'
+unseen cards exchanged with the deck's, GameSpec.hidden's pools; derived fields recomputed), so a re-deal that keeps
+another seat's hand or token sum, or a feature that reads another seat's hand, fails with a clear message. The bugs
+are planted on the Python side of the forward model (monkeypatched), the engines untouched."""
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from meeplab.sim.core import face
+from meeplab.sim.core.forward import C_NP, C_SEAT
+from meeplab.sim.core.game import Hidden
+from meeplab.testing import Kit
+from meeplab.testing.hidden import check_hidden, deal_otherwise, places, pools
+
+
+@pytest.fixture(scope="module")
+def hacienda():
+    return Kit.of("hacienda")
+
+
+def _other(st, seat):
+    return (seat + 1) % int(st.rec[0]["ctl"][C_NP])
+
+
+def test_hacienda_passes(hacienda):
+    note = check_hidden(hacienda)
+    exchanged = re.search(r"(\d+) exchanged between holdings", note)
+    assert exchanged and int(exchanged.group(1)) > 0, note  # cards went between the decks and the other hands
+
+
+def test_the_kits_exchange_keeps_hand_sizes_and_what_the_seat_saw(hacienda):
+    from meeplab.sim.hacienda.layout import T_ANIMAL
+
+    g = hacienda.game
+    rng = np.random.default_rng(3)
+    exchanged = 0
+    points, _, cx = hacienda.decision_points(g.default_players, 0)
+    for st, seat in points:
+        b = hacienda.new(cx, g.default_players)
+        face.copy(b, st)
+        _, x = deal_otherwise(g, b, cx, seat, rng)
+        exchanged += x
+        ra, rb = st.rec[0], b.rec[0]
+        for f in ra.dtype.names:
+            if f not in ("hand", "ldeck", "adeck"):
+                assert np.array_equal(ra[f], rb[f]), f
+        assert np.array_equal(ra["hand"][seat], rb["hand"][seat])  # its own hand
+        assert (rb["hand"] >= rb["known"]).all()  # every card it saw bought is still there
+        for lo, hi in ((0, T_ANIMAL), (T_ANIMAL, ra["hand"].shape[1])):  # every hand keeps its land and animal count
+            assert np.array_equal(ra["hand"][:, lo:hi].sum(axis=1), rb["hand"][:, lo:hi].sum(axis=1))
+        for name, members in pools(places(g, ra, seat, cx)).items():  # the same cards, dealt otherwise
+            after = pools(places(g, rb, seat, cx))[name]
+            assert Counter(np.concatenate([p.cards for p in members]).tolist()) == Counter(
+                np.concatenate([p.cards for p in after]).tolist()
+            )
+    assert exchanged > 0  # cards went from the decks into the other hands and back
+
+
+def _keep_other_hand(monkeypatch):
+    real = face.determinise
+
+    def determinise(st, cx, seat, r):  # forgets to re-deal the next seat's hand
+        q = _other(st, seat)
+        kept = st.rec[0]["hand"][q].copy()
+        real(st, cx, seat, r)
+        st.rec[0]["hand"][q] = kept
+
+    monkeypatch.setattr(face, "determinise", determinise)
+
+
+def test_a_redeal_that_keeps_another_hand_is_caught(hacienda, monkeypatch):
+    _keep_other_hand(monkeypatch)
+    with pytest.raises(AssertionError, match=r"determinise left field 'hand' depending on what seat \d has not seen"):
+        check_hidden(hacienda)
+
+
+def test_without_the_pools_the_same_bug_went_unseen(hacienda, monkeypatch):
+    """The declaration before the pools (hands derived, unseen None): the kit could not deal the hands otherwise,
+    so the same planted bug passed. This is what the pools are for."""
+    old = (
+        *(h for h in hacienda.game.hidden if h.field in ("ldeck", "adeck")),
+        Hidden("hand", lambda rec, seat, cx: None),
+        Hidden("pool", lambda rec, seat, cx: None),
+    )
+    old = tuple(replace(h, pool="") for h in old)
+    kit = Kit(replace(hacienda.game, hidden=old))
+    _keep_other_hand(monkeypatch)
+    check_hidden(kit)
+
+
+def test_a_feature_that_reads_another_hand_is_caught(hacienda, monkeypatch):
+    real = face.advance
+
+    def advance(st, cx):  # the engine's features peek at the next seat's hand
+        seat = real(st, cx)
+        r = st.rec[0]
+        if seat >= 0:
+            hand = r["hand"][_other(st, int(r["ctl"][C_SEAT]))]
+            r["feats"][:, 0] += float(hand @ np.arange(1, hand.size + 1))
+        return seat
+
+    monkeypatch.setattr(face, "advance", advance)
+    with pytest.raises(AssertionError, match=r"the deciding seat's features changed .* when only what seat \d has not"):
+        check_hidden(hacienda)
+
+
+def test_counts_beyond_a_hand_are_refused(hacienda):
+    lying = tuple(
+        replace(h, counts=lambda rec, seat, cx: rec["hand"] + 1) if h.counts is not None else h
+        for h in hacienda.game.hidden
+    )
+    with pytest.raises(AssertionError, match=r"unseen counts of 'hand' for seat .* not between 0 and the counts held"):
+        check_hidden(Kit(replace(hacienda.game, hidden=lying)))
+
+
+def test_goldrush_a_redeal_that_keeps_the_token_sums_is_caught(monkeypatch):
+    from meeplab.sim.goldrush.const import PI_TOKSUM
+
+    kit = Kit.of("goldrush")
+    check_hidden(kit)
+    real = face.determinise
+
+    def determinise(st, cx, seat, r):  # re-deals the faces, forgets the other seats' sums
+        kept = st.rec[0]["pl_int"][:, PI_TOKSUM].copy()
+        real(st, cx, seat, r)
+        st.rec[0]["pl_int"][:, PI_TOKSUM] = kept
+
+    monkeypatch.setattr(face, "determinise", determinise)
+    with pytest.raises(AssertionError, match="'pl_int'"):
+        check_hidden(kit)
+
+
+def test_schweinebande_a_redeal_that_keeps_the_bag_is_caught(monkeypatch):
+    from meeplab.sim.schweinebande.state import C_DRAWN
+
+    kit = Kit.of("schweinebande")
+    check_hidden(kit)
+    real = face.determinise
+
+    def determinise(st, cx, seat, r):  # deals the face-down tiles from the unseen counts, keeps the bag as it was
+        drawn = int(st.rec[0]["ctl"][C_DRAWN])
+        kept = st.rec[0]["bag"][drawn:].copy()
+        real(st, cx, seat, r)
+        st.rec[0]["bag"][drawn:] = kept
+
+    monkeypatch.setattr(face, "determinise", determinise)
+    with pytest.raises(AssertionError, match="field 'bag'"):
+        check_hidden(kit)
