@@ -363,3 +363,22 @@ def test_quality_of_a_lower_wins_game(tmp_path):
     assert data["players"]["3"]["margin"]["value"] == pytest.approx(np.mean(sc[:, 1] - sc[:, 0]))
     text = " ".join(str(x) for f in findings(data, 3) for x in f)
     assert "of the runner-up's score (lowest score wins)" in text
+
+
+def test_relative_skill_counts_wins_in_the_games_direction():
+    """No Thanks! (lowest score wins): a relative-skill player's win in a game is its win with the lowest score, on
+    any part of the games (here games 3..8, seat rotated as in the whole run)."""
+    pytest.importorskip(
+        "meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)"
+    )
+    from meeplab.sim.core import quality as core
+    from meeplab.sim.core.bots import make_lineup
+
+    g = get_game("nothanks")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    wins = core.skill_wins(g, ctx, 3, 5, 3, 6, "beginner", "greedy", "random")
+    batch = g.play(ctx, make_lineup(g.id, ["greedy", "random", "random"], 3, True), 5, 3, 6, 3)
+    _, win = g.rank_and_win(batch.score, batch.tiebreak)
+    seats = (-np.arange(3, 9)) % 3  # the greedy entry's seat in games 3..8
+    assert np.array_equal(wins, win[np.arange(6), seats])
+    assert not np.array_equal(wins, rank_and_win(batch.score, batch.tiebreak)[1][np.arange(6), seats])

@@ -15,7 +15,7 @@ import numpy as np
 from .bots import available, make_lineup
 from .errors import MeeplabError
 from .forward import ALGO_NONE, S_ALGO
-from .game import GameSpec, rank_and_win
+from .game import GameSpec
 from .restrict import is_restricted
 
 
@@ -140,8 +140,9 @@ def skill_wins(
     game: GameSpec, ctx: Any, n_players: int, seed: int, start: int, games: int, role: str, name: str, field: str,
     bot_configs=(),
 ) -> np.ndarray:  # fmt: skip
-    """One role of :func:`play_skill` on games ``start .. start+games-1``: the tested seat's win share per game (any
-    split of the games gives the same numbers: game ``g`` depends on ``(seed, g)`` alone)."""
+    """One role of :func:`play_skill` on games ``start .. start+games-1``: the tested seat's win share per game, in the
+    game's score direction (any split of the games gives the same numbers: game ``g`` depends on ``(seed, g)``
+    alone)."""
     from .clairvoyant import clairvoyant_function, run_batch_with
 
     lineup = skill_lineup(game.id, n_players, role, name, field, bot_configs)
@@ -152,6 +153,6 @@ def skill_wins(
         batch = run_batch_with(cx, lineup, n_players, seed, start, games, ncat, srch)
     else:
         batch = game.play(ctx, lineup, seed, start, games, n_players)
-    _, win = rank_and_win(batch.score, batch.tiebreak)
+    _, win = game.rank_and_win(batch.score, batch.tiebreak)  # in the game's direction (lowest score wins: No Thanks!)
     seats = (-np.arange(start, start + games)) % n_players  # entry 0 sits here in game g (entry = (seat + g) % P)
     return win[np.arange(games), seats]
