@@ -317,6 +317,21 @@ def test_quality_on_workers_is_the_same(qdir, tiny, tmp_path, capsys):
     assert "warning" not in capsys.readouterr().err
 
 
+def test_quality_says_when_its_redraw_is_the_approximation(tmp_path, capsys, monkeypatch):
+    """A game that registers no redraw (its playouts re-deal for the seat to move): quality.json and stderr say so,
+    --quiet or not. Planted by answering exact_redraw False for Schweinebande."""
+    from meeplab.cli import main
+    from meeplab.sim.core import forward
+
+    monkeypatch.setattr(forward, "exact_redraw", lambda st_or_cx: False)
+    out = tmp_path / "a"
+    args = ["quality", "schweinebande", "-p", "3", "-n", "4", "--trajectory-games", "2", "--playouts", "2"]
+    assert main([*args, "--points", "2", "--skill-games", "0", "-q", "--out", str(out)]) == 0
+    settings = json.loads((out / "quality.json").read_text())["settings"]
+    assert settings["redraw"] == "determinise" and "not the true state" in settings["redraw_note"]
+    assert "warning: schweinebande: the game registers no redraw" in capsys.readouterr().err
+
+
 def test_quality_bad_input(tmp_path, capsys):
     from meeplab.cli import main
 
