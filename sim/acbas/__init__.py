@@ -4,6 +4,7 @@ import numpy as np
 
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.bots import MAX_ENTRIES, READS_ALL
+from meeplab.sim.core.face import Face
 from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
 from meeplab.sim.core.game import GameSpec
 
@@ -44,15 +45,14 @@ def engine_ctx(prm, prmf, lineup, mono=None):
     return engine.make_ctx(ctx_record(prm, prmf, reads, lineup.rotate, mono))
 
 
-def play(ctx, lineup, seed, start, n_games, n_players=2):
-    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
-    return core_play.run_batch(cx, lineup, 2, seed, start, n_games, NCAT, LOGW)
-
-
-def decisions(ctx, lineup, seed, start, n_games, n_players=2):
-    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    cx = engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono)
-    return core_play.run_decisions(cx, lineup, 2, seed, start, n_games, NCAT)
+# play, decisions and GameSpec.events (the conformance kit's; grown until a game fits): the core's face. The replay
+# reads ACBAS's own event log below (the same rows, with tie-breaks)
+FACE = Face(
+    forward_context=lambda ctx, lineup: engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono),
+    n_categories=NCAT,
+    log_width=LOGW,
+)
+play, decisions = FACE.play, FACE.decisions
 
 
 def events(ctx, lineup, seed, index, n_players=2):
@@ -120,9 +120,10 @@ GAME = GameSpec(
     description="2-player worker placement: animals, pastures, buildings; exact housing solver",
     bot_doc=BOT_DOC,
     forward_model=True,
-    forward_context=lambda ctx, lineup: engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono),
+    forward_context=FACE.forward_context,
     draw=draw,
     decisions=decisions,
+    events=FACE.events,
     options=options.OPTIONS,
     chance=False,
 )

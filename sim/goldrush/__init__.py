@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.game import Batch, GameSpec, Hidden
+from meeplab.sim.core.face import Face
+from meeplab.sim.core.game import GameSpec, Hidden
 
 from . import draw
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR
@@ -80,21 +81,10 @@ def prepare(values: dict[str, Any]) -> Ctx:
     )
 
 
-def play(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> Batch:
-    from meeplab.sim.core import play as core_play
-
-    from . import engine, options  # noqa: F401  (register the forward model and the option classes)
-
-    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES), LOGW)
-
-
-def decisions(ctx: Ctx, lineup, seed: int, start: int, n_games: int, n_players: int) -> int:
-    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    from meeplab.sim.core import play as core_play
-
-    from . import engine, options  # noqa: F401
-
-    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES))
+# play and decisions: the core's face (the event log is Gold Rush's own: its rows end at the END event, event code 0
+# being the start tile)
+FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW)
+play, decisions = FACE.play, FACE.decisions
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
@@ -198,6 +188,7 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     decisions=decisions,
+    forward_context=FACE.forward_context,
     options=OPTIONS,
     hidden=HIDDEN,
     chance_fields=("order", "tokvals"),

@@ -8,6 +8,7 @@ import numpy as np
 
 from meeplab.sim.core import play as core_play
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.face import Face
 from meeplab.sim.core.game import GameSpec, Hidden
 from meeplab.sim.core.params import seat_values
 
@@ -201,19 +202,16 @@ def prepare(values):
 END_CODES = ("rules", "cap", "stalled")
 
 
-def play(ctx, lineup, seed, start, n_games, n_players):
-    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES), LOGW)
+# play, decisions and GameSpec.events (the conformance kit's; grown until a game fits): the core's face. The replay
+# reads Hacienda's own event log below (the same rows, with tie-breaks and the board at both scorings)
+FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW)
+play, decisions = FACE.play, FACE.decisions
 
 
 def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
     """The batch plus how each game ended (index into END_CODES: 0 by the rules, 1 max_rounds cap, 2 stalled)."""
     b = play(ctx, lineup, seed, start, n_games, n_players)
     return b, b.end.astype(np.int64)
-
-
-def decisions(ctx, lineup, seed, start, n_games, n_players):
-    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, len(CATEGORIES))
 
 
 def events(ctx, lineup, seed, index, n_players, snapshots=False):
@@ -330,6 +328,8 @@ GAME = GameSpec(
     end_codes=END_CODES,
     forward_model=True,
     decisions=decisions,
+    events=FACE.events,
+    forward_context=FACE.forward_context,
     options=options.OPTIONS,
     hidden=HIDDEN,
     draw=draw,

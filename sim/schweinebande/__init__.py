@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from meeplab.sim.core import play as core_play
+from meeplab.sim.core.face import Face
 from meeplab.sim.core.game import GameSpec, Hidden
 from meeplab.sim.core.params import seat_values
 
@@ -10,6 +10,7 @@ from . import draw, engine, layout, options
 from .board import build
 from .layout import LOGW
 from .params import ANIMALS, PARAMS
+from .replay import format_game
 from .state import make_ctx
 
 
@@ -45,27 +46,9 @@ def prepare(values):
     return Context(values)
 
 
-def play(ctx, lineup, seed, start, n_games, n_players):
-    return core_play.run_batch(ctx.cx, lineup, n_players, seed, start, n_games, engine.NC, LOGW)
-
-
-def decisions(ctx, lineup, seed, start, n_games, n_players):
-    """Bot decisions (more than one candidate) in these games (for the bench's decisions per second)."""
-    return core_play.run_decisions(ctx.cx, lineup, n_players, seed, start, n_games, engine.NC)
-
-
-def events(ctx, lineup, seed, index, n_players):
-    """The event log of one game (the same code path as the batch) plus its results."""
-    log = np.zeros((20000, LOGW), dtype=np.int64)
-    n, score, _, brk, turns, _ = core_play.run_logged(ctx.cx, lineup, n_players, seed, index, log, engine.NC)
-    return log[:n], turns, score, brk
-
-
-def replay(ctx, lineup, seed, index, n_players, explain=False):
-    from .replay import format_game
-
-    log, turns, score, brk = events(ctx, lineup, seed, index, n_players)
-    return format_game(ctx, lineup, seed, index, n_players, log, turns, score, brk, explain=explain)
+# play, decisions, the event log (grown until a game fits, never cut short) and the replay: the core's face
+FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=engine.NC, log_width=LOGW, format_game=format_game)
+play, decisions, events, replay = FACE.play, FACE.decisions, FACE.events, FACE.replay
 
 
 CATEGORIES = ["quartets", "mixed_groups", "pig_bonus", "final_groups"]
@@ -131,6 +114,8 @@ GAME = GameSpec(
     bot_doc=BOT_DOC,
     forward_model=True,
     decisions=decisions,
+    events=events,
+    forward_context=FACE.forward_context,
     options=options.OPTIONS,
     hidden=HIDDEN,
     chance_fields=("bag",),
