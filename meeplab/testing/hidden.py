@@ -100,9 +100,12 @@ def pool_name(key) -> str:
     return key if isinstance(key, str) else f"'{key[2]}'"
 
 
-def _gained(old: np.ndarray, new: np.ndarray) -> int:
-    """Cards in ``new`` that ``old`` did not hold (as multisets): how many came from another place."""
-    return sum((Counter(new.tolist()) - Counter(old.tolist())).values())
+def _gained(p: Place, new: np.ndarray) -> int:
+    """Cards of place ``p`` dealt otherwise (``new``) that its holding did not hold before: how many came from another
+    place, or from another row of a ``counts`` field (another seat's hand)."""
+    rows = p.rows if p.unseen is not None else np.zeros(p.cards.size, dtype=np.int64)
+    before = Counter(zip(rows.tolist(), p.cards.tolist()))
+    return sum((Counter(zip(rows.tolist(), new.tolist())) - before).values())
 
 
 def deal_otherwise(game: GameSpec, st, cx, seat: int, rng: np.random.Generator) -> tuple[int, int]:
@@ -125,8 +128,8 @@ def deal_otherwise(game: GameSpec, st, cx, seat: int, rng: np.random.Generator) 
         for p in members:
             new[id(p)] = perm[k : k + p.cards.size]
             k += p.cards.size
-            if len(members) > 1:
-                exchanged += _gained(p.cards, new[id(p)])
+            if len(members) > 1 or p.unseen is not None:
+                exchanged += _gained(p, new[id(p)])
     fields = {p.h.field: np.array(rec[p.h.field]) for p in pl}
     for p in pl:
         if p.unseen is not None:
