@@ -14,10 +14,11 @@ import pytest
 from meeplab.sim.core import forward, ismcts
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.forward import ALGO_ISMCTS, C_N, C_SEAT, S_ALGO, S_PERCAND, S_PLAYOUTS
+from meeplab.sim.core.explain import search_lines
+from meeplab.sim.core.forward import ALGO_ISMCTS, C_N, C_SEAT, S_ALGO, S_PERCAND, S_PLAYOUTS, S_SWITCH
 from meeplab.sim.core.play import new_player
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS, explain_lines
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
 GAMES = ["schweinebande", "goldrush", "hacienda", "acbas"]
 TINY = """[bots.tiny]
@@ -164,12 +165,33 @@ def test_explain_lines_decode_the_packed_visits():
         (E_SEARCH_CAND, 2, 7, 0, 812_500, 0 + EXPLAIN_VISITS * 25),
         (E_SEARCH_CAND, 0, 3, 0, 500_000, 1 + EXPLAIN_VISITS * 9),
     ]
-    out = explain_lines(rows, lambda m0, m1: f"move {m0}")
-    assert out[0].strip() == "ismcts: 4 candidate(s), 40 iterations, chose candidate 2"
+    out = search_lines(rows, lambda kind, m0, m1: f"move {m0}")
+    assert out[0].strip() == "ismcts: 4 candidates, 40 iterations, chose #1 move 7"
     assert out[1].strip() == "#1 move 7: 25 visits, mean value 0.812"
     assert out[2].strip() == "#2 move 3: 9 visits, mean value 0.500"
     # rollout's rows read as before
-    assert explain_lines([(E_SEARCH, 0, 1, 3, 0, 8)], None)[0].strip().startswith("search: 3 candidate(s) x 8")
+    assert search_lines([(E_SEARCH, 0, 1, 3, 0, 8)], None)[0].strip().startswith("search: 3 candidates x 8 playouts")
+
+
+def test_switch_keeps_the_policys_pick_unless_clearly_beaten():
+    """The decision: the most visited root child; with switch > 0 the policy's pick (root candidate 0) stands unless
+    the chosen child's mean value beats it by more than switch."""
+    ti = np.zeros((4, 5), dtype=np.int64)
+    tw = np.zeros(4)
+    ti[1:, ismcts.T_VISITS] = [10, 30, 10]  # candidates 0 (the policy's pick), 1, 2
+    tw[1:] = [5.0, 16.5, 9.0]  # means 0.50, 0.55, 0.90
+    best = ismcts.most_visited(ti, tw, 3)
+    assert best == 1
+    assert ismcts.keep_policy_pick(ti, tw, best, 0.0) == 1  # plain ISMCTS
+    assert ismcts.keep_policy_pick(ti, tw, best, 0.1) == 0  # 0.55 is not 0.1 better than 0.50
+    assert ismcts.keep_policy_pick(ti, tw, best, 0.04) == 1
+    ti[1:, ismcts.T_VISITS] = [10, 10, 30]
+    tw[1:] = [5.0, 5.5, 27.0]  # means 0.50, 0.55, 0.90
+    assert ismcts.most_visited(ti, tw, 3) == 2 and ismcts.keep_policy_pick(ti, tw, 2, 0.1) == 2
+    ti[1:, ismcts.T_VISITS] = [10, 10, 10]  # equal visits: the higher value sum
+    assert ismcts.most_visited(ti, tw, 3) == 2
+    row = make_lineup("goldrush", ["ismcts"], 2, False).search[0]
+    assert row[S_SWITCH] == available("goldrush")["ismcts"].weights_dict()["switch"]
 
 
 def test_tree_is_sized_from_the_budget():
@@ -191,6 +213,7 @@ def test_tree_is_sized_from_the_budget():
         ("iterations = 0", "iterations"),
         ("value = 3", "value"),
         ("widen = -1", "widen"),
+        ("switch = -0.1", "switch"),
     ],
 )
 def test_bad_options_are_refused(tmp_path, weights, msg):

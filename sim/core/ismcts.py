@@ -32,7 +32,9 @@ as it stands (the game's scoring of the unfinished game). Every seat's value is 
 share of the other seats beaten, plus ``margin`` x the score lead; lowest score wins where the game says so) and each
 node on the path adds the value of the seat that chose it.
 
-**The decision** is the root child with the most visits (then the best mean, then the earlier candidate).
+**The decision** is the root child with the most visits (then the best mean, then the earlier candidate); with
+``switch > 0`` the policy's own pick stands unless that child's mean value beats the pick's by more than ``switch``
+(``rollout``'s switch margin, for games whose noisy playouts should not overturn a good policy on a small difference).
 
 **Memory.** The tree is allocated once per searched decision, sized from its budget: ``iterations + candidates + 1``
 nodes of 5 int64 and 1 float64 (48 bytes), plus per-decision scratch of 4 int64 per candidate row and a hash table
@@ -44,7 +46,7 @@ number of playouts as ``rollout`` with ``playouts = per_candidate`` and the same
 with the table by ``grow`` as ``rollout``'s playouts are (``sim.core.bots.search_playouts``).
 
 ``meeplab replay --explain`` shows the root's candidates by visits with their mean values (events ``E_SEARCH`` /
-``E_SEARCH_CAND`` of ``sim.core.search``, the visits packed into the rank field: :func:`sim.core.search.explain_lines`).
+``E_SEARCH_CAND`` of ``sim.core.search``, the visits packed into the rank field: :func:`sim.core.explain.search_lines`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ from .forward import (
     S_MAXCAND,
     S_PERCAND,
     S_PLAYOUTS,
+    S_SWITCH,
     S_VALUE,
     S_WIDEN,
     S_WIDTH,
@@ -105,6 +108,7 @@ ISMCTS_WEIGHTS = {
     "cutoff": 0.0,
     "epsilon": 0.0,
     "widen": 0.0,
+    "switch": 0.0,
     "margin": 0.0,
     "value": 0.0,
     "max_candidates": 0.0,
@@ -161,6 +165,9 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
     row[S_CUTOFF] = w["cutoff"]
     row[S_EPS] = w["epsilon"]
     row[S_WIDEN] = w["widen"]
+    if w["switch"] < 0:
+        raise MeeplabError(f"bot '{name}': switch must be at least 0, got {w['switch']:g}")
+    row[S_SWITCH] = w["switch"]
     row[S_MARGIN] = w["margin"]
     row[S_VALUE] = w["value"]
     row[S_MAXCAND] = w["max_candidates"]
@@ -430,15 +437,35 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
             nd = path[d]
             ti[nd, T_VISITS] += 1
             tw[nd] += val[pseat[d]]
+    best = most_visited(ti, tw, nc)
+    best = keep_policy_pick(ti, tw, best, cfg[S_SWITCH])
+    if st.nlog[1]:
+        explain(st, nc, best, iters, ti, tw, cand)
+    return cand[best]
+
+
+@njit(cache=True)
+def most_visited(ti, tw, nc):
+    """The root child with the most visits (ties: the higher value sum, then the earlier candidate)."""
     best = 0
     for j in range(1, nc):
         vb = ti[1 + best, T_VISITS]
         vj = ti[1 + j, T_VISITS]
         if vj > vb or (vj == vb and tw[1 + j] > tw[1 + best] + 1e-12):
             best = j
-    if st.nlog[1]:
-        explain(st, nc, best, iters, ti, tw, cand)
-    return cand[best]
+    return best
+
+
+@njit(cache=True)
+def keep_policy_pick(ti, tw, best, switch):
+    """With ``switch > 0`` the policy's own pick (root candidate 0) stands unless the chosen candidate's mean value
+    beats it by more than ``switch`` (rollout's switch margin: noisy playouts should not overturn a good policy on a
+    small difference); ``switch = 0``: the most visited candidate, as plain ISMCTS."""
+    if switch <= 0.0 or best == 0 or ti[1, T_VISITS] == 0 or ti[1 + best, T_VISITS] == 0:
+        return best
+    if tw[1 + best] / ti[1 + best, T_VISITS] > tw[1] / ti[1, T_VISITS] + switch:
+        return best
+    return 0
 
 
 @njit(cache=True)
