@@ -9,16 +9,9 @@ import time
 
 import polars as pl
 import pytest
-
-from meeplab.cli import main
+from cli_run import run_cli
 
 SB = ["run", "schweinebande", "--quiet"]
-
-
-def run_cli(args, capsys):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_run_writes_results_and_run_json(tmp_path, capsys):

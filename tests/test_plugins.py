@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 import pytest
+from cli_run import run_cli as cli
 
 from meeplab.cli import main
 from meeplab.sim.core import bots as core_bots
@@ -20,12 +21,6 @@ from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.core.registry import game_ids, get_game, origin
 
 pytest.importorskip("meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)")
-
-
-def cli(args, capsys):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_plugin_game_is_found_by_entry_point_with_its_origin(capsys):

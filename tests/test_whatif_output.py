@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import json
 
-from meeplab.cli import main
+from cli_run import run_cli
+
 from meeplab.sim.core.plan import duration
 
 SB = ["schweinebande", "--players", "2", "--games", "40"]
-
-
-def run_cli(args, capsys):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_dry_run_prints_the_plan_and_an_estimate_only(tmp_path, capsys):

@@ -6,15 +6,10 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from cli_run import run_cli
 
 from meeplab.cli import main
 from meeplab.sim.core.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
-
-
-def run_cli(args, capsys):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_wald_bounds_and_llr():
