@@ -341,8 +341,9 @@ class Table:
     def _bot_secret(self, bot: int, human: int) -> bool:
         """Whether ``bot`` knows something ``human`` does not: an element the game declares unseen by the person
         but seen by the bot (``GameSpec.hidden``), or a part of the state that re-deals for the person change and
-        re-deals for the bot never do. Both are asked: a declaration may leave a field's unseen part to the re-deal
-        (Hacienda's hands: ``unseen`` None), and a few re-deals may by chance leave a part as it was."""
+        re-deals for the bot never do. Both are asked: a declaration may leave a field to the re-deal (``unseen``
+        None: a field derived from others, or a plugin game's own choice), and a few re-deals may by chance leave a
+        part as it was."""
         for h in tuple(getattr(self.spec, "hidden", ()) or ()):
             if h.unseen is None:
                 continue
