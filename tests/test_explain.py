@@ -56,6 +56,12 @@ def test_ismcts_visits_and_several_decisions_in_one_call():
         "#1 k2 move 17/0: mean value 0.500",
     ]
     assert search_lines([], label) == []
+    # ismcts with switch > 0 may keep the policy's move below the most visited one: the line says why
+    kept = [(E_SEARCH, 0, 5, 4, 0, -40)] + ism[1:]
+    assert search_lines(kept, label)[0].strip() == (
+        "ismcts: 4 candidates, 40 iterations, chose #2 k5 move 3/0 "
+        "(the policy's move: the most visited did not beat it by the switch margin)"
+    )
 
 
 TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 6\n'

@@ -11,8 +11,9 @@ A search decision is logged as one ``E_SEARCH`` row (seat, kind, candidates sear
 ``moves``, playouts per candidate or ``-iterations``) followed by its ``E_SEARCH_CAND`` rows (row in ``moves``, the
 move's first two columns, mean value x 1e6, rank; :mod:`meeplab.sim.core.search`). The row in ``moves`` means
 nothing to a reader, so the chosen move is named by its place in the list and its label. The rollout search keeps
-the policy's move unless another beats it by the switch margin, so a chosen move below #1 is the policy's; one
-outside the list (the list shows the best few) is the move the game log prints next.
+the policy's move unless another beats it by the switch margin, so a chosen move below #1 is the policy's (so does
+``ismcts`` with ``switch > 0``; without, it plays #1, the most visited); one outside the list (the list shows the
+best few) is the move the game log prints next.
 
 Pure Python (no numba): the replays call it while they format a game.
 """
@@ -64,6 +65,8 @@ def _decision(head: tuple[int, ...], cands: list[tuple[int, ...]], describe: Des
         what = f"chose #{pick[0]} {pick[2]}"
         if pick[0] > 1 and not ismcts:
             what += " (the policy's move: no candidate beat it by the switch margin)"
+        elif pick[0] > 1:  # ismcts plays the most visited (#1) unless its switch margin kept the policy's move
+            what += " (the policy's move: the most visited did not beat it by the switch margin)"
     elif not ismcts:
         what = f"chose the policy's move, not among the best {len(ranked)} below (the next line of the log)"
     else:
