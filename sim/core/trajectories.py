@@ -217,7 +217,9 @@ def trajectory_game(
         fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
     fm_result(st, cx, sc, tb, nbrk)
     steps[points] = d
-    rounds[points] = r.ctl[C_LENGTH]
+    # read through st, not r: a record view holds no reference, and numba frees st after its last use (r.ctl here
+    # read freed memory: Hacienda's 1.1 MB record is unmapped at once under MALLOC_TRIM_THRESHOLD_, as in Dask workers)
+    rounds[points] = st.rec[0].ctl[C_LENGTH]
     if lower:
         for p in range(np_):
             sc[p] = -sc[p]
