@@ -81,25 +81,17 @@ def prepare(values: dict[str, Any]) -> Ctx:
     )
 
 
-# play and decisions: the core's face (the event log is Gold Rush's own: its rows end at the END event, event code 0
-# being the start tile)
+# play, decisions and the event log (GameSpec.events, grown until a game fits): the core's face
 FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW)
 play, decisions = FACE.play, FACE.decisions
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):
     """One game with the event log on (the batch's own code path): (log rows, score, breakdown, turns)."""
-    from meeplab.sim.core import play as core_play
-
     from . import engine, options  # noqa: F401
-    from .const import EV_END
 
-    log = np.zeros((40000, LOGW), np.int64)
-    _, score, _, bd, turns, _ = core_play.run_logged(ctx.cx, lineup, n_players, seed, index, log, len(CATEGORIES))
-    # rows are counted by the END event (event code 0 is the start tile, so the shared count stops at row 0)
-    ends = np.nonzero(log[:, 0] == EV_END)[0]
-    end = int(ends[-1]) + 1 if len(ends) else len(log)
-    return log[:end], score, bd, int(turns)
+    log, turns, score, bd = FACE.events(ctx, lineup, seed, index, n_players)
+    return log, score, bd, int(turns)
 
 
 def replay(ctx: Ctx, lineup, seed: int, index: int, n_players: int, explain: bool = False) -> str:
@@ -180,6 +172,7 @@ GAME = GameSpec(
     prepare=prepare,
     play=play,
     replay=replay,
+    events=FACE.events,
     notes=notes,
     rules="shared/rules/goldrush.md",
     default_players=3,

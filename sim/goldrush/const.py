@@ -93,7 +93,7 @@ LOGW = 7
     EV_FINAL,
     EV_TOKVAL,
     EV_END,
-) = range(18)
+) = range(1, 19)  # from 1: a zero row is an unwritten one (the shared loop counts a log's rows up to it)
 
 # bot view (view[:])
 (V_SEAT, V_NPLAYERS, V_TILES_LEFT, V_TILES_TOTAL, V_TURN, V_SUPPLY, V_TENT, V_TENT_STACK, V_SCORE0) = range(9)
