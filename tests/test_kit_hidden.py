@@ -150,3 +150,21 @@ def test_schweinebande_a_redeal_that_keeps_the_bag_is_caught(monkeypatch):
     monkeypatch.setattr(face, "determinise", determinise)
     with pytest.raises(AssertionError, match="field 'bag'"):
         check_hidden(kit)
+
+
+def test_the_redraw_check_reads_the_declarations():
+    """The kit's redraw check (meeplab.testing.redraw) knows a game only by its declarations: Gold Rush passes
+    (tokens others took and every hand kept, the pile and the stock's faces re-dealt); declared with no token face
+    unseen by everyone, the same redraw is caught moving faces that some seat 'holds or has seen'."""
+    from meeplab.testing.redraw import check_redraw
+
+    gold = Kit.of("goldrush")
+    note = check_redraw(gold)
+    moved = re.search(r"(\d+) unseen elements re-dealt", note)
+    assert moved and int(moved.group(1)) > 0, note
+    tight = tuple(
+        replace(h, unseen=lambda rec, seat, cx: np.zeros(0, np.int64)) if h.field == "tokvals" else h
+        for h in gold.game.hidden
+    )
+    with pytest.raises(AssertionError, match=r"redraw changed 'tokvals' .* holds or has seen"):
+        check_redraw(Kit(replace(gold.game, hidden=tight)))

@@ -24,6 +24,9 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
   seat's bots (the decision posted again on both, where ``advance`` posts a pending decision again), and
   ``determinise`` turns both into the same state (a hidden field it forgets is caught), keeping everything else and
   re-dealing the same cards;
+- ``redraw`` (``meeplab.testing.redraw``): the optional ``redraw`` (fresh future chance from the true state, for
+  ``meeplab quality``) keeps everything any seat holds or has seen and re-deals only what no seat has seen (read from
+  the same declarations), from its stream alone; a game without one is reported as such;
 - ``chance``: the same (seed, game) deals the same, other games deal otherwise in ``GameSpec.chance_fields``;
 - ``options``: option classes mask only legal candidates, restricted play runs for every class;
 - ``replay``: the replay runs and replays the batch's game;

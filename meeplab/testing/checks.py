@@ -20,6 +20,7 @@ from meeplab.sim.core.registry import get_game
 from meeplab.sim.core.results import batch_table
 
 from .hidden import check_hidden
+from .redraw import check_redraw
 
 SEED = 7
 SCHEMA = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length", "tiebreak", "end")
@@ -424,6 +425,7 @@ CHECKS = {
     "stepping": check_stepping,
     "copy": check_copy,
     "hidden": check_hidden,
+    "redraw": check_redraw,
     "chance": check_chance,
     "options": check_options,
     "replay": check_replay,
