@@ -330,6 +330,10 @@ def test_quality_says_when_its_redraw_is_the_approximation(tmp_path, capsys, mon
     settings = json.loads((out / "quality.json").read_text())["settings"]
     assert settings["redraw"] == "determinise" and "not the true state" in settings["redraw_note"]
     assert "warning: schweinebande: the game registers no redraw" in capsys.readouterr().err
+    from meeplab.reports import build_report
+
+    html = build_report([out], tmp_path / "r.html").read_text()
+    assert "re-dealt for the seat to move</strong> (the game registers no redraw" in html
 
 
 def test_quality_bad_input(tmp_path, capsys):
@@ -352,6 +356,7 @@ def test_quality_section_in_chromium(browser, qdir, tmp_path):
     text = sec.inner_text()
     for words in ("luck vs skill", "lead changes", "decisiveness", "drama", "kingmaking", "What decides games"):
         assert words in text
+    assert "from the true state: every holding kept" in text  # Schweinebande registers its redraw
     imgs = sec.locator("img")
     assert imgs.count() == 3  # fan chart, histograms, luck-skill bar
     assert all(imgs.nth(i).evaluate("e => e.naturalWidth > 100") for i in range(3))
