@@ -52,7 +52,7 @@ pytest tests                           # your rules and meeplab's conformance ki
 |---|---|
 | `$pkg/__init__.py` | `GAME = GameSpec(...)`: what meeplab sees of the game |
 | `$pkg/params.py` | the rule parameters (`meeplab params $id`) |
-| `$pkg/engine.py` | the numba engine on meeplab's forward model: `reset`, `advance`, `apply`, `determinise`, `result` |
+| `$pkg/engine.py` | the numba engine on meeplab's forward model: `reset`, `advance`, `apply`, `determinise`, `redraw`, `result` |
 | `$pkg/replay.py` | the event log as text (`meeplab replay`) |
 | `$pkg/bots/` | the bots: `random.py`, `greedy.py`; add a file per bot (a search bot is four lines, see below) |
 | `tests/test_$id.py` | rule tests and the conformance kit (`meeplab.testing`) |
@@ -245,6 +245,13 @@ def determinise(st, cx, seat, rnd):
 
 
 @njit(cache=True, _nrt=False)
+def redraw(st, cx, rnd):
+    """Fresh future chance from the true state (``meeplab quality``): the dice are rolled when they are rolled, so
+    there is nothing dealt in advance to shuffle again; a game with a deck shuffles its undrawn cards here."""
+    return
+
+
+@njit(cache=True, _nrt=False)
 def result(st, cx, score, tiebreak, brk):
     r = st.rec[0]
     for p in range(r.ctl[C_NP]):
@@ -260,7 +267,7 @@ def option_mask(st, cx, i):
 
 
 forward.register(State, Ctx, new=new_state, reset=reset, advance=advance, apply=apply, determinise=determinise,
-                 result=result)
+                 result=result, redraw=redraw)
 forward.register_options(State, Ctx, option_mask)
 '''
 
