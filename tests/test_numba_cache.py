@@ -144,3 +144,19 @@ def test_shared_loop_is_keyed_per_game():
     key = cache._index_key(sig, play.play_batch.targetctx.codegen())
     assert key[-1] == (("schweinebande", numba_cache.game_key("schweinebande")),)
     assert numba_cache.game_key("schweinebande") != numba_cache.game_key("hacienda")
+
+
+def test_a_plugin_game_is_keyed_by_its_own_package_only():
+    # The shared loop compiled for a plugin game's state is keyed by the plugin package's sources alone (an index
+    # entry of its own; a built-in game's key hashes only its sim/<game>/ folder and our packages): a plugin's first
+    # compile, or an edit of it, leaves the built-in engines' cached code where it is.
+    import numba
+    import numpy as np
+    import pytest
+
+    nt = pytest.importorskip("meeplab_nothanks.engine", reason="the example plugin is not installed")
+    from meeplab.sim.core import play
+
+    sig = (numba.typeof(nt.NTCtx(np.zeros(4, dtype=np.int64))), numba.int64)
+    key = play.play_batch._cache._index_key(sig, play.play_batch.targetctx.codegen())
+    assert key[-1] == (("plugin:meeplab_nothanks", numba_cache.plugin_key("meeplab_nothanks")),)
