@@ -52,7 +52,7 @@ pytest tests                           # your rules and meeplab's conformance ki
 |---|---|
 | `$pkg/__init__.py` | `GAME = GameSpec(...)`: what meeplab sees of the game |
 | `$pkg/params.py` | the rule parameters (`meeplab params $id`) |
-| `$pkg/engine.py` | the numba engine on meeplab's forward model: `reset`, `advance`, `apply`, `determinise`, `redraw`, `result` |
+| `$pkg/engine.py` | the numba engine: `reset`, `advance`, `apply`, `determinise`, `redraw`, `result` |
 | `$pkg/replay.py` | the event log as text (`meeplab replay`) |
 | `$pkg/bots/` | the bots: `random.py`, `greedy.py`; add a file per bot (a search bot is four lines, see below) |
 | `tests/test_$id.py` | rule tests and the conformance kit (`meeplab.testing`) |
