@@ -27,6 +27,7 @@ def test_the_kit_covers_the_documented_checks():
         "stepping",
         "copy",
         "hidden",
+        "redraw",
         "chance",
         "options",
         "replay",
