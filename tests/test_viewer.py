@@ -93,21 +93,27 @@ def test_page_data_lists_every_candidate_with_a_place_on_the_board(game_id):
     assert data["private_moves"] == (game_id == "hacienda")
 
 
+def searched_game(tmp_path, config: str, bot: str):
+    """A 3-player Schweinebande game (seed 2, game 1) of the search bot ``bot`` (from the TOML ``config``) against
+    greedy, traced for 60 decisions: (trace, page data)."""
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.draw import trace_spec
+
+    cfg = tmp_path / "bots.toml"
+    cfg.write_text(config)
+    g, ctx, _lineup, _tr = traced("schweinebande")
+    lineup = make_lineup(g.id, [bot, "greedy"], 3, True, (str(cfg),))
+    tr = trace_spec(g, ctx, lineup, 3, 2, 1, max_steps=60)
+    return tr, view_data(g, ctx, tr, seat_names=[bot, "greedy", bot], title="t", subtitle="s")
+
+
 TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 3\nmax_candidates = 4\n'
 
 
 def test_search_values_are_the_ones_explain_prints(tmp_path):
     """A search bot's decisions carry the mean playout value of every candidate it searched; the best ones agree with
     the values --explain logs."""
-    from meeplab.sim.core.bots import make_lineup
-    from meeplab.sim.core.draw import trace_spec
-
-    cfg = tmp_path / "tiny.toml"
-    cfg.write_text(TINY)
-    g, ctx, _lineup, _tr = traced("schweinebande")
-    lineup = make_lineup(g.id, ["tiny", "greedy"], 3, True, (str(cfg),))
-    tr = trace_spec(g, ctx, lineup, 3, 2, 1, max_steps=60)
-    data = view_data(g, ctx, tr, seat_names=["tiny", "greedy", "tiny"], title="t", subtitle="s")
+    tr, data = searched_game(tmp_path, TINY, "tiny")
     searched = [(k, s) for k, s in enumerate(data["steps"][:-1]) if s["search"]]
     assert searched
     for k, s in searched:
@@ -128,15 +134,7 @@ TINY_ISMCTS = (
 def test_ismcts_decisions_show_the_roots_visits_and_values(tmp_path):
     """An ismcts decision carries its iterations and, for the root's most visited candidates, the visits and mean
     value --explain logs; the chosen candidate is among them; the packed page gives them back."""
-    from meeplab.sim.core.bots import make_lineup
-    from meeplab.sim.core.draw import trace_spec
-
-    cfg = tmp_path / "tiny.toml"
-    cfg.write_text(TINY_ISMCTS)
-    g, ctx, _lineup, _tr = traced("schweinebande")
-    lineup = make_lineup(g.id, ["tiny-ismcts", "greedy"], 3, True, (str(cfg),))
-    tr = trace_spec(g, ctx, lineup, 3, 2, 1, max_steps=60)
-    data = view_data(g, ctx, tr, seat_names=["tiny-ismcts", "greedy", "tiny-ismcts"], title="t", subtitle="s")
+    tr, data = searched_game(tmp_path, TINY_ISMCTS, "tiny-ismcts")
     searched = [(k, s) for k, s in enumerate(data["steps"][:-1]) if s.get("iters")]
     assert searched
     for k, s in searched:
