@@ -159,7 +159,7 @@ def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     assert all(0 <= v <= 6 for v in visits) and max(visits) > 1
 
 
-def test_explain_lines_decode_the_packed_visits():
+def test_search_lines_decode_the_packed_visits():
     rows = [
         (E_SEARCH, 0, 1, 4, 2, -40),
         (E_SEARCH_CAND, 2, 7, 0, 812_500, 0 + EXPLAIN_VISITS * 25),

@@ -308,7 +308,7 @@ def check_search(kit: Kit) -> str:
         f"search bot {base} plays differently on 1 and 2 threads"
     )
     text = g.replay(kit.ctx, lu, kit.seed, 0, p, explain=True)
-    assert "search:" in text, "replay --explain shows no search decision (sim.core.search.explain_lines)"
+    assert "search:" in text, "replay --explain shows no search decision (sim.core.explain.search_lines)"
     return f"{base}: 1 thread = 2 threads, --explain runs"
 
 

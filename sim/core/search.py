@@ -233,20 +233,3 @@ def explain(st, nc, best, k_play, acc, cand, used):
         mw = r.moves.shape[1]
         m1 = r.moves[c, 1] if mw > 1 else 0
         log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1, int(round(acc[b] / k_play * 1e6)), rank)
-
-
-def explain_lines(rows, describe) -> list[str]:
-    """Readable lines for the search events of a replay log (``rows``: the E_SEARCH/E_SEARCH_CAND rows of one
-    decision, in order); ``describe(m0, m1)`` names a candidate move from its first two move columns."""
-    out = []
-    for code, _a, b, c, d, e in rows:
-        if code == E_SEARCH and e < 0:  # ismcts: -iterations
-            out.append(f"      ismcts: {c} candidate(s), {-e} iterations, chose candidate {d}")
-        elif code == E_SEARCH:
-            out.append(f"      search: {c} candidate(s) x {e} playouts, chose candidate {d}")
-        elif code == E_SEARCH_CAND and e >= EXPLAIN_VISITS:  # ismcts: rank + EXPLAIN_VISITS x visits
-            v, rank = divmod(e, EXPLAIN_VISITS)
-            out.append(f"        #{rank + 1} {describe(b, c)}: {v} visits, mean value {d / 1e6:.3f}")
-        elif code == E_SEARCH_CAND:
-            out.append(f"        #{e + 1} {describe(b, c)}: mean value {d / 1e6:.3f}")
-    return out
