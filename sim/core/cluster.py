@@ -81,15 +81,21 @@ def answers(address: str, timeout: float) -> None:
         raise MeeplabError(f"--scheduler {address}: what answers there is not a Dask scheduler")
 
 
-def _task(job: Job, shard: Shard, threads: int | None) -> bytes:
-    if threads is None:
-        try:
-            from distributed import get_worker
+def worker_threads(threads: int | None) -> int | None:
+    """The threads a task plays on: ``threads`` as given, or with None the Dask worker's own thread count (None
+    outside a worker)."""
+    if threads is not None:
+        return threads
+    try:
+        from distributed import get_worker
 
-            threads = get_worker().state.nthreads
-        except Exception:  # pragma: no cover - outside a worker
-            threads = None
-    return play_shard(job, shard, threads, warm_lock=True)
+        return get_worker().state.nthreads
+    except Exception:  # outside a worker
+        return None
+
+
+def _task(job: Job, shard: Shard, threads: int | None) -> bytes:
+    return play_shard(job, shard, worker_threads(threads), warm_lock=True)
 
 
 class DaskExecutor:

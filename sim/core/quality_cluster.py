@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from .cluster import worker_threads
 from .errors import MeeplabError
 from .quality import SKILL_ROLES, check_trajectory_budget, skill_lineup, skill_wins, trajectory_part, trajectory_timing
+from .shards import machine_lock, use_threads
 
 TRAJECTORY_KEYS = ("steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "length")
 
@@ -53,30 +55,15 @@ def _warm(key, fn) -> None:
     into the shared numba cache, the others then load it)."""
     if key in _WARM:
         return
-    from .numba_cache import cache_lock
-
-    with cache_lock(".compile.lock"):
+    with machine_lock():
         fn()
     _WARM.add(key)
-
-
-def _set_threads(threads: int | None) -> None:
-    if threads is None:
-        try:
-            from distributed import get_worker
-
-            threads = get_worker().state.nthreads
-        except Exception:  # outside a worker
-            return
-    import numba
-
-    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
 def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, playouts, points, rotate, km):
     """Worker side: the trajectories of the game indices ``games`` and the CPU seconds they took."""
     game, ctx = _prepared(job)
-    _set_threads(threads)
+    use_threads(worker_threads(threads))
     args = (game, ctx, list(bots), n_players, seed)
     _warm(
         ("traj", job, tuple(bots), n_players, rotate),
@@ -92,7 +79,7 @@ def skill_task(job: QualityJob, threads, n_players, seed, start, n, role, name, 
     """Worker side: one relative-skill player's win share per game on games ``start .. start+n-1``, with the wall
     and CPU seconds they took."""
     game, ctx = _prepared(job)
-    _set_threads(threads)
+    use_threads(worker_threads(threads))
     _warm(
         ("skill", job, n_players, role, name, field),
         lambda: skill_wins(game, ctx, n_players, seed, 0, 1, role, name, field, job.bot_configs),

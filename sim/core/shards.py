@@ -128,7 +128,7 @@ def _prepared(job: Job, p: int, warm_lock: bool):
         lineup = make_lineup(game.id, list(job.bots), p, job.rotate, job.bot_configs)
         # Compile or load the engine once per process, one process of a machine at a time: the first
         # compiles into the shared numba cache, the others then load it.
-        with _machine_lock() if warm_lock else contextlib.nullcontext():
+        with machine_lock() if warm_lock else contextlib.nullcontext():
             game.play(ctx, lineup, job.seed, 0, 1, p)
         if len(_PREPARED) >= 16:  # a long-lived worker serves many runs (a sweep): keep the latest
             _PREPARED.pop(next(iter(_PREPARED)))
@@ -136,10 +136,20 @@ def _prepared(job: Job, p: int, warm_lock: bool):
     return _PREPARED[key]
 
 
-def _machine_lock():
+def machine_lock():
+    """The lock that lets one process of a machine at a time compile (or load) an engine into the shared numba
+    cache: the first compiles, the others then load what it wrote."""
     from .numba_cache import cache_lock
 
     return cache_lock(".compile.lock")
+
+
+def use_threads(threads: int | None) -> None:
+    """Play on ``threads`` numba threads (at most the process's; None or 0: leave numba as it is)."""
+    if threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
 def play_shard(job: Job, shard: Shard, threads: int | None = None, warm_lock: bool = False) -> bytes:
@@ -149,10 +159,7 @@ def play_shard(job: Job, shard: Shard, threads: int | None = None, warm_lock: bo
     p, start, n = shard
     with _PLAY_LOCK:
         game, ctx, lineup = _prepared(job, p, warm_lock)
-        if threads:
-            import numba
-
-            numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        use_threads(threads)
         batch = game.play(ctx, lineup, job.seed, start, n, p)
     data = table_bytes(batch_table(game, batch, start, p, lineup.names, job.rotate))
     pause = float(os.environ.get("MEEPLAB_SHARD_PAUSE", "0") or 0)  # tests: make shards last
