@@ -2,6 +2,7 @@
 how often the engine's safety nets (max_rounds cap, dead end) end a game."""
 
 import numpy as np
+import pytest
 
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.hacienda import GAME, events, play_with_endings
@@ -104,3 +105,23 @@ def test_without_compulsory_actions_random_bots_stall_into_the_cap():
     assert cap + dead > 0
     cap, dead = _endings(["random"], 2, 400, 35, max_rounds=50)
     assert cap == 0
+
+
+def test_a_full_event_log_is_reported_not_cut_short(monkeypatch):
+    """events() keeps its own log (with the scoring snapshots): a game that fills it raises LogOverflow, as the
+    shared run_logged does, instead of returning a log with rows missing. The engine planted to report a full log."""
+    from meeplab.sim.core.play import LogOverflow
+    from meeplab.sim.hacienda import flow
+
+    real = flow.play_logged
+
+    def fills_its_log(*args):
+        out = real(*args)
+        return (args[-3].shape[0], *out[1:])  # args: loop args, seed, index, log, categories, search
+
+    ctx = GAME.prepare(GAME.params.resolve({}))
+    lu = make_lineup("hacienda", ["greedy"], 3, True)
+    assert len(events(ctx, lu, 11, 0, 3)[0]) > 0
+    monkeypatch.setattr(flow, "play_logged", fills_its_log)
+    with pytest.raises(LogOverflow, match="event log is full"):
+        events(ctx, lu, 11, 0, 3)

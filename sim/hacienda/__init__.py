@@ -222,6 +222,8 @@ def events(ctx, lineup, seed, index, n_players, snapshots=False):
     n, score, tiebreak, brk, turns, snap = flow.play_logged(
         *core_play.loop_args(ctx.cx, lineup, n_players), seed, index, log, len(CATEGORIES), srch
     )
+    if n >= log.shape[0]:  # the engine stops writing at the end: rows would be lost (as core_play.run_logged says)
+        raise core_play.LogOverflow(f"game {index}: the event log is full ({log.shape[0]} rows): events were dropped")
     return log[:n], turns, score, tiebreak, brk, snap
 
 
