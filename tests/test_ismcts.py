@@ -38,6 +38,13 @@ epsilon = 0.3
 bias = 1.0
 cutoff = 5
 widen = 2
+
+[bots.tiny-halving]
+base = "tiny"
+description = "tiny with sequential halving at the root, 4 iterations per candidate"
+[bots.tiny-halving.weights]
+root = 1
+per_candidate = 4
 """
 
 
@@ -89,6 +96,16 @@ def test_plays_every_game_reproducibly_for_any_thread_count(game, tiny):
     if game == "schweinebande":  # epsilon, bias, cutoff and widening are read (the same compiled search)
         opts = g.play(ctx, make_lineup(game, ["tiny-options", "heuristic"], 2, True, [tiny]), 5, 0, 2, 2)
         assert not np.array_equal(opts.score, one.score)
+        halving = make_lineup(game, ["tiny-halving", "heuristic"], 2, True, [tiny])
+        try:  # sequential halving at the root is as reproducible for any thread count
+            numba.set_num_threads(1)
+            h1 = g.play(ctx, halving, 5, 0, 2, 2)
+            numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+            h2 = g.play(ctx, halving, 5, 0, 2, 2)
+        finally:
+            numba.set_num_threads(before)
+        assert np.array_equal(h1.score, h2.score) and np.array_equal(h1.length, h2.length)
+        assert not np.array_equal(h1.score, one.score)
 
 
 def _engine(game):
@@ -159,6 +176,55 @@ def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     assert all(0 <= v <= 6 for v in visits) and max(visits) > 1
 
 
+def test_sequential_halving_splits_the_budget_evenly_round_by_round():
+    """root = 1: ceil(log2 n) rounds, each giving the candidates still in an even share of what is left (2 candidates
+    and 2k iterations: k each; 3 and 96: 16 each, then 24 each for the better two)."""
+    for nc, iters, want in [(2, 10, [5]), (3, 96, [16, 24]), (4, 32, [4, 8]), (8, 64, [2, 6, 12]), (5, 3, [1, 1, 1])]:
+        nr = len(want)
+        per, cum = np.zeros(nr, dtype=np.int64), np.zeros(nr, dtype=np.int64)
+        spent = ismcts.halving_schedule(iters, nc, per, cum)
+        assert list(per) == want and list(cum) == list(np.cumsum(want))
+        alive = [nc]
+        for _ in range(nr - 1):
+            alive.append((alive[-1] + 1) // 2)
+        assert spent == sum(a * k for a, k in zip(alive, want, strict=True))
+        assert spent <= iters or iters < sum(alive)
+    # a round keeps the better half by value sum (equal visits), equal sums the earlier candidate, in candidate order
+    ti = np.zeros((6, 5), dtype=np.int64)
+    tw = np.array([0.0, 3.0, 5.0, 4.0, 5.0, 1.0])  # candidates 0..4: 3, 5, 4, 5, 1
+    alive = np.arange(5, dtype=np.int64)
+    rsum, last = np.zeros((5, 3)), np.zeros(5, dtype=np.int64)
+    assert ismcts.halve(ti, tw, alive, 5, rsum, last, 0) == 3
+    assert list(alive[:3]) == [1, 2, 3] and list(rsum[:, 0]) == [3.0, 5.0, 4.0, 5.0, 1.0]
+    tw[1 + 1], tw[1 + 3] = 7.0, 7.0
+    assert ismcts.halve(ti, tw, alive, 3, rsum, last, 1) == 2 and list(alive[:2]) == [1, 3]
+    assert list(last) == [0, 1, 1, 1, 0]
+    # switch: the policy's pick (candidate 0, out after round 0) stands unless beaten on the worlds both played
+    cum = np.array([4, 10, 16], dtype=np.int64)
+    assert ismcts.halving_pick(rsum, cum, last, 1, 0.0) == 1
+    assert ismcts.halving_pick(rsum, cum, last, 1, 0.25) == 1  # 5/4 vs 3/4: better by 0.5
+    assert ismcts.halving_pick(rsum, cum, last, 1, 0.6) == 0
+
+
+def test_sequential_halving_visits_shown_by_explain(tiny, capsys):
+    """With root = 1 and 4 iterations per candidate, a decision between 2 candidates gives each 4 visits; among 3,
+    each gets 2 in the first round and the better two 3 more (5, 5, 2)."""
+    from meeplab.cli import main
+
+    args = ["replay", "schweinebande", "-p", "2", "-b", "tiny-halving,heuristic", "--bot-config", tiny, "--explain"]
+    assert main(args) in (0, None)
+    lines = capsys.readouterr().out.splitlines()
+    seen = set()
+    for i, ln in enumerate(lines):
+        if "ismcts:" not in ln:
+            continue
+        nc = int(ln.split("ismcts: ")[1].split(" candidate")[0])
+        visits = sorted(int(x.split(": ")[-1].split(" visits")[0]) for x in lines[i + 1 : i + 1 + nc])
+        assert visits == {2: [4, 4], 3: [2, 5, 5]}[nc]
+        seen.add(nc)
+    assert seen == {2, 3}
+
+
 def test_search_lines_decode_the_packed_visits():
     rows = [
         (E_SEARCH, 0, 1, 4, 2, -40),
@@ -214,6 +280,7 @@ def test_tree_is_sized_from_the_budget():
         ("value = 3", "value"),
         ("widen = -1", "widen"),
         ("switch = -0.1", "switch"),
+        ("root = 2", "root must be 0 (UCB1) or 1"),
     ],
 )
 def test_bad_options_are_refused(tmp_path, weights, msg):

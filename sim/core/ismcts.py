@@ -114,7 +114,12 @@ ISMCTS_WEIGHTS = {
     "max_candidates": 0.0,
     "kinds": 0.0,
     "grow": 0.0,
+    "root": 0.0,
 }
+ROOT_UCB, ROOT_HALVING = 0, 1  # the root's schedule (weight ``root``): UCB1, or sequential halving on paired worlds
+# The forward model's search row (sim.core.forward, S_WIDTH words) has no free word, so the ismcts word S_CUTOFF
+# carries both: cutoff + ROOT_UNIT x root (cutoff < ROOT_UNIT); root = 0 leaves the word as it was.
+ROOT_UNIT = 1 << 20
 
 
 def tree_nodes(iterations: int, candidates: int) -> int:
@@ -149,8 +154,12 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(f"bot '{name}': bias must be at least 0, got {w['bias']:g}")
     if not 0.0 <= w["epsilon"] <= 1.0:
         raise MeeplabError(f"bot '{name}': epsilon must be between 0 and 1, got {w['epsilon']:g}")
-    if w["cutoff"] < 0 or w["cutoff"] != int(w["cutoff"]):
+    if w["cutoff"] < 0 or w["cutoff"] != int(w["cutoff"]) or w["cutoff"] >= ROOT_UNIT:
         raise MeeplabError(f"bot '{name}': cutoff must be a whole number of decisions (0 = none), got {w['cutoff']:g}")
+    if w["root"] not in (ROOT_UCB, ROOT_HALVING):
+        raise MeeplabError(
+            f"bot '{name}': root must be {ROOT_UCB} (UCB1) or {ROOT_HALVING} (sequential halving), got {w['root']:g}"
+        )
     if w["value"] not in (VALUE_WIN, VALUE_RANK):
         raise MeeplabError(
             f"bot '{name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), got {w['value']:g}"
@@ -162,7 +171,7 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(f"bot '{name}': max_candidates must be at least 0 (0 = all), got {w['max_candidates']:g}")
     row[S_C] = w["c"]
     row[S_BIAS] = w["bias"]
-    row[S_CUTOFF] = w["cutoff"]
+    row[S_CUTOFF] = w["cutoff"] + ROOT_UNIT * w["root"]
     row[S_EPS] = w["epsilon"]
     row[S_WIDEN] = w["widen"]
     if w["switch"] < 0:
@@ -230,7 +239,7 @@ def playout_from(sim, cx, fns, weights, entry, cfg, seat, restricted, pick):
     """Play ``sim`` to its end (or ``cutoff`` decisions with more than one candidate) with the policy."""
     q = sim.rec[0]
     eps = cfg[S_EPS]
-    cutoff = int(cfg[S_CUTOFF])
+    cutoff = int(cfg[S_CUTOFF]) % ROOT_UNIT
     d = 0
     while fm_advance(sim, cx) >= 0:
         if q.ctl[C_N] > 1:
@@ -274,6 +283,19 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
         iters = int(cfg[S_PERCAND]) * nc
     else:
         iters = max(1, int(cfg[S_PLAYOUTS]))
+    halving = int(cfg[S_CUTOFF]) // ROOT_UNIT == ROOT_HALVING
+    # sequential halving: round r gives each of its alive[r] candidates per[r] visits (the rounds' visits sum to
+    # cum[r]); the scratch is tiny (a few int64 per candidate and round)
+    nr = 0
+    while (1 << nr) < nc:
+        nr += 1
+    per = np.zeros(nr, dtype=np.int64)
+    cum = np.zeros(nr, dtype=np.int64)
+    alive = np.zeros(nc, dtype=np.int64)
+    rsum = np.zeros((nc, nr), dtype=np.float64)  # each candidate's value sum at the end of each round it was in
+    last = np.zeros(nc, dtype=np.int64)  # the last round each candidate was in
+    if halving:
+        iters = halving_schedule(iters, nc, per, cum)
     cap = iters + nc + 1
     # the tree (allocated once per search, sized from its budget) and the scratch of one descent step
     ti = np.empty((cap, 5), dtype=np.int64)
@@ -301,12 +323,24 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
     bias = cfg[S_BIAS]
     widen = cfg[S_WIDEN]
     gen = 0
+    na = nc  # sequential halving: the candidates still in (alive[:na]), the round, the position in it
+    for j in range(nc):
+        alive[j] = j
+    rnd = 0
+    pos = 0
     for it in range(iters):
         # the root: every candidate is legal in every determinisation (same moves, same features), so its child is
         # chosen first; its k-th visit plays world k (stream (base, k)): the root's candidates are compared on common
         # random numbers, as rollout's are
         ci = -1
-        if it < nc:
+        if halving:  # round by round, every candidate still in visited equally often (so on the same worlds)
+            if pos == na * per[rnd]:
+                na = halve(ti, tw, alive, na, rsum, last, rnd)
+                rnd += 1
+                pos = 0
+            ci = alive[pos % na]
+            pos += 1
+        elif it < nc:
             ci = it  # untried candidates in order: the policy's pick first, then by feature 0
         else:
             lt = math.log(ti[0, T_VISITS])
@@ -437,11 +471,80 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
             nd = path[d]
             ti[nd, T_VISITS] += 1
             tw[nd] += val[pseat[d]]
-    best = most_visited(ti, tw, nc)
-    best = keep_policy_pick(ti, tw, best, cfg[S_SWITCH])
+    if halving:
+        na = halve(ti, tw, alive, na, rsum, last, rnd)  # the last round's best
+        best = halving_pick(rsum, cum, last, alive[0], cfg[S_SWITCH])
+    else:
+        best = most_visited(ti, tw, nc)
+        best = keep_policy_pick(ti, tw, best, cfg[S_SWITCH])
     if st.nlog[1]:
         explain(st, nc, best, iters, ti, tw, cand)
     return cand[best]
+
+
+@njit(cache=True)
+def halving_schedule(iters, nc, per, cum):
+    """Sequential halving's rounds (Karnin, Koren & Somekh 2013; at the root as in Pepels et al. 2014's H-MCTS) for
+    ``nc >= 2`` candidates and a budget of ``iters``: ``ceil(log2 nc)`` rounds, round ``r`` with ``a_r`` candidates
+    (``a_0 = nc``, then ``ceil(a_r / 2)``) gives each of them ``per[r] = max(1, left // (a_r x rounds left))`` visits
+    (``left``: the budget not yet spent, so what a round's division leaves over goes to the later rounds, and the last
+    round spends the rest evenly). ``cum[r]``: the visits of a candidate that is in rounds ``0..r``. Returns the
+    iterations spent (the budget, less what an uneven last division leaves; at least one visit per candidate and
+    round where the budget is smaller than that)."""
+    nr = per.shape[0]
+    left = iters
+    a = nc
+    spent = 0
+    for r in range(nr):
+        per[r] = max(1, left // (a * (nr - r)))
+        left -= per[r] * a
+        spent += per[r] * a
+        cum[r] = per[r] + (cum[r - 1] if r > 0 else 0)
+        a = (a + 1) // 2
+    return spent
+
+
+@njit(cache=True)
+def halve(ti, tw, alive, na, rsum, last, rnd):
+    """End round ``rnd`` of sequential halving: note each candidate's value sum, keep the better half (``ceil(na /
+    2)``; equal visits, so by value sum; equal sums keep the earlier candidate) in ``alive`` in candidate order, and
+    return how many are kept."""
+    for j in range(na):
+        c = alive[j]
+        rsum[c, rnd] = tw[1 + c]
+        last[c] = rnd
+    keep = (na + 1) // 2
+    for i in range(keep):  # selection sort of the best keep to the front
+        b = i
+        for j in range(i + 1, na):
+            vj = tw[1 + alive[j]]
+            vb = tw[1 + alive[b]]
+            if vj > vb + 1e-12 or (vj > vb - 1e-12 and alive[j] < alive[b]):
+                b = j
+        t = alive[i]
+        alive[i] = alive[b]
+        alive[b] = t
+    for i in range(1, keep):  # candidate order (the policy's pick first)
+        j = i
+        while j > 0 and alive[j - 1] > alive[j]:
+            t = alive[j]
+            alive[j] = alive[j - 1]
+            alive[j - 1] = t
+            j -= 1
+    return keep
+
+
+@njit(cache=True)
+def halving_pick(rsum, cum, last, best, switch):
+    """Sequential halving's decision: the last candidate standing, ``best``; with ``switch > 0`` the policy's pick
+    (candidate 0) stands unless ``best``'s mean beats it by more than ``switch`` on the worlds both played (the
+    rounds up to the one the pick left in: common random numbers, as ``rollout``'s switch compares)."""
+    if switch <= 0.0 or best == 0:
+        return best
+    r = last[0]
+    if rsum[best, r] > rsum[0, r] + switch * cum[r] + 1e-12:
+        return best
+    return 0
 
 
 @njit(cache=True)
