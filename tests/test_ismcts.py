@@ -194,10 +194,13 @@ def test_sequential_halving_splits_the_budget_evenly_round_by_round():
     tw = np.array([0.0, 3.0, 5.0, 4.0, 5.0, 1.0])  # candidates 0..4: 3, 5, 4, 5, 1
     alive = np.arange(5, dtype=np.int64)
     rsum, last = np.zeros((5, 3)), np.zeros(5, dtype=np.int64)
-    assert ismcts.halve(ti, tw, alive, 5, rsum, last, 0) == 3
+    pinned = alive.copy()
+    assert ismcts.halve(ti, tw, pinned, 5, rsum.copy(), last.copy(), 0, True) == 3
+    assert list(pinned[:3]) == [0, 1, 3]  # root = 2: the policy's pick is kept, then the best two others
+    assert ismcts.halve(ti, tw, alive, 5, rsum, last, 0, False) == 3
     assert list(alive[:3]) == [1, 2, 3] and list(rsum[:, 0]) == [3.0, 5.0, 4.0, 5.0, 1.0]
     tw[1 + 1], tw[1 + 3] = 7.0, 7.0
-    assert ismcts.halve(ti, tw, alive, 3, rsum, last, 1) == 2 and list(alive[:2]) == [1, 3]
+    assert ismcts.halve(ti, tw, alive, 3, rsum, last, 1, True) == 2 and list(alive[:2]) == [1, 3]
     assert list(last) == [0, 1, 1, 1, 0]
     # switch: the policy's pick (candidate 0, out after round 0) stands unless beaten on the worlds both played
     cum = np.array([4, 10, 16], dtype=np.int64)
@@ -280,7 +283,7 @@ def test_tree_is_sized_from_the_budget():
         ("value = 3", "value"),
         ("widen = -1", "widen"),
         ("switch = -0.1", "switch"),
-        ("root = 2", "root must be 0 (UCB1) or 1"),
+        ("root = 3", "root must be 0 (UCB1), 1"),
     ],
 )
 def test_bad_options_are_refused(tmp_path, weights, msg):

@@ -32,9 +32,17 @@ as it stands (the game's scoring of the unfinished game). Every seat's value is 
 share of the other seats beaten, plus ``margin`` x the score lead; lowest score wins where the game says so) and each
 node on the path adds the value of the seat that chose it.
 
-**The decision** is the root child with the most visits (then the best mean, then the earlier candidate); with
-``switch > 0`` the policy's own pick stands unless that child's mean value beats the pick's by more than ``switch``
-(``rollout``'s switch margin, for games whose noisy playouts should not overturn a good policy on a small difference).
+**Sequential halving** (``root = 1``; Karnin, Koren & Somekh 2013, at the root as in Pepels et al. 2014's H-MCTS)
+replaces UCB1 at the root: ``ceil(log2 n)`` rounds, each giving every candidate still in an even share of the budget
+left, the worse half by mean value dropped after each round; the candidates still in have equal visits, so each
+round plays them on the same worlds (common random numbers, as ``rollout``). The decision is the last one standing
+(with ``switch``, compared with the policy's pick on the worlds both played). ``root = 2``: the same, but the
+policy's pick is never dropped before the last round. Below the root nothing changes.
+
+**The decision** (``root = 0``) is the root child with the most visits (then the best mean, then the earlier
+candidate); with ``switch > 0`` the policy's own pick stands unless that child's mean value beats the pick's by more
+than ``switch`` (``rollout``'s switch margin, for games whose noisy playouts should not overturn a good policy on a
+small difference).
 
 **Memory.** The tree is allocated once per searched decision, sized from its budget: ``iterations + candidates + 1``
 nodes of 5 int64 and 1 float64 (48 bytes), plus per-decision scratch of 4 int64 per candidate row and a hash table
@@ -116,7 +124,9 @@ ISMCTS_WEIGHTS = {
     "grow": 0.0,
     "root": 0.0,
 }
-ROOT_UCB, ROOT_HALVING = 0, 1  # the root's schedule (weight ``root``): UCB1, or sequential halving on paired worlds
+# the root's schedule (weight ``root``): UCB1; sequential halving on paired worlds; the same, the policy's pick kept
+# to the last round (it is dropped only by the final comparison)
+ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK = 0, 1, 2
 # The forward model's search row (sim.core.forward, S_WIDTH words) has no free word, so the ismcts word S_CUTOFF
 # carries both: cutoff + ROOT_UNIT x root (cutoff < ROOT_UNIT); root = 0 leaves the word as it was.
 ROOT_UNIT = 1 << 20
@@ -156,9 +166,10 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(f"bot '{name}': epsilon must be between 0 and 1, got {w['epsilon']:g}")
     if w["cutoff"] < 0 or w["cutoff"] != int(w["cutoff"]) or w["cutoff"] >= ROOT_UNIT:
         raise MeeplabError(f"bot '{name}': cutoff must be a whole number of decisions (0 = none), got {w['cutoff']:g}")
-    if w["root"] not in (ROOT_UCB, ROOT_HALVING):
+    if w["root"] not in (ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK):
         raise MeeplabError(
-            f"bot '{name}': root must be {ROOT_UCB} (UCB1) or {ROOT_HALVING} (sequential halving), got {w['root']:g}"
+            f"bot '{name}': root must be {ROOT_UCB} (UCB1), {ROOT_HALVING} (sequential halving) or "
+            f"{ROOT_HALVING_PICK} (sequential halving keeping the policy's pick), got {w['root']:g}"
         )
     if w["value"] not in (VALUE_WIN, VALUE_RANK):
         raise MeeplabError(
@@ -283,7 +294,9 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
         iters = int(cfg[S_PERCAND]) * nc
     else:
         iters = max(1, int(cfg[S_PLAYOUTS]))
-    halving = int(cfg[S_CUTOFF]) // ROOT_UNIT == ROOT_HALVING
+    root_mode = int(cfg[S_CUTOFF]) // ROOT_UNIT
+    halving = root_mode >= ROOT_HALVING
+    pin = root_mode == ROOT_HALVING_PICK
     # sequential halving: round r gives each of its alive[r] candidates per[r] visits (the rounds' visits sum to
     # cum[r]); the scratch is tiny (a few int64 per candidate and round)
     nr = 0
@@ -335,7 +348,7 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
         ci = -1
         if halving:  # round by round, every candidate still in visited equally often (so on the same worlds)
             if pos == na * per[rnd]:
-                na = halve(ti, tw, alive, na, rsum, last, rnd)
+                na = halve(ti, tw, alive, na, rsum, last, rnd, pin)
                 rnd += 1
                 pos = 0
             ci = alive[pos % na]
@@ -472,7 +485,7 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
             ti[nd, T_VISITS] += 1
             tw[nd] += val[pseat[d]]
     if halving:
-        na = halve(ti, tw, alive, na, rsum, last, rnd)  # the last round's best
+        na = halve(ti, tw, alive, na, rsum, last, rnd, False)  # the last round's best
         best = halving_pick(rsum, cum, last, alive[0], cfg[S_SWITCH])
     else:
         best = most_visited(ti, tw, nc)
@@ -505,16 +518,17 @@ def halving_schedule(iters, nc, per, cum):
 
 
 @njit(cache=True)
-def halve(ti, tw, alive, na, rsum, last, rnd):
+def halve(ti, tw, alive, na, rsum, last, rnd, pin):
     """End round ``rnd`` of sequential halving: note each candidate's value sum, keep the better half (``ceil(na /
-    2)``; equal visits, so by value sum; equal sums keep the earlier candidate) in ``alive`` in candidate order, and
-    return how many are kept."""
+    2)``; equal visits, so by value sum; equal sums keep the earlier candidate; with ``pin`` the policy's pick,
+    candidate 0, is kept whatever its value) in ``alive`` in candidate order, and return how many are kept."""
     for j in range(na):
         c = alive[j]
         rsum[c, rnd] = tw[1 + c]
         last[c] = rnd
     keep = (na + 1) // 2
-    for i in range(keep):  # selection sort of the best keep to the front
+    start = 1 if pin and alive[0] == 0 else 0  # alive is in candidate order: the pick, if in, is first
+    for i in range(start, keep):  # selection sort of the best keep to the front
         b = i
         for j in range(i + 1, na):
             vj = tw[1 + alive[j]]
