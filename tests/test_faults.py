@@ -333,10 +333,16 @@ def test_nan_and_infinity_refused_with_the_name(tmp_path, capsys, value):
 
 FORKS = r"""
 import os, sys
+import pandas  # noqa: F401  (what every child would import first, loaded once here)
+from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.runner import RunConfig, run
+from meeplab.sim.core.runner import RunConfig, check_config, run
 
 game = get_game("schweinebande")
+# The parent loads the engine's code through the one-thread path (no parallel region: forking after numba's OpenMP
+# pool has started is unsafe), so each child starts its own threads, plays, and tears them down.
+cfg = RunConfig(game=game, games=1, players=[3], bots=["greedy", "random"])
+game.decisions(check_config(cfg)[1], make_lineup(game.id, cfg.bots, 3, True, ()), 1, 0, 1, 3)
 codes = []
 for i in range(int(sys.argv[1])):
     pid = os.fork()
@@ -352,17 +358,40 @@ sys.exit(0 if all(c == 0 for c in codes) else 1)
 
 
 def test_the_in_memory_path_exits_through_python_every_time():
-    """The rows kept in memory (no OUT): 8 processes in a row end with their own exit code, never an abort at
-    teardown (each a fork of one interpreter that has imported meeplab but played nothing, so each loads the
-    engine and starts its threads itself). Each child checks its rows before it exits (a wrong table exits 1):
-    that must hold every time. The abort at teardown is a known failure (issue 38, open: decoding shards without
-    pyarrow's thread pool made it rarer, not gone; CI 2026-12-03 saw 1 of 20): where it shows, the test is marked
-    an expected failure, naming it; any other ending fails."""
-    proc = subprocess.run([sys.executable, "-c", FORKS, "8"], capture_output=True, text=True, timeout=600)
+    """The rows kept in memory (no OUT): 20 processes in a row each end with their own exit code, never an abort
+    at teardown ("terminate called without an active exception", exit 134: an Arrow pool thread still alive when
+    the interpreter exits; see the next test for its cause). Each child checks its rows before it exits (a wrong
+    table exits 1)."""
+    proc = subprocess.run([sys.executable, "-c", FORKS, "20"], capture_output=True, text=True, timeout=600)
     codes = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else None
-    assert codes is not None and len(codes) == 8, proc.stdout + proc.stderr
-    assert set(codes) <= {0, -signal.SIGABRT}, (codes, proc.stderr[-3000:])
-    if -signal.SIGABRT in codes:
-        assert "terminate called without an active exception" in proc.stderr, proc.stderr[-3000:]
-        pytest.xfail(f"issue 38, open: {codes.count(-signal.SIGABRT)} of 8 forked runs aborted at teardown")
-    assert proc.returncode == 0 and "terminate called" not in proc.stderr
+    assert codes == [0] * 20, (codes, proc.stderr[-3000:])
+    assert proc.returncode == 0 and "terminate called" not in proc.stderr, proc.stderr[-3000:]
+
+
+THREADS = r"""
+import os, sys
+import pyarrow as pa, pyarrow.parquet as pq
+from meeplab.sim.core import shards
+
+def threads():
+    return len(os.listdir("/proc/self/task"))
+
+sink = pa.BufferOutputStream()
+pq.write_table(pa.table({"a": list(range(1000))}), sink, compression="zstd")
+data = sink.getvalue().to_pybytes()
+before = threads()
+for _ in range(3):
+    assert shards.bytes_table(data).num_rows == 1000
+print(before, threads())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+def test_reading_parts_starts_no_arrow_thread():
+    """The cause of the abort above: ``pq.read_table`` goes through Arrow's dataset scanner, which starts an I/O
+    pool thread even with ``use_threads=False``; a part is read with ``ParquetFile`` in the calling thread, so
+    the in-memory path (and the merge) leave no Arrow thread behind to be torn down at exit."""
+    proc = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    before, after = map(int, proc.stdout.split())
+    assert after == before

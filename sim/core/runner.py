@@ -445,7 +445,7 @@ def _merge_chunks(out: Path) -> dict[str, Any]:
     rows = 0
     try:
         for e in parts:
-            t = pq.read_table(out / rundir.CHUNKS / e.file)
+            t = shards_mod.read_parquet(out / rundir.CHUNKS / e.file)
             if writer is None:
                 writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
             writer.write_table(t, row_group_size=1 << 20)

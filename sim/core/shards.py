@@ -39,6 +39,7 @@ __all__ = [
     "plan",
     "plan_count",
     "play_shard",
+    "read_parquet",
     "table_bytes",
     "write_part",
 ]
@@ -104,12 +105,19 @@ def table_bytes(table: pa.Table) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def bytes_table(data: bytes) -> pa.Table:
-    """A shard's rows from its Parquet bytes, decoded in this thread. Arrow's thread pool is left alone on purpose:
-    a pool worker still finishing when the interpreter exits right after the last shard (the in-memory path, the
-    sequential test) aborts the process ("terminate called without an active exception", exit 134; apache/arrow
+def read_parquet(source) -> pa.Table:
+    """A Parquet file (a path or Arrow buffer reader) read in this thread, starting no thread of Arrow's: not
+    ``pq.read_table``, which goes through Arrow's dataset scanner and starts an I/O pool thread even with
+    ``use_threads=False``. A pool thread still alive when the interpreter exits right after the last read (the
+    in-memory path) aborted the process ("terminate called without an active exception", exit 134; apache/arrow
     issues 34314, 39862)."""
-    return pq.read_table(pa.BufferReader(data), use_threads=False)
+    with pq.ParquetFile(source) as f:
+        return f.read(use_threads=False)
+
+
+def bytes_table(data: bytes) -> pa.Table:
+    """A shard's rows from its Parquet bytes (:func:`read_parquet`)."""
+    return read_parquet(pa.BufferReader(data))
 
 
 # -- worker side ---------------------------------------------------------------------------------
