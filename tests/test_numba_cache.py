@@ -160,3 +160,66 @@ def test_a_plugin_game_is_keyed_by_its_own_package_only():
     sig = (numba.typeof(nt.NTCtx(np.zeros(4, dtype=np.int64))), numba.int64)
     key = play.play_batch._cache._index_key(sig, play.play_batch.targetctx.codegen())
     assert key[-1] == (("plugin:meeplab_nothanks", numba_cache.plugin_key("meeplab_nothanks")),)
+
+
+# Processes that save entries into one numba index at the same time (sim.core.numba_cache.locked_index_class).
+SAVER = r"""
+import sys
+from meeplab.sim.core import numba_cache
+from numba.core.typing.templates import Signature
+from numba import types
+cls = numba_cache.locked_index_class() if sys.argv[2] == "locked" else numba_cache.locked_index_class().__mro__[1]
+index = cls(cache_path=sys.argv[1], filename_base="f", source_stamp="s")
+me = int(sys.argv[3])
+for j in range(40):
+    arg = types.Array(types.uint64, 1 + me, "C") if j % 2 else types.Array(types.int64, 1 + me, "A")
+    key = ((arg, types.literal(j)),)
+    index.save(key, (None, None, None, Signature(types.int64, key[0], None), f"{me}-{j}"))
+"""
+
+
+def saved_and_lost(tmp_path, kind: str) -> tuple[int, list[str]]:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path), kind, str(me)], cwd=tmp_path) for me in range(4)
+    ]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    from numba import types
+
+    cls = numba_cache.locked_index_class()
+    index = cls(cache_path=str(tmp_path), filename_base="f", source_stamp="s")
+    wrong = []
+    for me in range(4):
+        for j in range(40):
+            arg = types.Array(types.uint64, 1 + me, "C") if j % 2 else types.Array(types.int64, 1 + me, "A")
+            data = index.load(((arg, types.literal(j)),))
+            if data is None or data[4] != f"{me}-{j}":
+                wrong.append(f"{me}-{j}")
+    return len(index._load_index()), wrong
+
+
+def test_processes_saving_into_one_index_at_once_lose_nothing(tmp_path):
+    # Four processes save 40 signatures each into one function's index at the same time: with the lock every
+    # signature loads its own code. (numba's own save loses entries and points one signature at another's data
+    # file here; the load-side check then reads those as misses instead of returning the wrong code.)
+    entries, wrong = saved_and_lost(tmp_path, "locked")
+    assert entries == 160 and wrong == []
+
+
+def test_data_compiled_for_other_types_reads_as_a_miss(tmp_path):
+    from numba import types
+    from numba.core.typing.templates import Signature
+
+    cls = numba_cache.locked_index_class()
+    index = cls(cache_path=str(tmp_path), filename_base="g", source_stamp="s")
+    a = (types.Array(types.uint64, 1, "A"), types.int64)
+    b = (types.Array(types.uint64, 1, "A"), types.literal(0))
+    index.save((a,), (None, None, None, Signature(types.int64, a, None), "a"))
+    index.save((b,), (None, None, None, Signature(types.int64, b, None), "b"))
+    assert index.load((a,))[4] == "a" and index.load((b,))[4] == "b"
+    # what an unlocked save race leaves behind: a's index entry names the file that holds b's code
+    overloads = index._load_index()
+    shutil.copy(Path(tmp_path) / overloads[(b,)], Path(tmp_path) / overloads[(a,)])
+    assert index.load((a,)) is None and index.load((b,))[4] == "b"
+    # compiled again and saved: a's entry and file are a's once more
+    index.save((a,), (None, None, None, Signature(types.int64, a, None), "a"))
+    assert index.load((a,))[4] == "a"

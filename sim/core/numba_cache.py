@@ -286,14 +286,12 @@ def cache_dir(name: str) -> Path:
 
 
 @contextlib.contextmanager
-def cache_lock(name: str) -> Iterator[None]:
-    """Hold the machine-wide lock ``name`` (a file under the cache base, ``flock``): processes that would compile
-    the same code take turns, and the second then loads what the first compiled. No lock where ``flock`` or the
-    folder is not available."""
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (made if missing) for the block; the kernel releases it if the
+    process dies. No lock where ``flock`` or the folder is not available."""
     try:
         import fcntl
 
-        path = cache_base() / name
         path.parent.mkdir(parents=True, exist_ok=True)
         fh = open(path, "a")  # noqa: SIM115  (held until the caller's block ends: closed in the finally below)
     except (ImportError, OSError):
@@ -304,6 +302,71 @@ def cache_lock(name: str) -> Iterator[None]:
         yield
     finally:
         fh.close()
+
+
+def cache_lock(name: str) -> Iterator[None]:
+    """Hold the machine-wide lock ``name`` (a file under the cache base, :func:`file_lock`): processes that would
+    compile the same code take turns, and the second then loads what the first compiled."""
+    return file_lock(cache_base() / name)
+
+
+_LOCKED_INDEX: list = []
+
+
+def _same_signature(key, data) -> bool:
+    """Whether cache ``data`` (a reduced compile result: its 4th item is the signature) was compiled for the
+    argument types of index ``key`` (its 1st item); True where either is not of that shape."""
+    sig = key[0] if isinstance(key, tuple) and key else None
+    got = data[3] if isinstance(data, tuple) and len(data) > 3 else None
+    want, have = getattr(sig, "args", sig), getattr(got, "args", None)
+    if not isinstance(want, tuple) or have is None:
+        return True
+    return tuple(have) == tuple(want)
+
+
+def locked_index_class():
+    """numba's index-and-data cache file, safe when processes compile at once (made once, numba imported late).
+
+    numba saves a new entry by reading the function's index, picking the first data-file number the index does
+    not name, and writing index and data file back, with no lock: two processes compiling two signatures of one
+    function at the same time (two test workers, two runs, a run and a compile helper) can both pick ``.2.nbc``,
+    so the index names one signature's file and the file holds the other's code. Loading that signature then
+    returns code for the wrong types, the dispatcher registers it under those, and every caller fails to type
+    (seen as ``Invalid use of type(CPUDispatcher(rng_below)) with parameters (array(uint64, 1d, A), int64)`` in
+    a cold test run, for good, until the cache was deleted). Here a save holds an ``flock`` on ``<index>.lock``
+    for its read-modify-write, and a load whose data was compiled for other types reads as a miss (compiled again
+    and saved over the bad file), which also heals a cache damaged before."""
+    if not _LOCKED_INDEX:
+        from numba.core import caching
+
+        base = caching.IndexDataCacheFile
+
+        class LockedIndex(base):
+            def save(self, key, data):
+                with file_lock(Path(self._index_path + ".lock")):
+                    super().save(key, data)
+
+            def load(self, key):
+                data = super().load(key)
+                return data if data is None or _same_signature(key, data) else None
+
+        _LOCKED_INDEX.append(LockedIndex)
+    return _LOCKED_INDEX[0]
+
+
+def lock_numba_saves(module=None) -> None:
+    """Once numba is imported: every cache numba makes from now on uses :func:`locked_index_class`, and so do the
+    cached functions of ``module`` made before (its first ``import numba`` came during its own import)."""
+    caching = sys.modules.get("numba.core.caching")
+    if caching is None:
+        return
+    cls = locked_index_class()
+    base = cls.__mro__[1]
+    caching.IndexDataCacheFile = cls
+    for obj in vars(module).values() if module is not None else ():
+        cache_file = getattr(getattr(obj, "_cache", None), "_cache_file", None)
+        if type(cache_file) is base:
+            cache_file.__class__ = cls
 
 
 def _prune(mod_dir: Path) -> None:
@@ -331,8 +394,10 @@ class _KeyedLoader(SourceFileLoader):
 
     def exec_module(self, module):
         prev = _set_cache_dir(str(cache_dir(module.__name__)))
+        lock_numba_saves()
         try:
             super().exec_module(module)
+            lock_numba_saves(module)
             if module.__name__ in GENERIC or module.__name__.startswith(CORE):
                 _key_by_game(module)
         finally:
