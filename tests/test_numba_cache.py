@@ -138,10 +138,10 @@ def test_shared_loop_is_keyed_per_game():
     core = ["meeplab", "sim", "core"]
     reach = numba_cache._imports("meeplab.sim.core.play")
     assert reach and not [m for m in reach if m.split(".")[:3] != core and m != "meeplab.sim"]
-    cache = play.play_batch._cache
+    cache = play.play_range._cache
     assert type(cache).__name__ == "GameKeyedCache"
     sig = (numba.typeof(SBCtx(np.zeros(1, dtype=CTX_DTYPE))), numba.int64)
-    key = cache._index_key(sig, play.play_batch.targetctx.codegen())
+    key = cache._index_key(sig, play.play_range.targetctx.codegen())
     assert key[-1] == (("schweinebande", numba_cache.game_key("schweinebande")),)
     assert numba_cache.game_key("schweinebande") != numba_cache.game_key("hacienda")
 
@@ -158,7 +158,7 @@ def test_a_plugin_game_is_keyed_by_its_own_package_only():
     from meeplab.sim.core import play
 
     sig = (numba.typeof(nt.NTCtx(np.zeros(4, dtype=np.int64))), numba.int64)
-    key = play.play_batch._cache._index_key(sig, play.play_batch.targetctx.codegen())
+    key = play.play_range._cache._index_key(sig, play.play_range.targetctx.codegen())
     assert key[-1] == (("plugin:meeplab_nothanks", numba_cache.plugin_key("meeplab_nothanks")),)
 
 

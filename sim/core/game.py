@@ -7,7 +7,7 @@ A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
 * ``prepare(values) -> ctx``: turn resolved parameter values into whatever the engine needs
   (packed numpy arrays, loaded map/deck files); raises MeeplabError on bad data.
 * ``play(ctx, lineup, seed, start, n_games, n_players) -> Batch``: play games
-  ``start .. start+n_games-1`` (numba, prange over games). Game ``g`` draws only from the
+  ``start .. start+n_games-1`` (numba, chunks of games on threads). Game ``g`` draws only from the
   stream seeded with ``(seed, g)`` and seat ``s`` is played by lineup entry
   ``entry_of_seat(s, g, n_players, lineup.rotate)``. Seat 0 is the start player.
 * ``replay(ctx, lineup, seed, index, n_players) -> str``: the same game as a readable log.

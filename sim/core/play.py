@@ -1,15 +1,19 @@
 """The one game loop every engine runs on: reset, then ask and apply until the game is over.
 
-``play_batch`` is what a game's ``GameSpec.play`` calls (through :func:`run_batch`): ``prange`` over chunks of
-games, one state (and one scratch state for search bots) per chunk, every game ``g`` seeded from ``(seed, g)``
-alone. :func:`run_batch`, :func:`run_decisions` and :func:`run_logged` are a game face's ``play``,
-``decisions`` and event log in one call each, on the engine context ``cx`` of a run.
+``play_batch`` is what a game's ``GameSpec.play`` calls (through :func:`run_batch`): blocks of games side by side
+on Python threads (the compiled loop releases the GIL), one state (and one scratch state for search bots) per
+block, every game ``g`` seeded from ``(seed, g)`` alone. :func:`run_batch`, :func:`run_decisions` and
+:func:`run_logged` are a game face's ``play``, ``decisions`` and event log in one call each, on the engine context
+``cx`` of a run.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .bots import entry_of_seat
 from .errors import MeeplabError
@@ -34,7 +38,8 @@ from .forward import (
 from .restrict import allowed_list, ask_among, is_restricted
 from .search import rollout_among, rollout_choose
 
-CHUNK = 64  # games per play_range call in a batch
+CHUNK = 64  # a batch's blocks are whole multiples of this many games
+BLOCKS_PER_THREAD = 16  # at most this many blocks per thread in a batch (play_batch)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -157,11 +162,12 @@ def new_player(cx, np_, ncat, log):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_range(
     cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end, log, log_on, srch
 ):
-    """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state)."""
+    """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state; the GIL is
+    released, so :func:`play_batch` runs chunks on Python threads side by side)."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
     r = st.rec[0]
@@ -172,33 +178,47 @@ def play_range(
         end[i] = r.ctl[C_END]
 
 
-@njit(cache=True, parallel=True)
+def on_threads(task, items) -> None:
+    """``task(item)`` for every item, on as many Python threads as numba's thread count of the calling thread
+    (``numba.set_num_threads``) allows: the compiled tasks release the GIL, so they run side by side. Each task
+    writes only its own rows, so the result is the same for any thread count. A failure cancels the tasks not yet
+    started and is raised once the running ones end. (A thread pool, not numba's ``prange``: a parallel loop is
+    compiled again for every game's state type, ~2.6 s each, and this costs nothing to compile.)"""
+    items = list(items)
+    threads = min(numba.get_num_threads(), len(items))
+    if threads <= 1:
+        for item in items:
+            task(item)
+        return
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="meeplab-play")
+    try:
+        for future in [pool.submit(task, item) for item in items]:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def play_batch(
     cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch
 ):
-    """``n_games`` games from ``start`` on all threads (chunks of CHUNK games)."""
+    """``n_games`` games from ``start``, side by side on numba's thread count (:func:`on_threads`) in blocks of
+    whole CHUNKs, at most BLOCKS_PER_THREAD per thread: a call of the compiled loop from Python costs ~0.3 ms of
+    argument checks (its records and function pointers), as much as ~10 fast games, so few large blocks; several
+    per thread, so that a thread done early takes the next. Game ``g`` depends on ``(seed, g)`` alone, so the
+    results are the same for any blocks."""
     dummy = np.zeros((0, log_width), dtype=np.int64)
-    for c in prange((n_games + CHUNK - 1) // CHUNK):
+    chunks = (n_games + CHUNK - 1) // CHUNK
+    blocks = max(1, min(chunks, BLOCKS_PER_THREAD * numba.get_num_threads()))
+    size = (chunks + blocks - 1) // blocks * CHUNK
+
+    def block(lo):
+        hi = min(n_games, lo + size)
         play_range(
-            cx,
-            fns,
-            weights,
-            search,
-            np_,
-            rotate,
-            seed,
-            start,
-            c * CHUNK,
-            min(n_games, (c + 1) * CHUNK),
-            score,
-            tiebreak,
-            brk,
-            length,
-            end,
-            dummy,
-            False,
-            srch,
-        )
+            cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end, dummy,
+            False, srch,
+        )  # fmt: skip
+
+    on_threads(block, range(0, n_games, size))
 
 
 @njit(cache=True)

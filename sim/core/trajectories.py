@@ -20,14 +20,15 @@ its candidates (at most ``km_cand``: the bot's own pick, then the best by featur
 kingmaking when at least two candidates make different other seats the clear favourite (leading the next other seat
 by at least ``km_lead``).
 
-Reproducible: the playouts at a point draw only from streams seeded with ``(mix(seed, g, step), k)``; games run in
-parallel (``prange``), one state per game, so the results are the same for any thread count.
+Reproducible: the playouts at a point draw only from streams seeded with ``(mix(seed, g, step), k)``; games run
+side by side on Python threads (``sim.core.play.on_threads``; the compiled game releases the GIL), one state per
+game, so the results are the same for any thread count.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .bots import entry_of_seat
 from .forward import (
@@ -46,7 +47,7 @@ from .forward import (
     fm_reset,
     fm_result,
 )
-from .play import decide, new_player, search_function
+from .play import decide, new_player, on_threads, search_function
 from .rng import rng_init, splitmix64
 from .search import seat_value, select_candidates
 
@@ -156,7 +157,7 @@ def kingmaking(
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trajectory_game(
     cx, fns, weights, search, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch, ncat,
     steps, rounds, prob, se, dec, forced, hist, king,
@@ -229,19 +230,6 @@ def trajectory_game(
     return d
 
 
-@njit(cache=True, parallel=True)
-def trajectory_batch(
-    cx, fns, weights, search, np_, rotate, seed, games, k_play, points, km_below, km_cand, km_lead, srch, ncat,
-    steps, rounds, prob, se, dec, forced, hist, king, length,
-):  # fmt: skip
-    """:func:`trajectory_game` for each game index in ``games`` (row i of every output), in parallel."""
-    for i in prange(games.shape[0]):
-        length[i] = trajectory_game(
-            cx, fns, weights, search, np_, rotate, seed, games[i], k_play, points, km_below, km_cand, km_lead,
-            srch, ncat, steps[i], rounds[i], prob[i], se[i], dec[i], forced[i], hist[i], king[i],
-        )  # fmt: skip
-
-
 def trajectories(
     cx, lineup, np_: int, ncat: int, seed: int, games, playouts: int, points: int, km_below=0.02, km_cand=6,
     km_lead=0.1,
@@ -263,9 +251,14 @@ def trajectories(
         "length": np.zeros(ng, dtype=np.int64),
     }
     srch = search_function(cx, lineup, np_, ncat)
-    trajectory_batch(
-        cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate, seed, games, int(playouts), int(points),
-        float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"], out["rounds"], out["prob"],
-        out["se"], out["dec"], out["forced"], out["hist"], out["king"], out["length"],
-    )  # fmt: skip
+
+    def game(i):
+        out["length"][i] = trajectory_game(
+            cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate, seed, games[i], int(playouts),
+            int(points), float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"][i],
+            out["rounds"][i], out["prob"][i], out["se"][i], out["dec"][i], out["forced"][i], out["hist"][i],
+            out["king"][i],
+        )  # fmt: skip
+
+    on_threads(game, range(ng))
     return out
