@@ -37,3 +37,51 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+# --- how `-n 2 --dist loadfile` (the README's test command) shares the suite between the workers -------------------
+# Most of a cold suite is numba compiling each game's engine and the shared loop for it, and a test file is one unit
+# of work: the conformance kit's file alone compiles every game (~230 s CPU from an empty cache), so as one unit it
+# kept one worker busy while the other ran out of files. Its tests are therefore split into one unit per game, and
+# those units are handed out first (the heaviest compiles first, so that the last units are small ones and both
+# workers finish together); every other file stays one unit, in collection order. Both workers then compile the
+# same shared functions in the same seconds, which numba's cache survives only with meeplab's locked index saves
+# (sim.core.numba_cache.locked_index_class: the first cold run in this order hit numba's unlocked save race).
+SPLIT_BY_GAME = ("tests/test_conformance.py",)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its file, or for a file in SPLIT_BY_GAME its file and game (the first
+    part of the test's parameter id, ``test_conformance[acbas-spec]`` -> ``tests/test_conformance.py::acbas``)."""
+    path = nodeid.split("::", 1)[0]
+    if path in SPLIT_BY_GAME and "[" in nodeid:
+        return f"{path}::{nodeid.split('[', 1)[1].split('-', 1)[0].rstrip(']')}"
+    return path
+
+
+try:
+    from xdist.scheduler import LoadFileScheduling
+except ImportError:  # pytest-xdist is a test extra; without it the suite runs in one process
+    LoadFileScheduling = None
+
+if LoadFileScheduling is not None:
+
+    class GameSplitScheduling(LoadFileScheduling):
+        """``--dist loadfile`` with the units of :func:`work_unit`, the split files' units handed out first."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            # first called once the queue of units is complete: the split files' units move to its front, once
+            if not getattr(self, "split_first", False):
+                self.split_first = True
+                first = [s for s in self.workqueue if s.split("::", 1)[0] in SPLIT_BY_GAME]
+                for scope in reversed(first):
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
+
+    def pytest_xdist_make_scheduler(config, log):
+        if config.getoption("dist") == "loadfile":
+            return GameSplitScheduling(config, log)
+        return None
