@@ -167,7 +167,7 @@ def play_range(
     cx, fns, weights, search, np_, rotate, seed, start, lo, hi, score, tiebreak, brk, length, end, log, log_on, srch
 ):
     """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state; the GIL is
-    released, so :func:`play_batch` runs chunks on Python threads side by side)."""
+    released, so :func:`play_batch` runs blocks on Python threads side by side)."""
     st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
     r = st.rec[0]
