@@ -83,7 +83,8 @@ def test_the_calibrations_compile_is_the_runs_and_not_play(tmp_path, capsys, mon
     monkeypatch.setattr(plan, "calibrate", fake)
     code, so, se = run_cli(["run", *SB, "--out", str(tmp_path / "dry"), "--dry-run"], capsys)
     assert code == 0, se
-    assert "estimate: about 1 s of play (2 players 40 games/s" in so and "compile/load 7.0 s, done)" in so
+    assert "estimate: about 1 s of play (2 players 40.0 games/s on one thread" in so
+    assert "compile/load 7.0 s, done)" in so
     code, so, se = run_cli(["run", *SB, "--out", str(tmp_path / "r")], capsys)
     assert code == 0, se
     meta = json.loads((tmp_path / "r" / "run.json").read_text())
@@ -120,3 +121,51 @@ def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
     cfg = runner.RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r")
     assert runner.run(cfg)["status"] == "complete"
     assert events == ["warm-up", "warm-up", "bar"]
+
+
+def test_every_lineup_is_timed_and_the_slowest_named(tmp_path, capsys, monkeypatch):
+    """A ladder mixes a fast bot with a search bot thousands of times slower: each lineup is calibrated once (the
+    lineups share the calibration time), the estimate adds up each run at its own lineup's speed, and the plan names
+    the slowest lineup, the one that sets the pace."""
+    from meeplab.sim.core import plan
+
+    seen = []
+
+    def fake(cfg, budget_s=plan.CALIBRATE_S):  # heuristic 1,000 games/s, anything with rollout one game in 2 s
+        seen.append((tuple(cfg.bots), budget_s))
+        gps = 0.5 if any("rollout" in b for b in cfg.bots) else 1000.0
+        return {p: plan.Speed(p, gps, 0.0, 1) for p in cfg.players}
+
+    monkeypatch.setattr(plan, "calibrate", fake)
+    args = ["ladder", *SB, "--bots", "heuristic,rollout", "--threads", "1", "--dry-run"]
+    code, so, se = run_cli([*args, "--out", str(tmp_path / "l")], capsys)
+    assert code == 0, se
+    assert [b for b, _ in seen] == [("heuristic",), ("rollout",), ("heuristic", "rollout")]  # each lineup once
+    assert all(abs(b - plan.CALIBRATE_S / 3) < 1e-9 for _, b in seen)
+    # 40 games on one thread: rollout's self-play and the pair each 40 / 0.5 = 80 s, heuristic's a few ms
+    assert "estimate: about 2 min 40 s of play (slowest: 2 players 2.0 s a game (rollout) on one thread" in so
+    assert "bots heuristic | rollout | heuristic,rollout: 120 games" in so
+    assert not (tmp_path / "l").exists()
+
+
+def test_a_short_batch_keeps_every_thread_busy():
+    """Blocks of a batch (play_batch): slow search games in a short run still use every thread, long runs get at
+    most BLOCKS_PER_THREAD blocks per thread, and the blocks cover every game once."""
+    import numba
+
+    from meeplab.sim.core.play import BLOCKS_PER_THREAD, CHUNK, block_size, parallel_width
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        threads = numba.get_num_threads()
+        for n in (1, 2, 3, 40, 63, 64, 100, 600, 2048, 50_000):
+            size = block_size(n)
+            blocks = -(-n // size)
+            assert (blocks - 1) * size < n <= blocks * size  # every game in one block, no empty block
+            assert blocks <= max(threads, BLOCKS_PER_THREAD * threads)
+            assert parallel_width(n) == min(threads, n)  # one game per thread at least
+            if n >= CHUNK * threads:
+                assert size >= CHUNK // 2  # few calls of the compiled loop for fast games
+    finally:
+        numba.set_num_threads(before)

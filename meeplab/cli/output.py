@@ -34,11 +34,12 @@ def output_options(fn):
 
 def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> bool:
     """Say what is about to be played and how long it should take; returns True when only a dry run was asked
-    (then on stdout, else on stderr). Calibrates on the first run (a second or two after the compile).
+    (then on stdout, else on stderr). Calibrates each lineup once (about a second in all after the compile; a
+    search lineup plays at least one game of its own), and names the slowest lineup when there are several.
 
     The estimate is the play still to come: the compile is done by then (the calibration did it), so it is named
     apart, and the next run of the game records it as its own compile/load time (``calibration_compile_s``)."""
-    from meeplab.sim.core.plan import duration, estimate
+    from meeplab.sim.core.plan import duration, estimate, lineup_name, rate
     from meeplab.sim.core.runner import compiled_before_run
 
     if quiet and not dry_run:
@@ -47,22 +48,36 @@ def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> boo
     if not cfgs:
         return dry_run
     c = cfgs[0]
-    lineup = ",".join(c.bots) + ("" if c.rotate else " (fixed seats)")
+    lineups = list(dict.fromkeys(lineup_name(cfg) for cfg in cfgs))
     players = ", ".join(str(p) for p in sorted({p for cfg in cfgs for p in cfg.players}))
     est = estimate(cfgs)
-    compiled = sum(s.compile_s for s in est.speeds.values())  # one warm-up per player count, all done by now
     if not dry_run:
-        compiled_before_run(c.game.id, compiled)
-    speeds = "; ".join(f"{p} players {s.games_per_s:,.0f} games/s" for p, s in sorted(est.speeds.items()))
+        compiled_before_run(c.game.id, est.compile_s)  # one warm-up per lineup and player count, all done by now
+    if len(est.lineups) == 1:
+        speeds = "; ".join(f"{p} players {rate(s.games_per_s)}" for p, s in sorted(est.speeds.items()))
+    else:  # the slowest lineup per player count sets the pace
+        speeds = "; ".join(
+            f"{p} players {rate(s.games_per_s)} ({name})" for p, (name, s) in sorted(_slowest(est.lineups).items())
+        )
     lines = [
         f"plan: {what}: {c.game.id}, {len(cfgs)} run{'s' if len(cfgs) != 1 else ''} x {c.games:,} games per "
-        f"player count, players {players}, bots {lineup}: {est.games:,} games",
-        f"estimate: about {duration(est.seconds)} of play ({speeds}, measured here in a short calibration; "
-        f"compile/load {compiled:.1f} s, done)",
+        f"player count, players {players}, bots {' | '.join(lineups)}: {est.games:,} games",
+        f"estimate: about {duration(est.seconds)} of play ({'slowest: ' if len(est.lineups) > 1 else ''}{speeds} "
+        f"on one thread, measured here in a short calibration; compile/load {est.compile_s:.1f} s, done)",
     ]
     for line in lines:
         click.echo(line, err=not dry_run)
     return dry_run
+
+
+def _slowest(lineups: dict[str, dict[int, Any]]) -> dict[int, tuple[str, Any]]:
+    """Per player count, the lineup with the fewest games per second and its speed."""
+    out: dict[int, tuple[str, Any]] = {}
+    for name, speeds in lineups.items():
+        for p, s in speeds.items():
+            if p not in out or s.games_per_s < out[p][1].games_per_s:
+                out[p] = (name, s)
+    return out
 
 
 def _fmt(v: Any) -> str:

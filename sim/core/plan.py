@@ -1,9 +1,9 @@
 """Time before work: what a command is about to play and how long it should take, from a short calibration.
 
-:func:`calibrate` plays a few games of one run's first configuration per player count (after the compile, which it
-times apart) until a short budget is spent, and :func:`estimate` turns the measured games per second into the wall
-time of a list of runs. Search bots (rollouts, MCTS) are thousands of times slower than greedy ones; the estimate
-says so before the bulk starts instead of after it.
+:func:`calibrate` plays a few games of a run per player count (after the compile, which it times apart) until a
+short budget is spent, and :func:`estimate` calibrates each lineup of a list of runs once and turns the measured
+games per second into their wall time. Search bots (rollouts, MCTS) are thousands of times slower than greedy
+ones; the estimate says so before the bulk starts instead of after it.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from dataclasses import dataclass, field
 
 from .bots import make_lineup
 
-#: wall time spent measuring each player count (after the compile), and the first batch's size
+#: wall time spent measuring each lineup and player count (after the compile)
 CALIBRATE_S = 0.6
-FIRST_BATCH = 4
 
 
 @dataclass
 class Speed:
     n_players: int
-    games_per_s: float
+    games_per_s: float  # on one thread (a run's wall speed is this times the threads its batches keep busy)
     compile_s: float
     games: int  # played to measure it
 
@@ -32,13 +31,27 @@ class Estimate:
     games: int  # to play in all
     seconds: float  # play, after the compile
     compile_s: float
-    speeds: dict[int, Speed] = field(default_factory=dict)
+    speeds: dict[int, Speed] = field(default_factory=dict)  # the first lineup's, per player count
+    lineups: dict[str, dict[int, Speed]] = field(default_factory=dict)  # every lineup's, by its name
+
+
+def lineup_name(cfg) -> str:
+    """The bots of a run as the plan names them (``heuristic,ismcts``; `` (fixed seats)`` when not rotated)."""
+    return ",".join(cfg.bots) + ("" if cfg.rotate else " (fixed seats)")
+
+
+def _lineup_key(cfg) -> tuple:
+    return (tuple(cfg.bots), cfg.rotate, tuple(str(c) for c in cfg.bot_configs or ()))
 
 
 def calibrate(cfg, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
-    """Games per second of ``cfg`` (a :class:`~meeplab.sim.core.runner.RunConfig`) at each of its player counts:
-    one game to compile (or load the compiled code), then doubling batches of games from seed ``cfg.seed + 1``
-    (never the run's own games) until ``budget_s`` is spent or as many games as the run would play."""
+    """Games per second on one thread of ``cfg`` (a :class:`~meeplab.sim.core.runner.RunConfig`) at each of its
+    player counts: one game to compile (or load the compiled code), then doubling batches of games from seed
+    ``cfg.seed + 1`` (never the run's own games) until ``budget_s`` is spent or as many games as the run would play.
+    A batch's time counts once per thread it keeps busy (:func:`~meeplab.sim.core.play.parallel_width`), so one slow
+    search game and a thousand fast ones measure the same thing. The compile is the first game less what a game
+    takes."""
+    from .play import parallel_width
     from .runner import check_config, compile_notice
 
     _, ctx = check_config(cfg)
@@ -49,33 +62,64 @@ def calibrate(cfg, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
         t0 = time.perf_counter()
         with compile_notice(game):
             game.play(ctx, lineup, cfg.seed + 1, 0, 1, p)
-        compile_s = time.perf_counter() - t0
-        n, played, spent = FIRST_BATCH, 0, 0.0
+        first = time.perf_counter() - t0
+        n, played, spent = 1, 0, 0.0
         while spent < budget_s and played < cfg.games:
             n = min(n, cfg.games - played)
             t0 = time.perf_counter()
             game.play(ctx, lineup, cfg.seed + 1, 1 + played, n, p)
-            spent += time.perf_counter() - t0
+            spent += (time.perf_counter() - t0) * parallel_width(n)
             played += n
             n *= 2
-        out[p] = Speed(p, played / spent if spent > 0 else math.inf, compile_s, played)
+        rate = played / spent if spent > 0 else math.inf
+        out[p] = Speed(p, rate, max(0.0, first - 1.0 / rate), played)
     return out
 
 
-def estimate(cfgs, speeds: dict[int, Speed] | None = None) -> Estimate:
-    """The wall time of playing every run in ``cfgs`` at the speeds measured on the first (:func:`calibrate`)."""
+def estimate(cfgs) -> Estimate:
+    """The wall time of playing every run in ``cfgs`` on this process's threads: each lineup (bots, seating and
+    bot files) is calibrated once (:func:`calibrate`, on its first run; the lineups share :data:`CALIBRATE_S`,
+    each plays at least one game after its compile), and a run of ``games`` takes
+    ``games / (speed x the threads its batches keep busy)`` per player count."""
+    from .play import parallel_width
+
     if not cfgs:
         return Estimate(0, 0.0, 0.0)
-    speeds = speeds if speeds is not None else calibrate(cfgs[0])
+    measured: dict[tuple, dict[int, Speed]] = {}
+    names: dict[str, dict[int, Speed]] = {}
+    budget = CALIBRATE_S / len({_lineup_key(cfg) for cfg in cfgs})  # many lineups share the time of one
     games, seconds = 0, 0.0
     for cfg in cfgs:
+        key = _lineup_key(cfg)
+        if key not in measured:
+            measured[key] = names[lineup_name(cfg)] = calibrate(cfg, budget)
+        speeds = measured[key]
         for p in cfg.players:
             games += cfg.games
-            sp = speeds.get(p)
-            if sp is None:
-                sp = speeds[min(speeds, key=lambda q: abs(q - p))]
-            seconds += cfg.games / sp.games_per_s if sp.games_per_s > 0 else math.inf
-    return Estimate(games, seconds, max(s.compile_s for s in speeds.values()), speeds)
+            sp = speeds.get(p) or speeds[min(speeds, key=lambda q: abs(q - p))]
+            width = parallel_width(min(cfg.games, cfg.chunk), _threads(cfg))
+            seconds += cfg.games / (sp.games_per_s * width) if sp.games_per_s > 0 else math.inf
+    compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values())
+    return Estimate(games, seconds, compile_s, next(iter(measured.values())), names)
+
+
+def _threads(cfg) -> int:
+    """The threads a run will play on (``--threads``, at most numba's; default: numba's thread count)."""
+    import numba
+
+    return min(cfg.threads, numba.config.NUMBA_NUM_THREADS) if cfg.threads else numba.get_num_threads()
+
+
+def rate(games_per_s: float) -> str:
+    """A speed as people read it: ``13,768 games/s``, ``2.4 games/s``, ``12 s a game``."""
+    if not math.isfinite(games_per_s) or games_per_s <= 0:
+        return "unknown speed"
+    if games_per_s >= 100:
+        return f"{games_per_s:,.0f} games/s"
+    if games_per_s >= 1:
+        return f"{games_per_s:.1f} games/s"
+    s = 1 / games_per_s
+    return f"{s:.1f} s a game" if s < 10 else f"{s:,.0f} s a game"
 
 
 def duration(seconds: float) -> str:

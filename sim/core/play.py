@@ -38,7 +38,7 @@ from .forward import (
 from .restrict import allowed_list, ask_among, is_restricted
 from .search import rollout_among, rollout_choose
 
-CHUNK = 64  # a batch's blocks are whole multiples of this many games
+CHUNK = 64  # a batch's blocks hold about this many games or more (fewer only to give every thread a block)
 BLOCKS_PER_THREAD = 16  # at most this many blocks per thread in a batch (play_batch)
 
 
@@ -198,18 +198,35 @@ def on_threads(task, items) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def block_size(n_games: int, threads: int | None = None) -> int:
+    """Games per block of a batch of ``n_games`` (:func:`play_batch`): about one CHUNK or more, at most
+    BLOCKS_PER_THREAD blocks per thread, and at least one block per thread while there are games for it, so that a
+    short batch of slow (search) games still keeps every thread busy. ``threads``: numba's thread count of the
+    calling thread unless given."""
+    threads = threads or numba.get_num_threads()
+    chunks = -(-n_games // CHUNK)
+    blocks = max(1, min(threads, n_games), min(chunks, BLOCKS_PER_THREAD * threads))
+    return max(1, -(-n_games // blocks))
+
+
+def parallel_width(n_games: int, threads: int | None = None) -> int:
+    """How many threads a batch of ``n_games`` keeps busy on ``threads`` (default: numba's thread count)."""
+    threads = threads or numba.get_num_threads()
+    if n_games <= 0:
+        return 1
+    return max(1, min(threads, -(-n_games // block_size(n_games, threads))))
+
+
 def play_batch(
     cx, fns, weights, search, np_, rotate, seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch
 ):
     """``n_games`` games from ``start``, side by side on numba's thread count (:func:`on_threads`) in blocks of
-    whole CHUNKs, at most BLOCKS_PER_THREAD per thread: a call of the compiled loop from Python costs ~0.3 ms of
-    argument checks (its records and function pointers), as much as ~10 fast games, so few large blocks; several
-    per thread, so that a thread done early takes the next. Game ``g`` depends on ``(seed, g)`` alone, so the
-    results are the same for any blocks."""
+    about a CHUNK or more (:func:`block_size`), at most BLOCKS_PER_THREAD per thread: a call of the compiled loop
+    from Python costs ~0.3 ms of argument checks (its records and function pointers), as much as ~10 fast games, so
+    few large blocks; several per thread, so that a thread done early takes the next. Game ``g`` depends on
+    ``(seed, g)`` alone, so the results are the same for any blocks."""
     dummy = np.zeros((0, log_width), dtype=np.int64)
-    chunks = (n_games + CHUNK - 1) // CHUNK
-    blocks = max(1, min(chunks, BLOCKS_PER_THREAD * numba.get_num_threads()))
-    size = (chunks + blocks - 1) // blocks * CHUNK
+    size = block_size(n_games)
 
     def block(lo):
         hi = min(n_games, lo + size)
