@@ -399,3 +399,32 @@ def test_ladder_with_budget_rungs_reports_what_has_settled(tmp_path, tiny, capsy
     if keep:
         shutil.copy(shot, Path(keep) / "ladder-settled.png")
     page.close()
+
+
+def test_tune_searches_the_options_of_ismcts_within_their_ranges(tiny):
+    """`tune --bot ismcts` searches its options (c, bias, epsilon, widen, switch, margin), never its budget, each
+    kept in its valid range (a vector out of range would be refused by the bot), and the options reach the search:
+    the same games with epsilon 1 (random playouts) end differently."""
+    from meeplab.sim.core.tune import Evaluator, tune, variant_toml
+
+    g, ctx = ctx_of("schweinebande")
+    spec = available("schweinebande", [tiny])["tiny"]
+    w = np.array(spec.weights)
+    noisy = w.copy()
+    noisy[spec.weight_names.index("epsilon")] = 1.0
+    ev = Evaluator(g, ctx, "tiny", ["heuristic"], [2], 5, [tiny])
+    lead_w, lead_noisy = [], []
+    ev.wins(w, 0, 6, lead_w)
+    ev.wins(noisy, 0, 6, lead_noisy)
+    assert lead_w != lead_noisy
+    res = tune(g, ctx, "tiny", ["heuristic"], [2], 44, seed=4, bot_configs=[tiny], games_per_eval=2, popsize=4,
+               sigma=8.0, final_games=2)  # fmt: skip
+    assert res.generations == 4 and set(res.tuned) == {"c", "bias", "epsilon", "widen", "switch", "margin"}
+    best = dict(zip(res.names, res.best))
+    start = dict(zip(res.names, res.start))
+    assert {n for n in best if best[n] != start[n]} <= set(res.tuned)  # iterations, per_candidate, root kept
+    assert 0.0 <= best["epsilon"] <= 1.0 and best["c"] >= 0 and best["bias"] >= 0 and 0 <= best["switch"] <= 1
+    text = variant_toml(res, "tiny-tuned", "tiny", "", ["heuristic"], [2], 44)
+    assert "Weights searched: c, bias, epsilon, widen, switch, margin" in text
+    with pytest.raises(MeeplabError, match="tune may search"):
+        tune(g, ctx, "tiny", ["heuristic"], [2], 44, bot_configs=[tiny], only=["iterations", "per_candidate"])

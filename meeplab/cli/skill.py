@@ -27,7 +27,12 @@ from meeplab.sim.core.experiment import parse_players
 
 @cli.command("tune")
 @click.argument("game")
-@click.option("--bot", default="heuristic", show_default=True, help="Bot whose weights are tuned.")
+@click.option(
+    "--bot",
+    default="heuristic",
+    show_default=True,
+    help="Bot whose weights are tuned; a search bot (rollout, ismcts): its search options, not its budget.",
+)
 @click.option(
     "--players",
     "-p",
@@ -125,11 +130,14 @@ def tune_cmd(
     games against the field; the incumbent is replaced only by a candidate that beats it there. At the end
     the incumbent and the untuned bot play the same fresh games, and OUT's comment gives the win share
     with its 95 % interval. Ctrl-C writes the best weights so far. Use the result with --bot-config OUT,
-    or put it in strategies/GAME/ to ship it.
+    or put it in strategies/GAME/ to ship it. A search bot is tuned on its search options (ismcts: c, bias,
+    epsilon, widen, switch, margin), each kept in its valid range; its budget and playout policy stay.
 
     \b
       meeplab tune schweinebande --bot heuristic --players 2,3 --budget 400000 --out tuned.toml
       meeplab run schweinebande --bot-config tuned.toml --bots tuned,heuristic --players 3 --out runs/t
+      meeplab tune goldrush --bot ismcts --weights c,epsilon,bias --vs rollout --players 2 --budget 3000 \\
+          --games-per-eval 40 --out ismcts-tuned.toml
     """
     import numba
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import pkgutil
 import tomllib
 from dataclasses import dataclass, replace
@@ -86,11 +87,38 @@ SEARCH_WEIGHTS = {
 SEARCH_PLUGINS: dict[str, tuple[dict[str, float], Any]] = {}
 
 
-def register_search_bot(name: str, algo: int, weights: dict[str, float], row) -> None:
+@dataclass(frozen=True)
+class Tunable:
+    """A search option ``meeplab tune`` may search: its valid range and its step (the size of a CMA-ES step of 1
+    when the default is smaller, e.g. 0)."""
+
+    lo: float
+    hi: float
+    step: float
+
+
+# The search options a tune may search, per search algorithm; a budget (playouts, iterations) is not one (more is
+# always better, only slower), nor is a switch between modes (value, kinds, root, cutoff, grow).
+SEARCH_TUNABLE: dict[str, dict[str, Tunable]] = {
+    "rollout": {"margin": Tunable(0.0, 1.0, 0.01), "switch": Tunable(0.0, 1.0, 0.05)},
+}
+
+
+def register_search_bot(name: str, algo: int, weights: dict[str, float], row, tunable=None) -> None:
     """Let bot modules name search algorithm ``name`` with ``SEARCH`` (``algo``: its sim.core.forward ALGO_* code;
-    ``weights``: its weights and defaults; ``row(spec, n_players)``: its engine search row)."""
+    ``weights``: its weights and defaults; ``row(spec, n_players)``: its engine search row; ``tunable``: the
+    options ``tune`` may search, name -> :class:`Tunable`)."""
     SEARCH_ALGOS[name] = int(algo)
     SEARCH_PLUGINS[name] = (dict(weights), row)
+    SEARCH_TUNABLE[name] = dict(tunable or {})
+
+
+def tunable_weights(spec: BotSpec) -> dict[str, Tunable]:
+    """The weights of ``spec`` that ``tune`` may search, with their ranges: every weight of a plain bot (no bound,
+    step 0 = its own size), the registered options of a search bot (:data:`SEARCH_TUNABLE`)."""
+    if spec.search:
+        return {n: t for n, t in SEARCH_TUNABLE.get(spec.search, {}).items() if n in spec.weight_names}
+    return {n: Tunable(-math.inf, math.inf, 0.0) for n in spec.weight_names}
 
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
@@ -364,7 +392,7 @@ def search_playouts(playouts: float, grow: float, n_players: int) -> int:
     return int(round(playouts * (1.0 + grow * (n_players - 2))))
 
 
-def _search_row(spec: BotSpec, n_players: int) -> np.ndarray:
+def search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     """The engine's search configuration (sim.core.forward S_*) for a search bot's weights at ``n_players``."""
     if spec.search in SEARCH_PLUGINS:
         return SEARCH_PLUGINS[spec.search][1](spec, n_players)
@@ -418,7 +446,7 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
     players = []  # the plain bot behind each entry: itself, or a search bot's playout policy
     for i, s in enumerate(specs):
         if s.search:
-            search[i] = _search_row(s, n_players)
+            search[i] = search_row(s, n_players)
             pol = bots.get(s.policy)
             if pol is None or pol.search:
                 raise MeeplabError(

@@ -64,7 +64,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .bots import register_search_bot, search_playouts
+from .bots import Tunable, register_search_bot, search_playouts
 from .errors import MeeplabError
 from .events import log_event
 from .forward import (
@@ -652,4 +652,13 @@ def _key_by_game() -> None:
 
 _key_by_game()
 register_search(ALGO_ISMCTS, ismcts_step, mixed_step)
-register_search_bot("ismcts", ALGO_ISMCTS, ISMCTS_WEIGHTS, ismcts_row)
+# the options `meeplab tune` may search: range and step (bias and epsilon start at 0, so their step sets the scale)
+ISMCTS_TUNABLE = {
+    "c": Tunable(0.0, math.inf, 0.5),
+    "bias": Tunable(0.0, math.inf, 0.5),
+    "epsilon": Tunable(0.0, 1.0, 0.1),
+    "widen": Tunable(0.0, math.inf, 0.5),
+    "switch": Tunable(0.0, 1.0, 0.05),
+    "margin": Tunable(0.0, 1.0, 0.01),
+}
+register_search_bot("ismcts", ALGO_ISMCTS, ISMCTS_WEIGHTS, ismcts_row, ISMCTS_TUNABLE)

@@ -20,19 +20,24 @@ Noise is handled three ways:
 
 CMA-ES (Hansen's ``cma`` package) searches in a scaled space: weight ``i`` is ``w0_i + z_i * s_i`` with
 ``s_i = max(|w0_i|, 0.1 * mean |w0|, 0.01)``, so a step of 1 changes each weight by about its own size.
+
+A search bot (``rollout``, ``ismcts``) is tuned on its search options, those its algorithm declares tunable
+(:func:`~meeplab.sim.core.bots.tunable_weights`: ``ismcts``'s c, bias, epsilon, widen, switch and margin), each kept
+within its valid range and stepped by ``max(|w0_i|, its declared step)``; its budget is not searched (more playouts
+always help) and its playout policy keeps its weights.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .bots import available, make_lineup
+from .bots import Lineup, available, make_lineup, search_row, tunable_weights
 from .errors import MeeplabError
 from .game import GameSpec, rank_and_win
 
@@ -109,7 +114,20 @@ class Evaluator:
             p: [make_lineup(game.id, names, p, True, bot_configs) for names in field_tables(bot, vs, p)]
             for p in players
         }
-        self.width = len(available(game.id, bot_configs)[bot].weights)
+        self.spec = available(game.id, bot_configs)[bot]
+        self.width = len(self.spec.weights)
+
+    def lineup(self, lu: Lineup, w: np.ndarray, n_players: int) -> Lineup:
+        """``lu`` with entry 0's weights ``w``: a plain bot's weight row, or a search bot's search row (its options;
+        its playout policy keeps its own weights)."""
+        weights, search = lu.weights, lu.search
+        if self.spec.search:
+            search = search.copy()
+            search[0] = search_row(replace(self.spec, weights=tuple(float(x) for x in w)), n_players)
+        else:
+            weights = weights.copy()
+            weights[0, : self.width] = w
+        return type(lu)(names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads, search=search)
 
     def wins(self, w: np.ndarray, start: int, n: int, lead: list | None = None) -> list[float]:
         """Sum of entry 0's win shares at each player count (``n`` games each, cut into one block per table of
@@ -120,12 +138,7 @@ class Evaluator:
             for lu, (off, cnt) in zip(tables, _blocks(n, len(tables))):
                 if cnt == 0:
                     continue
-                weights = lu.weights.copy()
-                weights[0, : self.width] = w
-                lu2 = type(lu)(
-                    names=lu.names, fns=lu.fns, weights=weights, rotate=True, reads=lu.reads, search=lu.search
-                )
-                b = self.game.play(self.ctx, lu2, self.seed, start + off, cnt, p)
+                b = self.game.play(self.ctx, self.lineup(lu, w, p), self.seed, start + off, cnt, p)
                 _, win = rank_and_win(b.score, b.tiebreak, self.game.lower_wins)
                 g = start + off + np.arange(cnt)[:, None]
                 entry = (np.arange(p)[None, :] + g) % p
@@ -174,20 +187,24 @@ def tune(
     spec = available(game.id, bot_configs).get(bot)
     if spec is None:
         raise MeeplabError(f"unknown bot '{bot}' for {game.id}")
-    if spec.search or not spec.weights:
+    bounds = tunable_weights(spec)
+    if not spec.weights or not bounds:
         raise MeeplabError(
-            f"bot '{bot}' has no weights to tune (tune works on a plain bot with weights, e.g. heuristic)"
+            f"bot '{bot}' has no weights to tune (tune works on a bot with weights, e.g. heuristic, or on a search "
+            f"bot's options, e.g. ismcts)"
         )
     w0 = np.array(spec.weights, dtype=np.float64)
-    idx = np.arange(len(w0))
+    names = [n for n in spec.weight_names if n in bounds]
     if only:
-        idx = np.array(
-            [i for i, n in enumerate(spec.weight_names) if any(fnmatch.fnmatch(n, pat) for pat in only)], dtype=np.int64
-        )
-        if idx.size == 0:
+        names = [n for n in names if any(fnmatch.fnmatch(n, pat) for pat in only)]
+        if not names:
             raise MeeplabError(
-                f"--weights {','.join(only)} matches none of {bot}'s weights ({', '.join(spec.weight_names)})"
+                f"--weights {','.join(only)} matches none of {bot}'s {'options' if spec.search else 'weights'} "
+                f"that tune may search ({', '.join(bounds)})"
             )
+    idx = np.array([spec.weight_names.index(n) for n in names], dtype=np.int64)
+    lo = np.array([bounds[n].lo for n in names])
+    hi = np.array([bounds[n].hi for n in names])
     ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin)
     dim = len(idx)
     lam = popsize or (4 + int(3 * math.log(dim)))
@@ -200,11 +217,14 @@ def tune(
             f"--budget {budget:,} is too small: one generation costs {per_round:,} games ({lam + 1} weight vectors x "
             f"{per_gen} games x {len(players)} player count(s)) and the final check {2 * final_n * len(players):,}"
         )
-    scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
+    if spec.search:  # a search option's step is its own size, or its declared step when smaller (e.g. 0)
+        scale = np.maximum(np.abs(w0[idx]), np.array([bounds[n].step for n in names]))
+    else:
+        scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
 
-    def at(z) -> np.ndarray:
+    def at(z) -> np.ndarray:  # within each weight's valid range (a search option's; a plain bot's are unbounded)
         w = w0.copy()
-        w[idx] += np.asarray(z) * scale
+        w[idx] = np.clip(w[idx] + np.asarray(z) * scale, lo, hi)
         return w
 
     es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1, "verbose": -9})
@@ -217,7 +237,7 @@ def tune(
         generations=0,
         games_played=0,
         interrupted=False,
-        tuned=tuple(spec.weight_names[i] for i in idx) if only else (),
+        tuned=tuple(names) if only or spec.search else (),
     )
     try:
         for gen in range(gens):
