@@ -207,11 +207,30 @@ def findings(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any
     return out
 
 
-def settled(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]]:
+SETTLED, LEVEL, MOVING = "settled", "agrees, rungs level", "still moving"
+
+
+def skill_gap(gaps: list[dict[str, Any]], weaker: str, stronger: str, n_players: int) -> dict[str, Any] | None:
+    """The cross-play of ``stronger`` against ``weaker`` at ``n_players`` (a :func:`gap_rows` row), or None."""
+    for g in gaps:
+        if g["n_players"] == n_players and g["weaker"] == weaker and g["stronger"] == stronger:
+            return g
+    return None
+
+
+def settled(
+    rows: list[dict[str, Any]], rungs: list[str], gaps: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Each finding at each player count, judged on the two strongest rungs present (``rungs`` weakest first):
-    ``status`` "settled" (their 95 % intervals overlap; the leading category: the same one) or "still moving",
-    ``direction`` "up", "down" or "" (the strongest rung's value against the second-strongest's; a category that
-    changes: "changes"), ``weaker``/``stronger`` = (rung, value, lo, hi) (the category: (rung, name, share))."""
+    ``status`` :data:`SETTLED` (their 95 % intervals overlap; the leading category: the same one) or
+    :data:`MOVING`, ``direction`` "up", "down" or "" (the strongest rung's value against the second-strongest's; a
+    category that changes: "changes"), ``weaker``/``stronger`` = (rung, value, lo, hi) (the category: (rung, name,
+    share)).
+
+    With the ladder's cross-play (``gaps``, :func:`gap_rows`), a finding the two rungs agree on has settled only
+    if the strongest rung is measurably stronger: its win rate against the second-strongest clears the fair share
+    (``skill`` holds that row). Otherwise it is :data:`LEVEL`: two players of one strength agree, which replicates
+    the finding but does not show that it stops moving as play gets stronger."""
     out = []
     for p in sorted({r["n_players"] for r in rows}):
         at = {r["rung"]: r for r in rows if r["n_players"] == p}
@@ -219,6 +238,8 @@ def settled(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]
         if len(present) < 2:
             continue
         a, b = at[present[-2]], at[present[-1]]
+        skill = skill_gap(gaps or [], present[-2], present[-1], p)
+        agree = SETTLED if skill is None or skill["lo"] > skill["fair"] else LEVEL
         quantities = [
             (f"seat {s + 1}'s win rate (fair {1 / p:.1%})", ("seat_rate", s), ("seat_lo", s), ("seat_hi", s))
             for s in range(p)
@@ -235,11 +256,12 @@ def settled(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]
                 {
                     "n_players": p,
                     "finding": name,
-                    "status": "still moving" if moving else "settled",
+                    "status": MOVING if moving else agree,
                     "direction": ("up" if vb > va else "down") if moving else "",
                     "weaker": (present[-2], va, la, ha),
                     "stronger": (present[-1], vb, lb, hb),
                     "length": name == "mean game length",
+                    "skill": skill,
                 }
             )
         if a["category"] and b["category"]:
@@ -248,13 +270,33 @@ def settled(rows: list[dict[str, Any]], rungs: list[str]) -> list[dict[str, Any]
                 {
                     "n_players": p,
                     "finding": "leading score category",
-                    "status": "settled" if same else "still moving",
+                    "status": agree if same else MOVING,
                     "direction": "" if same else "changes",
                     "weaker": (present[-2], a["category"], a["category_share"]),
                     "stronger": (present[-1], b["category"], b["category_share"]),
                     "category": True,
+                    "skill": skill,
                 }
             )
+    return out
+
+
+def seat_verdicts(judged: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Per player count, one verdict on the seats' win rates (:func:`settled`'s findings): :data:`MOVING` if any
+    seat's is still moving, else :data:`LEVEL` or :data:`SETTLED`; with the two rungs and the seats that moved."""
+    out: dict[int, dict[str, Any]] = {}
+    for f in judged:
+        if not f["finding"].startswith("seat "):
+            continue
+        v = out.setdefault(
+            f["n_players"],
+            {"status": SETTLED, "weaker": f["weaker"][0], "stronger": f["stronger"][0], "moved": []},
+        )
+        if f["status"] == MOVING:
+            v["status"] = MOVING
+            v["moved"].append(f"{f['finding'].split(' win')[0].removesuffix(chr(39) + 's')} {f['direction']}")
+        elif f["status"] == LEVEL and v["status"] == SETTLED:
+            v["status"] = LEVEL
     return out
 
 

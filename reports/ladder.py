@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from meeplab.analysis.compare import bot_order, unique_labels
-from meeplab.analysis.ladder import Ladder, findings, gap_rows, load_ladder, rung_rows, settled
+from meeplab.analysis.ladder import LEVEL, MOVING, Ladder, findings, gap_rows, load_ladder, rung_rows, settled
 from meeplab.analysis.stats import run_stats
 
 from . import charts
@@ -43,7 +43,8 @@ def settled_value(v: tuple, length: bool = False, category: bool = False) -> str
 
 
 def settled_table(judged: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The findings of one player count judged on the two strongest rungs: both values and the verdict."""
+    """The findings of one player count judged on the two strongest rungs: both values and the verdict (its
+    caption: how much stronger the strongest rung played, when the ladder has that cross-play)."""
     if not judged:
         return None
     weak, strong = judged[0]["weaker"][0], judged[0]["stronger"][0]
@@ -55,6 +56,22 @@ def settled_table(judged: list[dict[str, Any]]) -> dict[str, Any] | None:
     return table(["finding", f"with {weak}", f"with {strong}", "verdict"], body, [False, True, True, False])
 
 
+def skill_note(judged: list[dict[str, Any]]) -> str | None:
+    """How much stronger the strongest rung played than the second-strongest (the ladder's cross-play), and what
+    that means for the verdicts of one player count; None without that cross-play."""
+    sk = judged[0].get("skill") if judged else None
+    if not sk:
+        return None
+    weak, strong = judged[0]["weaker"][0], judged[0]["stronger"][0]
+    said = f"{strong} against {weak}: {pct(sk['rate'])} {ci(sk['lo'], sk['hi'])} per seat (fair {pct(sk['fair'])})"
+    if sk["lo"] > sk["fair"]:
+        return said + ": measurably stronger, so a finding the two agree on has settled."
+    return (
+        said + ": not measurably stronger, so where the two agree the finding is replicated at one strength, not "
+        "shown to have stopped moving (verdict: agrees, rungs level); a larger budget (--budgets) is the next check."
+    )
+
+
 def ladder_section(lad: Ladder) -> dict[str, Any]:
     """The section "Does it hold for stronger players?"."""
     rows = rung_rows(lad)
@@ -63,15 +80,16 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
         {"head": f"{f['n_players']} players, {f['finding']} {f['why']}:", "text": finding_text(f)}
         for f in findings(rows, lad.rungs)
     ]
-    judged = settled(rows, lad.rungs)
+    judged = settled(rows, lad.rungs, gaps)
     moving = [
         {
             "head": f"{f['n_players']} players, {f['finding']}:",
             "text": f"{f['direction']} from {f['weaker'][0]} to {f['stronger'][0]}",
         }
         for f in judged
-        if f["status"] != "settled"
+        if f["status"] == MOVING
     ]
+    level = sorted({f["n_players"] for f in judged if f["status"] == LEVEL})
     counts = []
     for p in sorted({r["n_players"] for r in rows}):
         head = [
@@ -112,6 +130,7 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
                 if gb
                 else None,
                 "settled": settled_table([f for f in judged if f["n_players"] == p]),
+                "skill": skill_note([f for f in judged if f["n_players"] == p]),
             }
         )
     uri = seat_chart(rows, lad.rungs)
@@ -140,6 +159,7 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
         "rungs": lad.rungs,
         "flags": flags,
         "moving": moving,
+        "level": level,
         "strongest": strongest,
         "counts": counts,
         "figure": fig,

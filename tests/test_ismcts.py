@@ -341,6 +341,48 @@ def test_a_finding_settles_only_when_the_two_strongest_rungs_agree():
     assert not settled([_row(4, "ismcts", [0.25] * 4, 0.02)], rungs)
 
 
+def test_agreement_is_settlement_only_when_the_strongest_rung_is_stronger():
+    """With the ladder's cross-play: where ismcts-x4 beats ismcts measurably, agreement is settlement; where it
+    does not (its interval reaches the fair share), the same agreement is only 'agrees, rungs level'; a finding
+    that moves is still moving either way. seat_verdicts sums the seats up per player count."""
+    from meeplab.analysis.ladder import LEVEL, MOVING, SETTLED, seat_verdicts, settled
+
+    rungs = ["heuristic", "ismcts", "ismcts-x4"]
+    rows = [
+        _row(2, "ismcts", [0.55, 0.45], 0.03),
+        _row(2, "ismcts-x4", [0.52, 0.48], 0.03),
+        _row(3, "ismcts", [0.45, 0.27, 0.28], 0.04),
+        _row(3, "ismcts-x4", [0.46, 0.25, 0.29], 0.04),
+        _row(4, "ismcts", [0.40, 0.20, 0.20, 0.20], 0.02),
+        _row(4, "ismcts-x4", [0.30, 0.23, 0.23, 0.24], 0.02),
+    ]
+    gap = {"weaker": "ismcts", "stronger": "ismcts-x4"}
+    gaps = [
+        {**gap, "n_players": 2, "rate": 0.60, "lo": 0.56, "hi": 0.64, "fair": 0.5},  # stronger
+        {**gap, "n_players": 3, "rate": 0.31, "lo": 0.26, "hi": 0.35, "fair": 1 / 3},  # level
+        {**gap, "n_players": 4, "rate": 0.25, "lo": 0.21, "hi": 0.29, "fair": 0.25},  # level
+        {
+            "weaker": "heuristic",
+            "stronger": "ismcts",
+            "n_players": 3,
+            "rate": 0.9,
+            "lo": 0.8,
+            "hi": 0.95,
+            "fair": 1 / 3,
+        },
+    ]
+    out = {(f["n_players"], f["finding"]): f for f in settled(rows, rungs, gaps)}
+    assert out[(2, "seat 1's win rate (fair 50.0%)")]["status"] == SETTLED
+    assert out[(2, "seat 1's win rate (fair 50.0%)")]["skill"]["rate"] == 0.60
+    assert out[(3, "seat 1's win rate (fair 33.3%)")]["status"] == LEVEL  # the heuristic pair is not the top pair
+    assert out[(3, "leading score category")]["status"] == LEVEL
+    assert out[(4, "seat 1's win rate (fair 25.0%)")]["status"] == MOVING
+    assert settled(rows, rungs)[0]["status"] == SETTLED  # without cross-play: agreement alone, as before
+    verdicts = seat_verdicts(settled(rows, rungs, gaps))
+    assert {p: v["status"] for p, v in verdicts.items()} == {2: SETTLED, 3: LEVEL, 4: MOVING}
+    assert verdicts[4]["moved"] == ["seat 1 down"] and verdicts[4]["stronger"] == "ismcts-x4"
+
+
 def test_budget_rungs_multiply_the_top_bots_budget():
     from meeplab.analysis.ladder import budget_variants, parse_budgets
 
@@ -374,13 +416,15 @@ def test_ladder_with_budget_rungs_reports_what_has_settled(tmp_path, tiny, capsy
     out = tmp_path / "lad"
     args = ["ladder", "schweinebande", "-p", "2", "-b", "random,tiny", "--budgets", "1,2", "-n", "4", "-q"]
     assert main([*args, "--bot-config", tiny, "--out", str(out)]) in (0, None)
-    capsys.readouterr()
+    table = capsys.readouterr().out
+    assert re.search(r"2  seats: tiny -> tiny-x2 +(settled|still moving|agrees, rungs level)", table), table
     meta = json.loads((out / "ladder.json").read_text())
     assert meta["rungs"] == ["random", "tiny", "tiny-x2"]
     assert "iterations = 12.0" in (out / "budgets.toml").read_text()
     html = (out / "report.html").read_text()
     assert "Has it settled?" in html and "tiny-x2" in html
-    assert "settled" in html or "still moving" in html
+    assert "settled" in html or "still moving" in html or "agrees, rungs level" in html
+    assert "tiny-x2 against tiny:" in html  # how much stronger the strongest rung played
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -390,7 +434,7 @@ def test_ladder_with_budget_rungs_reports_what_has_settled(tmp_path, tiny, capsy
     section = page.locator("#ladder")
     text = section.inner_text()
     assert "Has it settled?" in text and "with tiny-x2" in text and "verdict" in text
-    verdicts = [ln for ln in text.splitlines() if ln.rstrip().endswith(("settled", "(up)", "(down)", "(changes)"))]
+    verdicts = [ln for ln in text.splitlines() if ln.rstrip().endswith(("settled", "rungs level", "(up)", "(down)", "(changes)"))]
     assert len(verdicts) >= 4  # two seats, shared wins, length (and the category)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280 + 1
     shot = tmp_path / "ladder.png"

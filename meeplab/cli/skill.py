@@ -291,8 +291,10 @@ def ladder_cmd(
     stronger one wins. The report's section "Does it hold for stronger players?" shows, per player count and
     rung, seat win rates, the leading score category, shared wins and game length, and flags every finding
     that changes sign, or whose intervals at the lowest and highest rung do not overlap. A finding has settled when
-    the two strongest rungs agree on it within their intervals, else it is still moving (with its direction);
-    --budgets makes the strongest rungs the top bot at growing search budgets.
+    the two strongest rungs agree on it within their intervals and the strongest beats the other measurably (if it
+    does not: "agrees, rungs level"), else it is still moving (with its direction); the table on stdout ends with
+    the seats' verdict per player count. --budgets makes the strongest rungs the top bot at growing search
+    budgets.
 
     \b
       meeplab ladder schweinebande --players 2-5 --bots random,greedy,heuristic,rollout --games 2000 --out runs/ladder
@@ -368,7 +370,7 @@ def ladder_cmd(
 def _echo_ladder(root: Path, as_json: bool) -> None:
     """The ladder's rungs on stdout: per player count and rung, the seat win rates (seat 1 = start player) and the
     seat gap among equal bots with its interval."""
-    from meeplab.analysis.ladder import load_ladder
+    from meeplab.analysis.ladder import gap_rows, load_ladder, rung_rows, seat_verdicts, settled
     from meeplab.analysis.seatgap import seat_gaps
 
     lad = load_ladder(root)
@@ -400,6 +402,10 @@ def _echo_ladder(root: Path, as_json: bool) -> None:
                     "95% CI": f"[{row['lo']:.3f}, {row['hi']:.3f}]",
                 }
             )
+    judged = settled(rung_rows(lad), lad.rungs, gap_rows(lad))
+    for p, v in sorted(seat_verdicts(judged).items()):
+        moved = f" ({', '.join(v['moved'])})" if v["moved"] else ""
+        rows.append({"players": p, "rung": f"seats: {v['weaker']} -> {v['stronger']}", "verdict": v["status"] + moved})
     echo_table(f"{lad.meta.get('game', '')} ladder, weakest rung first (seat 1 = start player)", rows, as_json)
 
 
