@@ -114,6 +114,9 @@ def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys
     text = out.read_text()
     assert "[bots.tuned]" in text and "Final check on 200 fresh games" in text
     assert main(args) == 2 and "exists" in capsys.readouterr().err
+    # a search bot's variant may not take its playout policy's name (it would replace the policy it plays with)
+    bad = ["tune", "schweinebande", "--bot", "ismcts", "--name", "tuned", "--out", str(tmp_path / "x")]
+    assert main(bad) == 2 and "would replace ismcts's playout policy 'tuned'" in capsys.readouterr().err
     # a search bot's budget is not searched: one clear line and exit 2
     bad = ["tune", "schweinebande", "--bot", "rollout", "--weights", "playouts", "--out", str(tmp_path / "x")]
     assert main(bad) == 2 and "matches none of rollout's options that tune may search (margin, switch)" in (

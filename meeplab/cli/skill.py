@@ -87,7 +87,11 @@ from meeplab.sim.core.experiment import parse_players
     default=None,
     help="Comma-separated glob patterns of the weights to tune, e.g. 'place.*,sack.*' (default: all).",
 )
-@click.option("--name", default="tuned", show_default=True, help="Name of the variant written.")
+@click.option(
+    "--name",
+    default=None,
+    help="Name of the variant written (default: tuned; a search bot's: BOT-tuned, e.g. ismcts-tuned).",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
@@ -156,6 +160,13 @@ def tune_cmd(
             raise MeeplabError(f"unknown bot '{b}' for {g.id}; available: {', '.join(sorted(known))}")
     if budget <= 0 or games_per_eval <= 0:
         raise MeeplabError("--budget and --games-per-eval must be positive")
+    spec = known[bot]
+    name = name or (f"{bot}-tuned" if spec.search else "tuned")
+    if spec.search and name == spec.policy:  # the variant would replace the policy its own playouts use
+        raise MeeplabError(
+            f"--name {name} would replace {bot}'s playout policy '{spec.policy}' wherever the variant is loaded; "
+            f"choose another --name (default: {bot}-tuned)"
+        )
     if not name.replace("-", "").replace("_", "").isalnum():
         raise MeeplabError(f"--name must be letters, digits, '-' or '_', got {name!r}")
     out_path = Path(out)
