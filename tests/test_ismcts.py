@@ -434,7 +434,8 @@ def test_ladder_with_budget_rungs_reports_what_has_settled(tmp_path, tiny, capsy
     section = page.locator("#ladder")
     text = section.inner_text()
     assert "Has it settled?" in text and "with tiny-x2" in text and "verdict" in text
-    verdicts = [ln for ln in text.splitlines() if ln.rstrip().endswith(("settled", "rungs level", "(up)", "(down)", "(changes)"))]
+    ends = ("settled", "rungs level", "(up)", "(down)", "(changes)")
+    verdicts = [ln for ln in text.splitlines() if ln.rstrip().endswith(ends)]
     assert len(verdicts) >= 4  # two seats, shared wins, length (and the category)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280 + 1
     shot = tmp_path / "ladder.png"
