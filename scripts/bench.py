@@ -21,6 +21,7 @@ seconds, helpers apart; ``--procs 1`` compiles in one process, for an A/B of sim
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import re
@@ -166,25 +167,46 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
 def _replay_counts(text: str) -> int:
     """Playouts a replay's search decisions spent: ismcts iterations, or rollout's candidates x playouts."""
     total = 0
-    for m in re.finditer(r"ismcts: \d+ candidate\(s\), (\d+) iterations", text):
+    for m in re.finditer(r"ismcts: \d+ candidates?, (\d+) iterations?", text):
         total += int(m.group(1))
-    for m in re.finditer(r"search: (\d+) candidate\(s\) x (\d+) playouts", text):
+    for m in re.finditer(r"search: (\d+) candidates? x (\d+) playouts?", text):
         total += int(m.group(1)) * int(m.group(2))
     return total
 
 
+def same_policy_ismcts(bots) -> str | None:
+    """The ismcts bot (the shipped one, else a variant at its budget) that plays its playouts with rollout's
+    policy, so that the two differ only in the tree; None if there is none."""
+    pol = bots["rollout"].policy
+    if bots["ismcts"].policy == pol:
+        return "ismcts"
+    budget = {k: v for k, v in bots["ismcts"].weights_dict().items()}
+    for name, b in bots.items():
+        if b.search == "ismcts" and b.policy == pol and b.weights_dict() == budget:
+            return name
+    return None
+
+
 def bench_ismcts(ids, n_games=3, threads=1):
     """ismcts against rollout, on one thread, the same moment (alternating game by game, the same games): seconds
-    per game between ismcts bots at the default budget, iterations per second, and the tree's share of a search
-    (1 - rollout's seconds per playout / ismcts's seconds per iteration: both spend their time playing the same
-    policy's moves, ismcts also in its tree)."""
+    per game between the shipped ismcts bots at the default budget, iterations per second, and the tree's share of
+    a search: 1 - rollout's seconds per playout / ismcts's seconds per iteration, both playing their playouts with
+    the same policy (rollout's; ismcts-heuristic where the shipped ismcts plays tuned playouts and rollout does
+    not), so that what differs is the tree."""
     numba.set_num_threads(threads)
     rows = []
     for gid in ids:
         game = get_game(gid)
+        bots = available(gid)
+        missing = {"ismcts", "rollout"} - set(bots)
+        if missing:  # e.g. a plugin game that ships no search bot
+            print(f"{gid:<14} skipped: no {' or '.join(sorted(missing))} bot", file=sys.stderr)
+            continue
+        twin = same_policy_ismcts(bots)
         ctx = game.prepare(game.params.resolve({}))
-        for p in sorted({2, game.default_players}):
-            spent = {"ismcts": [0.0, 0, 0], "rollout": [0.0, 0, 0]}  # seconds, playouts, games
+        for p in sorted({max(2, game.min_players), game.default_players}):
+            names = list(dict.fromkeys(["ismcts", "rollout", *([twin] if twin else [])]))
+            spent = {b: [0.0, 0, 0] for b in names}  # seconds, playouts, games
             lus = {b: make_lineup(gid, [b], p, True) for b in spent}
             for lu in lus.values():  # compile / load first
                 game.replay(ctx, lu, 1, 0, p, explain=True)
@@ -196,23 +218,26 @@ def bench_ismcts(ids, n_games=3, threads=1):
                     spent[b][1] += _replay_counts(text)
                     spent[b][2] += 1
             (ti, ni, gi), (tr, nr, _) = spent["ismcts"], spent["rollout"]
-            share = 1.0 - (tr / max(nr, 1)) / (ti / max(ni, 1))
-            rows.append((gid, p, ti / gi, ni / ti, tr / max(nr, 1) * 1e6, ti / max(ni, 1) * 1e6, share))
+            share = math.nan
+            if twin:
+                tt, nt, _ = spent[twin]
+                share = 1.0 - (tr / max(nr, 1)) / (tt / max(nt, 1))
+            rows.append((gid, p, ti / gi, ni / ti, tr / max(nr, 1) * 1e6, ti / max(ni, 1) * 1e6, twin or "-", share))
             print(
                 f"{gid:<14} {p}p ismcts self-play {ti / gi:6.2f} s/game, {ni / ti:9,.0f} iterations/s; "
-                f"rollout {tr / max(nr, 1) * 1e6:7.1f} us/playout vs ismcts {ti / max(ni, 1) * 1e6:7.1f} us/iteration: "
-                f"tree share {share:.1%}",
+                f"tree share {share:.1%} ({twin} vs rollout, the same policy)",
                 file=sys.stderr,
             )
     table = (
         f"ismcts vs rollout on {threads} thread(s), {n_games} games each, alternating (same moment), "
         f"{time.strftime('%Y-%m-%d')}, numba {numba.__version__}\n\n"
         "| game | players | s per ismcts game | iterations/s | rollout us/playout | ismcts us/iteration "
-        "| tree share |\n"
+        "| tree share (bot, same policy as rollout) |\n"
         "|---|---|---|---|---|---|---|\n"
     )
     table += "".join(
-        f"| {g} | {p} | {s:.2f} | {it:,.0f} | {ur:.1f} | {ui:.1f} | {sh:.1%} |\n" for g, p, s, it, ur, ui, sh in rows
+        f"| {g} | {p} | {s:.2f} | {it:,.0f} | {ur:.1f} | {ui:.1f} | {sh:.1%} ({tw}) |\n"
+        for g, p, s, it, ur, ui, tw, sh in rows
     )
     print(table)
 
