@@ -174,6 +174,13 @@ def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     assert all("6 iterations" in h for h in heads)
     visits = [int(ln.split(": ")[-1].split(" visits")[0]) for ln in rows]
     assert all(0 <= v <= 6 for v in visits) and max(visits) > 1
+    # the bench counts iterations from these lines (scripts/bench.py --ismcts: iterations per second)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench", Path(__file__).parents[1] / "scripts" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench._replay_counts(text) == 6 * len(heads)
 
 
 def test_sequential_halving_splits_the_budget_evenly_round_by_round():
