@@ -180,7 +180,7 @@ def same_policy_ismcts(bots) -> str | None:
     pol = bots["rollout"].policy
     if bots["ismcts"].policy == pol:
         return "ismcts"
-    budget = {k: v for k, v in bots["ismcts"].weights_dict().items()}
+    budget = bots["ismcts"].weights_dict()
     for name, b in bots.items():
         if b.search == "ismcts" and b.policy == pol and b.weights_dict() == budget:
             return name
