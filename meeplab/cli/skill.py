@@ -399,21 +399,17 @@ def _echo_ladder(root: Path, as_json: bool) -> None:
                     "best/worst seat": f"{g.best}/{g.worst}" if g.best > 0 else "–",
                 }
             )
-    for a, b, run in lad.cross:
-        st = None
-        from meeplab.analysis.stats import run_stats
-
-        st = run_stats(run)
-        for row in st.by_bot.filter(st.by_bot["bot"] == b).iter_rows(named=True):
-            rows.append(
-                {
-                    "players": row["n_players"],
-                    "rung": f"{b} vs {a}",
-                    "win share": row["win_rate"],
-                    "95% CI": f"[{row['lo']:.3f}, {row['hi']:.3f}]",
-                }
-            )
-    judged = settled(rung_rows(lad), lad.rungs, gap_rows(lad))
+    gaps = gap_rows(lad)  # the cross-play runs' stronger-rung win rates, read once for the table and the verdicts
+    for g in gaps:
+        rows.append(
+            {
+                "players": g["n_players"],
+                "rung": f"{g['stronger']} vs {g['weaker']}",
+                "win share": g["rate"],
+                "95% CI": f"[{g['lo']:.3f}, {g['hi']:.3f}]",
+            }
+        )
+    judged = settled(rung_rows(lad), lad.rungs, gaps)
     for p, v in sorted(seat_verdicts(judged).items()):
         moved = f" ({', '.join(v['moved'])})" if v["moved"] else ""
         rows.append({"players": p, "rung": f"seats: {v['weaker']} -> {v['stronger']}", "verdict": v["status"] + moved})
