@@ -225,7 +225,7 @@ def settled(
     ``status`` :data:`SETTLED` (their 95 % intervals overlap; the leading category: the same one) or
     :data:`MOVING`, ``direction`` "up", "down" or "" (the strongest rung's value against the second-strongest's; a
     category that changes: "changes"), ``weaker``/``stronger`` = (rung, value, lo, hi) (the category: (rung, name,
-    share)).
+    share)), ``seat`` (from 1) for a seat's win rate, else None.
 
     With the ladder's cross-play (``gaps``, :func:`gap_rows`), a finding the two rungs agree on has settled only
     if the strongest rung is measurably stronger: its win rate against the second-strongest clears the fair share
@@ -261,6 +261,7 @@ def settled(
                     "weaker": (present[-2], va, la, ha),
                     "stronger": (present[-1], vb, lb, hb),
                     "length": name == "mean game length",
+                    "seat": cols[0][1] + 1 if cols[0][0] == "seat_rate" else None,  # seat 1 = the start player
                     "skill": skill,
                 }
             )
@@ -286,7 +287,7 @@ def seat_verdicts(judged: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     seat's is still moving, else :data:`LEVEL` or :data:`SETTLED`; with the two rungs and the seats that moved."""
     out: dict[int, dict[str, Any]] = {}
     for f in judged:
-        if not f["finding"].startswith("seat "):
+        if f.get("seat") is None:
             continue
         v = out.setdefault(
             f["n_players"],
@@ -294,7 +295,7 @@ def seat_verdicts(judged: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
         )
         if f["status"] == MOVING:
             v["status"] = MOVING
-            v["moved"].append(f"{f['finding'].split(' win')[0].removesuffix(chr(39) + 's')} {f['direction']}")
+            v["moved"].append(f"seat {f['seat']} {f['direction']}")
         elif f["status"] == LEVEL and v["status"] == SETTLED:
             v["status"] = LEVEL
     return out
