@@ -82,6 +82,7 @@ def estimate(cfgs) -> Estimate:
     each plays at least one game after its compile), and a run of ``games`` takes
     ``games / (speed x the threads its batches keep busy)`` per player count."""
     from .play import parallel_width
+    from .runner import play_threads
 
     if not cfgs:
         return Estimate(0, 0.0, 0.0)
@@ -97,17 +98,10 @@ def estimate(cfgs) -> Estimate:
         for p in cfg.players:
             games += cfg.games
             sp = speeds.get(p) or speeds[min(speeds, key=lambda q: abs(q - p))]
-            width = parallel_width(min(cfg.games, cfg.chunk), _threads(cfg))
+            width = parallel_width(min(cfg.games, cfg.chunk), play_threads(cfg))
             seconds += cfg.games / (sp.games_per_s * width) if sp.games_per_s > 0 else math.inf
     compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values())
     return Estimate(games, seconds, compile_s, next(iter(measured.values())), names)
-
-
-def _threads(cfg) -> int:
-    """The threads a run will play on (``--threads``, at most numba's; default: numba's thread count)."""
-    import numba
-
-    return min(cfg.threads, numba.config.NUMBA_NUM_THREADS) if cfg.threads else numba.get_num_threads()
 
 
 def rate(games_per_s: float) -> str:

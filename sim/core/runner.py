@@ -191,14 +191,20 @@ def os_error_line(out: Path, exc: OSError) -> str:
     return f"{out}: cannot write{where}: {exc.strerror or exc}; choose a writable --out"
 
 
+def play_threads(cfg: RunConfig) -> int:
+    """The threads a run plays on: ``--threads`` up to numba's most, else numba's thread count of this thread."""
+    import numba
+
+    return min(cfg.threads, numba.config.NUMBA_NUM_THREADS) if cfg.threads else numba.get_num_threads()
+
+
 def _play(cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None) -> dict[str, Any]:
     """:func:`run` once ``out`` is locked (or None: rows kept in memory)."""
     game = cfg.game
     import numba
 
-    if cfg.threads:
-        numba.set_num_threads(min(cfg.threads, numba.config.NUMBA_NUM_THREADS))
-    threads = numba.get_num_threads()
+    threads = play_threads(cfg)
+    numba.set_num_threads(threads)
     executor = cfg.executor or LocalExecutor()
 
     bots = available(game.id, cfg.bot_configs)
