@@ -34,6 +34,7 @@ import numba
 
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.registry import game_ids, get_game
+from meeplab.sim.core.search import E_SEARCH
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,12 +188,69 @@ def same_policy_ismcts(bots) -> str | None:
     return None
 
 
+def _search_count(table) -> int:
+    """Playouts the last searched decision of ``table`` spent (its E_SEARCH event): ismcts iterations, or rollout's
+    candidates x playouts; 0 when it did not search."""
+    n = 0
+    for i in range(int(table.st.nlog[0])):
+        row = table.log[i]
+        if row[0] == E_SEARCH:
+            n = -int(row[5]) if row[5] < 0 else int(row[3]) * int(row[5])
+    return n
+
+
+def tree_share(spec, players, twin, n_games, reps=2, seed=1):
+    """The tree's share of an ismcts search on the same positions: the games ``rollout`` plays (game 0 of
+    ``seed`` warms up and is not counted, then games 1..n_games); at each decision with more than one candidate
+    ``rollout``, ``twin`` (an ismcts bot with rollout's playout policy and budget) and ``greedy`` each decide
+    ``reps`` times from the same record (the search's stream is the game's, so each draws the same worlds).
+    ``greedy`` measures the cost of a call from Python (argument checks, ~1 ms), which is taken off both.
+    Returns (rollout us/playout, ismcts us/iteration, share = 1 - the first / the second, rollout's playouts,
+    ismcts's iterations; the two counts are equal when ``twin`` has rollout's budget)."""
+    from meeplab.play import engine
+    from meeplab.play.table import Table
+    from meeplab.sim.core.forward import C_N
+
+    values = spec.params.resolve({})
+    base = "greedy" if "greedy" in available(spec.id) else "random"
+    names = ("rollout", twin, base)
+    spent = {b: [0.0, 0] for b in names}
+    for g in range(n_games + 1):
+        tables = {b: Table(spec, values, [b] * players, seed=seed, index=g) for b in names}
+        lead = tables["rollout"]
+        while not lead.over:
+            if int(lead.rec["ctl"][C_N]) > 1:
+                saved = lead.st.rec.copy()
+                for _ in range(reps):
+                    for b, t in tables.items():
+                        t.st.rec[:] = saved
+                        t.st.nlog[0] = 0
+                        t.st.nlog[1] = 1
+                        t0 = time.perf_counter()
+                        engine.decide(
+                            t.st, t.sim, t.cx, t.lineup.fns, t.lineup.weights, t.lineup.search, t.lineup.rotate,
+                            t.index, t.acc, t.cand, t.used, t.sc, t.tb, t.brk, t.srch,
+                        )  # fmt: skip
+                        if g > 0:
+                            spent[b][0] += time.perf_counter() - t0
+                            spent[b][1] += _search_count(t)
+                lead.st.rec[:] = saved
+            lead.st.nlog[0] = 0
+            lead.st.nlog[1] = 0
+            lead.play_bot()
+    call = spent[base][0]
+    (tr, nr), (ti, ni) = spent["rollout"], spent[twin]
+    us_r = (tr - call) / max(nr, 1) * 1e6
+    us_i = (ti - call) / max(ni, 1) * 1e6
+    return us_r, us_i, 1.0 - us_r / us_i, nr, ni
+
+
 def bench_ismcts(ids, n_games=3, threads=1):
-    """ismcts against rollout, on one thread, the same moment (alternating game by game, the same games): seconds
-    per game between the shipped ismcts bots at the default budget, iterations per second, and the tree's share of
-    a search: 1 - rollout's seconds per playout / ismcts's seconds per iteration, both playing their playouts with
-    the same policy (rollout's; ismcts-heuristic where the shipped ismcts plays tuned playouts and rollout does
-    not), so that what differs is the tree."""
+    """ismcts against rollout, on one thread, the same moment: seconds per game between the shipped ismcts bots at
+    the default budget and iterations per second (their own games, rollout's alternating with them), and the tree's
+    share of a search (:func:`tree_share`: on the same positions, against an ismcts that plays its playouts with
+    rollout's policy and budget, ``ismcts-heuristic`` where the shipped one plays ``tuned`` playouts and rollout
+    does not, so that what differs is the tree)."""
     numba.set_num_threads(threads)
     rows = []
     for gid in ids:
@@ -205,34 +263,37 @@ def bench_ismcts(ids, n_games=3, threads=1):
         twin = same_policy_ismcts(bots)
         ctx = game.prepare(game.params.resolve({}))
         for p in sorted({max(2, game.min_players), game.default_players}):
-            names = list(dict.fromkeys(["ismcts", "rollout", *([twin] if twin else [])]))
-            spent = {b: [0.0, 0, 0] for b in names}  # seconds, playouts, games
+            spent = {b: [0.0, 0, 0] for b in ("ismcts", "rollout")}  # seconds, playouts, games
             lus = {b: make_lineup(gid, [b], p, True) for b in spent}
             for lu in lus.values():  # compile / load first
                 game.replay(ctx, lu, 1, 0, p, explain=True)
+                game.replay(ctx, lu, 1, 0, p, explain=False)
             for i in range(n_games):
                 for b, lu in lus.items():
+                    # timed without --explain (rendering the root's candidates as text is Python work the search
+                    # does not do); the playouts are counted from the same game replayed with it
                     t = time.perf_counter()
-                    text = game.replay(ctx, lu, 1, 1 + i, p, explain=True)
+                    game.replay(ctx, lu, 1, 1 + i, p, explain=False)
                     spent[b][0] += time.perf_counter() - t
-                    spent[b][1] += _replay_counts(text)
+                    spent[b][1] += _replay_counts(game.replay(ctx, lu, 1, 1 + i, p, explain=True))
                     spent[b][2] += 1
-            (ti, ni, gi), (tr, nr, _) = spent["ismcts"], spent["rollout"]
-            share = math.nan
+            (ti, ni, gi) = spent["ismcts"]
+            us_r = us_i = share = math.nan
             if twin:
-                tt, nt, _ = spent[twin]
-                share = 1.0 - (tr / max(nr, 1)) / (tt / max(nt, 1))
-            rows.append((gid, p, ti / gi, ni / ti, tr / max(nr, 1) * 1e6, ti / max(ni, 1) * 1e6, twin or "-", share))
+                us_r, us_i, share, nr, ni = tree_share(game, p, twin, n_games)
+                if nr != ni:
+                    print(f"{gid} {p}p: {twin} spent {ni} iterations, rollout {nr} playouts", file=sys.stderr)
+            rows.append((gid, p, ti / gi, ni / ti, us_r, us_i, twin or "-", share))
             print(
                 f"{gid:<14} {p}p ismcts self-play {ti / gi:6.2f} s/game, {ni / ti:9,.0f} iterations/s; "
-                f"tree share {share:.1%} ({twin} vs rollout, the same policy)",
+                f"tree share {share:.1%} ({twin} vs rollout on the same positions)",
                 file=sys.stderr,
             )
     table = (
-        f"ismcts vs rollout on {threads} thread(s), {n_games} games each, alternating (same moment), "
+        f"ismcts vs rollout on {threads} thread(s), {n_games} games each, the same moment, "
         f"{time.strftime('%Y-%m-%d')}, numba {numba.__version__}\n\n"
         "| game | players | s per ismcts game | iterations/s | rollout us/playout | ismcts us/iteration "
-        "| tree share (bot, same policy as rollout) |\n"
+        "| tree share (bot, same policy and positions as rollout) |\n"
         "|---|---|---|---|---|---|---|\n"
     )
     table += "".join(

@@ -183,6 +183,21 @@ def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     assert bench._replay_counts(text) == 6 * len(heads)
 
 
+def test_bench_tree_share_searches_the_same_positions_with_the_same_budget():
+    """scripts/bench.py --ismcts measures the tree's share on the positions of rollout's own games: rollout and the
+    ismcts that plays rollout's policy at rollout's budget search each of them, so their playout counts are equal."""
+    import importlib.util
+
+    from meeplab.sim.core.registry import get_game
+
+    spec = importlib.util.spec_from_file_location("bench", Path(__file__).parents[1] / "scripts" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    us_r, us_i, share, nr, ni = bench.tree_share(get_game("schweinebande"), 2, "ismcts-heuristic", 1, reps=1)
+    assert nr == ni > 0
+    assert us_r > 0 and us_i > 0 and share == pytest.approx(1 - us_r / us_i)
+
+
 def test_sequential_halving_splits_the_budget_evenly_round_by_round():
     """root = 1: ceil(log2 n) rounds, each giving the candidates still in an even share of what is left (2 candidates
     and 2k iterations: k each; 3 and 96: 16 each, then 24 each for the better two)."""
