@@ -199,24 +199,25 @@ def _search_count(table) -> int:
     return n
 
 
-def tree_share(spec, players, twin, n_games, reps=2, seed=1):
+def tree_share(spec, players, twin, n_games, reps=2, seed=1, bot_configs=()):
     """The tree's share of an ismcts search on the same positions: the games ``rollout`` plays (game 0 of
     ``seed`` warms up and is not counted, then games 1..n_games); at each decision with more than one candidate
     ``rollout``, ``twin`` (an ismcts bot with rollout's playout policy and budget) and ``greedy`` each decide
     ``reps`` times from the same record (the search's stream is the game's, so each draws the same worlds).
     ``greedy`` measures the cost of a call from Python (argument checks, ~1 ms), which is taken off both.
     Returns (rollout us/playout, ismcts us/iteration, share = 1 - the first / the second, rollout's playouts,
-    ismcts's iterations; the two counts are equal when ``twin`` has rollout's budget)."""
+    ismcts's iterations; the two counts are equal when ``twin`` has rollout's budget). ``bot_configs``: TOML files of
+    bot variants, as ``--bot-config`` (a ``twin`` that is a copy of ``rollout`` is the method's A/A check)."""
     from meeplab.play import engine
     from meeplab.play.table import Table
     from meeplab.sim.core.forward import C_N
 
     values = spec.params.resolve({})
-    base = "greedy" if "greedy" in available(spec.id) else "random"
+    base = "greedy" if "greedy" in available(spec.id, bot_configs) else "random"
     names = ("rollout", twin, base)
     spent = {b: [0.0, 0] for b in names}
     for g in range(n_games + 1):
-        tables = {b: Table(spec, values, [b] * players, seed=seed, index=g) for b in names}
+        tables = {b: Table(spec, values, [b] * players, seed=seed, index=g, bot_configs=bot_configs) for b in names}
         lead = tables["rollout"]
         while not lead.over:
             if int(lead.rec["ctl"][C_N]) > 1:
