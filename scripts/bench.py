@@ -281,9 +281,9 @@ def bench_ismcts(ids, n_games=3, threads=1):
             (ti, ni, gi) = spent["ismcts"]
             us_r = us_i = share = math.nan
             if twin:
-                us_r, us_i, share, nr, ni = tree_share(game, p, twin, n_games)
-                if nr != ni:
-                    print(f"{gid} {p}p: {twin} spent {ni} iterations, rollout {nr} playouts", file=sys.stderr)
+                us_r, us_i, share, n_roll, n_twin = tree_share(game, p, twin, n_games)
+                if n_roll != n_twin:
+                    print(f"{gid} {p}p: {twin} spent {n_twin} iterations, rollout {n_roll} playouts", file=sys.stderr)
             rows.append((gid, p, ti / gi, ni / ti, us_r, us_i, twin or "-", share))
             print(
                 f"{gid:<14} {p}p ismcts self-play {ti / gi:6.2f} s/game, {ni / ti:9,.0f} iterations/s; "

@@ -158,6 +158,16 @@ def test_blind_to_what_its_seat_cannot_see(game, g, steps, tiny):
     assert int(st.rec[0]["ctl"][C_SEAT]) == seat
 
 
+def load_bench():
+    """scripts/bench.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench", Path(__file__).parents[1] / "scripts" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
 def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     """replay --explain lists, under each search decision, the root's candidates by visits with their mean values."""
     from meeplab.cli import main
@@ -175,25 +185,15 @@ def test_explain_shows_the_roots_visits_and_values(tiny, capsys):
     visits = [int(ln.split(": ")[-1].split(" visits")[0]) for ln in rows]
     assert all(0 <= v <= 6 for v in visits) and max(visits) > 1
     # the bench counts iterations from these lines (scripts/bench.py --ismcts: iterations per second)
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench", Path(__file__).parents[1] / "scripts" / "bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    assert bench._replay_counts(text) == 6 * len(heads)
+    assert load_bench()._replay_counts(text) == 6 * len(heads)
 
 
 def test_bench_tree_share_searches_the_same_positions_with_the_same_budget():
     """scripts/bench.py --ismcts measures the tree's share on the positions of rollout's own games: rollout and the
     ismcts that plays rollout's policy at rollout's budget search each of them, so their playout counts are equal."""
-    import importlib.util
-
     from meeplab.sim.core.registry import get_game
 
-    spec = importlib.util.spec_from_file_location("bench", Path(__file__).parents[1] / "scripts" / "bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    us_r, us_i, share, nr, ni = bench.tree_share(get_game("schweinebande"), 2, "ismcts-heuristic", 1, reps=1)
+    us_r, us_i, share, nr, ni = load_bench().tree_share(get_game("schweinebande"), 2, "ismcts-heuristic", 1, reps=1)
     assert nr == ni > 0
     assert us_r > 0 and us_i > 0 and share == pytest.approx(1 - us_r / us_i)
 
