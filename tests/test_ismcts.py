@@ -39,6 +39,31 @@ bias = 1.0
 cutoff = 5
 widen = 2
 
+[bots.tiny-flat]
+base = "tiny"
+description = "tiny with the tree capped at the root: a flat UCB1 search"
+[bots.tiny-flat.weights]
+depth = 1
+
+[bots.tiny-wide]
+base = "tiny"
+description = "tiny with widening and bias, which act only below the root"
+[bots.tiny-wide.weights]
+widen = 2
+bias = 1.0
+
+[bots.tiny-flat-options]
+base = "tiny-wide"
+description = "tiny-wide with the tree capped at the root"
+[bots.tiny-flat-options.weights]
+depth = 1
+
+[bots.tiny-deep]
+base = "tiny"
+description = "tiny with a depth cap no search reaches"
+[bots.tiny-deep.weights]
+depth = 100000
+
 [bots.tiny-halving]
 base = "tiny"
 description = "tiny with sequential halving at the root, 4 iterations per candidate"
@@ -106,6 +131,21 @@ def test_plays_every_game_reproducibly_for_any_thread_count(game, tiny):
             numba.set_num_threads(before)
         assert np.array_equal(h1.score, h2.score) and np.array_equal(h1.length, h2.length)
         assert not np.array_equal(h1.score, one.score)
+
+
+def test_depth_cap_ends_the_tree(tiny):
+    """``depth = 1`` keeps only the root's candidates: widening and bias, which act only below the root, then change
+    nothing, while they do change the uncapped search; a cap no search reaches plays as no cap."""
+    g, ctx = ctx_of("schweinebande")
+
+    def play(bot):
+        return g.play(ctx, make_lineup("schweinebande", [bot, "heuristic"], 2, True, [tiny]), 5, 0, 2, 2)
+
+    base, flat, flat_opts, deep = play("tiny"), play("tiny-flat"), play("tiny-flat-options"), play("tiny-deep")
+    assert np.array_equal(deep.score, base.score) and np.array_equal(deep.length, base.length)
+    assert np.array_equal(flat_opts.score, flat.score) and np.array_equal(flat_opts.length, flat.length)
+    assert not np.array_equal(flat.score, base.score)
+    assert not np.array_equal(play("tiny-wide").score, base.score)
 
 
 def _engine(game):
@@ -306,6 +346,8 @@ def test_tree_is_sized_from_the_budget():
         ("widen = -1", "widen"),
         ("switch = -0.1", "switch"),
         ("root = 3", "root must be 0 (UCB1), 1"),
+        ("depth = 1.5", "depth must be a whole number"),
+        ("depth = -1", "depth must be a whole number"),
     ],
 )
 def test_bad_options_are_refused(tmp_path, weights, msg):

@@ -98,7 +98,7 @@ class Tunable:
 
 
 # The search options a tune may search, per search algorithm; a budget (playouts, iterations) is not one (more is
-# always better, only slower), nor is a switch between modes (value, kinds, root, cutoff, grow).
+# always better, only slower), nor is a mode switch or a whole-number cap (value, kinds, root, cutoff, depth, grow).
 SEARCH_TUNABLE: dict[str, dict[str, Tunable]] = {
     "rollout": {"margin": Tunable(0.0, 1.0, 0.01), "switch": Tunable(0.0, 1.0, 0.05)},
 }

@@ -81,7 +81,9 @@ S_CUTOFF = 12  # ismcts: playouts stop after this many decisions (0 = at the end
 S_EPS = 13  # ismcts: probability that a playout decision is a uniformly random candidate instead of the policy's
 S_PERCAND = 14  # ismcts: iterations per root candidate searched (0 = S_PLAYOUTS iterations per decision)
 S_WIDEN = 15  # ismcts: progressive widening, a node visited v times offers at most 1 + S_WIDEN x sqrt(v) moves
-S_WIDTH = 16
+S_ROOT = 16  # ismcts: the root's schedule (0 = UCB1, 1 = sequential halving, 2 = the same keeping the policy's pick)
+S_DEPTH = 17  # ismcts: the tree holds at most this many searched decisions from the root (0 = no cap)
+S_WIDTH = 18
 ALGO_NONE = 0
 ALGO_ROLLOUT = 1
 ALGO_ISMCTS = 2  # information-set MCTS (sim.core.ismcts)

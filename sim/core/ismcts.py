@@ -26,7 +26,9 @@ when ``bias > 0``, else a random one; adding a child ends the descent. With ``wi
 only when none of its children is legal in this determinisation, by the policy's move there: the tree holds the moves
 the policy makes in some determinisation, and each seat chooses among those legal here by its own value. Forced steps,
 lone candidates and decision kinds the bot does not search (``kinds``) are played through (the policy decides the
-latter). The playout policy (a registered bot, every seat) then plays to the end, taking a uniformly random candidate
+latter). With ``depth = D > 0`` the descent stops at the ``D``-th searched decision from the root (the root's counted)
+and the playout starts there: ``depth = 1`` is UCB1 over the root's candidates with policy playouts, a flat search.
+The playout policy (a registered bot, every seat) then plays to the end, taking a uniformly random candidate
 instead with probability ``epsilon``; with ``cutoff > 0`` it stops after that many decisions and the position is scored
 as it stands (the game's scoring of the unfinished game). Every seat's value is computed as in ``rollout`` (win share or
 share of the other seats beaten, plus ``margin`` x the score lead; lowest score wins where the game says so) and each
@@ -78,6 +80,7 @@ from .forward import (
     S_BIAS,
     S_C,
     S_CUTOFF,
+    S_DEPTH,
     S_EPS,
     S_KINDS,
     S_LOWER,
@@ -85,6 +88,7 @@ from .forward import (
     S_MAXCAND,
     S_PERCAND,
     S_PLAYOUTS,
+    S_ROOT,
     S_SWITCH,
     S_VALUE,
     S_WIDEN,
@@ -123,13 +127,11 @@ ISMCTS_WEIGHTS = {
     "kinds": 0.0,
     "grow": 0.0,
     "root": 0.0,
+    "depth": 0.0,
 }
 # the root's schedule (weight ``root``): UCB1; sequential halving on paired worlds; the same, the policy's pick kept
 # to the last round (it is dropped only by the final comparison)
 ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK = 0, 1, 2
-# The forward model's search row (sim.core.forward, S_WIDTH words) has no free word, so the ismcts word S_CUTOFF
-# carries both: cutoff + ROOT_UNIT x root (cutoff < ROOT_UNIT); root = 0 leaves the word as it was.
-ROOT_UNIT = 1 << 20
 
 
 def tree_nodes(iterations: int, candidates: int) -> int:
@@ -164,8 +166,12 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(f"bot '{name}': bias must be at least 0, got {w['bias']:g}")
     if not 0.0 <= w["epsilon"] <= 1.0:
         raise MeeplabError(f"bot '{name}': epsilon must be between 0 and 1, got {w['epsilon']:g}")
-    if w["cutoff"] < 0 or w["cutoff"] != int(w["cutoff"]) or w["cutoff"] >= ROOT_UNIT:
+    if w["cutoff"] < 0 or w["cutoff"] != int(w["cutoff"]) or w["cutoff"] >= 2**31:
         raise MeeplabError(f"bot '{name}': cutoff must be a whole number of decisions (0 = none), got {w['cutoff']:g}")
+    if w["depth"] < 0 or w["depth"] != int(w["depth"]) or w["depth"] >= 2**31:
+        raise MeeplabError(
+            f"bot '{name}': depth must be a whole number of searched decisions (0 = no cap), got {w['depth']:g}"
+        )
     if w["root"] not in (ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK):
         raise MeeplabError(
             f"bot '{name}': root must be {ROOT_UCB} (UCB1), {ROOT_HALVING} (sequential halving) or "
@@ -182,7 +188,9 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(f"bot '{name}': max_candidates must be at least 0 (0 = all), got {w['max_candidates']:g}")
     row[S_C] = w["c"]
     row[S_BIAS] = w["bias"]
-    row[S_CUTOFF] = w["cutoff"] + ROOT_UNIT * w["root"]
+    row[S_CUTOFF] = w["cutoff"]
+    row[S_ROOT] = w["root"]
+    row[S_DEPTH] = w["depth"]
     row[S_EPS] = w["epsilon"]
     row[S_WIDEN] = w["widen"]
     if w["switch"] < 0:
@@ -250,7 +258,7 @@ def playout_from(sim, cx, fns, weights, entry, cfg, seat, restricted, pick):
     """Play ``sim`` to its end (or ``cutoff`` decisions with more than one candidate) with the policy."""
     q = sim.rec[0]
     eps = cfg[S_EPS]
-    cutoff = int(cfg[S_CUTOFF]) % ROOT_UNIT
+    cutoff = int(cfg[S_CUTOFF])
     d = 0
     while fm_advance(sim, cx) >= 0:
         if q.ctl[C_N] > 1:
@@ -294,7 +302,7 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
         iters = int(cfg[S_PERCAND]) * nc
     else:
         iters = max(1, int(cfg[S_PLAYOUTS]))
-    root_mode = int(cfg[S_CUTOFF]) // ROOT_UNIT
+    root_mode = int(cfg[S_ROOT])
     halving = root_mode >= ROOT_HALVING
     pin = root_mode == ROOT_HALVING_PICK
     # sequential halving: round r gives each of its alive[r] candidates per[r] visits (the rounds' visits sum to
@@ -335,6 +343,7 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
     c_ucb = cfg[S_C]
     bias = cfg[S_BIAS]
     widen = cfg[S_WIDEN]
+    depth = int(cfg[S_DEPTH])
     gen = 0
     na = nc  # sequential halving: the candidates still in (alive[:na]), the round, the position in it
     for j in range(nc):
@@ -386,6 +395,8 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
             if not searched_kind(cfg, kq):
                 fm_apply(sim, cx, policy_move(sim, cx, fns, weights, entry, cfg, seat, restricted, pick2, 0.0))
                 continue
+            if depth > 0 and plen >= depth:  # the depth cap: the tree ends here, the playout goes on
+                break
             if restricted and s == seat:
                 kk = allowed_list(sim, cx, cfg, lst)
             else:
