@@ -18,6 +18,8 @@ A game folder ``sim/<id>/`` exposes ``GAME = GameSpec(...)``:
 * ``hidden``, ``chance_fields``: the state-record fields that hold what a seat may not have seen, and those
   dealt by chance (as OpenSpiel declares information and chance types); the conformance kit
   (``meeplab.testing``) builds states that differ only there.
+* ``secret``: decisions made face down (simultaneous choices, face-down commitments), withheld from the other
+  seats until the game reveals them (:class:`Secret`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,24 @@ class Hidden:
     counts: Callable[[Any, int, Any], np.ndarray] | None = None
     derive: Callable[[Any, Any], None] | None = None
     scratch: Callable[[Any, int, Any], np.ndarray] | None = None
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Decisions made face down (``GameSpec.secret``): each seat chooses in turn, the others must not learn the
+    choice until the game reveals it (a sealed bid, a card laid face down, simultaneous orders).
+
+    ``kinds``: the decision kinds (``ctl[C_KIND]``) whose choice is secret. ``reveals(rec, cx) -> int``: how many
+    reveals the game has made so far in state record ``rec`` (a counter that never goes down: a round of bids
+    turned face up counts one). A secret choice made while ``reveals`` gave ``r`` stays hidden from every other
+    seat until ``reveals`` gives more than ``r``; until then logs, labels, event lines, viewer seat views and the
+    play page show those seats only that the seat chose, never what, how many candidates it had or what a bot
+    weighed. The deciding seat always sees its own choice. The engine keeps the face-down choice in a field
+    declared in ``hidden`` (other seats' ``determinise`` re-deals it among what the seat might have chosen), and
+    the drawing shows it to other seats as a back; the conformance kit checks both."""
+
+    kinds: tuple[int, ...]
+    reveals: Callable[[Any, Any], int]
 
 
 @dataclass
@@ -127,6 +147,8 @@ class GameSpec:
     # the state-record fields holding what some seat has not seen (OpenSpiel's imperfect information), see Hidden;
     # empty = perfect information (determinise is the identity)
     hidden: tuple[Hidden, ...] = ()
+    # decisions made face down, withheld from the other seats until revealed (see Secret); None = none
+    secret: Secret | None = None
     # the state-record fields dealt by chance at reset (decks, dice, tile stacks): the same (seed, game) deals
     # the same, another game deals otherwise (the conformance kit checks both); empty with chance=False
     chance_fields: tuple[str, ...] = ()
