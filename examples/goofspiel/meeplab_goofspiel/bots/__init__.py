@@ -1,0 +1,1 @@
+"""Goofspiel bots (entry point ``meeplab.bots``: ``goofspiel = "meeplab_goofspiel.bots"``)."""
