@@ -13,7 +13,6 @@ names the offending path.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,21 +123,8 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
-    mpath = path / "run.json"
-    if not mpath.is_file():
-        raise MeeplabError(f"{mpath}: missing run.json (not a meeplab run directory?)")
-    try:
-        meta = json.loads(mpath.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MeeplabError(f"{mpath}: corrupt run.json ({_first_line(exc)})") from None
-    except OSError as exc:
-        raise MeeplabError(f"{mpath}: cannot read run.json ({_first_line(exc)})") from None
-    if not isinstance(meta, dict):
-        raise MeeplabError(f"{mpath}: corrupt run.json (expected a JSON object)")
-    cats = meta.get("categories", [])
-    if not isinstance(cats, list) or not all(isinstance(c, str) for c in cats):
-        raise MeeplabError(f"{mpath}: corrupt run.json ('categories' must be a list of names)")
-    return meta
+    """``path``'s run.json, checked whole (:func:`meeplab.sim.core.rundir.read_meta`)."""
+    return rundir.read_meta(path)
 
 
 def _result_files(path: Path, meta: dict[str, Any]) -> tuple[list[Path], str]:
@@ -170,8 +156,8 @@ def same_game(paths: list[Path]) -> str | None:
     seen: dict[str, Path] = {}
     for p in paths:
         try:
-            g = json.loads((Path(p) / "run.json").read_text(encoding="utf-8")).get("game")
-        except (OSError, ValueError, AttributeError):
+            g = rundir.read_meta(Path(p)).get("game")
+        except MeeplabError:
             continue
         if isinstance(g, str):
             seen.setdefault(g, Path(p))
@@ -198,8 +184,8 @@ def load_run(path: str | Path) -> Run:
     optional = set(OPTIONAL_COLUMNS)
     for f in files:
         try:
-            sch = pl.read_parquet_schema(f)
-            n = pl.scan_parquet(f).select(pl.len()).collect().item()
+            sch = pl.scan_parquet(f, glob=False).collect_schema()  # glob=False: a path may hold [ * ?
+            n = pl.scan_parquet(f, glob=False).select(pl.len()).collect().item()
         except Exception as exc:
             raise MeeplabError(f"{f}: corrupt parquet file ({_first_line(exc)})") from None
         if schema is None:
@@ -218,7 +204,7 @@ def load_run(path: str | Path) -> Run:
         raise MeeplabError(f"{where}: results are empty (0 rows)")
 
     try:
-        lf = pl.scan_parquet([str(f) for f in files], extra_columns="ignore", missing_columns="insert")
+        lf = pl.scan_parquet([str(f) for f in files], glob=False, extra_columns="ignore", missing_columns="insert")
     except Exception as exc:
         raise MeeplabError(f"{path}: cannot open results ({_first_line(exc)})") from None
     # Uniform dtypes whatever the writer chose (int8 vs int64 etc.).

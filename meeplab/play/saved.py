@@ -19,20 +19,21 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from meeplab.sim.core import schema
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.registry import get_game
 
 from .table import Table
 
-FORMAT = "meeplab-play"
-VERSION = 1
+FORMAT = schema.SAVED_FORMAT
+VERSION = schema.SAVED_VERSION
 
 
 def to_dict(table: Table) -> dict[str, Any]:
@@ -56,51 +57,27 @@ def to_dict(table: Table) -> dict[str, Any]:
 
 
 def save(table: Table, path: Path) -> Path:
-    """Write ``table`` to ``path`` (atomically: a reader never sees half a file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(to_dict(table), indent=1))
-    os.replace(tmp, path)
-    return path
+    """Write ``table`` to ``path`` atomically (a reader never sees half a file), private to the user: the file
+    ``0600``, a folder made for it ``0700`` (the file holds the seed and index that deal the table)."""
+    return atomic_write(Path(path), json.dumps(to_dict(table), indent=1), private=True)
 
 
 def read(path) -> dict[str, Any]:
-    """A saved game's contents, checked for shape (not yet replayed)."""
+    """A saved game's contents, checked whole before anything is replayed (``meeplab.sim.core.schema``): size,
+    nesting, types, every number's range, a known game at one of its player counts, its bots and parameters."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise MeeplabError(f"{path}: no such saved game") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MeeplabError(f"{path}: not a saved game ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise MeeplabError(f'{path}: not a saved game of meeplab play (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise MeeplabError(f"{path}: saved game version {data.get('version')!r}; this meeplab reads {VERSION}")
-    need = {"game": str, "players": int, "seats": list, "params": dict, "seed": int, "index": int, "decisions": list}
-    for key, typ in need.items():
-        if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
-            raise MeeplabError(f"{path}: field '{key}' is missing or not a {typ.__name__}")
-    if len(data["seats"]) != data["players"]:
-        raise MeeplabError(f"{path}: {len(data['seats'])} seats listed for {data['players']} players")
-    for d in data["decisions"]:
-        if (
-            not isinstance(d, list)
-            or len(d) != 3
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in d[:2])
-            or d[2] not in ("human", "bot", "forced")
-        ):
-            raise MeeplabError(f'{path}: decision {d!r} is not [seat, candidate, "human"|"bot"|"forced"]')
-    return data
+    data = schema.read_json(path, "saved game")
+    return schema.saved_game(data, str(path))
 
 
 def table_of(data: dict[str, Any], source: str = "saved game", trace: bool = False, upto: int | None = None) -> Table:
-    """The table of a saved game (:func:`read`), its decisions replayed (the first ``upto`` of them, or all)."""
+    """The table of a saved game (:func:`read`), its decisions replayed (the first ``upto`` of them, or all);
+    ``data`` is checked as :func:`read` checks it before any engine runs."""
+    data = schema.saved_game(data, source)
     spec = get_game(data["game"])
     values = spec.params.resolve(dict(data["params"]), spec.id)
     seats = [None if s is None else str(s) for s in data["seats"]]
-    table = Table(spec, values, seats, data["seed"], data["index"], tuple(data.get("bot_configs", [])), trace=trace)
+    table = Table(spec, values, seats, data["seed"], data["index"], tuple(data["bot_configs"]), trace=trace)
     decisions = data["decisions"] if upto is None else data["decisions"][:upto]
     for k, (seat, pick, who) in enumerate(decisions):
         if len(table.history) > k:  # a person's lone candidate, already played for them

@@ -38,6 +38,7 @@ fixed-length tuple, so one cached engine serves any line-up and adding a bot tou
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import math
@@ -51,6 +52,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from . import schema
 from .errors import MeeplabError
 from .forward import (
     S_ALGO,
@@ -329,34 +331,30 @@ def discover(game: str) -> dict[str, BotSpec]:
 
 
 def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
+    """The ``[bots.NAME]`` variants of bot-config file ``path`` into ``bots``, the file checked whole first
+    (:class:`~meeplab.sim.core.schema.BotConfigFile`: no unknown key, strict types, finite weights)."""
     data = load_toml(path, "bot config")
-    table = data.get("bots", {})
-    if not isinstance(table, dict):
-        raise MeeplabError(f"bot config {path}: [bots] must be a table")
+    config = schema.validate(schema.BotConfigFile, data, f"bot config {path}")
     added = []
-    for name, entry in table.items():
-        if not isinstance(entry, dict):
-            raise MeeplabError(f"bot config {path}: [bots.{name}] must be a table")
-        base_name = entry.get("base", "heuristic")
-        if base_name not in bots:
-            raise MeeplabError(f"bot config {path}: [bots.{name}] has unknown base bot '{base_name}' for {game}")
-        base = bots[base_name]
+    for name, entry in config.bots.items():
+        if entry.base not in bots:
+            raise MeeplabError(f"bot config {path}: [bots.{name}] has unknown base bot '{entry.base}' for {game}")
+        base = bots[entry.base]
         w = base.weights_dict()
-        for k, v in (entry.get("weights", {}) or {}).items():
+        for k, v in entry.weights.items():
             if k not in w:
                 known = ", ".join(w) or "none"
+                close = difflib.get_close_matches(k, list(w), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise MeeplabError(
-                    f"bot config {path}: bot '{name}' sets unknown weight '{k}' (weights of {base_name}: {known})"
+                    f"bot config {path}: bot '{name}' sets unknown weight '{k}'{hint} (weights of {entry.base}: "
+                    f"{known})"
                 )
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise MeeplabError(f"bot config {path}: weight '{k}' of bot '{name}' must be a number")
-            if not abs(v) < float("inf"):  # NaN or an infinity: every decision's value would be NaN
-                raise MeeplabError(f"bot config {path}: weight '{k}' of bot '{name}' must be a finite number, got {v}")
             w[k] = float(v)
         bots[name] = BotSpec(
             name=name,
             base=base.base,
-            description=str(entry.get("description", f"{base_name} with tuned weights")),
+            description=entry.description if entry.description is not None else f"{entry.base} with tuned weights",
             choose=base.choose,
             weight_names=tuple(w),
             weights=tuple(w.values()),
@@ -364,23 +362,20 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             origin=f"bot config {path}",
             reads=base.reads,  # the same choose with other weights
             search=base.search,
-            policy=_variant_policy(entry, base, name, path),
+            policy=_variant_policy(entry.policy, base, name, path),
         )
         added.append(name)
     return added
 
 
-def _variant_policy(entry: dict, base: BotSpec, name: str, path: Path) -> str:
+def _variant_policy(policy: str | None, base: BotSpec, name: str, path: Path) -> str:
     """A search variant's playout policy: ``policy = "NAME"`` in its table, else its base's."""
-    policy = entry.get("policy")
     if policy is None:
         return base.policy
     if not base.search:
         raise MeeplabError(
             f"bot config {path}: bot '{name}' sets a policy, but its base '{base.name}' is no search bot"
         )
-    if not isinstance(policy, str):
-        raise MeeplabError(f"bot config {path}: policy of bot '{name}' must be a bot name")
     return policy
 
 

@@ -37,25 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import schema
 from .errors import MeeplabError
 from .params import load_params_file, load_toml
 
-TOP_KEYS = {
-    "game",
-    "players",
-    "bots",
-    "games",
-    "seed",
-    "bot_configs",
-    "rotate",
-    "out",
-    "title",
-    "baseline",
-    "variants",
-    "sprt",
-    "description",
-}
-SPRT_KEYS = {"delta", "elo", "alpha", "beta", "alternative", "batch", "max_games", "metric"}
+TOP_KEYS = set(schema.ExperimentFile.model_fields)
+SPRT_KEYS = set(schema.SprtTable.model_fields)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -126,76 +113,43 @@ def parse_players(text: str) -> list[int]:
     return out
 
 
-def _players(path: Path, v: Any) -> list[int]:
-    if isinstance(v, int) and not isinstance(v, bool):
+def _players(v: Any) -> list[int]:
+    if isinstance(v, int):
         return [v]
     if isinstance(v, str):
         return parse_players(v)
-    if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        return list(v)
-    raise MeeplabError(f"{_where(path, 'players')} must be a count, a list of counts or a text like '2-5'")
+    return list(v)
 
 
 def load(path: str | Path) -> Experiment:
-    """Read and check an experiment file (names, types, files); the parameters are checked when played."""
+    """Read and check an experiment file whole (:class:`~meeplab.sim.core.schema.ExperimentFile`: names, strict
+    types, ranges; the parameter files it names); the parameters themselves are checked when played."""
     path = Path(path)
     data = load_toml(path, "experiment file")
-    unknown = sorted(set(data) - TOP_KEYS)
-    if unknown:
-        raise MeeplabError(f"experiment {path}: unknown key '{unknown[0]}' (known: {', '.join(sorted(TOP_KEYS))})")
-    for key in ("game", "bots", "games"):
-        if key not in data:
-            raise MeeplabError(f"experiment {path}: missing '{key}'")
-    if not isinstance(data["game"], str):
-        raise MeeplabError(f"{_where(path, 'game')} must be a game name")
-    bots = data["bots"]
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",") if b.strip()]
-    if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
-        raise MeeplabError(f"{_where(path, 'bots')} must be bot names ('a,b' or a list)")
-    games = data["games"]
-    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
-        raise MeeplabError(f"{_where(path, 'games')} must be a positive whole number, got {games!r}")
-    seed = data.get("seed", 1)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise MeeplabError(f"{_where(path, 'seed')} must be a whole number")
-    variants_raw = data.get("variants")
-    if not isinstance(variants_raw, dict) or not variants_raw:
+    f = schema.validate(schema.ExperimentFile, data, f"experiment {path}")
+    if not f.variants:
         raise MeeplabError(f"experiment {path}: needs at least one [variants.NAME] table")
     variants = {}
-    for name, table in variants_raw.items():
+    for name, table in f.variants.items():
         if not _NAME.match(name) or name == "baseline":
             raise MeeplabError(
                 f"experiment {path}: variant name '{name}' must be letters, digits, '.', '_', '-' and not 'baseline'"
             )
         variants[name] = _param_table(path, f"variants.{name}", table)
-    sprt = data.get("sprt")
-    if sprt is not None:
-        if not isinstance(sprt, dict):
-            raise MeeplabError(f"{_where(path, 'sprt')} must be a table")
-        bad = sorted(set(sprt) - SPRT_KEYS)
-        if bad:
-            raise MeeplabError(
-                f"experiment {path}: unknown key 'sprt.{bad[0]}' (known: {', '.join(sorted(SPRT_KEYS))})"
-            )
-    configs = data.get("bot_configs", [])
-    if not isinstance(configs, list) or not all(isinstance(c, str) for c in configs):
-        raise MeeplabError(f"{_where(path, 'bot_configs')} must be a list of file names")
-    out = data.get("out")
     return Experiment(
         path=path,
-        game=data["game"],
-        players=_players(path, data.get("players", [])) if "players" in data else [],
-        bots=bots,
-        games=games,
-        seed=seed,
-        rotate=bool(data.get("rotate", True)),
-        bot_configs=tuple(str(path.parent / c) for c in configs),
-        out=(path.parent / out) if isinstance(out, str) else None,
-        title=str(data.get("title", "")),
-        baseline=_param_table(path, "baseline", data.get("baseline", {})),
+        game=f.game,
+        players=_players(f.players) if f.players is not None else [],
+        bots=list(f.bots),
+        games=f.games,
+        seed=f.seed,
+        rotate=f.rotate,
+        bot_configs=tuple(str(path.parent / c) for c in f.bot_configs),
+        out=(path.parent / f.out) if f.out is not None else None,
+        title=f.title,
+        baseline=_param_table(path, "baseline", f.baseline),
         variants=variants,
-        sprt=sprt,
+        sprt=f.sprt.model_dump(exclude_unset=True) if f.sprt is not None else None,
     )
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import schema
 from .errors import MeeplabError
 
 LOCK = ".meeplab.lock"
@@ -283,21 +284,31 @@ def verify_results(out: Path, meta: dict[str, Any]) -> str | None:
     return f"{Path(out) / RESULTS}: {bad}" if bad else None
 
 
+def read_meta(out: Path) -> dict[str, Any]:
+    """A run folder's ``run.json``, checked whole before anything of the run is used
+    (:class:`~meeplab.sim.core.schema.RunMeta`: size, nesting, strict types, every number's range, the game's player
+    counts); every problem is one MeeplabError line naming the file."""
+    path = Path(out) / "run.json"
+    if not path.is_file():
+        raise MeeplabError(f"{path}: missing run.json (not a meeplab run directory?)")
+    try:
+        data = schema.read_json(path, "run.json")
+    except MeeplabError as exc:
+        raise MeeplabError(f"{path}: corrupt run.json ({str(exc).removeprefix(f'{path}: ')})") from None
+    return schema.run_meta(data, str(path))
+
+
 def check(out: Path) -> tuple[dict[str, Any] | None, list[str], list[str]]:
-    """Verify a run directory without changing anything: (run.json or None, facts, problems)."""
+    """Verify a run directory without changing anything: (run.json, facts, problems). A run.json that is missing or
+    not a valid run record is a MeeplabError (one line)."""
     out = Path(out)
     facts: list[str] = []
     problems: list[str] = []
     if not out.is_dir():
         raise MeeplabError(f"{out}: not a directory")
-    try:
-        meta = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        if not isinstance(meta, dict):
-            raise ValueError("not a JSON object")
-    except FileNotFoundError:
-        raise MeeplabError(f"{out}: no run.json (not a meeplab run directory)") from None
-    except (OSError, ValueError) as exc:
-        return None, facts, [f"{out / 'run.json'}: unreadable ({exc})"]
+    if not (out / "run.json").is_file():
+        raise MeeplabError(f"{out}: no run.json (not a meeplab run directory)")
+    meta = read_meta(out)
     holder = writer_of(out)
     status = str(meta.get("status", "unknown"))
     facts.append(f"{meta.get('game', '?')} run, status {status}" + (f", being written by {holder}" if holder else ""))
