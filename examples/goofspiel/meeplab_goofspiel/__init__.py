@@ -11,7 +11,7 @@ import numpy as np
 from meeplab.sim.core.face import Face
 from meeplab.sim.core.game import GameSpec, Hidden, Secret
 
-from . import engine
+from . import draw, engine
 from .params import PARAMS
 from .replay import format_game
 
@@ -89,6 +89,7 @@ GAME = GameSpec(
     hidden=(Hidden("deck", unseen_prizes), *(Hidden("facedown", unseen_bid(s)) for s in range(engine.MAXP))),
     secret=Secret(kinds=(engine.KIND_BID,), reveals=reveals),
     chance_fields=("deck",),
+    draw=draw,
 )
 
 __all__ = ["GAME"]

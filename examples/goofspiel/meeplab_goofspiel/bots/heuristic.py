@@ -1,12 +1,12 @@
 """Match the prize: bid the card whose rank among one's own cards is the prize's rank among the prizes still to take
-(a little higher), and throw the lowest card at the lowest prizes."""
+(``shift`` higher), and throw the lowest card at the lowest prizes."""
 
 from numba import njit
 
 from meeplab.sim.core.bots import bot_jit
 
-DESCRIPTION = "bids the card of the prize's rank among its own cards (shifted up), the lowest card on low prizes"
-WEIGHTS = {"shift": 0.1, "dump": 0.2}
+DESCRIPTION = "bids the card of the prize's rank among its own cards ('shift' up), the lowest card on the lowest prizes"
+WEIGHTS = {"shift": 0.0, "dump": 0.15}
 
 
 @njit(cache=True, _nrt=False)
