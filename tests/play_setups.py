@@ -1,11 +1,14 @@
 """Small, quick set-ups of each game for the tests that play a whole game through the play page or its API
-(fewer cards, tiles or rounds: a complete game in a few dozen decisions)."""
+(fewer cards, tiles or rounds: a complete game in a few dozen decisions), and :class:`Server`, a play session's app
+served on 127.0.0.1 for the browser tests."""
 
 import atexit
 import csv
 import functools
 import shutil
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 # game -> rule-parameter overrides ("deck": "small" stands for small_goldrush_deck())
@@ -58,3 +61,37 @@ def small_goldrush_deck(copies: int = 2) -> Path:
         w.writeheader()
         w.writerows(rows)
     return out
+
+
+class Server:
+    """uvicorn serving ``session``'s play app on a free port of 127.0.0.1 in a thread (the socket bound and
+    listening before the app is made, as ``meeplab play`` does); ``launch_url()`` is a fresh launch link."""
+
+    def __init__(self, session, save_dir=None):
+        import uvicorn
+
+        from meeplab.cli.play import listen
+        from meeplab.play.server import create_app
+
+        self.session = session
+        self.sock = listen(None)
+        self.port = self.sock.getsockname()[1]
+        self.app = create_app(session, save_dir, port=self.port)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def launch_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/launch/{self.session.new_launch_code()}"
+
+    def __enter__(self):
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("the server did not start")
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()

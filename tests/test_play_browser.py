@@ -5,22 +5,18 @@ included), the end screen with the scores by category, and a hot-seat handover."
 import contextlib
 import os
 import random
-import threading
-import time
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # the browser fixture skips (or fails under CI) without playwright
     PlaywrightTimeout = TimeoutError
 
-from play_setups import small_params
+from play_setups import Server, small_params
 
-from meeplab.cli.play import free_port
-from meeplab.play.server import Session, create_app
+from meeplab.play.server import Session
 from meeplab.play.table import Table, seat_bots
 from meeplab.sim.core.registry import get_game
 
@@ -40,27 +36,6 @@ READY = (
     "() => { const p = window.meeplabPlay; return p && p.state && !p.busy && (p.state.over || p.state.pass_to ||"
     " p.state.legal.length > 0); }"
 )
-
-
-class Server:
-    """uvicorn serving ``app`` on a free port of 127.0.0.1 in a thread."""
-
-    def __init__(self, app):
-        self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        for _ in range(200):
-            if self.server.started:
-                return self
-            time.sleep(0.05)
-        raise RuntimeError("the server did not start")
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
 
 def session_for(game, humans=(0,), seed=2):
@@ -100,16 +75,18 @@ def click_a_move(page, rng):
 
 
 def open_table(page, srv, session) -> None:
-    """Open the play page of ``session`` served by ``srv``, bots moving at once."""
+    """Open the play page of ``session`` served by ``srv`` by a launch link, as ``meeplab play`` does (the session's
+    bots move at once: ``Session(..., bot_delay_ms=0)``)."""
     page.set_default_timeout(60000)  # a bot's first move compiles its decision code (slow on a busy machine)
-    page.goto(f"http://127.0.0.1:{srv.port}/?token={session.token}&delay=0")
+    page.goto(srv.launch_url())
+    assert page.url == f"http://127.0.0.1:{srv.port}/"
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_complete_game_by_clicking(browser, game):
     session = session_for(game)
     table = session.table
-    with Server(create_app(session)) as srv:
+    with Server(session) as srv:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -154,7 +131,7 @@ def test_a_complete_game_by_clicking(browser, game):
 
 def test_play_again_save_and_hot_seat(browser, tmp_path):
     session = session_for("schweinebande", humans=(0, 1))
-    with Server(create_app(session, tmp_path)) as srv:
+    with Server(session, tmp_path) as srv:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         open_table(page, srv, session)
         rng = random.Random(3)

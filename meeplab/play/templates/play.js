@@ -1,9 +1,12 @@
 // The play page: draws what GET /api/state says the seat at the screen may see, and sends its decisions.
+// Data goes into the page as text nodes and DOM elements, never as HTML; the board's SVG (from the game's drawing
+// module) is parsed as XML and cleaned of anything that could run or load (svgFrom). The requests authenticate by
+// the session cookie, which this script cannot read.
 (function () {
   "use strict";
   const params = new URLSearchParams(location.search);
-  const token = params.get("token") || "";
   const delayParam = params.get("delay");
+  const SVG_NS = "http://www.w3.org/2000/svg";
   let state = null;
   let busy = false;
   let botTimer = null;
@@ -14,12 +17,49 @@
 
   const $ = (id) => document.getElementById(id);
 
-  function esc(text) {
-    return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+  // an element: el("td", { className: "muted" }, "text", child, ...); strings become text nodes
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (k === "className") { node.className = v; }
+      else if (k === "dataset") { Object.assign(node.dataset, v); }
+      else { node.setAttribute(k, v); }
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) { continue; }
+      node.append(c instanceof Node ? c : String(c));
+    }
+    return node;
+  }
+
+  // SVG elements that can run script, load something or rewrite links: removed from a board before it is shown
+  const SVG_DROP = new Set(["script", "foreignobject", "iframe", "embed", "object", "style", "set", "animate",
+    "animatemotion", "animatetransform", "discard", "handler", "listener"]);
+
+  // the board's SVG text as a node of this document: parsed as XML, then every element outside the SVG namespace or
+  // in SVG_DROP, every on* attribute and every link but "#id" removed; null where it is not well-formed
+  function svgFrom(text) {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    if (!root || root.namespaceURI !== SVG_NS || root.localName !== "svg" ||
+        doc.getElementsByTagNameNS("*", "parsererror").length) { return null; }
+    for (const node of Array.from(root.querySelectorAll("*"))) {
+      if (node.namespaceURI !== SVG_NS || SVG_DROP.has(node.localName.toLowerCase())) { node.remove(); }
+    }
+    for (const node of [root, ...root.querySelectorAll("*")]) {
+      for (const attr of Array.from(node.attributes)) {
+        const name = attr.localName.toLowerCase();
+        const link = name === "href" || name === "src" || name === "action" || name === "formaction";
+        if (name.startsWith("on") || name === "style" || (link && !/^#[\w.:-]*$/.test(attr.value.trim()))) {
+          node.removeAttributeNode(attr);
+        }
+      }
+    }
+    return document.importNode(root, true);
   }
 
   async function api(method, path, body) {
-    const init = { method, headers: { Authorization: "Bearer " + token } };
+    const init = { method, headers: {}, credentials: "same-origin" };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -90,26 +130,30 @@
   }
 
   function renderSeats() {
-    $("seats").innerHTML = state.seats.map((s) => {
-      const cls = state.turn === s.seat ? ' class="turn"' : "";
+    $("seats").replaceChildren(...state.seats.map((s) => {
       const who = s.seat === state.seat && s.human ? "you" : s.who;
-      return "<span" + cls + ' data-seat="' + s.seat + '">P' + s.seat + " " + esc(who) + "</span>";
-    }).join("");
+      return el("span", { className: state.turn === s.seat ? "turn" : "", dataset: { seat: s.seat } },
+        "P" + s.seat + " " + who);
+    }));
   }
 
   function renderBoard() {
     const b = state.board;
-    const el = $("board");
-    if (!b) { el.innerHTML = ""; return; }
-    el.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + b.width + " " + b.height + '">' +
-      '<g class="base">' + b.base + '</g><g class="pieces">' + b.pieces + "</g></svg>";
+    const box = $("board");
+    if (!b) { box.replaceChildren(); return; }
+    const svg = svgFrom('<svg xmlns="' + SVG_NS + '" viewBox="0 0 ' + Number(b.width) + " " + Number(b.height) +
+      '"><g class="base">' + b.base + '</g><g class="pieces">' + b.pieces + "</g></svg>");
+    if (!svg) {
+      box.replaceChildren(el("p", { className: "muted" }, "(the board could not be drawn: its SVG is not well-formed)"));
+      return;
+    }
+    box.replaceChildren(svg);
     const byTarget = new Map();
     for (const m of state.legal) {
       if (!m.target) { continue; }
       if (!byTarget.has(m.target)) { byTarget.set(m.target, []); }
       byTarget.get(m.target).push(m);
     }
-    const svg = el.querySelector("svg");
     for (const [target, moves] of byTarget) {
       let node = null;
       try { node = svg.querySelector("#" + CSS.escape(target)); } catch (e) { node = null; }
@@ -132,9 +176,7 @@
     }
     $("prompt").textContent = moves.length + " moves there: choose one (or click elsewhere on the list to see all)";
     if (!list.querySelector("li.all")) {
-      const li = document.createElement("li");
-      li.className = "all match";
-      li.innerHTML = '<button type="button">show all moves</button>';
+      const li = el("li", { className: "all match" }, el("button", { type: "button" }, "show all moves"));
       li.querySelector("button").addEventListener("click", () => { list.classList.remove("filtered"); li.remove(); });
       list.prepend(li);
     }
@@ -143,9 +185,11 @@
   function renderLegal() {
     const list = $("legal");
     list.classList.remove("filtered");
-    list.innerHTML = state.legal.map((m) =>
-      '<li data-id="' + m.id + '"><button type="button" class="move" data-id="' + m.id + '"' +
-      (m.target ? ' data-target="' + esc(m.target) + '"' : "") + ">" + esc(m.label) + "</button></li>").join("");
+    list.replaceChildren(...state.legal.map((m) => {
+      const data = { id: m.id };
+      if (m.target) { data.target = m.target; }
+      return el("li", { dataset: { id: m.id } }, el("button", { type: "button", className: "move", dataset: data }, m.label));
+    }));
     for (const btn of list.querySelectorAll("button.move")) {
       btn.addEventListener("click", () => send("/api/move", { move: Number(btn.dataset.id), at: state.decisions }));
       const t = btn.dataset.target;
@@ -161,28 +205,29 @@
     else if (state.bot_turn) { prompt = "P" + state.turn + " (a bot) is thinking..."; }
     $("prompt").textContent = prompt;
     $("undo").disabled = !state.can_undo;
+    $("undo-note").textContent = state.undo_note || "";
+    $("undo-note").hidden = !state.undo_note;
   }
 
   function renderInfo() {
     const info = state.info;
-    if (!info) { $("info").innerHTML = ""; return; }
-    let html = "<table><tr><th></th>" + info.columns.map((c) => "<th>" + esc(c) + "</th>").join("") + "</tr>";
-    for (const row of info.rows) {
-      html += "<tr>" + row.map((v) => "<td>" + esc(v) + "</td>").join("") + "</tr>";
-    }
-    $("info").innerHTML = html + "</table>";
+    if (!info) { $("info").replaceChildren(); return; }
+    const table = el("table", {}, el("tr", {}, el("th"), ...info.columns.map((c) => el("th", {}, c))));
+    for (const row of info.rows) { table.append(el("tr", {}, ...row.map((v) => el("td", {}, v)))); }
+    $("info").replaceChildren(table);
   }
 
   function renderEnd() {
     const r = state.result;
     if (!state.over || !r || endClosed) { $("end").hidden = true; return; }
-    let html = "<tr><th></th>" + state.seats.map((s) => "<th>P" + s.seat + " " + esc(s.seat === state.seat && s.human ? "you" : s.who) + "</th>").join("") + "</tr>";
+    const rows = [el("tr", {}, el("th"), ...state.seats.map((s) =>
+      el("th", {}, "P" + s.seat + " " + (s.seat === state.seat && s.human ? "you" : s.who))))];
     r.categories.forEach((c, j) => {
-      html += "<tr><td>" + esc(c) + "</td>" + r.breakdown.map((row) => "<td>" + esc(row[j]) + "</td>").join("") + "</tr>";
+      rows.push(el("tr", {}, el("td", {}, c), ...r.breakdown.map((row) => el("td", {}, row[j]))));
     });
-    html += '<tr class="total"><td>total</td>' + r.score.map((v) => "<td><b>" + esc(v) + "</b></td>").join("") + "</tr>";
-    html += "<tr><td>place</td>" + r.rank.map((v) => "<td>" + esc(v) + "</td>").join("") + "</tr>";
-    $("final").innerHTML = html;
+    rows.push(el("tr", { className: "total" }, el("td", {}, "total"), ...r.score.map((v) => el("td", {}, el("b", {}, v)))));
+    rows.push(el("tr", {}, el("td", {}, "place"), ...r.rank.map((v) => el("td", {}, v))));
+    $("final").replaceChildren(...rows);
     $("end").hidden = false;
   }
 
@@ -208,20 +253,19 @@
     try { data = await api("GET", "/api/log?since=" + (whole ? 0 : logItems.length)); } catch (e) { showError(e.message); return; }
     logItems = whole ? data.decisions : logItems.concat(data.decisions);
     const items = logItems.slice().reverse().map((d) => {
-      let html = '<li value="' + d.n + '"><span class="who">P' + d.seat + " " + esc(d.who) + "</span> " +
-        '<span class="muted">' + esc(d.kind) + ":</span> " + esc(d.label);
-      if (d.forced) { html += ' <span class="muted">(only move)</span>'; }
+      const li = el("li", { value: Number(d.n) }, el("span", { className: "who" }, "P" + d.seat + " " + d.who), " ",
+        el("span", { className: "muted" }, d.kind + ":"), " " + d.label);
+      if (d.forced) { li.append(" ", el("span", { className: "muted" }, "(only move)")); }
       if (d.alternatives) {
-        html += "<details><summary>why? " + d.alternatives.length + " candidate(s) weighed</summary><table>" +
-          d.alternatives.map((a) => "<tr" + (a.chosen ? ' class="chosen"' : "") + "><td>" + esc(a.label) +
-            "</td><td>" + esc(a.value.toFixed(3)) + "</td><td class=\"muted\">" + esc(a.measure) + "</td></tr>").join("") +
-          "</table></details>";
+        const table = el("table", {}, ...d.alternatives.map((a) => el("tr", { className: a.chosen ? "chosen" : "" },
+          el("td", {}, a.label), el("td", {}, Number(a.value).toFixed(3)), el("td", { className: "muted" }, a.measure))));
+        li.append(el("details", {}, el("summary", {}, "why? " + d.alternatives.length + " candidate(s) weighed"), table));
       } else if (d.withheld) {
-        html += ' <span class="muted">(alternatives ' + esc(d.withheld) + ")</span>";
+        li.append(" ", el("span", { className: "muted" }, "(alternatives " + d.withheld + ")"));
       }
-      return html + "</li>";
+      return li;
     });
-    $("log").innerHTML = items.join("");
+    $("log").replaceChildren(...items);
   }
 
   $("undo").addEventListener("click", () => send("/api/undo"));
@@ -231,8 +275,8 @@
   $("save").addEventListener("click", async () => {
     try {
       const r = await api("POST", "/api/save");
-      $("saved-note").innerHTML = "Saved to <code>" + esc(r.path) + "</code>. " +
-        '<a download="game.json" href="/api/saved?token=' + encodeURIComponent(token) + '">Download</a>';
+      $("saved-note").replaceChildren("Saved to ", el("code", {}, r.path), ". ",
+        el("a", { download: "game.json", href: "/api/saved" }, "Download"));
     } catch (e) { showError(e.message); }
   });
   refresh();
