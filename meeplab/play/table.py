@@ -8,14 +8,16 @@ from what that seat can see:
 * the board and the panel beside it come from the game's drawing module (``GameSpec.draw``, contract in
   ``sim/core/draw.py``) for that seat: hidden tiles as backs, other hands as counts;
 * the seat's own legal moves (labels and the board elements they point at) only when it is its turn;
-* the decisions so far: who chose what (a move once made is public: a card played, a tile placed);
-* a bot's alternatives and their values only where they reveal nothing: a bot that knows something the seat does
-  not (its hand) has candidates made from it, so they are shown once the game is over. What a seat does not know
-  is what the game declares unseen by it (``GameSpec.hidden``) and what the forward model's re-deal
-  (``determinise``) changes for it: parts unseen by the person but seen by the bot are the bot's secret (checked at
-  each bot decision; the re-deal on a few draws).
+* the decisions so far (:meth:`Table.log_for`): who chose what (a move once made is public: a card played, a tile
+  placed); another seat's decision's kind, candidate count and alternatives only where they are the same whatever
+  the seat has not seen (a count of ``play <card>`` candidates would tell which cards a hidden hand holds); a bot's
+  alternatives and their values only where the bot knows nothing the seat does not, or once the game is over;
+  another seat's secret decision (``GameSpec.secret``) only as "chose face down" until the game reveals it;
+* whether the person's last move can be taken back: not once it revealed something (``can_undo``, ``undo_note``).
 
-Nothing else of the state (the seed, the view array ``pub``, the stream) leaves the table while the game runs.
+What a seat has not seen is what the forward model's re-deal for it (``determinise``) deals otherwise; the rules
+and how they are checked are in :mod:`meeplab.play.hidden`. Nothing else of the state (the seed, the view array
+``pub``, the stream) leaves the table while the game runs.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from meeplab.sim.core.play import new_player, search_function
 from meeplab.sim.core.search import E_SEARCH
 
 from . import engine
+from .hidden import FACE_DOWN, decision_secrecy, face_down, is_secret_kind, knows_more, labels_of, reveals, undo_note
 
 LOG_ROWS = 4096  # event rows kept per decision (the search's explanation rows come first)
 TRACE_LOG_ROWS = 200_000  # the whole game's event log, in trace mode
-REDEALS = 4  # re-deals per seat when checking whether a bot holds a secret
 MAX_DECISIONS = 100_000  # a game longer than this is refused (no engine comes near it)
 
 
@@ -86,7 +88,17 @@ def _stand_in(game: str, bots: list[str | None], bot_configs) -> str:
 
 class Table:
     """One game of ``spec`` (a ``GameSpec`` on the forward model) at ``n_players`` seats: ``seats[s]`` is the bot
-    name of seat ``s`` or ``None`` for a person; game ``index`` of ``seed`` deals the table (as in a run)."""
+    name of seat ``s`` or ``None`` for a person; game ``index`` of ``seed`` deals the table (as in a run).
+
+    :meth:`view` (``GET /api/state``) carries, besides the board and the legal moves:
+
+    * ``can_undo`` (bool): :meth:`undo` would take back the person's last move now;
+    * ``undo_note`` (str or None): why it cannot, where a move was made and it cannot (one line, for the page:
+      "something hidden from you was revealed since your last move: it cannot be taken back").
+
+    A move that revealed hidden information (a face-down tile turned, a card drawn, face-down choices turned face
+    up, by that move or the bot moves and forced steps after it) cannot be taken back: :meth:`undo` refuses it with
+    a :class:`MeeplabError` (:func:`meeplab.play.hidden.undo_note` says how a reveal is recognised)."""
 
     def __init__(
         self, spec, values: dict, seats: list[str | None], seed: int, index: int = 0, bot_configs=(), trace=False
@@ -116,6 +128,9 @@ class Table:
         self.scratch = engine.new_state(self.cx, self.n_players, self.log[:0])
         self.srch = search_function(self.cx, self.lineup, self.n_players, self.ncat)
         self.history: list[dict] = []  # one entry per decision (people's and bots')
+        self.before: list[np.ndarray] = []  # the record each decision of the history was made in
+        self.shown: list[dict[int, dict[str, bool]]] = []  # per decision, per seat: what it withholds (lazily)
+        self._undo: tuple[tuple[int, int], str | None] | None = None  # (history, snapshots) -> undo_note
         self.snapshots: list[tuple[int, np.ndarray]] = []  # (len(history), record) before each person's decision
         self.final: dict | None = None
         # trace mode (``meeplab view`` of a saved game): the record before every decision and the whole event log
@@ -179,13 +194,7 @@ class Table:
 
     def labels(self) -> list[tuple[str, str | None]]:
         """The pending decision's candidates in words, with the board element each points at (or None)."""
-        n = int(self.rec["ctl"][C_N])
-        if self.draw is not None:
-            got = list(self.draw.moves(self.ctx, self.rec))
-            if len(got) == n:
-                return [(str(a), None if b is None else str(b)) for a, b in got]
-        kind = int(self.rec["ctl"][C_KIND])
-        return [(f"kind {kind}: move {tuple(int(x) for x in self.rec['moves'][i][:3])}", None) for i in range(n)]
+        return labels_of(self, self.rec)
 
     def kind_name(self, kind: int) -> str:
         if self.draw is not None and hasattr(self.draw, "kind_name"):
@@ -217,8 +226,13 @@ class Table:
             "forced": bool(forced),
             "alternatives": alts,
             "secret": bool(secret),
+            "kind_id": kind,
+            # a secret decision (GameSpec.secret): Secret.reveals when it was made; None for any other
+            "reveal_at": reveals(self, self.rec) if is_secret_kind(self, kind) else None,
         }
         self.history.append(entry)
+        self.before.append(self.st.rec.copy())
+        self.shown.append({})
         if self.trace is not None:
             self.trace["picks"].append(int(pick))
         if len(self.history) > MAX_DECISIONS:
@@ -251,7 +265,7 @@ class Table:
         n = int(self.rec["ctl"][C_N])
         lab = self.labels()
         feats0 = [float(x) for x in self.rec["feats"][:n, 0]]
-        secret = any(self._bot_secret(seat, h) for h in self.humans)
+        secret = any(knows_more(self, self.rec, seat, h) for h in self.humans)
         self._keep_state()
         if self.trace is None:
             self.st.nlog[0] = 0
@@ -322,46 +336,31 @@ class Table:
         out.sort(key=lambda a: (-a["chosen"], -a["value"]))
         return out
 
-    def _hidden_mask(self, seat: int) -> dict[str, np.ndarray]:
-        """The parts of the state record that re-deals for ``seat`` change (what ``seat`` does not know)."""
-        masks: dict[str, np.ndarray] = {}
-        rec = self.rec
-        names = [f for f in rec.dtype.names if f != "rng"]
-        for k in range(REDEALS):
-            self.scratch.rec[0] = rec
-            r = np.zeros(4, dtype=np.uint64)
-            r[0], r[1], r[2], r[3] = 0x9E3779B97F4A7C15 + k, 12345 + 7 * seat, 99 + k, 1
-            engine.determinise(self.scratch, self.cx, seat, r)
-            other = self.scratch.rec[0]
-            for f in names:
-                d = np.asarray(rec[f] != other[f])
-                masks[f] = d if f not in masks else (masks[f] | d)
-        return masks
+    def undo_note(self) -> str | None:
+        """Why the person's last move cannot be taken back now (it revealed something), or None."""
+        if not self.snapshots:
+            return None
+        key = (len(self.history), len(self.snapshots))
+        if self._undo is None or self._undo[0] != key:
+            n, rec = self.snapshots[-1]
+            self._undo = (key, undo_note(self, rec, self.history[n:]))
+        return self._undo[1]
 
-    def _bot_secret(self, bot: int, human: int) -> bool:
-        """Whether ``bot`` knows something ``human`` does not: an element the game declares unseen by the person
-        but seen by the bot (``GameSpec.hidden``), or a part of the state that re-deals for the person change and
-        re-deals for the bot never do. Both are asked: a declaration may leave a field to the re-deal (``unseen``
-        None: a field derived from others, or a plugin game's own choice), and a few re-deals may by chance leave a
-        part as it was."""
-        for h in tuple(getattr(self.spec, "hidden", ()) or ()):
-            if h.unseen is None:
-                continue
-            mine = h.unseen(self.rec, human, self.cx)
-            theirs = h.unseen(self.rec, bot, self.cx)
-            if mine is not None and len(np.setdiff1d(mine, [] if theirs is None else theirs)):
-                return True
-        mh = self._hidden_mask(human)
-        mb = self._hidden_mask(bot)
-        return any(bool(np.any(mh[f] & ~mb[f])) for f in mh)
+    def can_undo(self) -> bool:
+        return bool(self.snapshots) and self.undo_note() is None
 
     def undo(self) -> dict:
-        """Take back the last decision a person made (and every bot move after it)."""
+        """Take back the last decision a person made (and every bot move after it), unless it revealed something."""
         if not self.snapshots:
             raise MeeplabError("nothing to undo: no decision of yours yet")
+        note = self.undo_note()
+        if note is not None:
+            raise MeeplabError(note)
         n, rec = self.snapshots.pop()
         undone = self.history[n]
         del self.history[n:]
+        del self.before[n:]
+        del self.shown[n:]
         self.st.rec[:] = rec
         self.final = None
         return undone
@@ -387,21 +386,59 @@ class Table:
             "pieces": "".join(self.draw.pieces(self.ctx, self.rec, seat)),
         }
 
+    def withheld(self, i: int, seat: int) -> dict[str, bool]:
+        """What decision ``i`` of the history withholds from ``seat`` (:func:`meeplab.play.hidden.decision_secrecy`
+        of the state it was made in; worked out once)."""
+        if seat not in self.shown[i]:
+            self.shown[i][seat] = decision_secrecy(self, self.before[i][0], seat)
+        return self.shown[i][seat]
+
+    def pending_for(self, seat: int) -> dict | None:
+        """What ``seat`` will be shown of the decision pending now, apart from the choice (what :meth:`log_for` gives
+        once it is made): None once the game is over."""
+        if self.over:
+            return None
+        rec = self.rec
+        kind = int(rec["ctl"][C_KIND])
+        if int(rec["ctl"][C_SEAT]) == seat:
+            return {"kind": self.kind_name(kind), "candidates": [a for a, _ in self.labels()]}
+        w = decision_secrecy(self, rec, seat)
+        return {
+            "kind": None if w["kind"] else self.kind_name(kind),
+            "candidates": None if w["count"] else [a for a, _ in self.labels()],
+            "alternatives": not w["alternatives"],
+            "face_down": is_secret_kind(self, kind),
+        }
+
     def log_for(self, seat: int) -> list[dict]:
-        """The decisions so far as ``seat`` may see them: a bot's alternatives only where they reveal no secret of
-        the bot's, or once the game is over."""
+        """The decisions so far as ``seat`` may see them: its own in full; another seat's kind, candidate count and
+        ``forced`` flag only where they are the same whatever ``seat`` has not seen, a bot's alternatives only where
+        the bot knows nothing ``seat`` does not (or once the game is over), a secret decision only as "chose face
+        down" until the game reveals it (:mod:`meeplab.play.hidden`)."""
         out = []
-        for e in self.history:
+        for i, e in enumerate(self.history):
             d = {k: e[k] for k in ("n", "seat", "human", "who", "kind", "label", "target", "candidates", "forced")}
             d["seat"] = e["seat"] + 1
             if e["human"]:
                 d["who"] = "you" if e["seat"] == seat else f"P{e['seat'] + 1}"
+            w = self.withheld(i, seat) if not self.over else {"kind": False, "count": False, "alternatives": False}
+            if w["kind"]:
+                d["kind"] = "decision"
+            if w["count"]:
+                d["candidates"] = None
+                d["forced"] = None
+            if face_down(self, e, seat):
+                d.update(label=FACE_DOWN, target=None, candidates=None, forced=None, face_down=True)
+                if not e["human"]:
+                    d["alternatives"] = None
+                out.append(d)
+                continue
             if not e["human"]:
                 if e["alternatives"] is None:
                     d["alternatives"] = None
-                elif e["secret"] and not self.over:
+                elif w["alternatives"]:
                     d["alternatives"] = None
-                    d["withheld"] = "shown when the game is over (they would show the bot's hidden cards)"
+                    d["withheld"] = "shown when the game is over (they would show what the bot knows and you do not)"
                 else:
                     d["alternatives"] = e["alternatives"]
             out.append(d)
@@ -433,7 +470,8 @@ class Table:
             "info": self.draw.info(self.ctx, rec, seat) if self.draw is not None else None,
             "board": self.board(seat),
             "decisions": len(self.history),
-            "can_undo": bool(self.snapshots),
+            "can_undo": self.can_undo(),
+            "undo_note": self.undo_note(),
         }
         if self.final is not None:
             out["result"] = {
