@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write, atomic_writer
 from meeplab.sim.core.stats import wilson
 
 QUALITY_JSON = "quality.json"
@@ -360,9 +361,7 @@ def _clean(x):
 
 
 def write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(_clean(data), indent=1), encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, json.dumps(_clean(data), indent=1))
 
 
 def has_quality(path: str | Path) -> bool:
@@ -501,6 +500,7 @@ def measure(
         record["timing"][str(p)] = timing
     for name, parts in frames.items():
         if parts and any(len(x) for x in parts):
-            pd.concat(parts, ignore_index=True).to_parquet(out / name, index=False)
+            with atomic_writer(out / name) as sink:
+                pd.concat(parts, ignore_index=True).to_parquet(sink, index=False)
     write_json(out / QUALITY_JSON, record)
     return _clean(record)

@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 
 
 @cache
@@ -80,8 +81,7 @@ def output_path(out: Path) -> Path:
 
 def write_page(out: Path, doc: str) -> Path:
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(doc, encoding="utf-8")
+        atomic_write(out, doc)
     except OSError as exc:
         raise MeeplabError(f"{out}: cannot write report ({exc.strerror or exc})") from None
     return out

@@ -33,6 +33,7 @@ from pathlib import Path
 import numba
 
 from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.registry import game_ids, get_game
 from meeplab.sim.core.search import E_SEARCH
 
@@ -415,7 +416,7 @@ def main(argv=None):
                 text,
                 flags=re.S,
             )
-            page.write_text(new)
+            atomic_write(page, new)
             print("docs/speed.md updated", file=sys.stderr)
         else:
             print("docs/speed.md has no bench markers; table not written", file=sys.stderr)

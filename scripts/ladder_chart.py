@@ -15,6 +15,7 @@ from pathlib import Path
 
 from meeplab.analysis.ladder import load_ladder, rung_rows
 from meeplab.reports.ladder import seat_chart as _seat_chart
+from meeplab.sim.core.files import atomic_write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,7 +31,7 @@ def main(argv=None) -> int:
         return 2
     lad = load_ladder(args.ladder)
     uri = _seat_chart(rung_rows(lad), lad.rungs)
-    args.out.write_bytes(base64.b64decode(uri.split(",", 1)[1]))
+    atomic_write(args.out, base64.b64decode(uri.split(",", 1)[1]))
     for r in rung_rows(lad):
         seat0 = f"{r['seat_rate'][0]:.3f} [{r['seat_lo'][0]:.3f}, {r['seat_hi'][0]:.3f}]"
         print(

@@ -68,7 +68,9 @@ def write_perf_map(path: str) -> int:
                         if address:
                             addresses.setdefault(address, short_name(fn.name))
     items = sorted(addresses.items())
-    with open(path, "w") as fh:
+    from meeplab.sim.core.files import atomic_writer
+
+    with atomic_writer(path, "w") as fh:
         for k, (address, name) in enumerate(items):
             size = min(items[k + 1][0] - address, 1 << 20) if k + 1 < len(items) else 4096
             fh.write(f"{address:x} {size:x} {name}\n")

@@ -25,6 +25,8 @@ import os
 import sys
 import time
 
+from meeplab.sim.core.files import append_line
+
 LOG_ENV = "MEEPLAB_COMPILE_LOG"
 
 
@@ -48,8 +50,7 @@ class _Listener:
         name = f"{fn.__module__}.{fn.__qualname__}" if fn is not None else "?"
         row = {"test": self.test, "fn": name, "s": round(s, 3), "pid": os.getpid(), "depth": len(self.stack)}
         row.update(excl=round(s - callees, 3), sig=str(event.data.get("args")))
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(row) + "\n")
+        append_line(self.path, json.dumps(row) + "\n")
 
 
 _LISTENER: _Listener | None = None

@@ -10,6 +10,7 @@ import click
 
 from meeplab.cli.common import cli
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
 
@@ -31,8 +32,7 @@ def write_plugin(game_id: str, out: Path, title: str | None = None) -> list[Path
     written = []
     for rel, text in FILES.items():
         path = out / Template(rel).substitute(values)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(Template(text).substitute(values))
+        atomic_write(path, Template(text).substitute(values))
         written.append(path)
     return written
 

@@ -21,6 +21,7 @@ from meeplab.cli.common import (
 from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
+from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.rundir import inside, safe_name
 
 
@@ -77,7 +78,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     play_runs(cfgs, kw)
     frames = [
         pl.read_parquet(
-            c.out / "results.parquet", columns=["n_players", "game_index", "seat", "bot", "rank"]
+            c.out / "results.parquet", glob=False, columns=["n_players", "game_index", "seat", "bot", "rank"]
         ).with_columns(pl.col("bot").cast(pl.String))
         for c in cfgs
     ]
@@ -102,7 +103,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
             for (p, lu), c in zip(plan, cfgs)
         ],
     }
-    Path(out, "tournament.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
+    atomic_write(Path(out, "tournament.json"), json.dumps(rec, indent=2))
     path = rep.write(rec, Path(out) / "report.html")
     rows = [
         {"bot": r["bot"], "rating": round(r["rating"]), "95% CI": f"[{r['lo']:+.0f}, {r['hi']:+.0f}]"}
@@ -193,7 +194,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
         "adjust": adjust,
         "ranking": ranking,
     }
-    Path(out, f"{what}.json").write_text(json.dumps(rec, indent=2), encoding="utf-8")
+    atomic_write(Path(out, f"{what}.json"), json.dumps(rec, indent=2))
     path = rep.write(rec, Path(out) / "report.html")
     for p in players:
         click.echo(f"{p} players, fairest first: seat gap, score spread, length")

@@ -23,6 +23,7 @@ from meeplab.cli.common import (
 from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.experiment import parse_players
+from meeplab.sim.core.files import atomic_write
 
 
 @cli.command("tune")
@@ -328,8 +329,7 @@ def ladder_cmd(
         extra, toml = budget_variants(known[names[-1]], parse_budgets(budgets))
         names = names[:-1] + extra
         where = Path(tempfile.mkdtemp()) if dry_run else root
-        where.mkdir(parents=True, exist_ok=True)
-        (where / "budgets.toml").write_text(toml, encoding="utf-8")
+        atomic_write(where / "budgets.toml", toml)
         bot_configs = (*bot_configs, str(where / "budgets.toml"))
     if len(names) < 2:
         raise MeeplabError("--bots needs at least two rungs, weakest first, e.g. random,greedy,heuristic")
@@ -371,8 +371,7 @@ def ladder_cmd(
         check_config(cfg)
     if echo_plan(f"ladder of {len(names)} rungs (self-play and neighbouring pairs)", cfgs, dry_run, quiet):
         return
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "ladder.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    atomic_write(root / "ladder.json", json.dumps(meta, indent=2))
     play_runs(cfgs, kw2)
     write_report([root], root / "report.html", None)
     _echo_ladder(root, as_json)
@@ -590,10 +589,7 @@ def options_cmd(
         "command": command_line(),
         "rows": res.rows,
     }
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = root / "options.json.tmp"
-    tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
-    tmp.replace(root / "options.json")
+    atomic_write(root / "options.json", json.dumps(meta, indent=2))
     from meeplab.reports.options import build_options_report
 
     path = build_options_report(root, root / "report.html")

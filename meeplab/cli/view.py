@@ -94,7 +94,7 @@ def _trajectories(path: Path, index: int, players: int):
     import polars as pl
 
     try:
-        df = pl.read_parquet(path)
+        df = pl.read_parquet(path, glob=False)
     except Exception as exc:  # a damaged file: view the game without the chart
         click.echo(f"warning: {path}: cannot read ({str(exc).splitlines()[0]}); showing the score race", err=True)
         return None

@@ -551,7 +551,7 @@ def _fair_player(config, cache, ex):
             if meta["status"] != "complete":
                 sys.exit(130)
             cols = ["n_players", "game_index", "seat", "bot", "win"]
-            cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet", columns=cols))
+            cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet", columns=cols, glob=False))
         return cache[key]
 
     return play

@@ -13,6 +13,7 @@ import numpy as np
 from meeplab.sim.core import face, forward
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.forward import C_DECISIONS, C_KIND, C_N, C_OVER
 from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.play import LogOverflow, run_logged
@@ -21,6 +22,7 @@ from meeplab.sim.core.results import batch_table
 
 from .hidden import check_hidden
 from .redraw import check_redraw
+from .secret import check_secret
 
 SEED = 7
 SCHEMA = ("n_players", "game_index", "seat", "entry", "bot", "score", "rank", "win", "length", "tiebreak", "end")
@@ -292,7 +294,7 @@ def check_search(kit: Kit) -> str:
 
     folder = Path(kit.tmp or tempfile.mkdtemp(prefix="meeplab-kit-"))
     cfg = folder / f"{g.id}-kit-search.toml"
-    cfg.write_text(TINY_SEARCH.format(base=base))
+    atomic_write(cfg, TINY_SEARCH.format(base=base))
     p = g.min_players
     lu = make_lineup(g.id, ["kit-search", kit.plain_bots()[-1]], p, True, [str(cfg)])
     n = 2
@@ -426,6 +428,7 @@ CHECKS = {
     "copy": check_copy,
     "hidden": check_hidden,
     "redraw": check_redraw,
+    "secret": check_secret,
     "chance": check_chance,
     "options": check_options,
     "replay": check_replay,

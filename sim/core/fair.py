@@ -34,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from .errors import MeeplabError
+from .files import atomic_write
 
 TARGETS = ("seats", "bots", "gap")
 
@@ -208,4 +209,4 @@ def minimise(evaluate: Callable[[float], Point], lo: float, hi: float, kind: str
 
 
 def save(out: Path, record: dict[str, Any]) -> None:
-    (out / "fair.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+    atomic_write(out / "fair.json", json.dumps(record, indent=2))

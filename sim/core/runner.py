@@ -27,6 +27,7 @@ from . import rundir
 from . import shards as shards_mod
 from .bots import available, make_lineup
 from .errors import MeeplabError
+from .files import atomic_write, atomic_writer
 from .game import GameSpec
 from .registry import check_players
 from .shards import LocalExecutor
@@ -167,13 +168,14 @@ def run(cfg: RunConfig) -> dict[str, Any]:
     if cfg.out is None:
         return _play(cfg, values, ctx, None)
     out = Path(cfg.out)
+    _check_out(cfg)  # a refusal before the lock file is made (checked again once locked)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MeeplabError(f"--out {out}: cannot create it ({exc.strerror}); choose a writable place") from None
-    with rundir.RunLock(out):
+    with rundir.RunLock(out, announce=False) as lock:
         try:
-            return _play(cfg, values, ctx, out)
+            return _play(cfg, values, ctx, out, lock)
         except OSError as exc:
             raise MeeplabError(os_error_line(out, exc)) from None
 
@@ -198,8 +200,11 @@ def play_threads(cfg: RunConfig) -> int:
     return min(cfg.threads, numba.config.NUMBA_NUM_THREADS) if cfg.threads else numba.get_num_threads()
 
 
-def _play(cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None) -> dict[str, Any]:
-    """:func:`run` once ``out`` is locked (or None: rows kept in memory)."""
+def _play(
+    cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None, lock: rundir.RunLock | None = None
+) -> dict[str, Any]:
+    """:func:`run` once ``out`` is locked by ``lock`` (or None: rows kept in memory); the lock names its holder
+    once the run directory is accepted."""
     game = cfg.game
     import numba
 
@@ -239,6 +244,8 @@ def _play(cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None) ->
     done: dict[int, list[tuple[int, int]]] = {}
     if out is not None:
         previous, recovered = _claim_out(out, cfg, meta)
+        if lock is not None:
+            lock.announce()
         if previous is not None and recovered is None:
             return dict(previous, _already_complete=True)
         done = recovered or {}
@@ -387,7 +394,7 @@ def _claim_out(
         print(f"meeplab: {bad}; playing the run again from its seeds", file=sys.stderr)
     # merged results without a complete run.json: the merge was cut short, the parts are still there
     results.unlink(missing_ok=True)
-    (out / (rundir.RESULTS + ".tmp")).unlink(missing_ok=True)
+    rundir.remove_temps(out, rundir.RESULTS)
     v = rundir.verify_chunks(out, cfg.game.id)
     for problem in v.problems:
         print(f"meeplab: {problem}; playing these games again from their seeds", file=sys.stderr)
@@ -434,6 +441,8 @@ def _check_out(cfg: RunConfig) -> bool:
     if out.exists() and not out.is_dir():
         raise MeeplabError(f"--out {out} exists and is not a directory")
     chunks = out / rundir.CHUNKS
+    if chunks.is_symlink() or (chunks.exists() and not chunks.is_dir()):
+        raise MeeplabError(f"{chunks} is a link or not a folder; meeplab writes its parts only into a plain folder")
     held = any(p.exists() for p in _owned(out)) or (
         chunks.is_dir() and any(rundir.PART_RE.fullmatch(f.name) for f in chunks.iterdir())
     )
@@ -445,25 +454,23 @@ def _check_out(cfg: RunConfig) -> bool:
 def _merge_chunks(out: Path) -> dict[str, Any]:
     """Merge the manifest's parts (in game order) into results.parquet; returns its record for run.json."""
     parts = sorted(rundir.read_entries(out), key=lambda e: (e.p, e.start))
-    target = out / rundir.RESULTS
-    tmp = target.with_suffix(".parquet.tmp")
-    writer = None
-    rows = 0
-    try:
-        for e in parts:
-            t = shards_mod.read_parquet(out / rundir.CHUNKS / e.file)
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
-            writer.write_table(t, row_group_size=1 << 20)
-            rows += t.num_rows
-    finally:
-        if writer is not None:
-            writer.close()
-    if writer is None:
+    if not parts:
         return {}
-    sha = rundir.sha256_file(tmp)
-    os.replace(tmp, target)
-    return {"file": rundir.RESULTS, "rows": rows, "sha256": sha}
+    target = out / rundir.RESULTS
+    rows = 0
+    with atomic_writer(target, "wb") as sink:
+        writer = None
+        try:
+            for e in parts:
+                t = shards_mod.read_parquet(out / rundir.CHUNKS / e.file)
+                if writer is None:
+                    writer = pq.ParquetWriter(sink, t.schema, compression="zstd")
+                writer.write_table(t, row_group_size=1 << 20)
+                rows += t.num_rows
+        finally:
+            if writer is not None:
+                writer.close()
+    return {"file": rundir.RESULTS, "rows": rows, "sha256": rundir.sha256_file(target)}
 
 
 def _first_run_key(game: GameSpec) -> str:
@@ -513,8 +520,7 @@ def compile_notice(game: GameSpec, stream=None):
     t0 = time.perf_counter()
     yield
     with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        marker.write_text(f"{time.perf_counter() - t0:.1f}\n")
+        atomic_write(marker, f"{time.perf_counter() - t0:.1f}\n")
 
 
 def _progress(total: int, enabled: bool, initial: int = 0):
@@ -532,9 +538,7 @@ def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({k: v for k, v in data.items() if not k.startswith("_")}, indent=2))
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps({k: v for k, v in data.items() if not k.startswith("_")}, indent=2))
 
 
 def _now() -> str:

@@ -25,6 +25,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .files import atomic_write
 from .rundir import CHUNKS, MANIFEST, append_entry, entry_for, part_name
 
 __all__ = [
@@ -93,9 +94,7 @@ def write_part(out: Path, shard: Shard, data: bytes, game: str | None = None) ->
     """Write one shard's Parquet bytes atomically and record it, with its rows and checksum, in the manifest."""
     p, start, n = shard
     entry = entry_for(p, start, n, data, game)
-    tmp = out / CHUNKS / (entry.file + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, out / CHUNKS / entry.file)
+    atomic_write(out / CHUNKS / entry.file, data)
     append_entry(out, entry)
 
 

@@ -391,10 +391,10 @@ def store(out, variant_out, record: dict[str, Any]) -> None:
     import json
     from pathlib import Path
 
-    Path(out, "sprt.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+    from .files import atomic_write
+
+    atomic_write(Path(out, "sprt.json"), json.dumps(record, indent=2))
     meta_path = Path(variant_out, "run.json")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta["sprt"] = record
-    tmp = meta_path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
-    tmp.replace(meta_path)
+    atomic_write(meta_path, json.dumps(meta, indent=2))

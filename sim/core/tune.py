@@ -39,6 +39,7 @@ import numpy as np
 
 from .bots import Lineup, available, make_lineup, search_row, tunable_weights
 from .errors import MeeplabError
+from .files import atomic_write
 from .game import GameSpec, rank_and_win
 
 
@@ -326,7 +327,4 @@ def variant_toml(
 def write_variant(path: Path, text: str, force: bool) -> None:
     if path.exists() and not force:
         raise MeeplabError(f"{path} exists; give --force to replace it or another --out")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    atomic_write(path, text)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
 BUILTIN = {"A": MAPS_DIR / "A.haz", "B": MAPS_DIR / "B.haz"}
@@ -182,7 +183,7 @@ def write_haz(
     ]
     for c, r in sorted(hexes, key=lambda t: (t[1], t[0])):
         lines.append(f"{c * 100 + r}={hexes[(c, r)]}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write(path, "\n".join(lines) + "\n")
 
 
 def render(board: Board, marks: dict[int, str] | None = None) -> str:
