@@ -5,10 +5,13 @@ answering while a bot searches, and, in real Chromium, hostile strings from ever
 and variant names, a Hacienda map's name and file name, rule parameters) for every game and the example plugin:
 nothing injected runs, no request leaves 127.0.0.1, and the page still plays."""
 
+import os
 import re
 import threading
 import time
+from pathlib import Path
 
+import play_setups
 import pytest
 from play_setups import small_params
 from starlette.testclient import TestClient
@@ -18,6 +21,8 @@ from meeplab.play.server import MAX_BODY, MAX_DEPTH, Session, cookie_name, creat
 from meeplab.play.table import Table, seat_bots
 from meeplab.sim.core.registry import get_game
 
+# screenshots for a person to look at: MEEPLAB_PLAY_SHOTS=DIR pytest tests/test_play_security.py
+SHOTS = Path(os.environ["MEEPLAB_PLAY_SHOTS"]) if os.environ.get("MEEPLAB_PLAY_SHOTS") else None
 PORT = 47614
 BASE = f"http://127.0.0.1:{PORT}"
 ROUTES = [("GET", "/"), ("GET", "/api/state"), ("GET", "/api/log"), ("GET", "/api/saved")]
@@ -285,3 +290,139 @@ def test_the_game_lock_is_held_by_game_work(tmp_path, monkeypatch):
     for t in threads:
         t.join(30)
     assert sorted(out) == [200, 409] and inside == [True]
+
+
+# -- hostile strings in real Chromium ------------------------------------------------------------------------------
+
+# each tries a different way to run script: an element with a handler, a script element, an SVG element with onload,
+# a javascript: link; every one sets window.__pwned where it runs
+EVIL = '"><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+EVIL_FILE = "<svg onload=window.__pwned=3>"  # a file name (no slash)
+EVIL_SVG = "</text><a href=\"javascript:window.__pwned=4\"><text>x</text></a><image href='http://evil.test/x.png'/>"
+HOSTILE_GAMES = {  # game -> players (the person at P1, hostile bots on the other seats)
+    "acbas": 2,
+    "goldrush": 2,
+    "hacienda": 2,
+    "schweinebande": 2,
+    "nothanks": 3,
+}
+CSP_WATCH = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(e.violatedDirective + " " + e.blockedURI);
+});
+"""
+PLAY_READY = (
+    "() => { const p = window.meeplabPlay; return p && p.state && !p.busy && (p.state.over || p.state.pass_to ||"
+    " p.state.legal.length > 0); }"
+)
+
+
+def hostile_session(game, folder):
+    """A small game of ``game`` whose bots' names, map name, map file name and file parameters are hostile."""
+    import shutil
+
+    from play_setups import small_goldrush_deck
+
+    bot = EVIL + EVIL_SVG
+    toml = folder / "bots.toml"
+    quoted = bot.replace("\\", "\\\\").replace('"', '\\"')
+    toml.write_text(f'[bots."{quoted}"]\nbase = "greedy"\ndescription = "{quoted}"\n', encoding="utf-8")
+    g = get_game(game)
+    over = small_params(game) if game in ("schweinebande", "hacienda", "acbas") else {}
+    if game == "hacienda":
+        import meeplab.sim.hacienda as hacienda
+
+        src = (Path(hacienda.__file__).parent / "maps" / "A.haz").read_text(encoding="utf-8")
+        src = re.sub(r"(?m)^MapName=.*$", lambda m: "MapName=" + EVIL + EVIL_SVG, src)
+        path = folder / f"{EVIL_FILE}.haz"
+        path.write_text(src, encoding="utf-8")
+        over["map"] = str(path)
+    if game == "goldrush":
+        path = folder / f"{EVIL_FILE}.csv"
+        shutil.copy(small_goldrush_deck(), path)
+        over["deck"] = str(path)
+    players = HOSTILE_GAMES[game]
+    seats = seat_bots([bot], [0], players)
+    return Session(Table(g, g.params.resolve(over, g.id), seats, 5, 0, (str(toml),)), None, 0), bot
+
+
+@pytest.fixture(scope="module")
+def hostile_pages(browser, tmp_path_factory):
+    """game -> what the page of a hostile game showed and did over a few moves (each game played once)."""
+    import random
+    from urllib.parse import urlsplit
+
+    seen = {}
+
+    def observe(game):
+        if game in seen:
+            return seen[game]
+        folder = tmp_path_factory.mktemp(f"hostile-{game}")
+        session, bot = hostile_session(game, folder)
+        got = {"requests": [], "dialogs": [], "errors": [], "bot": bot, "clicks": 0}
+        with play_setups.Server(session, folder) as srv:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(60000)
+            page.add_init_script(CSP_WATCH)
+            page.on("request", lambda r: got["requests"].append(r.url))
+            page.on("dialog", lambda d: (got["dialogs"].append(d.message), d.dismiss()))
+            page.on("pageerror", lambda e: got["errors"].append(str(e)))
+            page.goto(srv.launch_url())
+            rng = random.Random(1)
+            for _ in range(6):
+                page.wait_for_function(PLAY_READY, timeout=90000)
+                if page.evaluate("window.meeplabPlay.state.over"):
+                    break
+                before = len(session.table.history)
+                renders = page.evaluate("window.meeplabPlay.renders")
+                buttons = page.locator("#legal button.move")
+                buttons.nth(rng.randrange(buttons.count())).click()
+                page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
+                got["clicks"] += len(session.table.history) > before
+            page.wait_for_function(PLAY_READY, timeout=90000)
+            got["pwned"] = page.evaluate("window.__pwned")
+            got["csp"] = page.evaluate("window.__csp")
+            got["seats"] = page.locator("#seats").inner_text()
+            got["log"] = page.locator("#log").inner_text()
+            got["board_svg"] = page.locator("#board svg").count()
+            got["board_text"] = page.locator("#board").text_content()
+            got["port"] = srv.port
+            # the control: markup inserted as HTML after all (as the page never does) runs nothing either, by the CSP
+            page.evaluate("(html) => document.body.insertAdjacentHTML('beforeend', html)", EVIL + EVIL_SVG)
+            page.wait_for_function("() => window.__csp.length > 0", timeout=5000)
+            got["control_pwned"] = page.evaluate("window.__pwned")
+            got["control_csp"] = page.evaluate("window.__csp")
+            got["hosts"] = {(urlsplit(u).hostname, urlsplit(u).port) for u in got["requests"]}
+            if SHOTS and game == "hacienda":
+                page.screenshot(path=str(SHOTS / "hostile-hacienda.png"))
+            page.close()
+        seen[game] = got
+        return got
+
+    return observe
+
+
+@pytest.mark.parametrize("game", list(HOSTILE_GAMES))
+def test_hostile_strings_run_nothing_and_reach_nothing(hostile_pages, game):
+    got = hostile_pages(game)
+    assert got["pwned"] is None, f"injected script ran on the {game} page"
+    assert not got["dialogs"] and not got["errors"], (got["dialogs"], got["errors"])
+    assert got["hosts"] == {("127.0.0.1", got["port"])}, got["requests"]  # nothing left 127.0.0.1
+    assert got["clicks"] >= 3, "the page did not play"
+    assert got["control_pwned"] is None and any("script-src" in v for v in got["control_csp"]), got["control_csp"]
+    # the bot's name shown as text, whole
+    assert EVIL in got["seats"] and EVIL in got["log"]
+
+
+@pytest.mark.parametrize("game", list(HOSTILE_GAMES))
+def test_hostile_strings_are_escaped_at_source(hostile_pages, game):
+    """Separately from the CSP (which would block an injected handler anyway): the drawing modules escape what they
+    draw, so the board is well-formed SVG, shows the hostile map name as text, and nothing even tried to run (no CSP
+    violation reported)."""
+    got = hostile_pages(game)
+    assert got["csp"] == [], got["csp"]
+    if get_game(game).draw is not None:
+        assert got["board_svg"] == 1, f"the {game} board is not well-formed SVG (an unescaped name?)"
+    if game == "hacienda":
+        assert EVIL in got["board_text"], "the map's name is not shown as text on the board"

@@ -40,7 +40,9 @@ and leaves the game as it was. Bodies are JSON of at most :data:`MAX_BODY` bytes
 nesting and integers of at most :data:`MAX_DIGITS` digits; ``since`` is ASCII digits, at most :data:`MAX_DIGITS`.
 
 Game and bot work runs in Starlette's thread pool, one request at a time under :attr:`Session.lock`; the event loop
-only reads requests, so ``GET /api/state`` answers while a bot searches.
+only reads requests, and ``GET /api/state`` does not wait for a bot's decision (:meth:`Session.state_now`). The
+engine's compiled decision code (``sim.core.play.decide``) holds the interpreter lock while it runs, so a long search
+still delays every answer until it ends.
 """
 
 from __future__ import annotations
