@@ -2,9 +2,12 @@
 that stay inside it, and ``check`` (verify without changing anything).
 
 **The lock.** A writer holds ``fcntl.flock`` on ``OUT/.meeplab.lock`` for the whole run. The kernel releases it
-when the process ends, however it ends (kill -9 included), so a lock is never stale; the file itself stays (it
-is never deleted: deleting a lock file lets two processes lock two different files). The holder writes its pid,
-host and start time into the file, and a second writer is refused at once with them.
+when the process ends, however it ends (kill -9 included), so a lock is never stale; the file itself stays. Once
+its command is accepted, the holder writes its pid, host and start time into the file, and a second writer is
+refused at once with them. A refused command leaves the folder as it was, lock file included: it writes nothing
+into the lock, and removes the lock file only when it created it. A locker checks, once it holds the lock, that
+the file it locked is still the one at the path (so a removed lock file never lets two processes lock two
+different files). The lock file is opened with ``O_NOFOLLOW``: a link planted in its place is refused.
 
 **The manifest.** Each finished shard is one Parquet part ``OUT/chunks/part-p{P}-{start:012d}.parquet`` and one
 line of ``OUT/manifest.jsonl``: player count, first game, games, file, rows and the SHA-256 of the file's bytes.
@@ -21,17 +24,20 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import hashlib
 import json
 import os
 import re
 import socket
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import schema
 from .errors import MeeplabError
+from .files import TEMP_RE, append_line, atomic_write, stray_temps
 
 LOCK = ".meeplab.lock"
 MANIFEST = "manifest.jsonl"
@@ -60,50 +66,92 @@ def _holder_text(path: Path) -> str:
 
 
 class RunLock:
-    """An exclusive ``flock`` on ``OUT/.meeplab.lock``, held from :meth:`acquire` to :meth:`release`."""
+    """An exclusive ``flock`` on ``OUT/.meeplab.lock``, held from :meth:`acquire` to :meth:`release`.
 
-    def __init__(self, out: Path):
+    With ``announce=False`` the holder's pid is written only by :meth:`announce`, once the command is accepted;
+    leaving the ``with`` block by an exception before that removes the lock file if this lock created it."""
+
+    def __init__(self, out: Path, announce: bool = True):
         self.out = Path(out)
         self.path = self.out / LOCK
         self.fd: int | None = None
+        self.created = False
+        self.announced = False
+        self.announce_at_once = announce
+
+    def _open(self) -> int:
+        flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
+        while True:
+            try:
+                fd = os.open(self.path, flags)
+                self.created = False
+            except FileNotFoundError:
+                try:
+                    fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+                    self.created = True
+                except FileExistsError:
+                    continue
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise IsADirectoryError(errno.EISDIR, "not a plain file", str(self.path))
+            return fd
 
     def acquire(self) -> RunLock:
         import fcntl
 
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise MeeplabError(
-                f"{self.out}: cannot write its lock file {self.path} ({exc.strerror}); choose a writable --out"
-            ) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise MeeplabError(
-                f"{self.out} is being written by another meeplab process ({_holder_text(self.path)}); "
-                "wait for it to finish or stop it, then --resume"
-            ) from None
+        while True:
+            try:
+                fd = self._open()
+            except OSError as exc:
+                why = "a link, not a file" if exc.errno == errno.ELOOP else exc.strerror
+                raise MeeplabError(
+                    f"{self.out}: cannot write its lock file {self.path} ({why}); choose a writable --out"
+                ) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise MeeplabError(
+                    f"{self.out} is being written by another meeplab process ({_holder_text(self.path)}); "
+                    "wait for it to finish or stop it, then --resume"
+                ) from None
+            try:
+                same = os.stat(self.path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)  # locked a lock file its creator removed meanwhile: lock the one there now
+        self.fd = fd
+        if self.announce_at_once:
+            self.announce()
+        return self
+
+    def announce(self) -> None:
+        """Write this process's pid, host and start time into the held lock file."""
         info = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         }
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(info).encode(), 0)
-        self.fd = fd
-        return self
+        assert self.fd is not None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, json.dumps(info).encode(), 0)
+        self.announced = True
 
-    def release(self) -> None:
+    def release(self, refused: bool = False) -> None:
         if self.fd is not None:
+            if refused and self.created and not self.announced:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)  # still locked: a locker of the old file sees it gone and retries
             os.close(self.fd)  # closing the descriptor releases the flock
             self.fd = None
 
     def __enter__(self) -> RunLock:
         return self.acquire()
 
-    def __exit__(self, *exc) -> None:
-        self.release()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.release(refused=exc_type is not None)
 
 
 def writer_of(out: Path) -> str | None:
@@ -162,9 +210,7 @@ def entry_for(p: int, start: int, n: int, data: bytes, game: str | None) -> Entr
 
 
 def append_entry(out: Path, entry: Entry) -> None:
-    with open(Path(out) / MANIFEST, "a", encoding="utf-8") as fh:
-        fh.write(entry.line())
-        fh.flush()
+    append_line(Path(out) / MANIFEST, entry.line())
 
 
 def read_entries(out: Path) -> list[Entry]:
@@ -177,7 +223,7 @@ def read_entries(out: Path) -> list[Entry]:
     seen: dict[str, Entry] = {}
     for line in text.splitlines():
         try:
-            rec = json.loads(line)
+            rec = schema.parse_json(line, "manifest line")
             e = Entry(
                 int(rec["p"]),
                 int(rec["start"]),
@@ -187,8 +233,8 @@ def read_entries(out: Path) -> list[Entry]:
                 str(rec["sha256"]) if rec.get("sha256") else None,
                 str(rec["game"]) if rec.get("game") else None,
             )
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue  # a line torn by a kill
+        except (MeeplabError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # a line torn by a kill, or not a record
         if e.file != part_name(e.p, e.start):
             continue  # not a name meeplab writes: never read or delete through it
         seen.setdefault(e.file, e)
@@ -342,20 +388,31 @@ def remove_owned(out: Path) -> None:
     """Delete the run meeplab wrote in ``out``: run.json, results, the manifest and the parts it names (or whose
     names meeplab writes), their temporary files; never a file meeplab does not write (the lock stays too)."""
     out = Path(out)
-    for name in ("run.json", "run.json.tmp", RESULTS, RESULTS + ".tmp", MANIFEST, MANIFEST + ".tmp"):
+    for name in ("run.json", RESULTS, MANIFEST):
         (out / name).unlink(missing_ok=True)
+        remove_temps(out, name)
     remove_unrecorded(out, keep=set())
     with contextlib.suppress(OSError):
         (out / CHUNKS).rmdir()  # only if nothing foreign is left in it
 
 
+def remove_temps(folder: Path, name: str) -> None:
+    """Delete the temporary files a write of ``folder/name`` left (a kill before the move), and the fixed-name
+    ``name.tmp`` older versions wrote."""
+    for f in [*stray_temps(folder, name), Path(folder) / (name + ".tmp")]:
+        f.unlink(missing_ok=True)
+
+
 def remove_unrecorded(out: Path, keep: set[str]) -> list[str]:
-    """Delete the part files (meeplab's names only) in ``out/chunks`` that are not in ``keep``; returns them."""
+    """Delete the part files (meeplab's names only) in ``out/chunks`` that are not in ``keep``, and the temporary
+    files of parts; returns them."""
     chunks = Path(out) / CHUNKS
     gone = []
     if chunks.is_dir():
         for f in chunks.iterdir():
-            if PART_RE.fullmatch(f.name) and f.name not in keep and f.is_file():
+            m = TEMP_RE.fullmatch(f.name)
+            part = PART_RE.fullmatch(m["name"] if m else f.name)
+            if part and (m or f.name not in keep) and f.is_file():
                 f.unlink()
                 gone.append(f.name)
     return gone
@@ -363,10 +420,7 @@ def remove_unrecorded(out: Path, keep: set[str]) -> list[str]:
 
 def rewrite_manifest(out: Path, entries: list[Entry]) -> None:
     """Write the manifest anew with exactly ``entries`` (a torn last line must not swallow the next record)."""
-    path = Path(out) / MANIFEST
-    tmp = path.with_suffix(".jsonl.tmp")
-    tmp.write_text("".join(e.line() for e in sorted(entries, key=lambda e: (e.p, e.start))), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(Path(out) / MANIFEST, "".join(e.line() for e in sorted(entries, key=lambda e: (e.p, e.start))))
 
 
 # -- names ---------------------------------------------------------------------------------------------------
