@@ -286,3 +286,10 @@ def test_run_json_missing_game_and_deep_nesting(tmp_path):
 def test_run_json_of_other_games_and_older_runs_reads():
     meta = {"game": "toygame", "status": "complete", "label": None, "players": [7], "bot_weights": {}, "x": [1]}
     assert schema.run_meta(meta, "r") == meta
+
+
+def test_manifest_lines_that_are_no_records_are_skipped(tmp_path):
+    good = json.dumps({"p": 3, "start": 0, "n": 5, "file": rundir.part_name(3, 0)})
+    bad = ["[" * 100_000 + "]" * 100_000, '{"p": ' + "9" * 5000 + "}", '{"p": NaN}', "{", good]
+    (tmp_path / rundir.MANIFEST).write_text("\n".join(bad) + "\n")
+    assert [e.file for e in rundir.read_entries(tmp_path)] == [rundir.part_name(3, 0)]

@@ -481,8 +481,8 @@ class RunMeta(BaseModel):
     lineups: dict[Name, Annotated[list[Name], Field(max_length=MAX_SEATS)]] = {}
     players: Annotated[list[Players], Field(max_length=MAX_SEATS)] = []
     rotate: bool = False
-    seed: Int63 | None = None
-    games: Count | None = None
+    seed: Int63 = 1
+    games: Count = 0
     games_completed: dict[Name, Count] = {}
     categories: Annotated[list[Name], Field(max_length=MAX_ENTRIES)] = []
     length_unit: Name | None = None
