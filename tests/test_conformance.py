@@ -28,6 +28,7 @@ def test_the_kit_covers_the_documented_checks():
         "copy",
         "hidden",
         "redraw",
+        "secret",
         "chance",
         "options",
         "replay",

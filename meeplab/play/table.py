@@ -411,38 +411,41 @@ class Table:
         }
 
     def log_for(self, seat: int) -> list[dict]:
-        """The decisions so far as ``seat`` may see them: its own in full; another seat's kind, candidate count and
-        ``forced`` flag only where they are the same whatever ``seat`` has not seen, a bot's alternatives only where
-        the bot knows nothing ``seat`` does not (or once the game is over), a secret decision only as "chose face
-        down" until the game reveals it (:mod:`meeplab.play.hidden`)."""
-        out = []
-        for i, e in enumerate(self.history):
-            d = {k: e[k] for k in ("n", "seat", "human", "who", "kind", "label", "target", "candidates", "forced")}
-            d["seat"] = e["seat"] + 1
-            if e["human"]:
-                d["who"] = "you" if e["seat"] == seat else f"P{e['seat'] + 1}"
-            w = self.withheld(i, seat) if not self.over else {"kind": False, "count": False, "alternatives": False}
-            if w["kind"]:
-                d["kind"] = "decision"
-            if w["count"]:
-                d["candidates"] = None
-                d["forced"] = None
-            if face_down(self, e, seat):
-                d.update(label=FACE_DOWN, target=None, candidates=None, forced=None, face_down=True)
-                if not e["human"]:
-                    d["alternatives"] = None
-                out.append(d)
-                continue
+        """The decisions so far as ``seat`` may see them (:meth:`entry_for` of each)."""
+        return [self.entry_for(i, seat) for i in range(len(self.history))]
+
+    def entry_for(self, i: int, seat: int) -> dict:
+        """Decision ``i`` of the history as ``seat`` may see it: its own in full; another seat's kind, candidate
+        count and ``forced`` flag only where they are the same whatever ``seat`` has not seen, a bot's alternatives
+        only where the bot knows nothing ``seat`` does not (or once the game is over), a secret decision only as
+        "chose face down" (``face_down``: true; no label, target, count or alternatives) until the game reveals it
+        (:mod:`meeplab.play.hidden`). A reply that names a decision just made (the move a bot played) takes its
+        label from here, never from the history."""
+        e = self.history[i]
+        d = {k: e[k] for k in ("n", "seat", "human", "who", "kind", "label", "target", "candidates", "forced")}
+        d["seat"] = e["seat"] + 1
+        if e["human"]:
+            d["who"] = "you" if e["seat"] == seat else f"P{e['seat'] + 1}"
+        w = self.withheld(i, seat) if not self.over else {"kind": False, "count": False, "alternatives": False}
+        if w["kind"]:
+            d["kind"] = "decision"
+        if w["count"]:
+            d["candidates"] = None
+            d["forced"] = None
+        if face_down(self, e, seat):
+            d.update(label=FACE_DOWN, target=None, candidates=None, forced=None, face_down=True)
             if not e["human"]:
-                if e["alternatives"] is None:
-                    d["alternatives"] = None
-                elif w["alternatives"]:
-                    d["alternatives"] = None
-                    d["withheld"] = "shown when the game is over (they would show what the bot knows and you do not)"
-                else:
-                    d["alternatives"] = e["alternatives"]
-            out.append(d)
-        return out
+                d["alternatives"] = None
+            return d
+        if not e["human"]:
+            if e["alternatives"] is None:
+                d["alternatives"] = None
+            elif w["alternatives"]:
+                d["alternatives"] = None
+                d["withheld"] = "shown when the game is over (they would show what the bot knows and you do not)"
+            else:
+                d["alternatives"] = e["alternatives"]
+        return d
 
     def view(self, seat: int) -> dict:
         """Everything the page shows ``seat`` (0-based) now: the JSON of ``GET /api/state``."""

@@ -27,6 +27,10 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
 - ``redraw`` (``meeplab.testing.redraw``): the optional ``redraw`` (fresh future chance from the true state, for
   ``meeplab quality``) keeps everything any seat holds or has seen and re-deals only what no seat has seen (read from
   the same declarations), from its stream alone; a game without one is reported as such;
+- ``secret`` (``meeplab.testing.secret``): a game that declares secret decisions (``GameSpec.secret``) shows nothing
+  of a face-down choice to the other seats until its reveal: the game played on from a secret decision with another
+  candidate shows every other seat the same drawing, panel, status, scores, event lines and bot view until
+  ``Secret.reveals`` grows past its value at the decision; ``reveals`` never goes down;
 - ``chance``: the same (seed, game) deals the same, other games deal otherwise in ``GameSpec.chance_fields``;
 - ``options``: option classes mask only legal candidates, restricted play runs for every class;
 - ``replay``: the replay runs and replays the batch's game;

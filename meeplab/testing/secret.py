@@ -1,0 +1,155 @@
+"""The kit's check of secret decisions (``GameSpec.secret``, :class:`~meeplab.sim.core.game.Secret`): a face-down
+choice shows nothing to the other seats until the game reveals it.
+
+At every secret decision of a few games (the kit's plain bots, no rotation) the kit plays the game on twice from that
+state: once with the candidate the bot chose, once with another candidate, then the same decisions in both
+(each the one the bot chooses in the first) as long as both can be played alike. Until ``Secret.reveals`` grows past
+its value at the secret decision, everything every other seat is shown must be the same in both: the drawing for that
+seat (``draw.pieces(ctx, rec, seat)``), its panel (``draw.info``), the status line and the scores, the event lines
+as that seat reads them (``draw.events(..., seat)``, the rows written since the decision) and, at that seat's own
+decisions, what its bots are shown (the view ``pub``, the candidates, their features) and the candidates' labels.
+Everywhere the kit plays, ``reveals`` never goes down."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from meeplab.sim.core import face
+from meeplab.sim.core.forward import C_KIND, C_N, C_SEAT
+
+from .hidden import view as bot_view
+
+LOG_ROWS = 20_000  # event rows per game (a log too small is reported as such by the event_log check)
+MOST = 8  # secret decisions branched per game
+STEPS = 400  # decisions played on in each branch at most
+
+
+class _Branch:
+    """A state with its own event log (``face.copy`` copies the record only)."""
+
+    def __init__(self, kit, cx, p, width, src=None):
+        self.log = np.zeros((LOG_ROWS, width), dtype=np.int64)
+        self.st = kit.new(cx, p, self.log)
+        self.st.nlog[1] = 1
+        if src is not None:
+            face.copy(self.st, src.st)
+            k = int(src.st.nlog[0])
+            self.log[:k] = src.log[:k]
+            self.st.nlog[0] = k
+
+    @property
+    def rec(self):
+        return self.st.rec[0]
+
+
+def _seen_by(kit, b: _Branch, seat: int, lo: int, names: list[str]) -> dict:
+    """Everything ``seat`` is shown of branch ``b`` (event lines from row ``lo`` on)."""
+    dr, ctx = kit.game.draw, kit.ctx
+    rec = b.rec
+    out: dict = {}
+    if dr is not None:
+        out["drawing"] = list(dr.pieces(ctx, rec, seat))
+        out["panel"] = dr.info(ctx, rec, seat)
+        out["status line"] = str(dr.status(ctx, rec))
+        if hasattr(dr, "score"):
+            out["scores"] = [float(x) for x in dr.score(ctx, rec)]
+        if hasattr(dr, "events"):
+            out["event lines"] = list(dr.events(ctx, b.log, lo, int(b.st.nlog[0]), names, seat))
+    if int(rec["ctl"][C_SEAT]) == seat and int(rec["ctl"][C_N]) > 0:
+        for name, x in zip(("bot view", "seat", "kind", "candidate count", "candidates", "features"), bot_view(b.st)):
+            out[name] = np.asarray(x).tolist()
+        if dr is not None:
+            out["candidate labels"] = [a for a, _ in dr.moves(ctx, rec)]
+    return out
+
+
+def _first_difference(x: dict, y: dict) -> str | None:
+    for k in x:
+        if x[k] != y.get(k):
+            return k
+    return None
+
+
+def check_secret(kit) -> str:
+    """A secret decision shows nothing to the other seats until its reveal, and ``reveals`` never goes down (see the
+    module)."""
+    g = kit.game
+    sec = g.secret
+    if sec is None:
+        return "skipped: no secret decisions (GameSpec.secret)"
+    if not g.forward_model:
+        return "skipped: not on the forward model"
+    kinds = tuple(int(k) for k in sec.kinds)
+    assert kinds, "GameSpec.secret declares no decision kind"
+    dr = g.draw
+    width = int(getattr(dr, "LOG_WIDTH", 16)) if dr is not None else 16
+    kname = (lambda k: f"{k} ({dr.kind_name(k)})") if dr is not None and hasattr(dr, "kind_name") else str
+    branched = compared = revealed = 0
+    for p in sorted({g.min_players, g.default_players}):
+        lu = kit.lineup(p, rotate=False)
+        names = list(lu.names)
+        cx = kit.cx(lu)
+        for game_index in range(2):
+            main = _Branch(kit, cx, p, width)
+            face.reset(main.st, cx, kit.seed, game_index)
+            last = int(sec.reveals(main.rec, cx))
+            done = 0
+            while True:
+                seat = int(face.advance(main.st, cx))
+                now = int(sec.reveals(main.rec, cx))
+                assert now >= last, f"Secret.reveals went down from {last} to {now} ({p} players, game {game_index})"
+                last = now
+                if seat < 0:
+                    break
+                r = main.rec
+                kind, n = int(r["ctl"][C_KIND]), int(r["ctl"][C_N])
+                pick = kit.ask(main.st, lu, seat)
+                if kind in kinds and n > 1 and done < MOST:
+                    done += 1
+                    for other in sorted({(pick + 1) % n, (pick + n // 2) % n} - {pick}):
+                        b, c = _Branch(kit, cx, p, width, main), _Branch(kit, cx, p, width, main)
+                        face.apply(b.st, cx, pick)
+                        face.apply(c.st, cx, other)
+                        branched += 1
+                        lo = int(main.st.nlog[0])  # the decision's own event rows read too
+                        compared += _follow(kit, b, c, cx, lu, names, seat, now, kname(kind), p, lo)
+                face.apply(main.st, cx, pick)
+            revealed += last
+    assert branched, f"no secret decision (kinds {list(kinds)}) with two candidates or more came up in the kit's games"
+    return f"{branched} face-down choices played otherwise, {compared} views compared, {revealed} reveals"
+
+
+def _follow(kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: str, p: int, lo: int) -> int:
+    """Play branches ``b`` and ``c`` on alike until the reveal; every seat but ``who`` is shown the same (event lines
+    from row ``lo`` on)."""
+    sec = kit.game.secret
+    compared = 0
+    for _ in range(STEPS):
+        sb, sc = int(face.advance(b.st, cx)), int(face.advance(c.st, cx))
+        rb, rc = int(sec.reveals(b.rec, cx)), int(sec.reveals(c.rec, cx))
+        assert min(rb, rc) >= r, f"Secret.reveals went down from {r} to {min(rb, rc)} after a secret decision"
+        if rb > r and rc > r:
+            return compared
+        assert rb == rc, (
+            f"Secret.reveals differs ({rb} and {rc}) with P{who + 1}'s face-down choice of decision kind {kind}: the "
+            "reveal count tells what was chosen"
+        )
+        for s in range(p):
+            if s == who:
+                continue
+            x, y = _seen_by(kit, b, s, lo, names), _seen_by(kit, c, s, lo, names)
+            diff = _first_difference(x, y)
+            assert diff is None, (
+                f"P{who + 1}'s face-down choice of secret decision kind {kind} shows in P{s + 1}'s {diff} before the "
+                "reveal (the same state with another choice is shown otherwise)"
+            )
+            compared += 1
+        if sb < 0 or sc < 0:
+            assert sb == sc, f"the game ends with one face-down choice of P{who + 1} (kind {kind}) and not another"
+            return compared
+        if sb != sc or int(b.rec["ctl"][C_N]) != int(c.rec["ctl"][C_N]):
+            return compared  # the deciding seat itself, whose own choice differs: the branches part
+        i = kit.ask(b.st, lu, sb)
+        face.apply(b.st, cx, i)
+        face.apply(c.st, cx, i)
+    return compared
