@@ -111,6 +111,18 @@ def test_determinise_redeals_the_other_seats_face_down_bids_among_their_cards():
     assert r["facedown"][0, 0] == 8
 
 
+def test_the_next_seat_sees_the_same_whatever_the_face_down_bid():
+    views = []
+    for card in (1, 8):
+        st, cx = start()
+        face.advance(st, cx)
+        bid(st, cx, card)
+        assert face.advance(st, cx) == 1
+        r = st.rec[0]
+        views.append((r["pub"].copy(), r["moves"][: r["ctl"][C_N]].copy(), r["feats"][: r["ctl"][C_N]].copy()))
+    assert all(np.array_equal(a, b) for a, b in zip(*views))
+
+
 def test_the_secret_is_the_bid_and_a_reveal_counts_one():
     assert GAME.secret.kinds == (engine.KIND_BID,)
     st, cx = start(p=2)
