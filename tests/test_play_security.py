@@ -112,8 +112,10 @@ def test_a_foreign_origin_is_refused_on_every_route(session, tmp_path, origin):
     for method, path in [*ROUTES, ("GET", "/launch/x")]:
         r = c.request(method, path, headers={"Origin": origin})
         assert r.status_code == 403 and "origin" in r.json()["error"], (origin, path)
-    r = c.post("/api/move", json={"move": 0}, headers={"Sec-Fetch-Site": "cross-site"})
-    assert r.status_code == 403
+    for site in ("cross-site", "same-site"):  # same-site: another port of 127.0.0.1
+        r = c.post("/api/move", json={"move": 0}, headers={"Sec-Fetch-Site": site})
+        assert r.status_code == 403
+        assert c.get("/api/state", headers={"Sec-Fetch-Site": site}).status_code == 403
     assert fingerprint(session, tmp_path) == before
     assert c.get("/api/state", headers={"Origin": f"http://localhost:{PORT}"}).status_code == 200
 

@@ -465,8 +465,10 @@ class Gate:
         origin = headers.get("origin")
         if origin is not None and (len(origin) != 1 or origin[0].lower() not in self.origins):
             return JSONResponse({"error": "requests from another origin are refused"}, status_code=403)
-        if headers.get("sec-fetch-site", [""])[0] == "cross-site":
-            return JSONResponse({"error": "requests from another site are refused"}, status_code=403)
+        # a browser's own account of where a request comes from: another site, or another port of this host
+        # (same-site); "same-origin" (the page) and "none" (a link opened or typed) are let through
+        if headers.get("sec-fetch-site", [""])[0] in ("cross-site", "same-site"):
+            return JSONResponse({"error": "requests from another site or origin are refused"}, status_code=403)
         path = scope.get("path", "")
         if path.startswith("/launch/"):
             return self.launch(scope, path[len("/launch/") :])
