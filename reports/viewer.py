@@ -155,6 +155,10 @@ def view_data(
             )
             if iters:
                 step["iters"] = iters
+            # a face-down choice (GameSpec.secret): another seat's view shows neither its label nor the alternatives
+            secret = getattr(spec, "secret", None)
+            if secret is not None and int(ctl[C_KIND]) in secret.kinds:
+                step["secret"] = True
         steps.append(step)
     final = {
         "score": [float(x) for x in tr.score],
