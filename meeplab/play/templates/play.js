@@ -72,10 +72,10 @@
   }
 
   function showError(msg) {
-    const el = $("error");
-    el.textContent = msg;
-    el.hidden = !msg;
-    if (msg) { setTimeout(() => { if (el.textContent === msg) { el.hidden = true; } }, 5000); }
+    const box = $("error");
+    box.textContent = msg;
+    box.hidden = !msg;
+    if (msg) { setTimeout(() => { if (box.textContent === msg) { box.hidden = true; } }, 5000); }
   }
 
   async function refresh() {
