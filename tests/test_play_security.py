@@ -363,7 +363,8 @@ def hostile_pages(browser, tmp_path_factory):
         folder = tmp_path_factory.mktemp(f"hostile-{game}")
         session, bot = hostile_session(game, folder)
         got = {"requests": [], "dialogs": [], "errors": [], "bot": bot, "clicks": 0}
-        with play_setups.Server(session, folder) as srv:
+        to_end = game == "schweinebande"  # one game played to its end screen, saved to a folder of a hostile name
+        with play_setups.Server(session, folder / EVIL_FILE) as srv:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(60000)
             page.add_init_script(CSP_WATCH)
@@ -372,7 +373,7 @@ def hostile_pages(browser, tmp_path_factory):
             page.on("pageerror", lambda e: got["errors"].append(str(e)))
             page.goto(srv.launch_url())
             rng = random.Random(1)
-            for _ in range(6):
+            for _ in range(300 if to_end else 6):
                 page.wait_for_function(PLAY_READY, timeout=90000)
                 if page.evaluate("window.meeplabPlay.state.over"):
                     break
@@ -383,6 +384,12 @@ def hostile_pages(browser, tmp_path_factory):
                 page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
                 got["clicks"] += len(session.table.history) > before
             page.wait_for_function(PLAY_READY, timeout=90000)
+            if to_end:
+                assert page.evaluate("window.meeplabPlay.state.over")
+                page.click("#save")
+                page.wait_for_selector("#saved-note code")
+                got["final"] = page.locator("#final").inner_text()
+                got["saved_note"] = page.locator("#saved-note code").inner_text()
             got["pwned"] = page.evaluate("window.__pwned")
             got["csp"] = page.evaluate("window.__csp")
             got["seats"] = page.locator("#seats").inner_text()
@@ -390,14 +397,15 @@ def hostile_pages(browser, tmp_path_factory):
             got["board_svg"] = page.locator("#board svg").count()
             got["board_text"] = page.locator("#board").text_content()
             got["port"] = srv.port
+            if SHOTS and game == "hacienda":
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / "hostile-hacienda.png"))
             # the control: markup inserted as HTML after all (as the page never does) runs nothing either, by the CSP
             page.evaluate("(html) => document.body.insertAdjacentHTML('beforeend', html)", EVIL + EVIL_SVG)
             page.wait_for_function("() => window.__csp.length > 0", timeout=5000)
             got["control_pwned"] = page.evaluate("window.__pwned")
             got["control_csp"] = page.evaluate("window.__csp")
             got["hosts"] = {(urlsplit(u).hostname, urlsplit(u).port) for u in got["requests"]}
-            if SHOTS and game == "hacienda":
-                page.screenshot(path=str(SHOTS / "hostile-hacienda.png"))
             page.close()
         seen[game] = got
         return got
@@ -413,8 +421,10 @@ def test_hostile_strings_run_nothing_and_reach_nothing(hostile_pages, game):
     assert got["hosts"] == {("127.0.0.1", got["port"])}, got["requests"]  # nothing left 127.0.0.1
     assert got["clicks"] >= 3, "the page did not play"
     assert got["control_pwned"] is None and any("script-src" in v for v in got["control_csp"]), got["control_csp"]
-    # the bot's name shown as text, whole
+    # the bot's name shown as text, whole (and the saved game's folder, on the end screen)
     assert EVIL in got["seats"] and EVIL in got["log"]
+    if "final" in got:
+        assert EVIL in got["final"] and EVIL_FILE in got["saved_note"]
 
 
 @pytest.mark.parametrize("game", list(HOSTILE_GAMES))
