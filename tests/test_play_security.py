@@ -155,6 +155,7 @@ def test_a_launch_code_gives_the_cookie_once(tmp_path):
     # POST does not launch, and spends nothing
     code = s.new_launch_code()
     assert again.post(f"/launch/{code}").status_code == 405
+    assert again.head(f"/launch/{code}").status_code == 405
     assert again.get(f"/launch/{code}").status_code == 303
 
 
@@ -228,6 +229,15 @@ def test_unknown_routes_and_methods_answer_json(session, tmp_path):
     c = client(session, tmp_path)
     assert c.get("/nowhere").status_code == 404 and c.get("/nowhere").json()["error"]
     assert c.get("/api/move").status_code == 405 and c.get("/api/move").json()["error"]
+    assert c.options("/api/state").status_code == 405
+
+
+def test_websockets_are_refused(session, tmp_path):
+    from starlette.websockets import WebSocketDisconnect
+
+    c = client(session, tmp_path)
+    with pytest.raises(WebSocketDisconnect), c.websocket_connect("/api/state"):
+        pass
 
 
 def test_state_answers_while_a_bot_searches(tmp_path, monkeypatch):

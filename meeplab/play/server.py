@@ -444,8 +444,9 @@ class Gate:
                     headers[k] = v
             await send(message)
 
-        if scope["type"] != "http":  # no websockets here
-            await JSONResponse({"error": "HTTP only"}, status_code=403)(scope, receive, send_secured)
+        if scope["type"] != "http":  # no websockets here: the handshake is refused (403)
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
             return
         refusal = self.refusal(scope)
         if refusal is not None:
@@ -490,7 +491,7 @@ class Gate:
         return None
 
     def launch(self, scope, code: str) -> Response:
-        if scope.get("method") not in ("GET", "HEAD"):
+        if scope.get("method") != "GET":  # a HEAD (a link preview) does not spend the code
             return JSONResponse({"error": "a launch link is opened with GET"}, status_code=405)
         if not self.session.use_launch_code(code):
             msg = (
