@@ -117,10 +117,10 @@ def play_cmd(
     trades it for a cookie holding the session's secret token; the token is on no command line and in no URL).
     A new game deals a random table unless --seed is given. Your legal moves are listed and clickable on the
     board; bots move after a short delay and show their alternatives and values one click away (never cards you
-    cannot see); undo takes back your last decision. Every game is saved as a small JSON file (seed, rules, bots,
-    decisions) after each decision: continue it with --resume, draw it with `meeplab view FILE`. Stop the server
-    with Ctrl-C. Scripts: --no-browser prints a launch link, --token-file gives the token for
-    Authorization: Bearer (docs/playtest.md).
+    cannot see); undo takes back your last decision unless it revealed something hidden. Every game is saved as
+    a small JSON file (seed, rules, bots, decisions) after each decision: continue it with --resume, draw it with
+    `meeplab view FILE`. Stop the server with Ctrl-C. Scripts: --no-browser prints a launch link, --token-file
+    gives the token for Authorization: Bearer (docs/playtest.md).
 
       meeplab play hacienda --players 3 --human 1 --bots tuned,rollout --set water_price=2
 
