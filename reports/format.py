@@ -109,7 +109,8 @@ BR: dict[str, Any] = {"tag": "br"}
 
 
 def tag(name: str, content: Any, cls: str | None = None, title: str | None = None, href: str | None = None) -> dict:
-    """One element of rich text: ``<name class=cls title=title href=href>content</name>``."""
+    """One element of rich text: ``<name class=cls title=title href=href>content</name>`` (``href``: an anchor of
+    the page, ``#...``; the page writes no other link)."""
     return {"tag": name, "c": content, "cls": cls, "title": title, "href": href}
 
 

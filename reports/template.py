@@ -3,13 +3,21 @@ stylesheet and script inlined, so the report stays one self-contained file.
 
 Section builders return plain data (dicts with a ``template`` key naming their section template); :func:`render_page`
 renders them into the page and :func:`write_page` writes it. Jinja2 escapes every value; the only HTML passed in
-as such is the package's own stylesheet and script (:func:`assets`).
+as such is the package's own stylesheet and script (:func:`assets`), and JSON goes into a page through the
+``tojson`` filter (``<``, ``>``, ``&`` and ``'`` written as ``\u003c`` ..., still valid JSON).
+
+Every page carries a Content-Security-Policy (:func:`content_policy`): nothing from the network, no script or
+stylesheet but the page's own inlined ones (allowed by their SHA-256 hashes), images only from ``data:`` and
+``blob:`` URIs (the charts are ``data:`` PNGs).
 """
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
+import hashlib
 import os
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -24,13 +32,37 @@ from meeplab.sim.core.files import atomic_write
 
 @cache
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("meeplab.reports", "templates"),
         autoescape=select_autoescape(["html", "j2"], default_for_string=True, default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+    )
+    # ``tojson``: compact, and no NaN (not JSON; JSON.parse would refuse the page's data)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False, "separators": (",", ":"), "allow_nan": False}
+    return env
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_policy(scripts: Sequence[str], styles: Sequence[str]) -> str:
+    """The Content-Security-Policy of a self-contained page whose inline ``<script>`` and ``<style>`` elements hold
+    exactly ``scripts`` and ``styles`` (each element's whole text): those run, nothing else does; no request
+    leaves the page (``default-src 'none'``, no ``connect-src``); images only from ``data:``/``blob:`` URIs. The
+    pages set no ``style`` attributes (a script may still set ``element.style``, which CSP allows)."""
+    return "; ".join(
+        [
+            "default-src 'none'",
+            "script-src " + " ".join(_sha256(t) for t in scripts),
+            "style-src " + " ".join(_sha256(t) for t in styles),
+            "img-src data: blob:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
     )
 
 
@@ -61,7 +93,16 @@ def render_page(
     return (
         environment()
         .get_template("base.html.j2")
-        .render(title=title, subtitle=subtitle, toc=toc, sections=sections, footer=footer, css=css, js=js)
+        .render(
+            title=title,
+            subtitle=subtitle,
+            toc=toc,
+            sections=sections,
+            footer=footer,
+            css=css,
+            js=js,
+            csp=content_policy([js], [css]),
+        )
     )
 
 

@@ -33,7 +33,7 @@ from meeplab.sim.core.draw import SEAT_COLOURS, Trace
 from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
 from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
-from .template import environment
+from .template import content_policy, environment
 
 
 class _Pool:
@@ -277,14 +277,10 @@ def unpack(packed: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _json_for_script(data) -> str:
-    """JSON that is safe inside a <script> element (no closing tag, no HTML comment opener)."""
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
-
-
 def render(data: dict[str, Any]) -> str:
-    """The viewer page: one HTML file, styles, script and data inlined (no network)."""
+    """The viewer page: one HTML file, styles, script and data inlined (no network). The data goes in through
+    ``tojson`` (valid JSON, nothing in it closes the element); the page's Content-Security-Policy lets only the
+    inlined script and stylesheet run (:func:`~meeplab.reports.template.content_policy`)."""
     from importlib import resources
 
     folder = resources.files("meeplab.reports") / "templates"
@@ -298,6 +294,7 @@ def render(data: dict[str, Any]) -> str:
             subtitle=data["subtitle"],
             css=Markup(css),
             js=Markup(js),
-            data=Markup(_json_for_script(pack(data))),
+            data=pack(data),
+            csp=content_policy([js], [css]),
         )
     )

@@ -29,7 +29,53 @@
   var $ = function (id) { return document.getElementById(id); };
   var board = $("board");
   board.setAttribute("viewBox", "0 0 " + D.size[0] + " " + D.size[1]);
-  $("base").innerHTML = D.base;
+  /* The drawings are SVG markup made by the game's drawing module (which escapes what comes from data). They are
+     parsed as SVG (never innerHTML), and only drawing elements with harmless attributes are kept: no script, no
+     foreignObject, no on* attribute, no link but "#id" (a second line of defence against an unescaped string). */
+  var KEEP = {};
+  ("g,rect,circle,ellipse,line,polyline,polygon,path,text,tspan,title,desc,defs,symbol,use,clipPath,mask,pattern," +
+   "marker,linearGradient,radialGradient,stop").split(",").forEach(function (t) { KEEP[t] = 1; });
+  function clean(node) {
+    var kids = Array.prototype.slice.call(node.children);
+    kids.forEach(function (c) {
+      if (c.namespaceURI !== NS || !KEEP[c.localName]) { c.remove(); return; }
+      Array.prototype.slice.call(c.attributes).forEach(function (a) {
+        var name = a.localName.toLowerCase(), v = a.value.replace(/[\s\u0000-\u001f]+/g, "").toLowerCase();
+        if (name.slice(0, 2) === "on" || ((name === "href" || name === "src") && v.charAt(0) !== "#") ||
+            v.indexOf("javascript:") >= 0 || (v.indexOf("url(") >= 0 && v.indexOf("url(#") < 0)) {
+          c.removeAttributeNode(a);
+        }
+      });
+      clean(c);
+    });
+  }
+  function svgNodes(markup) {
+    /* markup -> its sanitised nodes, imported into this document; null where it is not well-formed */
+    var doc = new DOMParser().parseFromString('<svg xmlns="' + NS + '">' + markup + "</svg>", "image/svg+xml");
+    var root = doc.documentElement;
+    if (root.localName !== "svg" || root.namespaceURI !== NS || doc.getElementsByTagName("parsererror").length) {
+      return null;
+    }
+    clean(root);
+    var got = [];
+    for (var c = root.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 || c.nodeType === 3) got.push(document.importNode(c, true));
+    }
+    return got;
+  }
+  function drawInto(target, markups) {
+    /* replace target's children by the drawing of markups (strings; a piece may open a group that a later one
+       closes, so they are parsed together; if that fails, piece by piece, leaving out any that is not SVG) */
+    var nodes = svgNodes(markups.join(""));
+    if (nodes === null) {
+      nodes = [];
+      markups.forEach(function (m) { nodes = nodes.concat(svgNodes(m) || []); });
+    }
+    var frag = document.createDocumentFragment();
+    nodes.forEach(function (n) { frag.appendChild(n); });
+    target.replaceChildren(frag);
+  }
+  drawInto($("base"), [D.base]);
   var DASH = ["", "8 4", "2 3", "10 3 2 3", "4 4"];
 
   function el(tag, attrs, text) {
@@ -69,7 +115,7 @@
     var list = (v > 0 && p[v]) ? p[v] : p[0];
     var out = new Array(list.length);
     for (var i = 0; i < list.length; i++) out[i] = D.pool[list[i]];
-    return out.join("");
+    return out;
   }
   function infoOf(k, v) {
     var inf = steps[k].info;
@@ -114,7 +160,7 @@
 
   function renderAlts(s) {
     var tb = $("alts").tBodies[0];
-    tb.innerHTML = "";
+    tb.replaceChildren();
     if (!s.alts) { $("alts").style.display = "none"; return; }
     $("alts").style.display = "";
     if (hiddenAlts(s)) {
@@ -152,7 +198,7 @@
 
   function renderInfo(k) {
     var t = $("info"), inf = infoOf(k, view);
-    t.innerHTML = "";
+    t.replaceChildren();
     var head = h("tr"); head.appendChild(h("th", ""));
     inf.columns.forEach(function (c, i) {
       var th = h("th", c); th.scope = "col";
@@ -169,7 +215,7 @@
 
   function renderFinal(k) {
     var f = $("final");
-    f.innerHTML = "";
+    f.replaceChildren();
     if (k !== nSteps - 1) return;
     f.appendChild(h("h3", D.truncated ? "Shown so far (the game is longer than the viewer keeps)" : "Final score"));
     var t = h("table"); t.className = "info";
@@ -190,8 +236,8 @@
   function show(k) {
     cur = Math.max(0, Math.min(nSteps - 1, k));
     var s = steps[cur];
-    $("pieces").innerHTML = piecesOf(cur, view);
-    $("marks").innerHTML = "";
+    drawInto($("pieces"), piecesOf(cur, view));
+    $("marks").replaceChildren();
     slider.value = String(cur);
     $("counter").textContent = cur === nSteps - 1 ? "the end (" + (nSteps - 1) + " decisions)" :
       "decision " + (cur + 1) + " of " + (nSteps - 1);
@@ -208,7 +254,7 @@
       $("decision").textContent = "The game is over";
     }
     renderAlts(s);
-    var ev = $("events"); ev.innerHTML = "";
+    var ev = $("events"); ev.replaceChildren();
     var lines = (view > 0 && s.ev[view]) ? s.ev[view] : s.ev[0];
     (lines.length ? lines : ["(nothing)"]).forEach(function (line) { ev.appendChild(h("li", line)); });
     renderInfo(cur);
@@ -233,7 +279,7 @@
   function X(k) { return L + (CW - L - R) * (nSteps > 1 ? k / (nSteps - 1) : 0); }
   function Y(v) { return CH - B - (CH - B - T) * ((v - ymin) / (ymax - ymin)); }
   function drawChart() {
-    chart.innerHTML = "";
+    chart.replaceChildren();
     chart.appendChild(el("line", { x1: L, y1: Y(0), x2: CW - R, y2: Y(0), stroke: "#888" }));
     chart.appendChild(el("line", { x1: L, y1: T, x2: L, y2: Y(ymin), stroke: "#888" }));
     if (ymin < 0) chart.appendChild(el("text", { x: L - 4, y: Y(ymin), "text-anchor": "end", "class": "small" }, fmt(ymin)));

@@ -52,12 +52,20 @@ The engine context a game is traced on is ``GameSpec.forward_context(ctx, lineup
 Seats wear :data:`SEAT_COLOURS` (Okabe-Ito, readable with every common colour-vision deficiency) and always
 carry their number too (a digit on the piece), never colour alone.
 
+**Markup.** ``base`` and ``pieces`` return SVG markup, well-formed XML (the viewer parses it as
+``image/svg+xml``): every string in it that comes from data rather than from the module itself (a map's name, a
+file name, a parameter's value, a tile type's name from a deck file, a bot's name) goes through :func:`esc`. The
+pages parse the markup and keep only drawing elements (no ``script``, no ``foreignObject``), no event attributes
+and no links other than ``#id`` (a second line of defence, not a licence to skip :func:`esc`). The other
+functions return plain text, which the pages insert as text.
+
 Element ids: ``base`` names the places a move can point at (``id="cell-12"``, ``id="hex-40"``, ...); the viewer
 outlines the chosen move's element and the play page makes candidates' elements clickable.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,8 +93,9 @@ SEAT_INK = ("#ffffff", "#000000", "#ffffff", "#000000", "#000000")
 
 
 def esc(text) -> str:
-    """``text`` escaped for SVG/HTML text and attribute values."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """``text`` escaped for SVG/HTML text and attribute values (``& < > " '``): every string from data (a map's
+    name, a file name, a parameter's value, a label) goes through it before it enters a drawing."""
+    return html.escape(str(text), quote=True)
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from meeplab.sim.core.draw import SEAT_COLOURS, SEAT_INK
+from meeplab.sim.core.draw import SEAT_COLOURS, SEAT_INK, esc
 from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
 
 from . import layout as E
@@ -80,7 +80,8 @@ def size(ctx, n_players):
 
 def base(ctx, n_players):
     b = ctx.board
-    out = [f'<text x="{MAP_X}" y="24" class="title">Hacienda: map {b.name}</text>']
+    name = b.name if len(b.name) <= 40 else b.name[:39] + "…"  # the map's title stays above the map
+    out = [f'<text x="{MAP_X}" y="24" class="title">Hacienda: map {esc(name)}</text>']
     for i in range(b.n):
         x, y = _xy(ctx, i)
         k = int(b.kind[i])
