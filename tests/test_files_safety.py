@@ -203,7 +203,8 @@ def test_core_writers_with_planted_links(tmp_path):
 def odd_run(tmp_path_factory):
     """A finished run in a folder whose name holds [ ] * ? a space and é."""
     out = tmp_path_factory.mktemp("odd") / ODD
-    assert main(["run", *ARGS, "--out", str(out)]) == 0
+    assert main(["run", *ARGS, "--out", str(out), "--report", str(out.parent / f"{ODD} run report.html")]) == 0
+    assert (out.parent / f"{ODD} run report.html").stat().st_size > 1000
     return out
 
 
