@@ -446,5 +446,5 @@ def test_hostile_strings_are_escaped_at_source(hostile_pages, game):
     assert got["csp"] == [], got["csp"]
     if get_game(game).draw is not None:
         assert got["board_svg"] == 1, f"the {game} board is not well-formed SVG (an unescaped name?)"
-    if game == "hacienda":
-        assert EVIL in got["board_text"], "the map's name is not shown as text on the board"
+    if game == "hacienda":  # the drawing may shorten a long name: its start shown as text
+        assert EVIL[:24] in got["board_text"], "the map's name is not shown as text on the board"
