@@ -149,14 +149,19 @@ def read_json(path, what: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int =
 
 
 def field_path(loc: tuple) -> str:
-    """A pydantic location as people read it: ``decisions[3][0]``, ``bots.tuned.weights``."""
+    """A pydantic location as people read it: ``decisions[3][0]``, ``bots.tuned.weights``; a key that is not a
+    plain name is quoted (``bots.w.weights.'reveal.gain'``)."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            key = str(part) if _PLAIN_KEY.fullmatch(str(part)) else _short(str(part), 80)
+            out += ("." if out else "") + key
     return out
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 
 def _short(value: Any, width: int = 60) -> str:
