@@ -56,6 +56,9 @@ plt.rcParams.update(
         "ytick.color": INK,
         "legend.frameon": False,
         "legend.fontsize": 9,
+        # names from data (bots, runs, parameter values) are drawn as written: "$" starts no formula (a name
+        # like "$\x$" would otherwise fail the whole report)
+        "text.parse_math": False,
     }
 )
 

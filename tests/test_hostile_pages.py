@@ -1,13 +1,14 @@
 """Hostile strings in the pages people open: ``meeplab view`` and the HTML reports (issue 54).
 
 Every way data reaches these pages gets strings made to break out of their place (markup, script, a comment, a
-CDATA end, a ``javascript:`` link, a template expression, unicode): bot and variant names through a ``--bot-config``
-TOML, a run's label, the text fields of a run.json, a Hacienda map's ``MapName`` and its file and folder names, a
-Gold Rush deck file's tile names and its path (string parameters), the title and seat names handed to the viewer,
-and a plugin game (the example ``nothanks``) whose drawing module puts them into its SVG unescaped. Each page is
-opened in headless Chromium: no injected script runs (``window.__pwned`` stays undefined, no dialog), the page's
-Content-Security-Policy blocks nothing the page needs (no violation at all; the viewer still steps), no request
-leaves the page, and the hostile text is shown as text.
+CDATA end, a ``javascript:`` link, a template expression, a chart formula, unicode): bot and variant names through a
+``--bot-config`` TOML, a run's label, the text fields of a run.json, a Hacienda map's ``MapName`` and its file and
+folder names, a Gold Rush deck file's tile names and its path (string parameters), the title and seat names handed
+to the viewer, and a plugin game (the example ``nothanks``) whose drawing module puts them into its SVG unescaped.
+A saved game of the play page (its file name, seats and map) is viewed too. Each page is opened in headless
+Chromium: no injected script runs (``window.__pwned`` stays undefined, no dialog), the page's Content-Security-Policy
+blocks nothing the page needs (no violation at all; the viewer still steps), no request leaves the page, and the
+hostile text is shown as text.
 """
 
 import csv
@@ -36,6 +37,7 @@ HOSTILE = [
     "]]>",
     "javascript:window.__pwned=1",
     "{{7*7}}",
+    "$\\notacommand$ costs $5",
     "Ünïcødé ☃ \u202ertl é",
 ]
 # markup characters: these must never stand in a page's source as they are
@@ -154,7 +156,27 @@ def pages(files):
         api.write_text(render(data), encoding="utf-8")
         out.append(("viewer", game, api))
     out.append(("viewer", "nothanks", _plugin_page(files.root)))
+    out.append(("viewer", "hacienda", _saved_page(files)))
     return out
+
+
+def _saved_page(files) -> Path:
+    """``meeplab view`` of a saved game: hostile file name, bots and map; the person sits last, so the bots have
+    played a few decisions when it is saved."""
+    from meeplab.play.saved import save
+    from meeplab.play.table import Table
+
+    g = get_game("hacienda")
+    values = g.params.resolve({"map": str(files.haz)}, g.id)
+    table = Table(g, values, [*_bots("hacienda")[:2], None], seed=1, index=0, bot_configs=[files.cfg])
+    while table.bot_turn():
+        table.play_bot()
+    if table.human_turn():
+        table.play(0)
+    saved = save(table, files.root / FILE_NAME / f"{FILE_NAME}.json")
+    page = files.root / "view-saved-hacienda.html"
+    _cli(["view", str(saved), "--out", str(page)])
+    return page
 
 
 class CarelessDraw:
@@ -318,6 +340,10 @@ def test_viewer_pages_run_nothing_injected(browser, pages):
         page.keyboard.press("End")
         if "api" in name or "plugin" in name or "run" in name:
             _shown(page, name)
+        if "saved" in name:  # its file's name and its bots
+            text = page.inner_text("body")
+            for h in [FILE_NAME, *_bots("hacienda")[:2]]:
+                assert h in text, (name, h)
         # nothing executable survived the drawing's parser
         bad = page.evaluate(
             """() => [...document.querySelectorAll('#board *')].filter(e =>
