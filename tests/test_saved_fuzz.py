@@ -3,7 +3,7 @@ and ``meeplab view`` load them. Every load either gives a game inside the rules 
 seat each, over or with a decision pending) or raises one MeeplabError line; never another exception, never a
 signal.
 
-The in-suite run is a seeded mutation loop of :data:`CASES` mutants (all four games, about 20 s once the engines are
+The in-suite run is a seeded mutation loop of :data:`CASES` mutants (all four games, about 15 s once the engines are
 compiled), a Hypothesis property test of :data:`EXAMPLES` examples (any JSON value in any field) and one subprocess
 that runs ``meeplab view`` on :data:`SUBPROCESS` mutants plus two separate ``meeplab view`` processes. A larger run
 by hand::
@@ -30,9 +30,9 @@ from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.registry import get_game
 
 #: mutants of the seeded loop (spread over the four games)
-CASES = int(os.environ.get("MEEPLAB_FUZZ_CASES", "2000"))
+CASES = int(os.environ.get("MEEPLAB_FUZZ_CASES", "5000"))
 #: examples of the Hypothesis test
-EXAMPLES = int(os.environ.get("MEEPLAB_FUZZ_EXAMPLES", "200"))
+EXAMPLES = int(os.environ.get("MEEPLAB_FUZZ_EXAMPLES", "400"))
 #: mutants given to ``meeplab view`` in one subprocess
 SUBPROCESS = int(os.environ.get("MEEPLAB_FUZZ_SUBPROCESS", "40"))
 SEED = 54
@@ -207,7 +207,7 @@ def test_mutated_saved_games_load_inside_the_rules_or_are_refused(bases, tmp_pat
             keep = tmp_path / f"finding-{n}.json"
             keep.write_text(path.read_text())
             raise AssertionError(f"mutant {n} ({keep}): {type(exc).__name__}: {exc}") from exc
-    assert seen["refused"] > CASES // 4 and seen["ok"] > 0, seen
+    assert seen["refused"] > CASES // 4 and seen["ok"] > CASES // 100, seen
 
 
 def test_the_bases_load_again(bases, tmp_path):
