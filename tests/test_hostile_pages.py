@@ -27,6 +27,8 @@ from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.draw import trace, trace_spec
 from meeplab.sim.core.forward import C_N, C_NP
 from meeplab.sim.core.registry import get_game
+from meeplab.sim.goldrush import deck as deck_mod
+from meeplab.sim.hacienda.board import BUILTIN
 
 HOSTILE = [
     '<img src=x onerror="window.__pwned=1">',
@@ -73,8 +75,6 @@ def files(tmp_path_factory):
         encoding="utf-8",
     )
     # a Hacienda map: its MapName, its file name and its folder's name are hostile
-    from meeplab.sim.hacienda.board import BUILTIN
-
     src = Path(BUILTIN["A"])
     text = src.read_text(encoding="utf-8").replace("MapName=A-symmetric-reconstructed", "MapName=" + " ".join(HOSTILE))
     folder = root / FILE_NAME
@@ -82,8 +82,6 @@ def files(tmp_path_factory):
     haz = folder / f"{FILE_NAME} {{{{7*7}}}} ]]> <!--.haz"
     haz.write_text(text, encoding="utf-8")
     # a Gold Rush deck: its tile types' names (the viewer's status line names the tile drawn) and its path
-    import meeplab.sim.goldrush.deck as deck_mod
-
     deck_src = deck_mod.DATA / "deck.csv"
     lines = deck_src.read_text(encoding="utf-8").splitlines()
     comments = [ln for ln in lines if ln.startswith("#")]
@@ -97,7 +95,10 @@ def files(tmp_path_factory):
         f.write("\n".join(comments) + "\n")
         csv.writer(f, lineterminator="\n").writerows([head, *body])
     sets = {"hacienda": ["--set", f"map={haz}"], "goldrush": ["--set", f"deck={deck}"]}
-    return SimpleNamespace(root=root, cfg=cfg, haz=haz, deck=deck, sets=sets)
+    # for `meeplab maps` / `decks`, whose runs are named after the files: a name without glob characters
+    haz2 = folder / f"{FILE_NAME}.haz"
+    haz2.write_text(text, encoding="utf-8")
+    return SimpleNamespace(root=root, cfg=cfg, haz=haz, haz2=haz2, deck=deck, sets=sets)
 
 
 def _tamper(run_dir: Path) -> None:
@@ -155,6 +156,14 @@ def pages(files):
         data = view_data(g, ctx, tr, seat_names=names, title=" ".join(HOSTILE), subtitle=" ".join(HOSTILE))
         api.write_text(render(data), encoding="utf-8")
         out.append(("viewer", game, api))
+    # the ranking reports of map and deck files (their names and MapNames in tables and charts)
+    for game, cmd, hostile, plain in (
+        ("hacienda", "maps", files.haz2, Path(BUILTIN["B"])),
+        ("goldrush", "decks", files.deck, deck_mod.DATA / "deck.csv"),
+    ):
+        common = ["--players", "3", "--bots", ",".join(_bots(game)), "--bot-config", str(files.cfg), "--games", "10"]
+        _cli([cmd, game, str(hostile), str(plain), *common, "--quiet", "--out", str(files.root / cmd)])
+        out.append(("report", game, files.root / cmd / "report.html"))
     out.append(("viewer", "nothanks", _plugin_page(files.root)))
     out.append(("viewer", "hacienda", _saved_page(files)))
     return out
