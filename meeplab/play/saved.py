@@ -77,7 +77,12 @@ def table_of(data: dict[str, Any], source: str = "saved game", trace: bool = Fal
     spec = get_game(data["game"])
     values = spec.params.resolve(dict(data["params"]), spec.id)
     seats = [None if s is None else str(s) for s in data["seats"]]
-    table = Table(spec, values, seats, data["seed"], data["index"], tuple(data["bot_configs"]), trace=trace)
+    try:
+        table = Table(spec, values, seats, data["seed"], data["index"], tuple(data["bot_configs"]), trace=trace)
+    except OSError as exc:  # a file a parameter names (a map, a deck) that cannot be read
+        name = str(exc.filename or "")
+        name = name if len(name) <= 80 else name[:77] + "..."
+        raise MeeplabError(f"{source}: params: cannot read {name!r} ({exc.strerror or exc})") from None
     decisions = data["decisions"] if upto is None else data["decisions"][:upto]
     for k, (seat, pick, who) in enumerate(decisions):
         if len(table.history) > k:  # a person's lone candidate, already played for them
