@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 from markupsafe import escape
+from viewer_helpers import page_data
 
 from meeplab.cli import main
 from meeplab.reports.viewer import render, view_data
@@ -264,6 +265,10 @@ def test_hostile_text_is_escaped_in_the_source(pages):
         assert 'http-equiv="Content-Security-Policy"' in html
         if kind == "report":
             assert str(escape(HOSTILE[0])) in html, path.name
+        else:  # the page's data is valid JSON (tojson) and gives back the strings as they were
+            data = page_data(path)
+            if "api" in path.name:
+                assert data["title"] == " ".join(HOSTILE) and data["seats"][0]["bot"] == " ".join(HOSTILE)
 
 
 WATCH = """
