@@ -298,7 +298,12 @@
       row.forEach(function (v, j) { if (v !== null && v !== undefined) pts.push(X(xs[j]).toFixed(1) + "," + Y(v).toFixed(1)); });
       chart.appendChild(el("polyline", { points: pts.join(" "), fill: "none", stroke: D.seats[i].colour,
         "stroke-width": 2.2, "stroke-dasharray": DASH[i % DASH.length] }));
-      chart.appendChild(el("text", { x: L + 46 + i * 150, y: T + 18, "class": "small", fill: "#000" }, D.seats[i].name + " (" + D.seats[i].bot + ")"));
+      /* the legend: 150 units per seat, a longer bot name cut (whole in its tooltip) */
+      var who = D.seats[i].name + " (" + D.seats[i].bot + ")";
+      var legend = el("text", { x: L + 46 + i * 150, y: T + 18, "class": "small", fill: "#000" },
+        who.length > 19 ? who.slice(0, 18) + "\u2026" : who);
+      legend.appendChild(el("title", {}, who));
+      chart.appendChild(legend);
       chart.appendChild(el("line", { x1: L + 8 + i * 150, y1: T + 14, x2: L + 40 + i * 150, y2: T + 14,
         stroke: D.seats[i].colour, "stroke-width": 3, "stroke-dasharray": DASH[i % DASH.length] }));
     });

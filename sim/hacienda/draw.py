@@ -80,7 +80,8 @@ def size(ctx, n_players):
 
 def base(ctx, n_players):
     b = ctx.board
-    name = b.name if len(b.name) <= 40 else b.name[:39] + "…"  # the map's title stays above the map
+    room = max(12, int((_panel_x(ctx) - MAP_X - 16) / 9.5) - 14)  # the title stays above the map (15 px bold)
+    name = b.name if len(b.name) <= room else b.name[: room - 1] + "…"
     out = [f'<text x="{MAP_X}" y="24" class="title">Hacienda: map {esc(name)}</text>']
     for i in range(b.n):
         x, y = _xy(ctx, i)
