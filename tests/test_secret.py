@@ -146,3 +146,51 @@ def test_an_open_decision_declared_secret_is_caught():
 
 def test_a_game_without_secret_decisions_is_skipped():
     assert check_secret(Kit.of("acbas")).startswith("skipped")
+
+
+@needs_goofspiel
+def test_the_viewer_shows_another_seats_face_down_bid_only_in_the_deciders_view(browser, tmp_path):
+    """``meeplab view`` of a Goofspiel game: at a bid, another seat's view names neither the bid nor the candidates
+    and outlines nothing on the board; the bidder's view and the everything view show the bid."""
+    from viewer_helpers import page_data
+
+    from meeplab.cli import main
+
+    path = tmp_path / "g.html"
+    assert (
+        main(["view", "goofspiel", "--players", "3", "--bots", "greedy,random", "--seed", "2", "--out", str(path)]) == 0
+    )
+    data = page_data(path)
+    k = next(i for i, s in enumerate(data["steps"]) if s.get("secret") and s["seat"] == 0)
+    bid = data["steps"][k]["alts"][data["steps"][k]["pick"]][0]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.evaluate(f"window.meeplabViewer.setView(2); window.meeplabViewer.show({k})")  # P2 watches P1 bid
+    assert "chose face down" in page.inner_text("#alts") and bid not in page.inner_text("#alts")
+    assert "candidates" not in page.inner_text("#decision") and page.locator("#marks .mark-chosen").count() == 0
+    page.evaluate(f"window.meeplabViewer.setView(1); window.meeplabViewer.show({k})")  # P1's own view
+    assert bid in page.inner_text("#alts") and "face down" not in page.inner_text("#alts")
+    page.evaluate(f"window.meeplabViewer.setView(0); window.meeplabViewer.show({k})")
+    assert bid in page.inner_text("#alts")
+    assert not errors, errors
+    page.close()
+
+
+@needs_goofspiel
+def test_the_play_servers_reply_to_a_bot_move_does_not_name_a_face_down_bid(tmp_path):
+    """``POST /api/bot`` answers with the move played as the seat at the screen may read it."""
+    from starlette.testclient import TestClient
+
+    from meeplab.play.server import Session, create_app
+
+    t = goofspiel_table(humans=[1])  # P1, a bot, bids first
+    s = Session(t, None, 0)
+    port = 47614
+    c = TestClient(create_app(s, tmp_path, port=port), base_url=f"http://127.0.0.1:{port}")
+    c.headers["Authorization"] = f"Bearer {s.token}"
+    got = c.post("/api/bot", json={"at": 0})
+    assert got.status_code == 200, got.text
+    assert got.json()["played"] == "chose face down"
+    assert t.history[0]["label"].startswith("bid ")

@@ -234,7 +234,8 @@ class Session:
             self.thinking = False
             self.shown = None
         self._autosave()
-        return {"played": entry["label"], "seat": entry["seat"] + 1, "who": entry["who"]}
+        seen = t.entry_for(entry["n"] - 1, self.viewer)  # a face-down choice is named only once revealed
+        return {"played": seen["label"], "seat": entry["seat"] + 1, "who": entry["who"]}
 
     def undo(self) -> dict[str, Any]:
         t = self.table

@@ -152,6 +152,11 @@
     return D.private_moves && view > 0 && s.alts && view - 1 !== s.seat;
   }
 
+  function faceDown(s) {
+    /* a secret decision (GameSpec.secret) seen by another seat: that it was made, never what, nor its candidates */
+    return s.secret && view > 0 && s.alts && view - 1 !== s.seat;
+  }
+
   function searchCell(s, a) {
     /* rollout: the candidate's mean playout value; ismcts: the root's visits and mean value (its most visited few) */
     if (a[3] === null || a[3] === undefined) return s.iters ? "fewer visits" : s.search ? "not searched" : "";
@@ -163,6 +168,12 @@
     tb.replaceChildren();
     if (!s.alts) { $("alts").style.display = "none"; return; }
     $("alts").style.display = "";
+    if (faceDown(s)) {
+      var fr = h("tr"), fd = h("td", D.seats[s.seat].name + " chose face down: shown in " + D.seats[s.seat].name +
+        "'s view and in everything, not in this one.");
+      fd.colSpan = 4; fr.appendChild(fd); tb.appendChild(fr);
+      return;
+    }
     if (hiddenAlts(s)) {
       var a = s.alts[s.pick], tr = h("tr"), note = h("tr");
       tr.className = "chosen";
@@ -246,10 +257,12 @@
     if (s.alts) {
       var seat = D.seats[s.seat];
       $("decision").textContent = seat.name + " (" + seat.bot + ") decides: " + s.kind +
-        (hiddenAlts(s) ? "" : s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
-        (s.search ? ", searched with " + s.search + " playouts each" : "") +
-        (s.iters ? ", searched with " + s.iters + " ismcts iterations (mean value and visits of the most visited)" : "");
-      mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
+        (faceDown(s) ? " (face down)" : hiddenAlts(s) ? "" :
+          s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
+        (s.search && !faceDown(s) ? ", searched with " + s.search + " playouts each" : "") +
+        (s.iters && !faceDown(s) ?
+          ", searched with " + s.iters + " ismcts iterations (mean value and visits of the most visited)" : "");
+      if (!faceDown(s)) mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
     } else {
       $("decision").textContent = "The game is over";
     }
