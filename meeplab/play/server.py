@@ -41,8 +41,8 @@ nesting and integers of at most :data:`MAX_DIGITS` digits; ``since`` is ASCII di
 
 Game and bot work runs in Starlette's thread pool, one request at a time under :attr:`Session.lock`; the event loop
 only reads requests, and ``GET /api/state`` does not wait for a bot's decision (:meth:`Session.state_now`). The
-engine's compiled decision code (``sim.core.play.decide``) holds the interpreter lock while it runs, so a long search
-still delays every answer until it ends.
+engine's compiled decision code (``sim.core.play.decide``) releases the interpreter lock while it runs, so the
+event loop answers during a long search.
 """
 
 from __future__ import annotations

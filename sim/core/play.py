@@ -42,13 +42,14 @@ CHUNK = 64  # a batch's blocks hold about this many games or more (fewer only to
 BLOCKS_PER_THREAD = 16  # at most this many blocks per thread in a batch (play_batch)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always", nogil=True)
 def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch):
     """The choice of the lineup entry whose seat is to move in game ``g`` (``st`` at a pending decision): an entry
     under a restriction (``sim.core.restrict``) chooses among its allowed candidates, a search bot searches
     (``srch``, see :func:`search_function`; scratch ``sim``), a plain bot is asked. The one place a bot's decision
     is made: the batch (:func:`play_game`), the viewer's trace and the play server all go through it, so each
-    plays the game a run plays. ``used`` holds three rows' worth of scratch (``new_player``)."""
+    plays the game a run plays. ``used`` holds three rows' worth of scratch (``new_player``). Called from Python (the
+    play server) it releases the interpreter lock, so the server's other threads answer while a bot searches."""
     r = st.rec[0]
     m = r.moves.shape[0]
     pick = used[m : 2 * m]
