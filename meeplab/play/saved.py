@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from meeplab.sim.core import schema
+from meeplab.sim.core.bots import available
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.registry import get_game
@@ -67,13 +68,49 @@ def read(path) -> dict[str, Any]:
     nesting, types, every number's range, a known game at one of its player counts, its bots and parameters."""
     path = Path(path)
     data = schema.read_json(path, "saved game")
-    return schema.saved_game(data, str(path))
+    return check_saved(schema.saved_game(data, str(path)), str(path))
+
+
+def check_saved(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """What a saved game (checked for shape by ``schema.saved_game``) must be for its game: a known game, players in
+    its range, one seat each (a person or one of its bots), parameters its ParamSet takes for that many players,
+    decisions by seats of the game. Returns ``data``; every problem is one MeeplabError line naming ``source``."""
+    try:
+        spec = get_game(data["game"])
+    except MeeplabError as exc:
+        raise MeeplabError(f"{source}: game: {exc}") from None
+    p = data["players"]
+    if not spec.min_players <= p <= spec.max_players:
+        raise MeeplabError(f"{source}: players: {schema.outside_players(spec, p)}")
+    if len(data["seats"]) != p:
+        raise MeeplabError(f"{source}: seats: {len(data['seats'])} seats listed for {p} players")
+    for k, (seat, _, _) in enumerate(data["decisions"]):
+        if seat > p:
+            raise MeeplabError(f"{source}: decisions[{k}][0]: seat {seat} is outside 1..{p}")
+    try:
+        bots = available(spec.id, tuple(data["bot_configs"]))
+    except MeeplabError as exc:
+        raise MeeplabError(f"{source}: bot_configs: {exc}") from None
+    for s, name in enumerate(data["seats"]):
+        if name is not None and name not in bots:
+            raise MeeplabError(
+                f"{source}: seats[{s}]: unknown bot {schema.short(name)} for {spec.id}; "
+                f"available: {', '.join(sorted(bots))}"
+            )
+    try:
+        values = spec.params.resolve(dict(data["params"]), spec.id)
+        spec.params.check_seats(values, p)
+    except MeeplabError as exc:
+        raise MeeplabError(f"{source}: params: {exc}") from None
+    except (TypeError, ValueError, OverflowError, KeyError, IndexError) as exc:
+        raise MeeplabError(f"{source}: params: cannot be used ({type(exc).__name__}: {str(exc)[:100]})") from None
+    return data
 
 
 def table_of(data: dict[str, Any], source: str = "saved game", trace: bool = False, upto: int | None = None) -> Table:
     """The table of a saved game (:func:`read`), its decisions replayed (the first ``upto`` of them, or all);
     ``data`` is checked as :func:`read` checks it before any engine runs."""
-    data = schema.saved_game(data, source)
+    data = check_saved(schema.saved_game(data, source), source)
     spec = get_game(data["game"])
     values = spec.params.resolve(dict(data["params"]), spec.id)
     seats = [None if s is None else str(s) for s in data["seats"]]

@@ -341,7 +341,15 @@ def read_meta(out: Path) -> dict[str, Any]:
         data = schema.read_json(path, "run.json")
     except MeeplabError as exc:
         raise MeeplabError(f"{path}: corrupt run.json ({str(exc).removeprefix(f'{path}: ')})") from None
-    return schema.run_meta(data, str(path))
+    meta = schema.run_meta(data, str(path))
+    from .registry import game_ids, get_game
+
+    if meta["game"] in game_ids():  # an installed game: its player counts
+        spec = get_game(meta["game"])
+        for k, p in enumerate(meta.get("players") or []):
+            if not spec.min_players <= p <= spec.max_players:
+                raise MeeplabError(f"{path}: players[{k}]: {schema.outside_players(spec, p)}")
+    return meta
 
 
 def check(out: Path) -> tuple[dict[str, Any] | None, list[str], list[str]]:

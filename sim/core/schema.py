@@ -10,7 +10,7 @@ the file, the field's path and what is wrong, e.g.
 ``saves/x.json: players: 99 is outside hacienda's 2..5 players``.
 
 The models say what a file may hold; what depends on a game (its player range, its bots, its parameters) is
-checked by :func:`check_saved` and the loaders that use these models.
+checked where games are known: ``meeplab.play.saved.check_saved`` and ``rundir.read_meta``.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def field_path(loc: tuple) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            key = str(part) if _PLAIN_KEY.fullmatch(str(part)) else _short(str(part), 80)
+            key = str(part) if _PLAIN_KEY.fullmatch(str(part)) else short(str(part), 80)
             out += ("." if out else "") + key
     return out
 
@@ -164,7 +164,8 @@ def field_path(loc: tuple) -> str:
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]{1,80}")
 
 
-def _short(value: Any, width: int = 60) -> str:
+def short(value: Any, width: int = 60) -> str:
+    """``repr(value)`` cut to ``width`` characters, for messages (a stranger's value may be megabytes long)."""
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -188,7 +189,7 @@ _KINDS = {
 def _problem(err: dict[str, Any], known: list[str]) -> str:
     kind = err["type"]
     ctx = err.get("ctx") or {}
-    got = f", got {_short(err['input'])}" if "input" in err else ""
+    got = f", got {short(err['input'])}" if "input" in err else ""
     if kind == "missing":
         return f"missing '{err['loc'][-1] if err['loc'] else '?'}'"
     if kind == "extra_forbidden":
@@ -202,7 +203,7 @@ def _problem(err: dict[str, Any], known: list[str]) -> str:
         return f"must be positive{got}"
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         lo, hi = ctx.get("ge", ctx.get("gt")), ctx.get("le", ctx.get("lt"))
-        return f"{_short(err['input'])} is out of range ({_bound_text(kind, lo, hi)})"
+        return f"{short(err['input'])} is out of range ({_bound_text(kind, lo, hi)})"
     if kind in ("too_long", "too_short"):
         n = ctx.get("max_length", ctx.get("min_length"))
         what = "at most" if kind == "too_long" else "at least"
@@ -312,7 +313,7 @@ class SavedGame(Strict):
     format: str
     version: int
     game: Name
-    players: int  # the game's own range: check_saved
+    players: int  # the game's own range: meeplab.play.saved.check_saved
     seats: Annotated[list[Name | None], Field(max_length=MAX_SEATS)]
     params: Annotated[dict[Name, Any], Field(max_length=MAX_ENTRIES)]
     seed: Int63
@@ -325,15 +326,15 @@ class SavedGame(Strict):
 
 
 def saved_game(data: Any, source: str) -> dict[str, Any]:
-    """A saved game's contents checked whole (:class:`SavedGame`, then against its game: :func:`check_saved`),
-    as a plain dict; every problem is one MeeplabError line naming ``source``."""
+    """A saved game's contents checked for shape and range (:class:`SavedGame`), as a plain dict; every problem is
+    one MeeplabError line naming ``source``. What it must be for its game (player range, bots, parameters) is
+    checked where games are known: ``meeplab.play.saved.check_saved``."""
     if not isinstance(data, dict) or data.get("format") != SAVED_FORMAT:
         raise MeeplabError(f'{source}: not a saved game of meeplab play (no "format": "{SAVED_FORMAT}")')
     v = data.get("version")
     if type(v) is not int or v != SAVED_VERSION:
-        raise MeeplabError(f"{source}: saved game version {_short(v)}; this meeplab reads {SAVED_VERSION}")
+        raise MeeplabError(f"{source}: saved game version {short(v)}; this meeplab reads {SAVED_VERSION}")
     model = validate(SavedGame, data, source)
-    check_saved(model, source)
     out = model.model_dump()
     out["decisions"] = [list(d) for d in model.decisions]
     return out
@@ -342,42 +343,6 @@ def saved_game(data: Any, source: str) -> dict[str, Any]:
 def outside_players(spec: Any, p: int) -> str:
     """``p`` players against ``spec``'s range, for messages."""
     return f"{p} is outside {spec.id}'s {spec.min_players}..{spec.max_players} players"
-
-
-def check_saved(model: SavedGame, source: str) -> None:
-    """What a saved game must be for its game: a known game, players in its range, one seat each (a person or one
-    of its bots), parameters its ParamSet takes for that many players, decisions by seats of the game."""
-    from .bots import available
-    from .registry import get_game
-
-    try:
-        spec = get_game(model.game)
-    except MeeplabError as exc:
-        raise MeeplabError(f"{source}: game: {exc}") from None
-    p = model.players
-    if not spec.min_players <= p <= spec.max_players:
-        raise MeeplabError(f"{source}: players: {outside_players(spec, p)}")
-    if len(model.seats) != p:
-        raise MeeplabError(f"{source}: seats: {len(model.seats)} seats listed for {p} players")
-    for k, (seat, _, _) in enumerate(model.decisions):
-        if seat > p:
-            raise MeeplabError(f"{source}: decisions[{k}][0]: seat {seat} is outside 1..{p}")
-    try:
-        bots = available(spec.id, model.bot_configs)
-    except MeeplabError as exc:
-        raise MeeplabError(f"{source}: bot_configs: {exc}") from None
-    for s, name in enumerate(model.seats):
-        if name is not None and name not in bots:
-            raise MeeplabError(
-                f"{source}: seats[{s}]: unknown bot {_short(name)} for {spec.id}; available: {', '.join(sorted(bots))}"
-            )
-    try:
-        values = spec.params.resolve(dict(model.params), spec.id)
-        spec.params.check_seats(values, p)
-    except MeeplabError as exc:
-        raise MeeplabError(f"{source}: params: {exc}") from None
-    except (TypeError, ValueError, OverflowError, KeyError, IndexError) as exc:
-        raise MeeplabError(f"{source}: params: cannot be used ({type(exc).__name__}: {str(exc)[:100]})") from None
 
 
 # -- experiment files --------------------------------------------------------------------------------------------
@@ -399,11 +364,11 @@ class SprtTable(Strict):
 def _players_value(v: Any) -> Any:
     """``players``: a count, a list of counts or a text such as ``"2-5"`` (kept as given; read by the loader)."""
     if isinstance(v, bool) or not isinstance(v, (int, str, list)):
-        raise ValueError(f"must be a count, a list of counts or a text like '2-5', got {_short(v)}")
+        raise ValueError(f"must be a count, a list of counts or a text like '2-5', got {short(v)}")
     if isinstance(v, int) and not 1 <= v <= MAX_SEATS:
         raise ValueError(f"{v} is not a player count (1..{MAX_SEATS})")
     if isinstance(v, list) and (not v or not all(type(x) is int and 1 <= x <= MAX_SEATS for x in v)):
-        raise ValueError(f"must be a non-empty list of player counts (1..{MAX_SEATS}), got {_short(v)}")
+        raise ValueError(f"must be a non-empty list of player counts (1..{MAX_SEATS}), got {short(v)}")
     if isinstance(v, str) and len(v) > MAX_NAME:
         raise ValueError("is longer than a list of player counts")
     return v
@@ -414,7 +379,7 @@ def _bots_value(v: Any) -> Any:
     if isinstance(v, str):
         v = [b.strip() for b in v.split(",") if b.strip()]
     if not isinstance(v, list) or not v or not all(isinstance(b, str) and 0 < len(b) <= MAX_NAME for b in v):
-        raise ValueError(f"must be bot names ('a,b' or a list), got {_short(v)}")
+        raise ValueError(f"must be bot names ('a,b' or a list), got {short(v)}")
     if len(v) > MAX_SEATS:
         raise ValueError(f"lists {len(v)} bots; at most {MAX_SEATS}")
     return v
@@ -498,16 +463,9 @@ class RunMeta(BaseModel):
 
 
 def run_meta(data: Any, source: str) -> dict[str, Any]:
-    """A run.json's contents checked (:class:`RunMeta`), returned as read (no field added); where its game is
-    installed, its player counts must be the game's. One MeeplabError line naming ``source`` otherwise."""
+    """A run.json's contents checked for shape and range (:class:`RunMeta`), returned as read (no field added); one
+    MeeplabError line naming ``source`` otherwise. Its player counts against its game: ``rundir.read_meta``."""
     if not isinstance(data, dict):
         raise MeeplabError(f"{source}: corrupt run.json (expected a JSON object)")
-    model = validate(RunMeta, data, source)
-    from .registry import game_ids, get_game
-
-    if model.game in game_ids():
-        spec = get_game(model.game)
-        for k, p in enumerate(model.players):
-            if not spec.min_players <= p <= spec.max_players:
-                raise MeeplabError(f"{source}: players[{k}]: {outside_players(spec, p)}")
+    validate(RunMeta, data, source)
     return data
