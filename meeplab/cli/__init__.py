@@ -46,3 +46,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a file or folder the user named that the system refuses (too long a name, no access)
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        click.echo(f"meeplab: error: {e.strerror or e}{where}"[:2000], err=True)
+        return 2

@@ -222,10 +222,14 @@ def sprt_settings(exp: Experiment, games: int | None):
 
 def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
     """Whether ``where`` holds a finished sequential comparison of exactly these settings and runs."""
+    from .rundir import read_meta
+
     try:
-        rec = json.loads((where / "sprt.json").read_text(encoding="utf-8"))
-        metas = [json.loads((c.out / "run.json").read_text(encoding="utf-8")) for c in (base_cfg, var_cfg)]
-    except (OSError, ValueError):
+        rec = schema.read_json(where / "sprt.json", "sprt.json")
+        metas = [read_meta(c.out) for c in (base_cfg, var_cfg)]
+    except MeeplabError:
+        return False
+    if not isinstance(rec, dict):
         return False
     from dataclasses import asdict
 

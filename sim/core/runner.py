@@ -371,13 +371,9 @@ def _claim_out(
     if not held:
         return None, {}
     try:
-        previous = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        if not isinstance(previous, dict):
-            raise ValueError("not an object")
-    except (OSError, ValueError) as exc:
-        raise MeeplabError(
-            f"--resume: cannot read {out / 'run.json'} ({exc}); use --force to replace the run"
-        ) from None
+        previous = rundir.read_meta(out)
+    except MeeplabError as exc:
+        raise MeeplabError(f"--resume: {exc}; use --force to replace the run") from None
     for key in RESUME_KEYS:
         if previous.get(key) != json.loads(json.dumps(meta[key])):
             raise MeeplabError(

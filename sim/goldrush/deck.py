@@ -103,9 +103,9 @@ class Tokens:
 
 
 def _rows(path: Path, what: str) -> list[tuple[int, dict[str, str]]]:
-    if not path.is_file():
-        raise MeeplabError(f"{what} file not found: {path}")
     try:
+        if not path.is_file():
+            raise MeeplabError(f"{what} file not found: {path}")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise MeeplabError(f"cannot read {what} file {path}: {e}") from None

@@ -67,9 +67,9 @@ class Board:
 def read_haz(path: str | Path) -> tuple[dict[str, str], dict[tuple[int, int], int]]:
     """Parse a .haz file into ([Control] entries, {(col, row): code}); MeeplabError names the problem."""
     p = Path(path)
-    if not p.is_file():
-        raise MeeplabError(f"map file not found: {p}")
     try:
+        if not p.is_file():
+            raise MeeplabError(f"map file not found: {p}")
         text = p.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise MeeplabError(f"cannot read map file {p}: {e}") from None
@@ -162,7 +162,11 @@ def load_board(spec: str) -> Board:
         _, hexes = read_haz(path)
         return build_board(hexes, spec, str(path))
     p = Path(spec).expanduser()
-    if not p.exists() and not spec.lower().endswith(".haz"):
+    try:
+        there = p.exists()
+    except OSError as e:
+        raise MeeplabError(f"map {spec[:200]!r}: {e.strerror or e}") from None
+    if not there and not spec.lower().endswith(".haz"):
         raise MeeplabError(f"map {spec!r} is neither A, B nor an existing .haz file")
     control, hexes = read_haz(p)
     return build_board(hexes, control.get("MapName", p.stem), str(p))
