@@ -447,4 +447,4 @@ def test_hostile_strings_are_escaped_at_source(hostile_pages, game):
     if get_game(game).draw is not None:
         assert got["board_svg"] == 1, f"the {game} board is not well-formed SVG (an unescaped name?)"
     if game == "hacienda":  # the drawing may shorten a long name: its start shown as text
-        assert EVIL[:24] in got["board_text"], "the map's name is not shown as text on the board"
+        assert EVIL[:12] in got["board_text"], "the map's name is not shown as text on the board"
