@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from meeplab.sim.core.stats import holm
+from meeplab.lab.stats import holm
 
 from .load import Run
 from .stats import RunStats, mean_diff_from_moments, newcombe_diff, newcombe_p, t_p, welch_diff, welch_p

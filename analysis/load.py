@@ -1,6 +1,6 @@
 """Read a run directory (``run.json`` + ``results.parquet`` or ``chunks/part-*.parquet``).
 
-Only verified data is read (:mod:`meeplab.sim.core.rundir`): a complete run's ``results.parquet`` must match the
+Only verified data is read (:mod:`meeplab.lab.runs.rundir`): a complete run's ``results.parquet`` must match the
 rows and SHA-256 that ``run.json`` records, and an unfinished run (even one being written now) is read through its
 manifest, part by part, each matching its rows and checksum, so a report taken during a run is consistent. A
 missing or damaged file is named in one line.
@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from meeplab.sim.core import rundir
+from meeplab.lab.runs import rundir
 from meeplab.sim.core.errors import MeeplabError
 
 #: columns every results file has (besides one float column per score category)
@@ -123,7 +123,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _read_meta(path: Path) -> dict[str, Any]:
-    """``path``'s run.json, checked whole (:func:`meeplab.sim.core.rundir.read_meta`)."""
+    """``path``'s run.json, checked whole (:func:`meeplab.lab.runs.rundir.read_meta`)."""
     return rundir.read_meta(path)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from meeplab.sim.core.stats import adjust
+from meeplab.lab.stats import adjust
 
 from .load import load_run
 from .stats import run_stats

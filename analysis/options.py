@@ -1,4 +1,4 @@
-"""Reading a restricted-play run (``meeplab options``; sim/core/options.py): ``options.json`` holds the run's
+"""Reading a restricted-play run (``meeplab options``; lab/studies/options.py): ``options.json`` holds the run's
 settings and one row per option class and mode, already measured (win share, paired change, Holm p, verdict)."""
 
 from __future__ import annotations

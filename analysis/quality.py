@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from meeplab.lab.stats import wilson
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write, atomic_writer
-from meeplab.sim.core.stats import wilson
 
 QUALITY_JSON = "quality.json"
 FILES = ("trajectories.parquet", "decisions.parquet", "decisions_seat.parquet", "skill.parquet", "kingmaking.parquet")
@@ -409,9 +409,10 @@ def measure(
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
     results from ``out`` (written before by the runner) and write every file and ``quality.json``. Returns the
-    ``quality.json`` record. ``executor``: a Dask executor (``sim.core.cluster.DaskExecutor``, ``--workers`` /
-    ``--scheduler``) that plays the trajectories and the relative-skill games in parts (``sim.core.quality_cluster``;
-    the same numbers as in this process, only the timings differ), or None: this process, numba threads.
+    ``quality.json`` record. ``executor``: a Dask executor (``lab.distributed.cluster.DaskExecutor``,
+    ``--workers`` / ``--scheduler``) that plays the trajectories and the relative-skill games in parts
+    (``lab.distributed.quality_cluster``; the same numbers as in this process, only the timings differ), or None:
+    this process, numba threads.
 
     ``settings.redraw`` says how the trajectories' playouts drew fresh chance: ``exact`` (the game's own
     ``fm_redraw``: every seat keeps its holdings, the estimate is given the true state) or ``determinise`` (a game
@@ -419,8 +420,8 @@ def measure(
     also named in ``settings.redraw_note``)."""
     import polars as pl
 
-    from meeplab.sim.core import quality as core
-    from meeplab.sim.core import quality_cluster as dist
+    from meeplab.lab.distributed import quality_cluster as dist
+    from meeplab.lab.studies import quality as core
     from meeplab.sim.core.bots import available
 
     from .load import load_run

@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from meeplab.sim.core.stats import Z95, holm, wilson, wilson_arrays  # noqa: F401  (holm, wilson: re-exported)
+from meeplab.lab.stats import Z95, holm, wilson, wilson_arrays  # noqa: F401  (holm, wilson: re-exported)
 
 from .load import Run
 

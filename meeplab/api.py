@@ -1,6 +1,6 @@
 """The notebook API: play, compare and load runs from Python and look at them as pandas DataFrames.
 
-Everything here is the command line's machinery (:mod:`sim.core.runner`, :mod:`sim.core.sprt`,
+Everything here is the command line's machinery (:mod:`lab.runs.runner`, :mod:`lab.studies.sprt`,
 :mod:`reports`); every run is an ordinary run directory, so ``meeplab report`` and :func:`load` read it
 again later. Aggregations run in polars over the rows on disk; only their (small) results become pandas.
 """
@@ -31,7 +31,7 @@ def _players(players, game) -> list[int]:
     if isinstance(players, int):
         return [players]
     if isinstance(players, str):
-        from meeplab.sim.core.experiment import parse_players
+        from meeplab.lab.studies.experiment import parse_players
 
         return parse_players(players)
     return [int(p) for p in players]
@@ -70,8 +70,8 @@ def _out(out, prefix: str) -> Path:
 
 
 def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force, progress):
+    from meeplab.lab.runs.runner import DEFAULT_CHUNK, RunConfig
     from meeplab.sim.core.registry import get_game
-    from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
 
     g = get_game(game)
     if bots == "tuned":  # the default: the strongest fast bot, greedy where the game ships no tuned bot
@@ -154,7 +154,7 @@ class Result:
     # -- tables ------------------------------------------------------------------------------
     @property
     def results(self) -> pd.DataFrame:
-        """One row per game and seat: the columns of ``sim/core/SCHEMA.md``, with ``seat`` numbered from 1 (the
+        """One row per game and seat: the columns of ``lab/runs/SCHEMA.md``, with ``seat`` numbered from 1 (the
         start player) as everywhere a person reads it, and the file's 0-based column kept as ``seat_index``."""
         lf = self.run.lf.with_columns(pl.col("seat").alias("seat_index"), (pl.col("seat") + 1).alias("seat"))
         return self.run.collect(lf).to_pandas()
@@ -320,7 +320,7 @@ def run(
     directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
     them; ``bots`` one name per seat (fewer repeat; default ``tuned``, the strongest fast bot, or ``greedy`` where a
     game ships none), rotated over the seats unless ``rotate=False``."""
-    from meeplab.sim.core.runner import run as run_batch
+    from meeplab.lab.runs.runner import run as run_batch
 
     cfg = _config(
         game,
@@ -374,8 +374,8 @@ def compare(
     ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``) or ``max_games`` per player
     count (default 100,000; ``games`` does not apply to a sequential test). Writes ``out/baseline``,
     ``out/variant`` (and ``out/sprt.json``)."""
-    from meeplab.sim.core.runner import check_config
-    from meeplab.sim.core.runner import run as run_batch
+    from meeplab.lab.runs.runner import check_config
+    from meeplab.lab.runs.runner import run as run_batch
 
     root = _out(out, "compare")
     common = {
@@ -394,7 +394,7 @@ def compare(
         raise MeeplabError("compare needs a variant: variant={'name': value} or variant_params=FILE")
     base_cfg = _config(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline", **common)
     if until_significant:
-        from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
+        from meeplab.lab.studies.sprt import SprtSettings, run_sequential, store
 
         st = SprtSettings(
             alpha=alpha,

@@ -12,7 +12,7 @@ from typing import Any
 from meeplab.analysis.compare import pairing
 from meeplab.analysis.load import Run
 from meeplab.analysis.seatgap import Gap, seat_gaps
-from meeplab.sim.core.stats import holm
+from meeplab.lab.stats import holm
 
 from . import charts
 from .format import b, ci, figure, muted, pct, pval, sig_mark, spct, table

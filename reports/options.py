@@ -1,4 +1,4 @@
-"""The restricted-play report, "What is each option worth?" (``meeplab options``; sim/core/options.py), rendered by
+"""The restricted-play report, "What is each option worth?" (``meeplab options``; lab/studies/options.py), rendered by
 ``templates/options.html.j2``. ``meeplab report DIR`` on an options directory writes the same report again; the
 directory is read by :mod:`meeplab.analysis.options`."""
 

@@ -1,13 +1,14 @@
 """Report section of a sequential what-if test (``compare --until-significant``): the verdict per player
 count and the log-likelihood ratio path against Wald's bounds. The record is the ``sprt`` entry of the
-variant's run.json, written by :func:`meeplab.sim.core.sprt.run_sequential`; ``templates/sprt.html.j2`` renders it."""
+variant's run.json, written by :func:`meeplab.lab.studies.sprt.run_sequential`; ``templates/sprt.html.j2``
+renders it."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from meeplab.sim.core.sprt import verdict_sentence
+from meeplab.lab.studies.sprt import verdict_sentence
 
 from . import charts
 from .format import b, figure, num, pct, spct, table
@@ -45,7 +46,7 @@ def llr_chart(test: dict[str, Any]) -> str:
 
 
 def verdict_finding(test: dict[str, Any], record: dict[str, Any], head: str) -> list[str]:
-    """One player count's verdict as a finding: the sentence of :func:`meeplab.sim.core.sprt.verdict_sentence`,
+    """One player count's verdict as a finding: the sentence of :func:`meeplab.lab.studies.sprt.verdict_sentence`,
     the same in the sequential section and in the key changes (``head`` names the run there)."""
     label = record.get("metric_label", "the measured rate")
     return [b(f"{head}{test['n_players']} players"), f" (sequential test): {verdict_sentence(test, label)}."]

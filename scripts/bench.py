@@ -112,8 +112,8 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     the cost of a shard, from the same cluster run with ``small_shard``-game shards."""
     import tempfile
 
-    from meeplab.sim.core.cluster import DaskExecutor
-    from meeplab.sim.core.runner import RunConfig, run
+    from meeplab.lab.distributed.cluster import DaskExecutor
+    from meeplab.lab.runs.runner import RunConfig, run
 
     game = get_game("schweinebande")
     tmp = Path(tempfile.mkdtemp(prefix="meeplab-bench-"))
@@ -308,7 +308,7 @@ def bench_ismcts(ids, n_games=3, threads=1):
 def bench_quality(ids, n_games=20, playouts=32, points=12):
     """meeplab quality's cost: playouts per second of the win-probability trajectories (heuristic bots, each game
     at its usual player count, 32 playouts at 12 points per game; kingmaking probes included)."""
-    from meeplab.sim.core.quality import play_trajectories
+    from meeplab.lab.studies.quality import play_trajectories
 
     print("| game | players | games | playouts | seconds | playouts/s |")
     print("|---|---|---|---|---|---|")

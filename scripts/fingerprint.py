@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from meeplab.sim.core.fingerprint import fingerprint
+from meeplab.lab.studies.fingerprint import fingerprint
 
 
 def main(argv=None) -> int:

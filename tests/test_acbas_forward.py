@@ -108,16 +108,16 @@ def test_replay_explains_search_decisions(capsys, tiny):
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data (regenerate only for a deliberate rule or
     bot change: python scripts/fingerprint.py acbas --games 1000 > tests/data/acbas_fingerprint.json)."""
-    from meeplab.sim.core.fingerprint import fingerprint
+    from meeplab.lab.studies.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "acbas_fingerprint.json").read_text())
     assert fingerprint("acbas", 1000) == want
 
 
 def test_first_run_prints_one_compile_notice(tmp_path, monkeypatch, capsys):
-    """The runner's notice (sim.core.runner.compile_notice) comes once per game and source version, names the
+    """The runner's notice (lab.runs.runner.compile_notice) comes once per game and source version, names the
     game and, once a compile was measured on this machine, its time."""
-    from meeplab.sim.core.runner import compile_notice
+    from meeplab.lab.runs.runner import compile_notice
 
     monkeypatch.setenv("MEEPLAB_CACHE_DIR", str(tmp_path))
     with compile_notice(GAME):

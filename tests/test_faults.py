@@ -20,7 +20,7 @@ import pytest
 
 from meeplab.analysis.load import load_run
 from meeplab.cli import main
-from meeplab.sim.core import rundir, shards
+from meeplab.lab.runs import rundir, shards
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5"]
 GAMES = ["--games", "2400", "--shard", "100"]
@@ -336,7 +336,7 @@ import os, sys
 import pandas  # noqa: F401  (what every child would import first, loaded once here)
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.runner import RunConfig, check_config, run
+from meeplab.lab.runs.runner import RunConfig, check_config, run
 
 game = get_game("schweinebande")
 # The parent loads the engine's code through the one-thread path (no parallel region: forking after numba's OpenMP
@@ -371,7 +371,7 @@ def test_the_in_memory_path_exits_through_python_every_time():
 THREADS = r"""
 import os, sys
 import pyarrow as pa, pyarrow.parquet as pq
-from meeplab.sim.core import shards
+from meeplab.lab.runs import shards
 
 def threads():
     return len(os.listdir("/proc/self/task"))

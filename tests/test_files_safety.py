@@ -18,7 +18,8 @@ import pyarrow as pa
 import pytest
 
 from meeplab.cli import main
-from meeplab.sim.core import files, rundir, shards
+from meeplab.lab.runs import rundir, shards
+from meeplab.sim.core import files
 
 ARGS = ["schweinebande", "--quiet", "--players", "3", "--bots", "greedy,random", "--seed", "5", "--games", "50"]
 ODD = "run [1] *?é"
@@ -154,7 +155,7 @@ def test_appends_and_the_lock_refuse_planted_links(tmp_path):
 def test_core_writers_with_planted_links(tmp_path):
     """Each public writer of sim/core and analysis, with links at its target and its old fixed temporary names."""
     from meeplab.analysis import quality
-    from meeplab.sim.core import fair, sprt, tune
+    from meeplab.lab.studies import fair, sprt, tune
 
     made = outside_files(tmp_path)
     out = tmp_path / "out"
@@ -257,7 +258,7 @@ def test_a_refused_command_changes_nothing_in_the_folder_lock_included(odd_run, 
         [
             sys.executable,
             "-c",
-            "import sys, time; from meeplab.sim.core.rundir import RunLock; RunLock(sys.argv[1]).acquire(); "
+            "import sys, time; from meeplab.lab.runs.rundir import RunLock; RunLock(sys.argv[1]).acquire(); "
             "print('held', flush=True); time.sleep(120)",
             str(out),
         ],

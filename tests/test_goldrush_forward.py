@@ -42,7 +42,7 @@ POINTS = [(0, 0), (3, 7), (5, 30), (8, 61), (2, 95), (4, 120)]
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data, made from the engine before the forward-model
     port (regenerate only for a deliberate rule or bot change: python scripts/fingerprint.py goldrush --games 1000)."""
-    from meeplab.sim.core.fingerprint import fingerprint
+    from meeplab.lab.studies.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "goldrush_fingerprint.json").read_text())
     assert fingerprint("goldrush", 1000) == want

@@ -171,7 +171,7 @@ def test_fingerprint_of_every_result_column_is_unchanged():
     heuristic and mixed) are those stored (the engine before the forward model, commit 9e4787e, with stalled games
     scored once since e3fa07f; the heuristic lineups since the heuristic keeps a reserve of future actions, all since
     the box's limits; a rule or bot change: python scripts/fingerprint.py hacienda --games 200 > tests/data/...)."""
-    from meeplab.sim.core.fingerprint import fingerprint
+    from meeplab.lab.studies.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "hacienda_fingerprint.json").read_text())
     assert fingerprint("hacienda", 200) == want

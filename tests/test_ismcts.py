@@ -514,7 +514,7 @@ def test_tune_searches_the_options_of_ismcts_within_their_ranges(tiny):
     """`tune --bot ismcts` searches its options (c, bias, epsilon, widen, switch, margin), never its budget, each
     kept in its valid range (a vector out of range would be refused by the bot), and the options reach the search:
     the same games with epsilon 1 (random playouts) end differently."""
-    from meeplab.sim.core.tune import Evaluator, tune, variant_toml
+    from meeplab.lab.studies.tune import Evaluator, tune, variant_toml
 
     g, ctx = ctx_of("schweinebande")
     spec = available("schweinebande", [tiny])["tiny"]

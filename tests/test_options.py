@@ -1,4 +1,4 @@
-"""Restricted play (sim/core/restrict.py, sim/core/options.py, `meeplab options`)."""
+"""Restricted play (sim/core/restrict.py, lab/studies/options.py, `meeplab options`)."""
 
 import json
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from meeplab.cli import main
+from meeplab.lab.studies.options import restricted_lineup, run_options
 from meeplab.sim.core import forward, restrict
 from meeplab.sim.core.bots import entry_of_seat
 from meeplab.sim.core.forward import C_N, S_FORBID, S_ONLY
-from meeplab.sim.core.options import restricted_lineup, run_options
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.schweinebande import engine, state
 from meeplab.sim.schweinebande.layout import LOGW

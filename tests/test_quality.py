@@ -243,7 +243,7 @@ def test_certain_winner_has_probability_one(sb):
 def test_acbas_clairvoyant_is_the_skilled_player(tiny):
     """ACBAS has no chance and no hidden information: the fictive player plays the skilled player's very games, so
     the random effect is 0 and relative skill 1."""
-    from meeplab.sim.core import quality as core
+    from meeplab.lab.studies import quality as core
 
     g = get_game("acbas")
     ctx = g.prepare(g.params.resolve({}, g.id))
@@ -258,7 +258,7 @@ def test_acbas_clairvoyant_is_the_skilled_player(tiny):
 def test_no_learnable_skill_gives_rs_zero(sb, tiny):
     """Chance only: when the skilled player is the beginner (no skill to learn between them), the two win exactly the
     same games (common random numbers), LE = 0, and the clairvoyant player's gain is all chance: RS = 0."""
-    from meeplab.sim.core import quality as core
+    from meeplab.lab.studies import quality as core
 
     g, ctx = sb
     sk = core.play_skill(g, ctx, 3, 4, 8, "tiny", "tiny", "heuristic", bot_configs=(tiny,))
@@ -391,7 +391,7 @@ def test_relative_skill_counts_wins_in_the_games_direction():
     pytest.importorskip(
         "meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)"
     )
-    from meeplab.sim.core import quality as core
+    from meeplab.lab.studies import quality as core
     from meeplab.sim.core.bots import make_lineup
 
     g = get_game("nothanks")

@@ -103,7 +103,7 @@ def make_run(
     games_done: int | None = None,
     skill: dict[str, float] | None = None,
 ) -> Path:
-    """Write a run directory following sim/core/SCHEMA.md (``skill``: points each bot adds to its cards)."""
+    """Write a run directory following lab/runs/SCHEMA.md (``skill``: points each bot adds to its cards)."""
     path.mkdir(parents=True, exist_ok=True)
     skill = skill or {"greedy": 3.0, "random": 0.0, "heuristic": 2.0}
     lineups = {str(p): [bots[i % len(bots)] for i in range(p)] for p in players}

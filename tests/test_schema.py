@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 
+from meeplab.lab.runs import rundir
+from meeplab.lab.studies import experiment as ex
 from meeplab.play import saved
 from meeplab.play.table import Table
-from meeplab.sim.core import experiment as ex
-from meeplab.sim.core import rundir, schema
+from meeplab.sim.core import schema
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.registry import get_game
 

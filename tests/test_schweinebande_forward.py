@@ -238,7 +238,7 @@ def test_search_variants_are_toml_only():
 def test_fingerprint_of_every_result_column_is_unchanged():
     """The engine plays exactly the games recorded in tests/data (regenerate only for a deliberate rule or
     bot change: python scripts/fingerprint.py schweinebande --games 1000 > tests/data/...)."""
-    from meeplab.sim.core.fingerprint import fingerprint
+    from meeplab.lab.studies.fingerprint import fingerprint
 
     want = json.loads((ROOT / "tests" / "data" / "schweinebande_fingerprint.json").read_text())
     assert fingerprint("schweinebande", 1000) == want

@@ -6,9 +6,9 @@ import pytest
 
 from meeplab.analysis.ladder import findings
 from meeplab.cli import main
+from meeplab.lab.studies.tune import Evaluator, field_tables, tune, variant_toml
 from meeplab.sim.core.bots import available
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.tune import Evaluator, field_tables, tune, variant_toml
 
 
 def _bad_config(tmp_path):

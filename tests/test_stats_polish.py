@@ -9,9 +9,9 @@ import pytest
 import scipy.stats as sps
 
 from meeplab.analysis.maps import rank
+from meeplab.lab.stats import adjust, bh, holm, wilson
+from meeplab.lab.studies.tournament import matchups, pairs_of
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.stats import adjust, bh, holm, wilson
-from meeplab.sim.core.tournament import matchups, pairs_of
 
 
 def test_bh_matches_scipy_and_is_never_stricter_than_holm():

@@ -61,7 +61,7 @@ def order_totals(strength, alpha, games: int, reps: int, seed: int) -> tuple[np.
 def sim_rows(
     lineup: list[str], strength: dict[str, float], alpha, games: int, seed: int, tie: float = 0.0, rotate: bool = True
 ) -> pl.DataFrame:
-    """Result rows (sim/core/SCHEMA.md) of ``games`` games; with probability ``tie`` the winner shares
+    """Result rows (lab/runs/SCHEMA.md) of ``games`` games; with probability ``tie`` the winner shares
     first place with one other seat (1/2 each). The same seed gives the same draws (paired runs)."""
     P = len(lineup)
     alpha = np.asarray(alpha, float)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from meeplab.cli import main
-from meeplab.sim.core import experiment as ex
+from meeplab.lab.studies import experiment as ex
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "scripts" / "experiments"
 FILES = sorted(EXAMPLES.glob("*.toml"))

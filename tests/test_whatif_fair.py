@@ -6,7 +6,7 @@ import math
 import pytest
 
 from meeplab.cli import main
-from meeplab.sim.core.fair import Point, search
+from meeplab.lab.studies.fair import Point, search
 
 
 def _line(root, slope=-0.05, se=0.01):

@@ -8,7 +8,7 @@ import json
 
 from cli_run import run_cli
 
-from meeplab.sim.core.plan import duration
+from meeplab.lab.runs.plan import duration
 
 SB = ["schweinebande", "--players", "2", "--games", "40"]
 
@@ -75,7 +75,7 @@ def test_duration_text():
 def test_the_calibrations_compile_is_the_runs_and_not_play(tmp_path, capsys, monkeypatch):
     """The calibration compiles the engine before the run's own warm-up, which then finds it loaded: the run records
     the calibration's compile/load as its own (and says so), and the estimate counts play only."""
-    from meeplab.sim.core import plan
+    from meeplab.lab.runs import plan
 
     def fake(cfg, budget_s=plan.CALIBRATE_S):  # 40 games/s after a 7 s compile
         return {p: plan.Speed(p, 40.0, 7.0, 4) for p in cfg.players}
@@ -103,7 +103,7 @@ def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
     """Its rate and time left count play only: a minutes-long compile never enters them."""
     import contextlib
 
-    from meeplab.sim.core import runner
+    from meeplab.lab.runs import runner
     from meeplab.sim.core.registry import get_game
 
     events = []
@@ -127,7 +127,7 @@ def test_every_lineup_is_timed_and_the_slowest_named(tmp_path, capsys, monkeypat
     """A ladder mixes a fast bot with a search bot thousands of times slower: each lineup is calibrated once (the
     lineups share the calibration time), the estimate adds up each run at its own lineup's speed, and the plan names
     the slowest lineup, the one that sets the pace."""
-    from meeplab.sim.core import plan
+    from meeplab.lab.runs import plan
 
     seen = []
 

@@ -14,9 +14,9 @@ import pytest
 
 from meeplab.analysis.load import load_run
 from meeplab.analysis.seatgap import seat_gaps
+from meeplab.lab.studies.fair import Point, minimise
+from meeplab.lab.studies.sprt import verdict_sentence
 from meeplab.reports import build_report
-from meeplab.sim.core.fair import Point, minimise
-from meeplab.sim.core.sprt import verdict_sentence
 
 # -- the seat gap ----------------------------------------------------------------------------------------
 

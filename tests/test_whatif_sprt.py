@@ -9,7 +9,7 @@ import pytest
 from cli_run import run_cli
 
 from meeplab.cli import main
-from meeplab.sim.core.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
+from meeplab.lab.studies.sprt import Sequential, SprtSettings, bounds, llr, parse_metric
 
 
 def test_wald_bounds_and_llr():

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from meeplab.cli import main
-from meeplab.sim.core.tournament import ELO, Pairs, fit, lineups, matchups, pairs_of
+from meeplab.lab.studies.tournament import ELO, Pairs, fit, lineups, matchups, pairs_of
 
 
 def test_lineups_are_every_mix_of_at_least_two_bots():

@@ -36,7 +36,7 @@ def check_cmd(run_dirs):
     damaged or missing) and exits 1 when anything is; 'meeplab run ... --resume' with the run's arguments plays
     the damaged or missing games again from their seeds.
     """
-    from meeplab.sim.core.rundir import check
+    from meeplab.lab.runs.rundir import check
 
     bad = 0
     for raw in run_dirs:

@@ -1,7 +1,7 @@
 """The options every command shares: the ``meeplab`` group itself and the helpers its command modules use.
 
 Game lookup (:func:`lookup_game`), the comma lists of ``--bots`` (:func:`parse_bots`; ``--players`` is read by
-:func:`meeplab.sim.core.experiment.parse_players`), the rule parameters of ``--set``/``--params`` and of the
+:func:`meeplab.lab.studies.experiment.parse_players`), the rule parameters of ``--set``/``--params`` and of the
 games' own flags such as ``--map`` (:func:`with_game_flags`, :func:`flag_values`, :func:`param_overrides`), the
 options of every batch run (:func:`run_options`) and the run they describe (:func:`run_config`), playing runs on
 this machine or a Dask cluster (:func:`executor`, :func:`play_runs`, :func:`echo_summary`), the HTML report
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import click
 
+from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.experiment import parse_players
 
 __all__ = [
     "DEFAULT_BOTS",
@@ -297,9 +297,9 @@ def run_config(
     label="",
     timeout=None,
 ):
-    """The :class:`~meeplab.sim.core.runner.RunConfig` of one run from the options of :func:`run_options`
+    """The :class:`~meeplab.lab.runs.runner.RunConfig` of one run from the options of :func:`run_options`
     (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports)."""
-    from meeplab.sim.core.runner import DEFAULT_CHUNK, RunConfig
+    from meeplab.lab.runs.runner import DEFAULT_CHUNK, RunConfig
 
     if out is not None and not str(out).strip():
         raise MeeplabError("--out needs a directory name (got an empty one)")
@@ -342,7 +342,7 @@ def executor(workers, scheduler, threads, timeout=None):
         return
     if workers is not None and scheduler:
         raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
-    from meeplab.sim.core.cluster import DaskExecutor
+    from meeplab.lab.distributed.cluster import DaskExecutor
 
     ex = DaskExecutor(workers, scheduler, threads, **({"timeout": timeout} if timeout is not None else {}))
     try:
@@ -358,7 +358,7 @@ def play_runs(cfgs, kw) -> list[dict]:
     ``quiet`` are read). Each finished run prints :func:`echo_summary` unless quiet; an interrupted run ends the
     command with exit code 130. Returns the runs' ``run.json`` records.
     """
-    from meeplab.sim.core.runner import check_config, run
+    from meeplab.lab.runs.runner import check_config, run
 
     for cfg in cfgs:
         check_config(cfg)

@@ -93,7 +93,7 @@ def quality_cmd(
             f"--skilled {skilled} is no search bot: the clairvoyant player is a search bot (e.g. rollout)"
         )
     from meeplab.analysis.quality import measure
-    from meeplab.sim.core.runner import resolve_params
+    from meeplab.lab.runs.runner import resolve_params
 
     values = resolve_params(g, cfg.overrides)
     play_runs([cfg], kw)

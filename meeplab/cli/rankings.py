@@ -19,10 +19,10 @@ from meeplab.cli.common import (
     run_options,
 )
 from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.lab.runs.rundir import inside, safe_name
+from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.experiment import parse_players
 from meeplab.sim.core.files import atomic_write
-from meeplab.sim.core.rundir import inside, safe_name
 
 
 @cli.command("tournament")
@@ -49,8 +49,8 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     """
     import polars as pl
 
+    from meeplab.lab.studies import tournament as tn
     from meeplab.reports import tournament as rep
-    from meeplab.sim.core import tournament as tn
 
     flags = flag_values(kw)
     g = lookup_game(game)

@@ -21,8 +21,8 @@ from meeplab.cli.common import (
     write_report,
 )
 from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.experiment import parse_players
 from meeplab.sim.core.files import atomic_write
 
 
@@ -146,9 +146,9 @@ def tune_cmd(
     """
     import numba
 
+    from meeplab.lab.studies.tune import tune, variant_toml, write_variant
     from meeplab.sim.core.bots import available
     from meeplab.sim.core.registry import check_players
-    from meeplab.sim.core.tune import tune, variant_toml, write_variant
 
     g = lookup_game(game)
     counts = parse_players(players) if players else [g.default_players]
@@ -365,7 +365,7 @@ def ladder_cmd(
         d = f"cross-{_slug(a)}-{_slug(b)}"
         meta["cross"].append([a, b, d])
         cfgs.append(run_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
-    from meeplab.sim.core.runner import check_config
+    from meeplab.lab.runs.runner import check_config
 
     for cfg in cfgs:
         check_config(cfg)
@@ -491,8 +491,8 @@ def options_cmd(
 
     import numba
 
+    from meeplab.lab.studies.options import MODES, run_options
     from meeplab.sim.core.bots import available
-    from meeplab.sim.core.options import MODES, run_options
     from meeplab.sim.core.registry import check_players
 
     g = lookup_game(game)

@@ -24,8 +24,8 @@ from meeplab.cli.common import (
     write_report,
 )
 from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
+from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.experiment import parse_players
 
 #: compare --until-significant: games per player count after which the test stops undecided
 SPRT_MAX_GAMES = 100_000
@@ -182,7 +182,7 @@ def _capped(cfg, games: int):
 
 def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
     """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
-    from meeplab.sim.core.sprt import SprtSettings, run_sequential, store
+    from meeplab.lab.studies.sprt import SprtSettings, run_sequential, store
 
     st = SprtSettings(**settings)
     st.check()
@@ -318,7 +318,7 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
 
       meeplab experiment scripts/experiments/schweinebande.toml --out runs/sb-exp
     """
-    from meeplab.sim.core import experiment as ex
+    from meeplab.lab.studies import experiment as ex
 
     exp = ex.load(file)
     root = Path(out) if out else (exp.out or Path("runs") / Path(file).stem)
@@ -411,7 +411,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
 
     A compensation for a late seat: --param start_money:4 --range 20:30 --players 4 (seat 4's pesos).
     """
-    from meeplab.sim.core import fair as fr
+    from meeplab.lab.studies import fair as fr
 
     flags = flag_values(kw)
     g = lookup_game(game)
@@ -448,7 +448,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
             **dict(kw, sets=tuple(kw["sets"]) + (setting.set_text(key),)),
         )
 
-    from meeplab.sim.core.runner import check_config
+    from meeplab.lab.runs.runner import check_config
 
     for x in (lo, hi):  # both ends checked before anything is played
         check_config(config(x)[1])
@@ -541,7 +541,7 @@ def _fair_player(config, cache, ex):
     """play(x): the run at value x (played once, then from the cache) and its rows."""
     import polars as pl
 
-    from meeplab.sim.core.runner import run as run_batch
+    from meeplab.lab.runs.runner import run as run_batch
 
     def play(x: float):
         key, cfg = config(x)
@@ -570,7 +570,7 @@ def _fair_result(s, where, kind: str, fair_param: str, what: str, echo: bool = T
 
     from meeplab.analysis.load import load_run
     from meeplab.analysis.stats import run_stats
-    from meeplab.sim.core import fair as fr
+    from meeplab.lab.studies import fair as fr
 
     st = run_stats(load_run(where))
     bb = st.by_bot.filter(pl.col("n_players") == s.n_players)

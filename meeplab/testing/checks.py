@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from meeplab.lab.runs.results import batch_table
 from meeplab.sim.core import face, forward
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
@@ -18,7 +19,6 @@ from meeplab.sim.core.forward import C_DECISIONS, C_KIND, C_N, C_OVER
 from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.play import LogOverflow, run_logged
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.results import batch_table
 
 from .hidden import check_hidden
 from .redraw import check_redraw
@@ -362,7 +362,7 @@ def check_options(kit: Kit) -> str:
             m = int(face.option_mask(st, cx, i))
             assert 0 <= m < limit, f"candidate {i}: mask {m:b} has bits beyond the {len(g.options)} declared classes"
             seen |= m
-    from meeplab.sim.core.options import restricted_lineup
+    from meeplab.lab.studies.options import restricted_lineup
 
     bot = kit.plain_bots()[-1]
     for c in range(len(g.options)):

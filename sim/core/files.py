@@ -15,7 +15,8 @@ A new file gets the mode a plain ``open`` would give (``0o666`` less the umask);
 with their seed while a game runs) makes it ``0600`` and the folders this call creates for it ``0700``.
 
 Two files are written in place, each opened with ``O_NOFOLLOW`` so a planted link is refused, not followed:
-a log that grows by whole lines (:func:`append_line`, a run's manifest) and a lock file (``rundir.RunLock``).
+a log that grows by whole lines (:func:`append_line`, a run's manifest) and a lock file
+(``meeplab.lab.runs.rundir.RunLock``).
 """
 
 from __future__ import annotations

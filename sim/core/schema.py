@@ -10,7 +10,7 @@ the file, the field's path and what is wrong, e.g.
 ``saves/x.json: players: 99 is outside hacienda's 2..5 players``.
 
 The models say what a file may hold; what depends on a game (its player range, its bots, its parameters) is
-checked where games are known: ``meeplab.play.saved.check_saved`` and ``rundir.read_meta``.
+checked where games are known: ``meeplab.play.saved.check_saved`` and ``meeplab.lab.runs.rundir.read_meta``.
 """
 
 from __future__ import annotations
@@ -386,7 +386,7 @@ def _bots_value(v: Any) -> Any:
 
 
 class ExperimentFile(Strict):
-    """An experiment TOML file (``sim/core/experiment.py``; docs/user-guide.md, "experiment files")."""
+    """An experiment TOML file (``lab/studies/experiment.py``; docs/user-guide.md, "experiment files")."""
 
     game: Name
     players: Annotated[Any, BeforeValidator(_players_value)] = None
@@ -435,7 +435,7 @@ class ResultsRecord(BaseModel):
 
 
 class RunMeta(BaseModel):
-    """A run folder's ``run.json`` (``sim/core/SCHEMA.md``): the fields readers use, strictly typed and bounded;
+    """A run folder's ``run.json`` (``lab/runs/SCHEMA.md``): the fields readers use, strictly typed and bounded;
     other fields (timings, the command) are kept as they are."""
 
     model_config = ConfigDict(strict=True, extra="allow", allow_inf_nan=False)
@@ -464,7 +464,8 @@ class RunMeta(BaseModel):
 
 def run_meta(data: Any, source: str) -> dict[str, Any]:
     """A run.json's contents checked for shape and range (:class:`RunMeta`), returned as read (no field added); one
-    MeeplabError line naming ``source`` otherwise. Its player counts against its game: ``rundir.read_meta``."""
+    MeeplabError line naming ``source`` otherwise. Its player counts against its game:
+    ``meeplab.lab.runs.rundir.read_meta``."""
     if not isinstance(data, dict):
         raise MeeplabError(f"{source}: corrupt run.json (expected a JSON object)")
     validate(RunMeta, data, source)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -311,8 +311,8 @@ def run_sequential(
     """Play baseline and variant batch by batch until every player count's test stops (or
     ``settings.max_games``), then write both run directories with the ordinary runner. Returns the
     SPRT record (also stored as ``sprt`` in the variant's run.json and as OUT/sprt.json by the CLI)."""
-    from . import shards as shards_mod
-    from .runner import check_config, run
+    from meeplab.lab.runs import shards as shards_mod
+    from meeplab.lab.runs.runner import check_config, run
 
     settings.check()
     if base_cfg.players != var_cfg.players:
@@ -391,7 +391,7 @@ def store(out, variant_out, record: dict[str, Any]) -> None:
     import json
     from pathlib import Path
 
-    from .files import atomic_write
+    from meeplab.sim.core.files import atomic_write
 
     atomic_write(Path(out, "sprt.json"), json.dumps(record, indent=2))
     meta_path = Path(variant_out, "run.json")

@@ -12,7 +12,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from .bots import make_lineup
+from meeplab.sim.core.bots import make_lineup
 
 #: wall time spent measuring each lineup and player count (after the compile)
 CALIBRATE_S = 0.6
@@ -45,14 +45,14 @@ def _lineup_key(cfg) -> tuple:
 
 
 def calibrate(cfg, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
-    """Games per second on one thread of ``cfg`` (a :class:`~meeplab.sim.core.runner.RunConfig`) at each of its
+    """Games per second on one thread of ``cfg`` (a :class:`~meeplab.lab.runs.runner.RunConfig`) at each of its
     player counts: one game to compile (or load the compiled code), then doubling batches of games from seed
     ``cfg.seed + 1`` (never the run's own games) until ``budget_s`` is spent or as many games as the run would play.
     A batch's time counts once per thread it keeps busy (:func:`~meeplab.sim.core.play.parallel_width`), so one slow
     search game and a thousand fast ones measure the same thing. The compile is the first game less what a game
     takes."""
-    from .play import parallel_width
-    from .runner import check_config, compile_notice
+    from meeplab.sim.core.play import parallel_width
+    from meeplab.lab.runs.runner import check_config, compile_notice
 
     _, ctx = check_config(cfg)
     game = cfg.game
@@ -81,8 +81,8 @@ def estimate(cfgs) -> Estimate:
     bot files) is calibrated once (:func:`calibrate`, on its first run; the lineups share :data:`CALIBRATE_S`,
     each plays at least one game after its compile), and a run of ``games`` takes
     ``games / (speed x the threads its batches keep busy)`` per player count."""
-    from .play import parallel_width
-    from .runner import play_threads
+    from meeplab.sim.core.play import parallel_width
+    from meeplab.lab.runs.runner import play_threads
 
     if not cfgs:
         return Estimate(0, 0.0, 0.0)

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schema
-from .errors import MeeplabError
-from .files import TEMP_RE, append_line, atomic_write, stray_temps
+from meeplab.sim.core import schema
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import TEMP_RE, append_line, atomic_write, stray_temps
 
 LOCK = ".meeplab.lock"
 MANIFEST = "manifest.jsonl"
@@ -342,7 +342,7 @@ def read_meta(out: Path) -> dict[str, Any]:
     except MeeplabError as exc:
         raise MeeplabError(f"{path}: corrupt run.json ({str(exc).removeprefix(f'{path}: ')})") from None
     meta = schema.run_meta(data, str(path))
-    from .registry import game_ids, get_game
+    from meeplab.sim.core.registry import game_ids, get_game
 
     if meta["game"] in game_ids():  # an installed game: its player counts
         spec = get_game(meta["game"])

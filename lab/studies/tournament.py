@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .errors import MeeplabError
+from meeplab.sim.core.errors import MeeplabError
 
 ELO = 400.0 / math.log(10.0)
 #: a weak normal prior on every logit (sd 10, about 4,000 Elo): keeps a bot that never wins finite
@@ -87,7 +87,7 @@ def matchups(pr: Pairs, names: list[str]) -> pl.DataFrame:
     of the first bot's share of their seat pairs (ties a half), its Wilson interval over the games, and the seat
     pairs behind it. Two seats of one bot meet the other bot twice in one game, and the pairs of a game are not
     independent; an interval per meeting would be too narrow (coverage about 0.935 instead of 0.95)."""
-    from .stats import wilson
+    from meeplab.lab.stats import wilson
 
     rows = []
     for a, b in itertools.permutations(range(len(names)), 2):

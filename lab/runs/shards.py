@@ -4,7 +4,7 @@ A shard is (player count ``p``, first game index ``start``, count ``n``). Game `
 ``(seed, g)``, so any split of ``0..games-1`` into shards gives the same rows. Each finished shard is
 one Parquet part ``OUT/chunks/part-p{p}-{start:012d}.parquet``, written under a temporary name and
 renamed (a part on disk is always whole), then recorded by one line in ``OUT/manifest.jsonl`` with its
-rows and SHA-256 (:mod:`meeplab.sim.core.rundir`). A resumed run plays what the verified manifest does
+rows and SHA-256 (:mod:`meeplab.lab.runs.rundir`). A resumed run plays what the verified manifest does
 not cover; parts it does not name, or whose bytes do not match it, are deleted first, so no game is ever
 counted twice or read damaged. :func:`plan` yields the shards lazily: memory does not grow with --games.
 """
@@ -25,8 +25,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .files import atomic_write
-from .rundir import CHUNKS, MANIFEST, append_entry, entry_for, part_name
+from meeplab.sim.core.files import atomic_write
+from meeplab.lab.runs.rundir import CHUNKS, MANIFEST, append_entry, entry_for, part_name
 
 __all__ = [
     "CHUNKS",
@@ -127,8 +127,8 @@ _PLAY_LOCK = threading.Lock()  # one shard at a time per process (numba's thread
 def _prepared(job: Job, p: int, warm_lock: bool):
     key = hashlib.sha256(pickle.dumps((job, p))).hexdigest()
     if key not in _PREPARED:
-        from .bots import make_lineup
-        from .registry import get_game
+        from meeplab.sim.core.bots import make_lineup
+        from meeplab.sim.core.registry import get_game
 
         game = get_game(job.game)
         ctx = game.prepare(dict(job.values))
@@ -146,7 +146,7 @@ def _prepared(job: Job, p: int, warm_lock: bool):
 def machine_lock():
     """The lock that lets one process of a machine at a time compile (or load) an engine into the shared numba
     cache: the first compiles, the others then load what it wrote."""
-    from .numba_cache import cache_lock
+    from meeplab.sim.core.numba_cache import cache_lock
 
     return cache_lock(".compile.lock")
 
@@ -161,7 +161,7 @@ def use_threads(threads: int | None) -> None:
 
 def play_shard(job: Job, shard: Shard, threads: int | None = None, warm_lock: bool = False) -> bytes:
     """Play one shard and return its rows as Parquet bytes (zstd)."""
-    from .results import batch_table
+    from meeplab.lab.runs.results import batch_table
 
     p, start, n = shard
     with _PLAY_LOCK:

@@ -37,15 +37,15 @@ from typing import Any
 
 import numpy as np
 
-from .bots import Lineup, available, make_lineup, search_row, tunable_weights
-from .errors import MeeplabError
-from .files import atomic_write
-from .game import GameSpec, rank_and_win
+from meeplab.sim.core.bots import Lineup, available, make_lineup, search_row, tunable_weights
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
+from meeplab.sim.core.game import GameSpec, rank_and_win
 
 
 def wilson(k: float, n: int) -> tuple[float, float]:
     """Wilson 95 % interval of a win share (the reports' own)."""
-    from .stats import wilson as _wilson
+    from meeplab.lab.stats import wilson as _wilson
 
     return _wilson(k, n)
 

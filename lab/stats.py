@@ -88,6 +88,6 @@ def adjust(pvalues: Sequence[float], method: str = "holm") -> np.ndarray:
     try:
         return ADJUSTMENTS[method](pvalues)
     except KeyError:
-        from .errors import MeeplabError
+        from meeplab.sim.core.errors import MeeplabError
 
         raise MeeplabError(f"unknown adjustment '{method}' (known: {', '.join(ADJUSTMENTS)})") from None

@@ -12,8 +12,8 @@ import hashlib
 
 import numpy as np
 
-from .bots import make_lineup
-from .registry import get_game
+from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.registry import get_game
 
 LINEUPS = (["random"], ["greedy"], ["heuristic"], ["heuristic", "greedy"], ["heuristic", "greedy", "random"])
 

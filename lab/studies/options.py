@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from .bots import READS_ALL, available, make_lineup
-from .errors import MeeplabError
-from .forward import S_FORBID, S_ONLY
-from .game import GameSpec, rank_and_win
+from meeplab.sim.core.bots import READS_ALL, available, make_lineup
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.forward import S_FORBID, S_ONLY
+from meeplab.sim.core.game import GameSpec, rank_and_win
 
 SMALL = 0.02  # a loss of win share this small counts as "loses nothing"
 MODES = ("forbid", "only")
@@ -109,7 +109,7 @@ def run_options(
     progress: Callable[[int], None] | None = None,
 ) -> OptionsResult:
     """The baseline and one run per (mode, class) on games ``0 .. n_games - 1`` of ``seed``."""
-    from .stats import holm, wilson
+    from meeplab.lab.stats import holm, wilson
 
     if not game.options:
         raise MeeplabError(f"{game.id} declares no option classes (sim/{game.id}/options.py)")

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import schema
-from .errors import MeeplabError
-from .params import load_params_file, load_toml
+from meeplab.sim.core import schema
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.params import load_params_file, load_toml
 
 TOP_KEYS = set(schema.ExperimentFile.model_fields)
 SPRT_KEYS = set(schema.SprtTable.model_fields)
@@ -162,8 +162,8 @@ def plan(
     progress: bool = True,
 ):
     """The run configurations: ``[(name, baseline_cfg, variant_cfg)]``; every one validated here."""
-    from .registry import get_game
-    from .runner import RunConfig, check_config
+    from meeplab.lab.runs.runner import RunConfig, check_config
+    from meeplab.sim.core.registry import get_game
 
     g = get_game(exp.game)
     players = exp.players or [g.default_players]
@@ -206,7 +206,7 @@ def plan(
 
 
 def sprt_settings(exp: Experiment, games: int | None):
-    from .sprt import SprtSettings
+    from meeplab.lab.studies.sprt import SprtSettings
 
     s = dict(exp.sprt or {})
     metric = s.pop("metric", None)
@@ -222,7 +222,7 @@ def sprt_settings(exp: Experiment, games: int | None):
 
 def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
     """Whether ``where`` holds a finished sequential comparison of exactly these settings and runs."""
-    from .rundir import read_meta
+    from meeplab.lab.runs.rundir import read_meta
 
     try:
         rec = schema.read_json(where / "sprt.json", "sprt.json")
@@ -233,7 +233,7 @@ def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
         return False
     from dataclasses import asdict
 
-    from .runner import resolve_params
+    from meeplab.lab.runs.runner import resolve_params
 
     if rec.get("settings") != json.loads(json.dumps(asdict(settings))) or rec.get("metric_arg") != metric:
         return False

@@ -23,14 +23,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import rundir
-from . import shards as shards_mod
-from .bots import available, make_lineup
-from .errors import MeeplabError
-from .files import atomic_write, atomic_writer
-from .game import GameSpec
-from .registry import check_players
-from .shards import LocalExecutor
+from meeplab.lab.runs import rundir
+from meeplab.lab.runs import shards as shards_mod
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write, atomic_writer
+from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.registry import check_players
+from meeplab.lab.runs.shards import LocalExecutor
 
 DEFAULT_CHUNK = 50_000
 #: the most games per player count: game indices and the disk stay far from their limits
@@ -58,7 +58,7 @@ class RunConfig:
     command: str = ""
     resume: bool = False  # finish the run in ``out`` (only the shards its manifest lacks)
     force: bool = False  # replace whatever run ``out`` holds
-    executor: Any = None  # None: this process, numba threads; else e.g. sim.core.cluster.DaskExecutor
+    executor: Any = None  # None: this process, numba threads; else e.g. lab.distributed.cluster.DaskExecutor
 
 
 def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -475,7 +475,7 @@ def _first_run_key(game: GameSpec) -> str:
 
     import numba
 
-    from .numba_cache import game_key, source_key
+    from meeplab.sim.core.numba_cache import game_key, source_key
 
     h = hashlib.sha256()
     for part in (
@@ -494,7 +494,7 @@ def compile_notice(game: GameSpec, stream=None):
     yet (no marker for the current sources under the cache base), print one line first ("compiling the X
     engine, first run only, about N s"; N = the last cold compile measured on this machine, else the game's
     ``compile_s``) and record the time it took once done. Knows no game by name."""
-    from .numba_cache import cache_base
+    from meeplab.sim.core.numba_cache import cache_base
 
     folder = cache_base() / "first-run"
     marker = folder / f"{game.id}-{_first_run_key(game)}.txt"

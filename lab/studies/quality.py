@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .bots import available, make_lineup
-from .errors import MeeplabError
-from .forward import ALGO_NONE, S_ALGO
-from .game import GameSpec
-from .restrict import is_restricted
+from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
+from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.restrict import is_restricted
 
 
 def engine_context(game: GameSpec, ctx: Any, lineup) -> Any:
@@ -65,8 +65,8 @@ def trajectory_part(
     ``(seed, g)`` alone), as :func:`sim.core.trajectories.trajectories` returns them, plus ``exact_redraw`` (whether
     the game registered its own ``redraw``; else the playouts re-deal for the seat to move: ``forward.exact_redraw``).
     """
-    from .forward import exact_redraw
-    from .trajectories import trajectories
+    from meeplab.sim.core.forward import exact_redraw
+    from meeplab.sim.core.trajectories import trajectories
 
     lineup = make_lineup(game.id, bots, n_players, rotate, bot_configs)
     if any(is_restricted(lineup.search[e]) for e in range(n_players)):
@@ -143,7 +143,7 @@ def skill_wins(
     """One role of :func:`play_skill` on games ``start .. start+games-1``: the tested seat's win share per game, in the
     game's score direction (any split of the games gives the same numbers: game ``g`` depends on ``(seed, g)``
     alone)."""
-    from .clairvoyant import clairvoyant_function, run_batch_with
+    from meeplab.sim.core.clairvoyant import clairvoyant_function, run_batch_with
 
     lineup = skill_lineup(game.id, n_players, role, name, field, bot_configs)
     if role == "fictive":

@@ -1,8 +1,8 @@
-"""``meeplab quality`` on a Dask cluster (``--workers N`` or ``--scheduler ADDRESS``; ``sim.core.cluster``).
+"""``meeplab quality`` on a Dask cluster (``--workers N`` or ``--scheduler ADDRESS``; ``lab.distributed.cluster``).
 
 Both stages that follow the run itself are split into parts of consecutive games and played by the cluster's
-workers: the win-probability trajectories (:func:`sim.core.quality.trajectory_part`) and each relative-skill player's
-games (:func:`sim.core.quality.skill_wins`). Game ``g`` depends on ``(seed, g)`` alone, its playouts included, so the
+workers: the win-probability trajectories (:func:`lab.studies.quality.trajectory_part`) and each relative-skill player's
+games (:func:`lab.studies.quality.skill_wins`). Game ``g`` depends on ``(seed, g)`` alone, its playouts included, so the
 parts put back in game order give exactly the numbers one process gives, for any number of workers; only the
 timings differ. A worker prepares the game from its id and parameter values (a :class:`QualityJob`, small and
 picklable) once per process and compiles or loads the engine one process of a machine at a time.
@@ -18,10 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from .cluster import worker_threads
-from .errors import MeeplabError
-from .quality import SKILL_ROLES, check_trajectory_budget, skill_lineup, skill_wins, trajectory_part, trajectory_timing
-from .shards import machine_lock, use_threads
+from meeplab.lab.distributed.cluster import worker_threads
+from meeplab.lab.runs.shards import machine_lock, use_threads
+from meeplab.lab.studies.quality import (
+    SKILL_ROLES,
+    check_trajectory_budget,
+    skill_lineup,
+    skill_wins,
+    trajectory_part,
+    trajectory_timing,
+)
+from meeplab.sim.core.errors import MeeplabError
 
 TRAJECTORY_KEYS = ("steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "length")
 
@@ -42,7 +49,7 @@ _WARM: set = set()
 def _prepared(job: QualityJob):
     key = hashlib.sha256(pickle.dumps(job)).hexdigest()
     if key not in _PREPARED:
-        from .registry import get_game
+        from meeplab.sim.core.registry import get_game
 
         game = get_game(job.game)
         _PREPARED.clear()  # a worker serves one quality run at a time: keep the latest
@@ -117,7 +124,7 @@ def play_trajectories_on(
     ex, game, values: dict, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
 ) -> dict[str, Any]:  # fmt: skip
-    """:func:`sim.core.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
+    """:func:`lab.studies.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
     ``cpu_seconds`` summed over the workers, ``workers`` the cluster's size."""
     check_trajectory_budget(games, playouts, points)
     job = QualityJob(game.id, tuple(values.items()), tuple(bot_configs))
@@ -141,7 +148,7 @@ def play_skill_on(
     ex, game, values: dict, n_players: int, seed: int, games: int, beginner: str, skilled: str, field: str,
     bot_configs=(),
 ) -> dict[str, Any]:  # fmt: skip
-    """:func:`sim.core.quality.play_skill` on the cluster of ``ex``: the three players' games in parts, all at once;
+    """:func:`lab.studies.quality.play_skill` on the cluster of ``ex``: the three players' games in parts, all at once;
     ``seconds`` and ``cpu_seconds`` of a role are its parts' seconds summed over the workers."""
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")

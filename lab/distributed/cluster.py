@@ -2,7 +2,7 @@
 
 Dask distributed gives what a home-made process pool would have to re-invent: a scheduler that
 balances shards over workers, re-runs the shards of a worker that dies, and workers on other
-machines. Each task plays one shard (:func:`sim.core.shards.play_shard`) and returns its rows as
+machines. Each task plays one shard (:func:`lab.runs.shards.play_shard`) and returns its rows as
 Parquet bytes; only this process writes the run directory (parts, manifest), so workers need no
 shared disk and each shard is recorded once, whichever worker finally played it.
 """
@@ -17,8 +17,8 @@ import uuid
 from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
-from .errors import MeeplabError
-from .shards import Job, Shard, play_shard
+from meeplab.lab.runs.shards import Job, Shard, play_shard
+from meeplab.sim.core.errors import MeeplabError
 
 #: seconds to reach a --scheduler before giving up (``--timeout``)
 DEFAULT_TIMEOUT = 10.0

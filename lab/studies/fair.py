@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .errors import MeeplabError
-from .files import atomic_write
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.files import atomic_write
 
 TARGETS = ("seats", "bots", "gap")
 

@@ -1,6 +1,6 @@
 """The results table: one chunk of engine output (:class:`~meeplab.sim.core.game.Batch`) as rows (game, seat).
 
-The columns are documented in ``sim/core/SCHEMA.md``. The runner (one process) and the shards (workers of a
+The columns are documented in ``lab/runs/SCHEMA.md``. The runner (one process) and the shards (workers of a
 cluster) both write parts of this shape.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from .game import Batch, GameSpec, rank_and_win
-from .rundir import GAME_KEY
+from meeplab.sim.core.game import Batch, GameSpec, rank_and_win
+from meeplab.lab.runs.rundir import GAME_KEY
 
 
 def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names: list[str], rotate: bool) -> pa.Table:
