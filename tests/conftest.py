@@ -39,13 +39,14 @@ def browser():
             b.close()
 
 
-# --- how `-n 2 --dist loadfile` (the README's test command) shares the suite between the workers -------------------
-# Most of a cold suite is numba compiling each game's engine and the shared loop for it, and a test file is one unit
-# of work: the conformance kit's file alone compiles every game (~230 s CPU from an empty cache), so as one unit it
-# kept one worker busy while the other ran out of files. Its tests are therefore split into one unit per game, and
-# those units are handed out first (the heaviest compiles first, so that the last units are small ones and both
-# workers finish together); every other file stays one unit, in collection order. Both workers then compile the
-# same shared functions in the same seconds, which numba's cache survives only with meeplab's locked index saves
+# --- how `-n 2 --dist loadgroup` (the README's test command) shares the suite between the workers ------------------
+# Most of a cold suite is numba compiling each game's engine and the shared loop for it. Every test carries its unit of
+# work as an ``xdist_group`` mark (pytest-xdist's public grouping): a unit runs on one worker, and units go to the
+# workers in collection order. A unit is a test file, except the conformance kit's file, which alone compiles every
+# game (~230 s CPU from an empty cache) and as one unit kept one worker busy while the other ran out of files: it is
+# one unit per game, and those units are collected first (the heaviest compiles first, so that the last units are
+# small ones and both workers finish together). Both workers then compile the same shared functions in the same
+# seconds, which numba's cache survives only with meeplab's locked index saves
 # (sim.core.numba_cache.locked_index_class: the first cold run in this order hit numba's unlocked save race).
 SPLIT_BY_GAME = ("tests/test_conformance.py",)
 
@@ -59,29 +60,10 @@ def work_unit(nodeid: str) -> str:
     return path
 
 
-try:
-    from xdist.scheduler import LoadFileScheduling
-except ImportError:  # pytest-xdist is a test extra; without it the suite runs in one process
-    LoadFileScheduling = None
-
-if LoadFileScheduling is not None:
-
-    class GameSplitScheduling(LoadFileScheduling):
-        """``--dist loadfile`` with the units of :func:`work_unit`, the split files' units handed out first."""
-
-        def _split_scope(self, nodeid: str) -> str:
-            return work_unit(nodeid)
-
-        def _assign_work_unit(self, node) -> None:
-            # first called once the queue of units is complete: the split files' units move to its front, once
-            if not getattr(self, "split_first", False):
-                self.split_first = True
-                first = [s for s in self.workqueue if s.split("::", 1)[0] in SPLIT_BY_GAME]
-                for scope in reversed(first):
-                    self.workqueue.move_to_end(scope, last=False)
-            super()._assign_work_unit(node)
-
-    def pytest_xdist_make_scheduler(config, log):
-        if config.getoption("dist") == "loadfile":
-            return GameSplitScheduling(config, log)
-        return None
+def pytest_collection_modifyitems(config, items):
+    """Each test's unit of work as its ``xdist_group`` (``--dist loadgroup``); the split files' units first."""
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(work_unit(item.nodeid)))
+    first = [i for i in items if i.nodeid.split("::", 1)[0] in SPLIT_BY_GAME]
+    if first:
+        items[:] = first + [i for i in items if i.nodeid.split("::", 1)[0] not in SPLIT_BY_GAME]
