@@ -66,3 +66,27 @@ def test_scope_copied_once_inside_an_inline_and_per_block_outside():
     assert len({id(b.scope) for b in seen}) == 1
     assert seen[0].scope is not scope and "x" in seen[0].scope.localvars._con
     assert seen[0].body[0].target.scope is seen[0].scope
+
+
+def test_a_numba_without_the_patched_internals_is_refused_in_one_line(tmp_path):
+    """numba offers no public hook for what meeplab patches, so a numba that lacks one (a version newer than the
+    tested one) stops meeplab with one line and exit 2, instead of running with a silently unpatched cache."""
+    import subprocess
+    import sys
+
+    from meeplab.sim.core.numba_cache import NumbaHookMissing, require_hook
+
+    with __import__("pytest").raises(NumbaHookMissing, match="tested with numba"):
+        require_hook(object(), "inline_ir", "InlineWorker.inline_ir")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "from numba.core.inline_closurecall import InlineWorker\ndel InlineWorker.inline_ir\n"
+    )
+    env = {**__import__("os").environ, "PYTHONPATH": str(site)}
+    got = subprocess.run(
+        [sys.executable, "-m", "meeplab.cli", "games"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert got.returncode == 2, got.stderr
+    assert got.stderr.startswith("meeplab: error: numba ") and got.stderr.count("\n") == 1, got.stderr
+    assert "InlineWorker.inline_ir" in got.stderr and "Traceback" not in got.stderr

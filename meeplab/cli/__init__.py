@@ -20,9 +20,17 @@ from __future__ import annotations
 
 import click
 
-from meeplab.cli import check, info, new, play, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
-from meeplab.cli.common import cli
-from meeplab.sim.core.errors import MeeplabError
+try:
+    from meeplab.cli import check, info, new, play, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+    from meeplab.cli.common import cli
+    from meeplab.sim.core.errors import MeeplabError
+except ImportError as _exc:  # e.g. a numba without the internals meeplab patches: one line, exit 2
+    if type(_exc).__name__ != "NumbaHookMissing":
+        raise
+    import sys
+
+    sys.stderr.write(f"meeplab: error: {_exc}\n")
+    raise SystemExit(2) from None
 
 __all__ = ["cli", "main"]
 

@@ -427,9 +427,43 @@ class _KeyedFinder:
         return spec
 
 
+TESTED_NUMBA = "0.68"  # the numba minor version these hooks are tested with (pyproject caps numba below the next)
+
+
+class NumbaHookMissing(ImportError):
+    """The installed numba lacks an internal that meeplab patches (this module's cache keying and locked index
+    saves, ``numba_inline``'s scope copies): numba offers no public hook for them, so a numba newer than the tested
+    one is refused with one line rather than run with stale or racing caches."""
+
+
+def require_hook(owner, attr: str, what: str) -> None:
+    """Raise :class:`NumbaHookMissing` (one line) unless ``owner`` has ``attr``."""
+    if owner is None or not hasattr(owner, attr):
+        import numba
+
+        raise NumbaHookMissing(
+            f"numba {numba.__version__} has no {what}, which meeplab patches; meeplab is tested with numba "
+            f"{TESTED_NUMBA}.x: pip install 'numba>=0.59,<0.69' (or set MEEPLAB_NUMBA_KEYED=0 for numba's own cache)"
+        )
+
+
+def check_hooks() -> None:
+    """Every numba internal this module patches is where it expects it (:class:`NumbaHookMissing` otherwise)."""
+    from numba.core import caching, config, registry
+
+    require_hook(caching, "FunctionCache", "numba.core.caching.FunctionCache")
+    require_hook(caching, "IndexDataCacheFile", "numba.core.caching.IndexDataCacheFile")
+    for method in ("save", "load"):
+        require_hook(caching.IndexDataCacheFile, method, f"IndexDataCacheFile.{method}")
+    require_hook(config, "CACHE_DIR", "numba.core.config.CACHE_DIR")
+    require_hook(registry, "CPUDispatcher", "numba.core.registry.CPUDispatcher")
+
+
 def install() -> None:
-    """Key numba's cache for every module of our packages imported from now on (idempotent)."""
+    """Key numba's cache for every module of our packages imported from now on (idempotent); a numba without the
+    internals it patches is refused (:func:`check_hooks`)."""
     if os.environ.get("MEEPLAB_NUMBA_KEYED", "1") == "0":
         return
+    check_hooks()
     if not any(f is _KeyedFinder for f in sys.meta_path):
         sys.meta_path.insert(0, _KeyedFinder)

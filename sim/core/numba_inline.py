@@ -12,7 +12,7 @@ of the ACBAS engine spent about half of its time in these copies (cProfile: ``co
 per-block copies were equal to each other, ``inline_ir`` uses the first one to rename the callee's variables
 (renaming by name, into the caller's scope) and then points every inlined block at the caller's scope, so the
 inlined IR, and the machine code compiled from it, are the same (the fingerprint tests of every engine check
-the games). numba versions without these hooks are left alone.
+the games). A numba without these internals is refused with one line (``numba_cache.NumbaHookMissing``).
 """
 
 from __future__ import annotations
@@ -28,15 +28,18 @@ def install() -> None:
     global _INSTALLED, _ORIGINAL_INLINE_IR
     if _INSTALLED:
         return
+    from numba.core import inline_closurecall, ir
+
+    from .numba_cache import require_hook
+
+    require_hook(inline_closurecall, "InlineWorker", "numba.core.inline_closurecall.InlineWorker")
+    require_hook(ir, "Scope", "numba.core.ir.Scope")
+    InlineWorker = inline_closurecall.InlineWorker
+    require_hook(InlineWorker, "inline_ir", "InlineWorker.inline_ir")
+    if "__deepcopy__" in vars(ir.Scope):
+        require_hook(None, "", "numba.core.ir.Scope without a __deepcopy__ of its own")
     _INSTALLED = True
-    try:
-        from numba.core import ir
-        from numba.core.inline_closurecall import InlineWorker
-    except ImportError:  # pragma: no cover - other numba layouts
-        return
-    original = getattr(InlineWorker, "inline_ir", None)
-    if original is None or "__deepcopy__" in vars(ir.Scope):  # pragma: no cover - not the numba we know
-        return
+    original = InlineWorker.inline_ir
     _ORIGINAL_INLINE_IR = original
     session: list = []  # stack of {id(scope): (scope, its copy)}, one per inline_ir call in progress
 
