@@ -79,3 +79,23 @@ def test_nothing_edits_sys_path():
             if text.startswith(("sys.path.", "sys.path[")) or text in ("monkeypatch.syspath_prepend",):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {text}")
     assert not bad, "\n".join(bad)
+
+
+def test_every_extension_point_of_the_kernel_is_listed_in_one_module():
+    """``meeplab.sim.core.extending`` names every way to extend meeplab (Datasette's hookspecs idea): each
+    ``register*`` function and decorator the kernel offers is in its ``__all__`` and its docstring."""
+    import ast
+    from pathlib import Path
+
+    from meeplab.sim.core import extending
+
+    core = Path(extending.__file__).parent
+    offered = set()
+    for f in core.glob("*.py"):
+        for node in ast.parse(f.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and (node.name.startswith("register") or node.name == "bot_jit"):
+                offered.add(node.name)
+    listed = {getattr(extending, n).__name__ for n in extending.__all__ if callable(getattr(extending, n))}
+    assert offered <= listed, offered - listed
+    for name in extending.__all__:
+        assert name in extending.__doc__, name
