@@ -112,6 +112,9 @@ def test_a_drawing_that_shows_the_face_down_bid_is_caught():
         check_secret(Kit(bad))
     with pytest.raises(ConformanceError, match=r"goofspiel secret: .*kind 0 \(bid\)"):
         check_game(bad, ["secret"], games=3)  # a fresh kit (not the one cached for the registered game)
+    with pytest.raises(ConformanceError):
+        check_game(bad, ["secret"])
+    assert "face-down choices" in check_game("goofspiel", ["secret"])["secret"]  # the planted kit was not kept
 
 
 @needs_goofspiel

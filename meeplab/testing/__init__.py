@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.game import GameSpec
 
 from .checks import CHECKS, Kit
@@ -62,11 +63,24 @@ KITS: dict[str, Kit] = {}  # the kit of each game checked in this process (one p
 
 
 def kit_for(game: str | GameSpec, **kw) -> Kit:
-    """The kit of one game, shared by all its checks in this process (one preparation, one compile)."""
+    """The kit of one game, shared by all its checks in this process (one preparation, one compile). Only the
+    registered game with the default settings is shared: a kit of other settings (``kw``) or of another spec under
+    the same id (a test's planted defect) is the caller's alone, so it never stands in for the real game."""
     gid = game.id if isinstance(game, GameSpec) else game
-    if gid not in KITS or kw:
-        KITS[gid] = Kit.of(game, **kw)
+    if kw or (isinstance(game, GameSpec) and not _is_registered(game)):
+        return Kit.of(game, **kw)
+    if gid not in KITS:
+        KITS[gid] = Kit.of(game)
     return KITS[gid]
+
+
+def _is_registered(spec: GameSpec) -> bool:
+    from meeplab.sim.core.registry import get_game
+
+    try:
+        return get_game(spec.id) is spec
+    except MeeplabError:
+        return False
 
 
 def check_game(game: str | GameSpec, checks: Iterable[str] | None = None, **kw) -> dict[str, str]:
