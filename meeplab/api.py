@@ -17,6 +17,7 @@ import pandas as pd
 import polars as pl
 import scipy.stats as sps
 
+from meeplab.lab.runs.rundir import RUN_JSON, is_run
 from meeplab.sim.core.errors import MeeplabError
 
 #: compare(until_significant=True): games per player count after which the test stops undecided
@@ -338,8 +339,7 @@ def run(
         force,
         progress,
     )
-    meta = run_batch(cfg)
-    if meta["status"] != "complete":
+    if run_batch(cfg).status != "complete":
         raise KeyboardInterrupt(f"run interrupted; the finished shards are in {cfg.out}")
     return Result(cfg.out)
 
@@ -413,7 +413,7 @@ def compare(
         for cfg in (base_cfg, var_cfg):
             check_config(cfg)
         for cfg in (base_cfg, var_cfg):
-            if run_batch(cfg)["status"] != "complete":
+            if run_batch(cfg).status != "complete":
                 raise KeyboardInterrupt(f"comparison interrupted; the finished shards are in {cfg.out}")
     return Comparison(Result(base_cfg.out), Result(var_cfg.out), root)
 
@@ -572,7 +572,7 @@ class Study:
 
 
 def _run_dirs(p: Path) -> list[Path]:
-    return sorted(d for d in p.iterdir() if d.is_dir() and (d / "run.json").is_file())
+    return sorted(d for d in p.iterdir() if d.is_dir() and is_run(d))
 
 
 def _study(p: Path) -> Study | None:
@@ -585,7 +585,7 @@ def _study(p: Path) -> Study | None:
                 rec = json.loads(f.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise MeeplabError(f"{f}: not readable JSON ({exc})") from None
-            dirs = [d for d in p.rglob("run.json") if d.is_file()]
+            dirs = [d for d in p.rglob(RUN_JSON) if d.is_file()]
             runs = {}
             for f2 in sorted(dirs):
                 r = Result(f2.parent)
@@ -595,12 +595,12 @@ def _study(p: Path) -> Study | None:
                 runs[lab] = r
             return Study(p, kind, rec if isinstance(rec, dict) else {}, runs)
     dirs = _run_dirs(p)
-    nested = [d for d in sorted(p.iterdir()) if d.is_dir() and (d / "baseline" / "run.json").is_file()]
-    if (p / "baseline" / "run.json").is_file() and len(dirs) > 2:
+    nested = [d for d in sorted(p.iterdir()) if d.is_dir() and is_run(d / "baseline")]
+    if is_run(p / "baseline") and len(dirs) > 2:
         return Study(p, "experiment", {}, {d.name: Result(d) for d in dirs})
     if nested and not dirs:  # an experiment with [sprt]: one compare directory per variant
         runs = {"baseline": Result(nested[0] / "baseline")}
-        runs.update({d.name: Result(d / "variant") for d in nested if (d / "variant" / "run.json").is_file()})
+        runs.update({d.name: Result(d / "variant") for d in nested if is_run(d / "variant")})
         return Study(p, "experiment", {}, runs)
     if len(dirs) >= 2:
         kind = "sweep" if all("=" in d.name for d in dirs) else "runs"
@@ -615,9 +615,9 @@ def load(path: str | Path) -> Result | Comparison | Study:
     p = Path(path)
     if not p.is_dir():
         raise MeeplabError(f"{p}: no such directory")
-    if (p / "run.json").is_file():
+    if is_run(p):
         return Result(p)
-    if (p / "baseline" / "run.json").is_file() and (p / "variant" / "run.json").is_file() and len(_run_dirs(p)) == 2:
+    if is_run(p / "baseline") and is_run(p / "variant") and len(_run_dirs(p)) == 2:
         return Comparison(Result(p / "baseline"), Result(p / "variant"), p)
     st = _study(p)
     if st is not None:

@@ -133,7 +133,7 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
             force=True,
             executor=executor,
         )
-        meta = run(cfg)
+        meta = run(cfg).meta
         return meta["wall_time_s"] - meta["compile_time_s"], meta["shards"]
 
     try:

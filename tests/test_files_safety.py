@@ -175,7 +175,7 @@ def test_core_writers_with_planted_links(tmp_path):
     }
     for name, to in plants.items():
         (out / name).symlink_to(made[to])
-    (out / "run.json").write_text("{}")
+    (out / "run.json").write_text(json.dumps({"game": "schweinebande"}))  # the least run.json read_meta takes
     sprt.store(out, out, {"status": "complete"})
     fair.save(out, {"fair": 1})
     tune.write_variant(out / "v.toml", "[bots.v]\n", force=False)

@@ -119,7 +119,7 @@ def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "compile_notice", notice)
     monkeypatch.setattr(runner, "_progress", progress)
     cfg = runner.RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r")
-    assert runner.run(cfg)["status"] == "complete"
+    assert runner.run(cfg).status == "complete"
     assert events == ["warm-up", "warm-up", "bar"]
 
 

@@ -39,6 +39,7 @@ from meeplab.sim.core import schema
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import TEMP_RE, append_line, atomic_write, stray_temps
 
+RUN_JSON = "run.json"  # a run's record (SCHEMA.md); read only through read_meta, written only by the runner
 LOCK = ".meeplab.lock"
 MANIFEST = "manifest.jsonl"
 CHUNKS = "chunks"
@@ -330,15 +331,26 @@ def verify_results(out: Path, meta: dict[str, Any]) -> str | None:
     return f"{Path(out) / RESULTS}: {bad}" if bad else None
 
 
+def write_meta(out, meta: dict[str, Any]) -> Path:
+    """Write ``meta`` as the run folder ``out``'s ``run.json`` (atomically: a reader sees the old record or the
+    new one)."""
+    return atomic_write(Path(out) / RUN_JSON, json.dumps(meta, indent=2))
+
+
+def is_run(folder) -> bool:
+    """Whether ``folder`` holds a run (its ``run.json``)."""
+    return (Path(folder) / RUN_JSON).is_file()
+
+
 def read_meta(out: Path) -> dict[str, Any]:
     """A run folder's ``run.json``, checked whole before anything of the run is used
     (:class:`~meeplab.sim.core.schema.RunMeta`: size, nesting, strict types, every number's range, the game's player
     counts); every problem is one MeeplabError line naming the file."""
-    path = Path(out) / "run.json"
+    path = Path(out) / RUN_JSON
     if not path.is_file():
         raise MeeplabError(f"{path}: missing run.json (not a meeplab run directory?)")
     try:
-        data = schema.read_json(path, "run.json")
+        data = schema.read_json(path, RUN_JSON)
     except MeeplabError as exc:
         raise MeeplabError(f"{path}: corrupt run.json ({str(exc).removeprefix(f'{path}: ')})") from None
     meta = schema.run_meta(data, str(path))
@@ -360,7 +372,7 @@ def check(out: Path) -> tuple[dict[str, Any] | None, list[str], list[str]]:
     problems: list[str] = []
     if not out.is_dir():
         raise MeeplabError(f"{out}: not a directory")
-    if not (out / "run.json").is_file():
+    if not (out / RUN_JSON).is_file():
         raise MeeplabError(f"{out}: no run.json (not a meeplab run directory)")
     meta = read_meta(out)
     holder = writer_of(out)
@@ -396,7 +408,7 @@ def remove_owned(out: Path) -> None:
     """Delete the run meeplab wrote in ``out``: run.json, results, the manifest and the parts it names (or whose
     names meeplab writes), their temporary files; never a file meeplab does not write (the lock stays too)."""
     out = Path(out)
-    for name in ("run.json", RESULTS, MANIFEST):
+    for name in (RUN_JSON, RESULTS, MANIFEST):
         (out / name).unlink(missing_ok=True)
         remove_temps(out, name)
     remove_unrecorded(out, keep=set())

@@ -158,8 +158,24 @@ def _signals_held():
 RESUME_KEYS = ("game", "params", "bots", "bot_weights", "seed", "players", "games", "rotate")
 
 
-def run(cfg: RunConfig) -> dict[str, Any]:
-    """Play the batch and write ``results.parquet`` + ``run.json``; returns the run.json dict.
+@dataclass(frozen=True)
+class RunResult:
+    """What :func:`run` returns. ``meta``: the run's record (the fields of ``run.json``, ``SCHEMA.md``);
+    ``already_complete``: the folder held this very run, complete, so nothing was played; ``table``: the result
+    rows of a run without a folder (``cfg.out`` None), else None."""
+
+    meta: dict[str, Any]
+    already_complete: bool = False
+    table: pa.Table | None = None
+
+    @property
+    def status(self) -> str:
+        """``complete``, ``interrupted`` or ``failed`` (``run.json``'s ``status``)."""
+        return str(self.meta.get("status"))
+
+
+def run(cfg: RunConfig) -> RunResult:
+    """Play the batch and write ``results.parquet`` + ``run.json``; returns the :class:`RunResult`.
 
     The games are split into shards (``cfg.chunk`` games of one player count); ``cfg.executor`` plays
     them (default: this process, numba threads) and this process writes each one as it arrives.
@@ -247,13 +263,13 @@ def _play(
         if lock is not None:
             lock.announce()
         if previous is not None and recovered is None:
-            return dict(previous, _already_complete=True)
+            return RunResult(dict(previous), already_complete=True)
         done = recovered or {}
         if previous is not None:
             meta["resumed"] = int(previous.get("resumed", 0)) + 1
             meta["started"] = previous.get("started", meta["started"])
         (out / shards_mod.CHUNKS).mkdir(exist_ok=True)
-        _write_json(out / "run.json", meta)
+        rundir.write_meta(out, meta)
 
     job = shards_mod.Job(
         game=game.id,
@@ -314,7 +330,7 @@ def _play(
     except BaseException:
         if out is not None:
             with contextlib.suppress(OSError):  # a full or read-only disk: the error itself says so
-                _write_json(out / "run.json", dict(meta, status="failed", finished=_now()))
+                rundir.write_meta(out, dict(meta, status="failed", finished=_now()))
         raise
     finally:
         if stream is not None:
@@ -340,10 +356,10 @@ def _play(
     if out is not None:
         if status == "complete":
             meta["results"] = _merge_chunks(out)
-            _write_json(out / "run.json", meta)
+            rundir.write_meta(out, meta)
             _drop_chunks(out)
         else:
-            _write_json(out / "run.json", meta)
+            rundir.write_meta(out, meta)
             print(
                 f"meeplab: interrupted after {sum(completed.values())} of {total} games; the finished shards are "
                 f"kept in {out / shards_mod.CHUNKS}, 'meeplab report {out}' reads them and --resume finishes the run",
@@ -351,8 +367,8 @@ def _play(
             )
     else:
         tables.sort(key=lambda t: (t["n_players"][0].as_py(), t["game_index"][0].as_py()))
-        meta["_table"] = pa.concat_tables(tables) if tables else None
-    return meta
+        return RunResult(meta, table=pa.concat_tables(tables) if tables else None)
+    return RunResult(meta)
 
 
 def _claim_out(
@@ -428,7 +444,7 @@ def _drop_chunks(out: Path) -> None:
 
 
 def _owned(out: Path) -> list[Path]:
-    return [out / "run.json", out / rundir.RESULTS, out / rundir.MANIFEST]
+    return [out / rundir.RUN_JSON, out / rundir.RESULTS, out / rundir.MANIFEST]
 
 
 def _check_out(cfg: RunConfig) -> bool:
@@ -531,10 +547,6 @@ def _progress(total: int, enabled: bool, initial: int = 0):
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()}
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    atomic_write(path, json.dumps({k: v for k, v in data.items() if not k.startswith("_")}, indent=2))
 
 
 def _now() -> str:

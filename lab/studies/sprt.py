@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from meeplab.lab.runs import rundir
 from meeplab.sim.core.errors import MeeplabError
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -370,9 +371,9 @@ def run_sequential(
         cfg.games = n_max
         cfg.chunk = settings.batch
         cfg.executor = ReplayExecutor(inner, store)
-        meta = run(cfg)
-        if meta["status"] != "complete":
-            return {"status": meta["status"]}
+        got = run(cfg)
+        if got.status != "complete":
+            return {"status": got.status}
     record = {
         "test": "SPRT (Wald; normal approximation, as Fishtest's GSPRT) on paired per-game differences",
         "metric": metric_record(metric),
@@ -394,7 +395,6 @@ def store(out, variant_out, record: dict[str, Any]) -> None:
     from meeplab.sim.core.files import atomic_write
 
     atomic_write(Path(out, "sprt.json"), json.dumps(record, indent=2))
-    meta_path = Path(variant_out, "run.json")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta = rundir.read_meta(variant_out)
     meta["sprt"] = record
-    atomic_write(meta_path, json.dumps(meta, indent=2))
+    rundir.write_meta(variant_out, meta)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import cli
+from meeplab.lab.runs.rundir import RUN_JSON, is_run
 from meeplab.sim.core.errors import MeeplabError
 
 
@@ -16,9 +17,9 @@ def _run_dirs(root: Path) -> list[Path]:
         raise MeeplabError(f"{root}: no such directory")
     if not root.is_dir():
         raise MeeplabError(f"{root}: not a directory (give the run directory)")
-    if (root / "run.json").exists():
+    if is_run(root):
         return [root]
-    found = sorted(p.parent for p in root.rglob("run.json"))
+    found = sorted(p.parent for p in root.rglob(RUN_JSON))
     if not found:
         raise MeeplabError(f"{root}: no run.json here or below (not a meeplab run directory)")
     return found

@@ -368,14 +368,14 @@ def play_runs(cfgs, kw) -> list[dict]:
             cfg.executor = ex
             if ex is not None and kw["shard"] is None and kw["chunk"] is None:
                 cfg.chunk = max(1, min(cfg.chunk, -(-cfg.games // (4 * max(1, ex.workers)))))
-            meta = run(cfg)
-            if meta.get("_already_complete"):
+            got = run(cfg)
+            if got.already_complete:
                 click.echo(f"meeplab: {cfg.out} is already complete; nothing to play", err=True)
             elif not kw["quiet"]:
-                echo_summary(meta, cfg.out)
-            if meta["status"] != "complete":
+                echo_summary(got.meta, cfg.out)
+            if got.status != "complete":
                 sys.exit(130)
-            metas.append(meta)
+            metas.append(got.meta)
     return metas
 
 

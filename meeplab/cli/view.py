@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import cli, flag_values, lookup_game, param_overrides, parse_bots, with_game_flags
+from meeplab.lab.runs.rundir import is_run
 from meeplab.sim.core.errors import MeeplabError
 
 
@@ -178,7 +179,7 @@ def view_cmd(source, index, players, bots, seed, sets, params_file, bot_configs,
     target = output_path(Path(out))
     src = Path(source)
     if src.is_dir():
-        if not (src / "run.json").is_file():
+        if not is_run(src):
             raise MeeplabError(f"{src}: not a run directory (no run.json)")
         got = _from_run(src, index, players, bot_configs, max_steps)
     elif src.suffix == ".json" and src.is_file():

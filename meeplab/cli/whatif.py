@@ -348,7 +348,9 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
             continue
         _sequential(base, var, kw, root / name, metric=metric, **settings.__dict__)
     bases = [b for _, b, _ in pairs]
-    longest = max(bases, key=lambda b: json.loads((b.out / "run.json").read_text())["games"])
+    from meeplab.lab.runs.rundir import read_meta
+
+    longest = max(bases, key=lambda b: read_meta(b.out)["games"])
     write_report([longest.out] + [v.out for _, _, v in pairs], root / "report.html", title)
     rows = []
     for name, base, var in pairs:
@@ -547,8 +549,7 @@ def _fair_player(config, cache, ex):
         key, cfg = config(x)
         if key not in cache:
             cfg.executor = ex
-            meta = run_batch(cfg)
-            if meta["status"] != "complete":
+            if run_batch(cfg).status != "complete":
                 sys.exit(130)
             cols = ["n_players", "game_index", "seat", "bot", "win"]
             cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet", columns=cols, glob=False))
