@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from meeplab.lab.stats import holm
+from meeplab.lab.stats import ALPHA, holm, significant
 
 from .load import Run
 from .stats import RunStats, mean_diff_from_moments, newcombe_diff, newcombe_p, t_p, welch_diff, welch_p
@@ -280,7 +280,7 @@ def sweep_order(runs: Sequence[Run], name: str) -> list[int]:
 
 def holm_marks(dfs: list[pl.DataFrame]) -> list[pl.DataFrame]:
     """Holm's correction across every win-rate change in ``dfs`` (one family) and, separately, every mean
-    score change: adds ``q_win``/``q_score`` (adjusted p) and ``sig_win``/``sig_score`` (marked, q < 0.05)."""
+    score change: adds ``q_win``/``q_score`` (adjusted p) and ``sig_win``/``sig_score`` (marked, q < ALPHA)."""
     sizes = [d.height for d in dfs]
     q = {
         k: holm(np.concatenate([d[f"p_{k}"].to_numpy() for d in dfs])) if sum(sizes) else np.zeros(0)
@@ -291,7 +291,7 @@ def holm_marks(dfs: list[pl.DataFrame]) -> list[pl.DataFrame]:
         cols = []
         for k in ("win", "score"):
             qk = q[k][i : i + n]
-            cols += [pl.Series(f"q_{k}", qk), pl.Series(f"sig_{k}", np.nan_to_num(qk, nan=1.0) < 0.05)]
+            cols += [pl.Series(f"q_{k}", qk), pl.Series(f"sig_{k}", np.nan_to_num(qk, nan=1.0) < ALPHA)]
         out.append(d.with_columns(cols))
         i += n
     return out
@@ -411,6 +411,11 @@ class GridCells:
     q: np.ndarray
     gap: np.ndarray
     fairest: tuple[int, int] | None
+
+    @property
+    def significant(self) -> list[bool]:
+        """Per run: its cell's seat effect is significant at ALPHA after Holm's correction across the grid."""
+        return [significant(float(x)) for x in self.q]
 
 
 def grid_cells(

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from meeplab.lab.stats import adjust
+from meeplab.lab.stats import adjust, significant
 
 from .load import load_run
 from .stats import run_stats
@@ -54,4 +54,5 @@ def rank(rows: list[dict[str, Any]], method: str = "holm") -> list[dict[str, Any
     q = adjust([r["p_seat"] for r in rows], method)
     for r, qq in zip(rows, q):
         r["q_seat"] = float(qq)
+        r["seat_significant"] = significant(float(qq))
     return sorted(rows, key=lambda r: (r["seat_gap"], r["spread"], r["length"]))

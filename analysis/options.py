@@ -4,9 +4,11 @@ settings and one row per option class and mode, already measured (win share, pai
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+from meeplab.lab.stats import significant
 from meeplab.sim.core.errors import MeeplabError
 
 OPTIONS_FILE = "options.json"
@@ -26,4 +28,7 @@ def load_options(path: str | Path) -> dict[str, Any]:
             raise KeyError(", ".join(missing))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise MeeplabError(f"{path / OPTIONS_FILE}: not a readable options run ({exc})") from None
+    for r in meta["rows"]:  # the change is marked where it is significant after Holm and the option changed games
+        if isinstance(r, dict):
+            r["significant"] = significant(float(r.get("p_holm", math.nan))) and r.get("changed", 0) > 0
     return meta

@@ -24,7 +24,7 @@ import polars as pl
 from scipy import stats as sps
 
 from .load import Run
-from .stats import fit_seat_rates, seat_design
+from .stats import fit_seat_rates, holm, seat_design, significant
 
 #: bootstrap replicates and game blocks (the blocks bound the work: cost does not grow with the games)
 REPLICATES = 400
@@ -166,6 +166,14 @@ def seat_gaps(
             res.paired = bool(paired[i]) if paired is not None else False
         out.append(res)
     return out
+
+
+def gap_changes(per_p: dict[int, Sequence[Gap]]) -> dict[tuple[int, int], tuple[float, bool]]:
+    """Every run's change of the seat gap against the first run (``per_p[p][i]``, ``i`` >= 1), as one family over
+    all player counts: ``(p, i) -> (Holm-adjusted p, significant at ALPHA)``."""
+    flat = [(p, i, g) for p, gs in per_p.items() for i, g in enumerate(gs) if i > 0]
+    q = holm([g.p for _, _, g in flat])
+    return {(p, i): (float(qq), significant(float(qq))) for (p, i, _), qq in zip(flat, q)}
 
 
 def gap_frame(gaps_: Sequence[Gap]) -> pl.DataFrame:

@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from meeplab.lab.stats import Z95, holm, wilson, wilson_arrays  # noqa: F401  (holm, wilson: re-exported)
+from meeplab.lab.stats import ALPHA, Z95, holm, significant, wilson, wilson_arrays  # noqa: F401  (re-exported)
 
 from .load import Run
 
@@ -193,7 +193,12 @@ class SeatModel:
     def __post_init__(self):
         if self.sig is None:
             ok = np.isfinite(self.lo) & np.isfinite(self.hi)
-            self.sig = ok & ((self.lo > 0) | (self.hi < 0)) & bool(np.isfinite(self.p) and self.p < 0.05)
+            self.sig = ok & ((self.lo > 0) | (self.hi < 0)) & self.significant
+
+    @property
+    def significant(self) -> bool:
+        """The test of "no seat effect" rejects it at :data:`ALPHA`."""
+        return significant(self.p)
 
 
 SEAT_METHOD = (

@@ -20,6 +20,14 @@ import numpy as np
 Z95 = 1.959963984540054  # the two-sided 95 % normal quantile
 
 
+ALPHA = 0.05  # the error rate of every finding meeplab marks (family-wise where Holm adjusts a family)
+
+
+def significant(p: float) -> bool:
+    """Whether a p-value (Holm-adjusted where it belongs to a family) is below :data:`ALPHA`; NaN never is."""
+    return bool(math.isfinite(p) and p < ALPHA)
+
+
 def wilson(k: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for ``k`` successes out of ``n`` (``k`` may be fractional: a k-way
     shared win counts 1/k). ``n == 0`` gives ``(nan, nan)``."""

@@ -11,8 +11,7 @@ from typing import Any
 
 from meeplab.analysis.compare import pairing
 from meeplab.analysis.load import Run
-from meeplab.analysis.seatgap import Gap, seat_gaps
-from meeplab.lab.stats import holm
+from meeplab.analysis.seatgap import Gap, gap_changes, seat_gaps
 
 from . import charts
 from .format import b, ci, figure, muted, pct, pval, sig_mark, spct, table
@@ -44,14 +43,11 @@ def gap_block(runs: list[Run], labels: list[str]) -> tuple[dict[str, Any] | None
     if len(runs) < 2 or not counts:
         return None, [], 0
     per_p = {p: run_gaps(runs, p) for p in counts}
-    flat = [(p, i, g) for p in counts for i, g in enumerate(per_p[p]) if i > 0]
-    q = holm([g.p for _, _, g in flat])
-    qs = {(p, i): qq for (p, i, _), qq in zip(flat, q)}
+    changes = gap_changes(per_p)
     rows, findings = [], []
     for p in counts:
         for i, g in enumerate(per_p[p]):
-            qq = qs.get((p, i), math.nan)
-            sig = bool(math.isfinite(qq) and qq < 0.05)
+            qq, sig = changes.get((p, i), (math.nan, False))
             rows.append(
                 (
                     str(p),
@@ -89,7 +85,7 @@ def gap_block(runs: list[Run], labels: list[str]) -> tuple[dict[str, Any] | None
         "Holm-adjusted p",
     ]
     tab = table(head, rows, [True, False, True, True, True, True, True, False, True], group_col=0)
-    return {"kind": "gaps", "table": tab, "what": GAP_WHAT}, findings, len(flat)
+    return {"kind": "gaps", "table": tab, "what": GAP_WHAT}, findings, len(changes)
 
 
 def gap_chart(param: str, xs: Sequence[Any], xl: Sequence[str], gaps: Sequence[Gap], n_players: int) -> str:

@@ -25,7 +25,7 @@ def gap_chart(rows: list[dict[str, Any]], p: int, what: str) -> str:
     ax.barh(
         y,
         [r["seat_gap"] for r in rows],
-        color=[charts.PALETTE[3] if r["q_seat"] < 0.05 else charts.PALETTE[0] for r in rows],
+        color=[charts.PALETTE[3] if r["seat_significant"] else charts.PALETTE[0] for r in rows],
     )
     ax.set_yticks(y, [r["name"] for r in rows], fontsize=7.5)
     ax.xaxis.set_major_formatter(charts.PercentFormatter(1.0, decimals=0))
@@ -46,7 +46,7 @@ def maps_section(rec: dict[str, Any]) -> dict[str, Any]:
                 pct(r["seat_gap"]),
                 r["best_seat"] + 1,
                 " / ".join(pct(x, 0) for x in r["seat_rates"]),
-                ("● " if r["q_seat"] < 0.05 else "") + (f"{r['q_seat']:.3g}" if math.isfinite(r["q_seat"]) else "–"),
+                ("● " if r["seat_significant"] else "") + (f"{r['q_seat']:.3g}" if math.isfinite(r["q_seat"]) else "–"),
                 num(r["spread"], 1),
                 num(r["length"], 1),
             )

@@ -50,7 +50,7 @@ def options_section(meta: dict[str, Any]) -> dict[str, Any]:
                 f"{pct(r['share'])} {ci(r['lo'], r['hi'])}",
                 [
                     f"{spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)}",
-                    sig_mark(r["p_holm"] < 0.05 and r["changed"] > 0),
+                    sig_mark(r["significant"]),
                 ],
                 f"{r['score_delta']:+.2f}",
                 f"{r['changed']:,}",

@@ -17,7 +17,6 @@ from . import charts
 from .format import (
     BR,
     b,
-    bad,
     badge,
     ci,
     code,
@@ -138,7 +137,7 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
         ]
     best = seats.sort("adj_rate", descending=True).row(0, named=True)
     worst = seats.sort("adj_rate").row(0, named=True)
-    sig = not bad(m.p) and m.p < 0.05
+    sig = m.significant
     marked = [r for r in seats.iter_rows(named=True) if r["sig"]]
     text: list = [
         head,

@@ -68,9 +68,9 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
                 lab,
                 pct(gap),
                 f"seat {best + 1} / seat {worst + 1}",
-                ("●" if qq < 0.05 else "") + f" {qq:.3g}" if math.isfinite(qq) else "–",
+                ("●" if sig else "") + f" {qq:.3g}" if math.isfinite(qq) else "–",
             ]
-            for r, lab, gap, best, worst, qq in zip(runs, labels, g.gaps, g.best, g.worst, g.q)
+            for r, lab, gap, best, worst, qq, sig in zip(runs, labels, g.gaps, g.best, g.worst, g.q, g.significant)
         ]
         fairest = None
         if g.fairest is not None:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from meeplab.lab.stats import ALPHA
 from meeplab.sim.core.bots import READS_ALL, available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.forward import S_FORBID, S_ONLY
@@ -89,8 +90,8 @@ def verdict(row: dict[str, Any], fair: float) -> str:
     if row["mode"] == "forbid" and row["hi"] < fair / 2:
         return "dominant"
     if row["mode"] == "forbid" and row["delta_lo"] > -SMALL:
-        return "useless" if row["p_holm"] >= 0.05 or row["delta"] >= 0 else "costly"
-    if row["p_holm"] < 0.05:
+        return "useless" if row["p_holm"] >= ALPHA or row["delta"] >= 0 else "costly"
+    if row["p_holm"] < ALPHA:
         return "costly" if row["delta"] < 0 else "helps"
     return "-"
 

@@ -163,7 +163,7 @@ def compare_rows(base: Path, variant: Path) -> list[dict[str, Any]]:
     from meeplab.analysis.compare import holm_marks, paired_compare, pairing, unpaired_compare
     from meeplab.analysis.load import load_run
     from meeplab.analysis.seatgap import seat_gaps
-    from meeplab.analysis.stats import run_stats
+    from meeplab.analysis.stats import run_stats, significant
 
     a, b = load_run(base), load_run(variant)
     ok = pairing(a, b)[0]
@@ -194,7 +194,7 @@ def compare_rows(base: Path, variant: Path) -> list[dict[str, Any]]:
                 "change": g1.d,
                 "95% CI": _ci(g1.d_lo, g1.d_hi),
                 "Holm p": g1.p,
-                "significant": "yes" if math.isfinite(g1.p) and g1.p < 0.05 else "no",
+                "significant": "yes" if significant(g1.p) else "no",
             }
         )
     return rows

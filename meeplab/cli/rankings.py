@@ -201,7 +201,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
         for i, r in enumerate([r for r in ranking if r["n_players"] == p]):
             click.echo(
                 f"  {i + 1:>3}. {r['name']:<24} {100 * r['seat_gap']:5.1f} pts  {r['spread']:7.1f}  "
-                f"{r['length']:6.1f}{'  (seat effect significant)' if r['q_seat'] < 0.05 else ''}"
+                f"{r['length']:6.1f}{'  (seat effect significant)' if r['seat_significant'] else ''}"
             )
     click.echo(f"report written to {path}", err=True)
 
