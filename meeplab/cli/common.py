@@ -232,7 +232,7 @@ def run_options(fn):
             help="Games per shard, the unit of work and of results on disk (default 50,000; on a "
             "cluster fewer, so that every worker gets several).",
         ),
-        click.option("--chunk", type=int, default=None, hidden=True),  # the old name of --shard
+        click.option("--chunk", type=int, default=None, hidden=True),  # an alias of --shard
         click.option(
             "--workers",
             "-w",

@@ -144,7 +144,7 @@ def bot_jit(func=None, **options):
 # (declare_seats, called by every GameSpec). The four built-in games (at most 5 seats) keep one compiled engine;
 # a plugin game of 7 seats compiles its own engine for 7 entries and recompiles no other.
 MIN_ENTRIES = 5
-MAX_ENTRIES = MIN_ENTRIES  # the former global cap's name: the entries of a game of at most 5 seats (ACBAS reads it)
+MAX_ENTRIES = MIN_ENTRIES  # the entries of a game of at most 5 seats (ACBAS sizes its tables by it)
 _SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
 _LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
 

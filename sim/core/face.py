@@ -1,13 +1,12 @@
-"""What every game on the forward model used to copy: its face's ``play``/``decisions``/``events``/``replay``, the
-state record's text, and the forward model called from Python.
+"""What every game on the forward model shares: its face's ``play``/``decisions``/``events``/``replay``, the state
+record's text, and the forward model called from Python.
 
-A game hands :class:`Face` the function that makes its engine context for a run and its score categories; the
-face's methods are then the ``GameSpec`` callables::
+A game hands :class:`Face` the function that makes its engine context for a run and its score categories, and
+hands the face to ``GameSpec`` in one line (:meth:`Face.spec_fields`; a game with a replay of its own passes it)::
 
     FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW,
                 format_game=replay.format_game)
-    GAME = GameSpec(..., play=FACE.play, decisions=FACE.decisions, replay=FACE.replay, events=FACE.events,
-                    forward_context=FACE.forward_context, forward_model=True)
+    GAME = GameSpec(id=..., title=..., ..., **FACE.spec_fields())
 
 The ``fm_*`` functions below call a game's registered forward model (``sim.core.forward.register``) from Python:
 ``new_state(cx, np_, log)``, ``reset(st, cx, seed, g)``, ``advance(st, cx)``, ``apply(st, cx, i)``,
@@ -178,6 +177,22 @@ class Face:
         self.log_width = int(log_width)
         self.format_game = format_game
         self.log_rows = int(log_rows)
+
+    def spec_fields(self, **own) -> dict[str, Any]:
+        """The ``GameSpec`` fields the face provides (``play``, ``decisions``, ``events``, ``replay``,
+        ``forward_context``, ``forward_model``), with ``own`` in place of any the game makes itself."""
+        fields = {
+            "play": self.play,
+            "decisions": self.decisions,
+            "events": self.events,
+            "replay": self.replay,
+            "forward_context": self.forward_context,
+            "forward_model": True,
+        }
+        unknown = set(own) - set(fields)
+        if unknown:
+            raise TypeError(f"Face.spec_fields: {', '.join(sorted(unknown))} is not a field the face provides")
+        return {**fields, **own}
 
     def play(self, ctx, lineup, seed, start, n_games, n_players):
         """Games ``start .. start + n_games - 1`` on all threads, as a ``Batch``."""
