@@ -71,7 +71,7 @@ def _out(out, prefix: str) -> Path:
 
 
 def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force, progress):
-    from meeplab.lab.runs.runner import DEFAULT_CHUNK, RunConfig
+    from meeplab.lab.runs.runner import DEFAULT_SHARD, RunConfig
     from meeplab.sim.core.registry import get_game
 
     g = get_game(game)
@@ -90,7 +90,7 @@ def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, 
         out=Path(out),
         rotate=rotate,
         bot_configs=tuple(str(b) for b in bot_configs),
-        chunk=DEFAULT_CHUNK,
+        shard=DEFAULT_SHARD,
         progress=progress,
         label=label,
         command="meeplab.run (Python)",

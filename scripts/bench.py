@@ -128,7 +128,7 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
             players=[players],
             bots=["greedy"],
             out=tmp / name,
-            chunk=size,
+            shard=size,
             progress=False,
             force=True,
             executor=executor,

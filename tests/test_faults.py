@@ -347,7 +347,7 @@ codes = []
 for i in range(int(sys.argv[1])):
     pid = os.fork()
     if pid == 0:  # the child plays in memory, then leaves through the interpreter's normal teardown
-        meta = run(RunConfig(game=game, games=60, players=[3], bots=["greedy", "random"], chunk=20, progress=False))
+        meta = run(RunConfig(game=game, games=60, players=[3], bots=["greedy", "random"], shard=20, progress=False))
         assert meta.table.num_rows == 180
         sys.exit(0)
     _, status = os.waitpid(pid, 0)

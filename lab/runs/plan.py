@@ -98,7 +98,7 @@ def estimate(cfgs) -> Estimate:
         for p in cfg.players:
             games += cfg.games
             sp = speeds.get(p) or speeds[min(speeds, key=lambda q: abs(q - p))]
-            width = parallel_width(min(cfg.games, cfg.chunk), play_threads(cfg))
+            width = parallel_width(min(cfg.games, cfg.shard), play_threads(cfg))
             seconds += cfg.games / (sp.games_per_s * width) if sp.games_per_s > 0 else math.inf
     compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values())
     return Estimate(games, seconds, compile_s, next(iter(measured.values())), names)

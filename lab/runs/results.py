@@ -1,4 +1,4 @@
-"""The results table: one chunk of engine output (:class:`~meeplab.sim.core.game.Batch`) as rows (game, seat).
+"""The results table: one batch of engine output (:class:`~meeplab.sim.core.game.Batch`) as rows (game, seat).
 
 The columns are documented in ``lab/runs/SCHEMA.md``. The runner (one process) and the shards (workers of a
 cluster) both write parts of this shape.
@@ -14,7 +14,7 @@ from meeplab.lab.runs.rundir import GAME_KEY
 
 
 def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names: list[str], rotate: bool) -> pa.Table:
-    """One chunk of engine output as rows (game, seat)."""
+    """One batch of engine output as rows (game, seat)."""
     n = batch.score.shape[0]
     rank, win = rank_and_win(batch.score, batch.tiebreak, game.lower_wins)
     gidx = np.arange(start, start + n, dtype=np.int64)

@@ -1,7 +1,7 @@
 """The shared batch runner: plays games in chunks through a GameSpec and writes the results.
 
 Game ``g`` of player count ``P`` always plays the same way for a given seed, whatever the thread
-count or chunk size, so a run of N games is the first N games of a run of 2N, and a variant run with
+count or shard size, so a run of N games is the first N games of a run of 2N, and a variant run with
 the same seed is paired game by game with its baseline (common random numbers).
 """
 
@@ -32,7 +32,7 @@ from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.registry import check_players
 from meeplab.lab.runs.shards import LocalExecutor
 
-DEFAULT_CHUNK = 50_000
+DEFAULT_SHARD = 50_000
 #: the most games per player count: game indices and the disk stay far from their limits
 MAX_GAMES = 10**12
 #: the least one result row takes on disk (zstd Parquet; Schweinebande greedy measures about 7): a --games that
@@ -52,7 +52,7 @@ class RunConfig:
     out: Path | None = None
     rotate: bool = True
     bot_configs: tuple[str, ...] = ()
-    chunk: int = DEFAULT_CHUNK  # games per shard (one Parquet part each)
+    shard: int = DEFAULT_SHARD  # games per shard (one Parquet part each)
     progress: bool = True
     label: str = ""
     command: str = ""
@@ -88,8 +88,8 @@ def check_config(cfg: RunConfig) -> tuple[dict[str, Any], Any]:
         cfg.game.params.check_seats(values, p)  # per-seat values: one per seat
         make_lineup(cfg.game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
     ctx = cfg.game.prepare(values)
-    if cfg.chunk <= 0:
-        raise MeeplabError(f"--shard must be a positive number of games, got {cfg.chunk}")
+    if cfg.shard <= 0:
+        raise MeeplabError(f"--shard must be a positive number of games, got {cfg.shard}")
     if cfg.out is not None:
         _check_out(cfg)
         _check_disk(cfg)
@@ -177,7 +177,7 @@ class RunResult:
 def run(cfg: RunConfig) -> RunResult:
     """Play the batch and write ``results.parquet`` + ``run.json``; returns the :class:`RunResult`.
 
-    The games are split into shards (``cfg.chunk`` games of one player count); ``cfg.executor`` plays
+    The games are split into shards (``cfg.shard`` games of one player count); ``cfg.executor`` plays
     them (default: this process, numba threads) and this process writes each one as it arrives.
     """
     values, ctx = check_config(cfg)
@@ -253,7 +253,7 @@ def _play(
         "threads": threads,
         "workers": executor.workers,
         "scheduler": executor.scheduler,
-        "shard_size": cfg.chunk,
+        "shard_size": cfg.shard,
         "started": _now(),
         "command": cfg.command,
     }
@@ -279,8 +279,8 @@ def _play(
         bot_configs=tuple(cfg.bot_configs),
         seed=cfg.seed,
     )
-    todo = shards_mod.plan(cfg.players, cfg.games, cfg.chunk, done)  # lazily: memory independent of --games
-    n_shards = shards_mod.plan_count(cfg.players, cfg.games, cfg.chunk, done)
+    todo = shards_mod.plan(cfg.players, cfg.games, cfg.shard, done)  # lazily: memory independent of --games
+    n_shards = shards_mod.plan_count(cfg.players, cfg.games, cfg.shard, done)
     completed = {p: sum(n for _, n in done.get(p, [])) for p in cfg.players}
     total = cfg.games * len(cfg.players)
     bar = None

@@ -369,7 +369,7 @@ def run_sequential(
     n_max = max(t.n for t in tests)
     for cfg, store in zip((base_cfg, var_cfg), played):
         cfg.games = n_max
-        cfg.chunk = settings.batch
+        cfg.shard = settings.batch
         cfg.executor = ReplayExecutor(inner, store)
         got = run(cfg)
         if got.status != "complete":

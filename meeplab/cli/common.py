@@ -299,7 +299,7 @@ def run_config(
 ):
     """The :class:`~meeplab.lab.runs.runner.RunConfig` of one run from the options of :func:`run_options`
     (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports)."""
-    from meeplab.lab.runs.runner import DEFAULT_CHUNK, RunConfig
+    from meeplab.lab.runs.runner import DEFAULT_SHARD, RunConfig
 
     if out is not None and not str(out).strip():
         raise MeeplabError("--out needs a directory name (got an empty one)")
@@ -315,7 +315,7 @@ def run_config(
         out=Path(out) if out else None,
         rotate=not fixed_seats,
         bot_configs=tuple(bot_configs),
-        chunk=shard if shard is not None else chunk if chunk is not None else DEFAULT_CHUNK,
+        shard=shard if shard is not None else chunk if chunk is not None else DEFAULT_SHARD,
         progress=not quiet,
         label=label,
         command=command_line(),
@@ -367,7 +367,7 @@ def play_runs(cfgs, kw) -> list[dict]:
         for cfg in cfgs:
             cfg.executor = ex
             if ex is not None and kw["shard"] is None and kw["chunk"] is None:
-                cfg.chunk = max(1, min(cfg.chunk, -(-cfg.games // (4 * max(1, ex.workers)))))
+                cfg.shard = max(1, min(cfg.shard, -(-cfg.games // (4 * max(1, ex.workers)))))
             got = run(cfg)
             if got.already_complete:
                 click.echo(f"meeplab: {cfg.out} is already complete; nothing to play", err=True)
