@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import tomli_w
 
 from meeplab.sim.core.bots import BotSpec
 from meeplab.sim.core.errors import MeeplabError
@@ -326,19 +327,17 @@ def budget_variants(top: BotSpec, factors: list[float]) -> tuple[list[str], str]
         )
     w = top.weights_dict()
     key = next(k for k in BUDGET_WEIGHTS[top.search] if w.get(k, 0) > 0)
-    names, toml = [], [f"# budget rungs of {top.name} (meeplab ladder --budgets): {key} x each factor"]
+    names, bots = [], {}
     for f in factors:
         if f == 1:
             names.append(top.name)
             continue
         name = f"{top.name}-x{f:g}"
         names.append(name)
-        toml += [
-            f'[bots."{name}"]',
-            f'base = "{top.name}"',
-            f'description = "{top.name} at {f:g} x its budget ({key} = {w[key] * f:g})"',
-            f'[bots."{name}".weights]',
-            f"{key} = {w[key] * f!r}",
-            "",
-        ]
-    return names, "\n".join(toml) + "\n"
+        bots[name] = {
+            "base": top.name,
+            "description": f"{top.name} at {f:g} x its budget ({key} = {w[key] * f:g})",
+            "weights": {key: float(w[key] * f)},
+        }
+    head = f"# budget rungs of {top.name} (meeplab ladder --budgets): {key} x each factor".replace("\n", " ")
+    return names, head + "\n" + tomli_w.dumps({"bots": bots})

@@ -198,3 +198,28 @@ def test_skill_spread_chart_draws_every_pair_and_player_count():
     uri = spread_chart(gaps)
     assert uri.startswith("data:image/png;base64,") and len(uri) > 5000
     assert spread_chart([]) == ""
+
+
+def test_the_tuned_variant_and_budget_rungs_are_toml_whatever_the_names():
+    """A name with a quote, a bracket or a newline makes valid TOML that reads back to the same names and weights
+    (the files are written with a TOML writer, not by hand)."""
+    import tomllib
+    from types import SimpleNamespace
+
+    from meeplab.analysis.ladder import budget_variants
+
+    res = SimpleNamespace(
+        generations=1,
+        games_played=10,
+        tuned=["a"],
+        interrupted=False,
+        final=None,
+        names=['we"ird]', "b"],
+        best=[1, 2.5],
+    )
+    name = 'tu"ned [x]\\n'
+    got = tomllib.loads(variant_toml(res, name, 'ba"se', 'meeplab tune "x"\nrm -rf', ['he"ur'], [2], 10))
+    assert got["bots"][name]["base"] == 'ba"se' and got["bots"][name]["weights"] == {'we"ird]': 1.0, "b": 2.5}
+    top = SimpleNamespace(search="rollout", name='roll"out', weights_dict=lambda: {"playouts": 8.0})
+    names, text = budget_variants(top, [1.0, 4.0])
+    assert tomllib.loads(text)["bots"][names[1]]["weights"] == {"playouts": 32.0}

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import tomli_w
 
 from meeplab.sim.core.bots import Lineup, available, make_lineup, search_row, tunable_weights
 from meeplab.sim.core.errors import MeeplabError
@@ -319,9 +320,10 @@ def variant_toml(
                 f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}"
             )
     desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
-    lines += [f"[bots.{name}]", f'base = "{base}"', f'description = "{desc}"', f"[bots.{name}.weights]"]
-    lines += [f'"{k}" = {float(v)!r}' for k, v in zip(res.names, res.best)]
-    return "\n".join(lines) + "\n"
+    weights = {str(k): float(v) for k, v in zip(res.names, res.best)}
+    table = {"bots": {name: {"base": base, "description": desc, "weights": weights}}}
+    comments = "".join(line.replace("\n", " ") + "\n" for line in lines)  # a name never breaks out of a comment
+    return comments + tomli_w.dumps(table)
 
 
 def write_variant(path: Path, text: str, force: bool) -> None:
