@@ -537,3 +537,26 @@ def test_tune_searches_the_options_of_ismcts_within_their_ranges(tiny):
     assert "Weights searched: c, bias, epsilon, widen, switch, margin" in text
     with pytest.raises(MeeplabError, match="tune may search"):
         tune(g, ctx, "tiny", ["heuristic"], [2], 44, bot_configs=[tiny], only=["iterations", "per_candidate"])
+
+
+def test_tune_hands_the_search_options_ranges_to_cma_es(tiny, monkeypatch):
+    """The options' ranges go to CMA-ES as its ``bounds`` (it samples inside them) instead of samples clipped
+    afterwards; an option without an upper end has none (None)."""
+    import cma
+
+    from meeplab.lab.studies.tune import tune
+
+    seen = {}
+    real = cma.CMAEvolutionStrategy
+
+    def spy(x0, sigma, opts):
+        seen.update(opts)
+        return real(x0, sigma, opts)
+
+    monkeypatch.setattr(cma, "CMAEvolutionStrategy", spy)
+    g, ctx = ctx_of("schweinebande")
+    tune(g, ctx, "tiny", ["heuristic"], [2], 44, seed=4, bot_configs=[tiny], games_per_eval=2, popsize=4,
+         sigma=8.0, final_games=2, only=["epsilon", "c"])  # fmt: skip
+    lower, upper = seen["bounds"]
+    assert len(lower) == len(upper) == 2 and all(x is not None and x <= 0 for x in lower)
+    assert sorted(u is None for u in upper) == [False, True]  # epsilon's 1.0 bounds it; c has no upper end

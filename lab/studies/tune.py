@@ -224,12 +224,17 @@ def tune(
     else:
         scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
 
-    def at(z) -> np.ndarray:  # within each weight's valid range (a search option's; a plain bot's are unbounded)
+    def at(z) -> np.ndarray:  # CMA-ES samples z within the bounds it was given, so w stays in each weight's range
         w = w0.copy()
-        w[idx] = np.clip(w[idx] + np.asarray(z) * scale, lo, hi)
+        w[idx] = w[idx] + np.asarray(z) * scale
         return w
 
-    es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, {"popsize": lam, "seed": seed % (2**31 - 1) + 1, "verbose": -9})
+    opts = {"popsize": lam, "seed": seed % (2**31 - 1) + 1, "verbose": -9}
+    with np.errstate(divide="ignore", invalid="ignore"):  # each weight's valid range in the search's units
+        zlo, zhi = (lo - w0[idx]) / scale, (hi - w0[idx]) / scale
+    if np.isfinite(zlo).any() or np.isfinite(zhi).any():  # a search option's range (a plain bot's are unbounded)
+        opts["bounds"] = [[float(x) if np.isfinite(x) else None for x in b] for b in (zlo, zhi)]
+    es = cma.CMAEvolutionStrategy(np.zeros(dim), sigma, opts)
     incumbent = w0.copy()
     res = TuneResult(
         bot=bot,
