@@ -121,9 +121,9 @@ def test_default_deal_is_random_and_recorded(served, tmp_path):
     assert served["apps"][-1].session.table.rec.tobytes() == first.session.table.rec.tobytes()
 
 
-def test_token_file_is_private_and_removed_after(served, tmp_path, capsys):
-    path = tmp_path / "token"
-    rc = main(
+def play_with_token_file(path, saves) -> int:
+    """``meeplab play schweinebande --no-browser --token-file PATH`` (saves in ``saves``): its exit code."""
+    return main(
         [
             "play",
             "schweinebande",
@@ -133,9 +133,14 @@ def test_token_file_is_private_and_removed_after(served, tmp_path, capsys):
             "--token-file",
             str(path),
             "--save-dir",
-            str(tmp_path / "saves"),
+            str(saves),
         ]
     )
+
+
+def test_token_file_is_private_and_removed_after(served, tmp_path, capsys):
+    path = tmp_path / "token"
+    rc = play_with_token_file(path, tmp_path / "saves")
     assert rc == 0
     out = capsys.readouterr().out
     app = served["app"]
@@ -153,19 +158,7 @@ def test_token_file_while_serving(monkeypatch, tmp_path):
         seen["app"] = app
 
     monkeypatch.setattr(play_cli, "serve", fake_serve)
-    rc = main(
-        [
-            "play",
-            "schweinebande",
-            "--bots",
-            "greedy",
-            "--no-browser",
-            "--token-file",
-            str(path),
-            "--save-dir",
-            str(tmp_path / "saves"),
-        ]
-    )
+    rc = play_with_token_file(path, tmp_path / "saves")
     assert rc == 0 and seen["mode"] == 0o600 and seen["text"].strip() == seen["app"].token
     assert (
         client_of(seen["app"], token=False)
