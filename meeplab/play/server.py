@@ -68,6 +68,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.schema import nesting_depth
 
 from . import saved
 from .table import Table
@@ -333,8 +334,6 @@ def security_headers(nonce: str) -> dict[str, str]:
 
 # -- reading requests ---------------------------------------------------------------------------------------------
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 _COUNT = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
@@ -352,18 +351,6 @@ def _no_constant(text: str) -> Any:
     raise ValueError(f"{text} is not JSON")
 
 
-def json_depth(text: str) -> int:
-    """How deep ``text``'s arrays and objects nest (brackets inside strings do not count)."""
-    depth = deepest = 0
-    for m in _BRACKET.finditer(_STRING.sub('""', text)):
-        if m.group() in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
 def parse_body(raw: bytes) -> Any:
     """The JSON of a request body (None when empty), refused (400) when it is not UTF-8 JSON, nests deeper than
     :data:`MAX_DEPTH` or holds an integer longer than :data:`MAX_DIGITS` digits."""
@@ -373,7 +360,7 @@ def parse_body(raw: bytes) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise Refused(400, "the body is not UTF-8 JSON") from None
-    if json_depth(text) > MAX_DEPTH:
+    if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise Refused(400, f"the body's JSON nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
