@@ -8,6 +8,12 @@ hands the face to ``GameSpec`` in one line (:meth:`Face.spec_fields`; a game wit
                 format_game=replay.format_game)
     GAME = GameSpec(id=..., title=..., ..., **FACE.spec_fields())
 
+A game also hands the face the feature columns it declares (``features``): per decision kind name, the names of
+the columns its engine writes in ``feats``, in order. Generic code reads them from a game's spec with
+:meth:`Face.of` (``Face.of(get_game(id)).features``); a game names its columns with one ``IntEnum`` per kind
+(the engine writes ``feats[i, Place.GAIN]``, its bots read the same names) and :func:`column_names` turns one into
+the declared tuple.
+
 The ``fm_*`` functions below call a game's registered forward model (``sim.core.forward.register``) from Python:
 ``new_state(cx, np_, log)``, ``reset(st, cx, seed, g)``, ``advance(st, cx)``, ``apply(st, cx, i)``,
 ``determinise(st, cx, seat, r)``, ``result(st, cx, score, tiebreak, brk)``, ``option_mask(st, cx, i)``. They are
@@ -17,7 +23,8 @@ are what tests, the conformance kit (``meeplab.testing``) and tools step a game 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -157,12 +164,26 @@ def describe(st, names: dict[str, dict[int, str]] | None = None) -> str:
     return "\n".join(lines)
 
 
+def column_names(columns: type[IntEnum], width: int) -> tuple[str, ...]:
+    """The ``width`` feature column names of one decision kind, in column order, from the ``IntEnum`` that names
+    them (member ``GAIN = 0`` gives ``"gain"`` at column 0); a column no member names is ``"unused_N"``."""
+    names = [f"unused_{i}" for i in range(width)]
+    for c in columns:
+        if not 0 <= c < width:
+            raise ValueError(f"{columns.__name__}.{c.name} = {int(c)} is not a column below {width}")
+        names[c] = c.name.lower()
+    return tuple(names)
+
+
 class Face:
     """A forward-model game's ``play``, ``decisions``, ``events`` and ``replay`` in one object.
 
     ``forward_context(ctx, lineup)``: the engine context of a run (most games: ``ctx.cx``; a game whose context depends
     on the line-up builds it here). ``format_game(ctx, lineup, seed, index, n_players, log, length, score, brk,
-    explain=False) -> str``: the replay text from the event log (``None``: :meth:`replay` lists the raw rows)."""
+    explain=False) -> str``: the replay text from the event log (``None``: :meth:`replay` lists the raw rows).
+    ``features``: the feature columns the game declares, ``{kind name: (column name, ...)}`` with the kinds in
+    ``ctl[C_KIND]`` order and each tuple in column order (``feats[i, j]`` of a decision of kind ``k`` is column
+    ``features[list(features)[k]][j]``); empty for a game that declares none."""
 
     def __init__(
         self,
@@ -171,12 +192,21 @@ class Face:
         log_width: int = LOG_WIDTH,
         format_game: Callable[..., str] | None = None,
         log_rows: int = LOG_ROWS,
+        features: Mapping[str, tuple[str, ...]] | None = None,
     ):
         self.forward_context = forward_context
         self.n_categories = int(n_categories)
         self.log_width = int(log_width)
         self.format_game = format_game
         self.log_rows = int(log_rows)
+        self.features = {str(k): tuple(str(c) for c in v) for k, v in (features or {}).items()}
+
+    @staticmethod
+    def of(spec) -> Face | None:
+        """The face a game's ``GameSpec`` was made from (the one whose ``play`` it holds), or ``None`` for a game
+        that makes its own ``play``."""
+        face = getattr(spec.play, "__self__", None)
+        return face if isinstance(face, Face) else None
 
     def spec_fields(self, **own) -> dict[str, Any]:
         """The ``GameSpec`` fields the face provides (``play``, ``decisions``, ``events``, ``replay``,
