@@ -70,8 +70,9 @@ def _out(out, prefix: str) -> Path:
     return Path(out) if out is not None else Path(tempfile.mkdtemp(prefix=f"meeplab-{prefix}-"))
 
 
-def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force, progress):
-    from meeplab.lab.runs.runner import DEFAULT_SHARD, RunConfig
+def _plan(game, games, players, bots, seed, set, params, bot_configs, rotate, threads, out, label, force, progress):
+    """The checked plan of one run from an API call's arguments: the one place the call is validated."""
+    from meeplab.lab.runs.plan import DEFAULT_SHARD, RunConfig, plan_run
     from meeplab.sim.core.registry import get_game
 
     g = get_game(game)
@@ -79,22 +80,24 @@ def _config(game, games, players, bots, seed, set, params, bot_configs, rotate, 
         from meeplab.sim.core.bots import available
 
         bots = bots if "tuned" in available(g.id) else "greedy"
-    return RunConfig(
-        game=g,
-        games=_whole("games", games),
-        players=_players(players, g),
-        bots=_bots(bots),
-        seed=_whole("seed", seed),
-        threads=threads,
-        overrides=_overrides(set, params),
-        out=Path(out),
-        rotate=rotate,
-        bot_configs=tuple(str(b) for b in bot_configs),
-        shard=DEFAULT_SHARD,
-        progress=progress,
-        label=label,
-        command="meeplab.run (Python)",
-        force=force,
+    return plan_run(
+        RunConfig(
+            game=g,
+            games=_whole("games", games),
+            players=_players(players, g),
+            bots=_bots(bots),
+            seed=_whole("seed", seed),
+            threads=threads,
+            overrides=_overrides(set, params),
+            out=Path(out),
+            rotate=rotate,
+            bot_configs=tuple(str(b) for b in bot_configs),
+            shard=DEFAULT_SHARD,
+            progress=progress,
+            label=label,
+            command="meeplab.run (Python)",
+            force=force,
+        )
     )
 
 
@@ -323,7 +326,7 @@ def run(
     game ships none), rotated over the seats unless ``rotate=False``."""
     from meeplab.lab.runs.runner import run as run_batch
 
-    cfg = _config(
+    cfg = _plan(
         game,
         games,
         players,
@@ -374,7 +377,6 @@ def compare(
     ``until_significant=True`` in batches until the SPRT decides (``delta`` or ``elo``) or ``max_games`` per player
     count (default 100,000; ``games`` does not apply to a sequential test). Writes ``out/baseline``,
     ``out/variant`` (and ``out/sprt.json``)."""
-    from meeplab.lab.runs.runner import check_config
     from meeplab.lab.runs.runner import run as run_batch
 
     root = _out(out, "compare")
@@ -389,10 +391,10 @@ def compare(
         "force": force,
         "progress": progress,
     }
-    var_cfg = _config(game, set=variant, params=variant_params, out=root / "variant", label="variant", **common)
+    var_cfg = _plan(game, set=variant, params=variant_params, out=root / "variant", label="variant", **common)
     if not var_cfg.overrides:
         raise MeeplabError("compare needs a variant: variant={'name': value} or variant_params=FILE")
-    base_cfg = _config(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline", **common)
+    base_cfg = _plan(game, set=baseline, params=baseline_params, out=root / "baseline", label="baseline", **common)
     if until_significant:
         from meeplab.lab.studies.sprt import SprtSettings, run_sequential, store
 
@@ -410,8 +412,6 @@ def compare(
             raise KeyboardInterrupt("comparison interrupted")
         store(root, var_cfg.out, rec)
     else:
-        for cfg in (base_cfg, var_cfg):
-            check_config(cfg)
         for cfg in (base_cfg, var_cfg):
             if run_batch(cfg).status != "complete":
                 raise KeyboardInterrupt(f"comparison interrupted; the finished shards are in {cfg.out}")

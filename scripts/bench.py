@@ -113,7 +113,8 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     import tempfile
 
     from meeplab.lab.distributed.cluster import DaskExecutor
-    from meeplab.lab.runs.runner import RunConfig, run
+    from meeplab.lab.runs.plan import RunConfig, plan_run
+    from meeplab.lab.runs.runner import run
 
     game = get_game("schweinebande")
     tmp = Path(tempfile.mkdtemp(prefix="meeplab-bench-"))
@@ -133,7 +134,7 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
             force=True,
             executor=executor,
         )
-        meta = run(cfg).meta
+        meta = run(plan_run(cfg)).meta
         return meta["wall_time_s"] - meta["compile_time_s"], meta["shards"]
 
     try:

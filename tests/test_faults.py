@@ -336,18 +336,20 @@ import os, sys
 import pandas  # noqa: F401  (what every child would import first, loaded once here)
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.registry import get_game
-from meeplab.lab.runs.runner import RunConfig, check_config, run
+from meeplab.lab.runs.plan import RunConfig, plan_run
+from meeplab.lab.runs.runner import run
 
 game = get_game("schweinebande")
 # The parent loads the engine's code through the one-thread path (no parallel region: forking after numba's OpenMP
 # pool has started is unsafe), so each child starts its own threads, plays, and tears them down.
 cfg = RunConfig(game=game, games=1, players=[3], bots=["greedy", "random"])
-game.decisions(check_config(cfg)[1], make_lineup(game.id, cfg.bots, 3, True, ()), 1, 0, 1, 3)
+game.decisions(plan_run(cfg).ctx, make_lineup(game.id, cfg.bots, 3, True, ()), 1, 0, 1, 3)
 codes = []
 for i in range(int(sys.argv[1])):
     pid = os.fork()
     if pid == 0:  # the child plays in memory, then leaves through the interpreter's normal teardown
-        meta = run(RunConfig(game=game, games=60, players=[3], bots=["greedy", "random"], shard=20, progress=False))
+        cfg = RunConfig(game=game, games=60, players=[3], bots=["greedy", "random"], shard=20, progress=False)
+        meta = run(plan_run(cfg))
         assert meta.table.num_rows == 180
         sys.exit(0)
     _, status = os.waitpid(pid, 0)

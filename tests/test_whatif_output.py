@@ -8,7 +8,7 @@ import json
 
 from cli_run import run_cli
 
-from meeplab.lab.runs.plan import duration
+from meeplab.lab.runs.estimate import duration
 
 SB = ["schweinebande", "--players", "2", "--games", "40"]
 
@@ -75,12 +75,12 @@ def test_duration_text():
 def test_the_calibrations_compile_is_the_runs_and_not_play(tmp_path, capsys, monkeypatch):
     """The calibration compiles the engine before the run's own warm-up, which then finds it loaded: the run records
     the calibration's compile/load as its own (and says so), and the estimate counts play only."""
-    from meeplab.lab.runs import plan
+    from meeplab.lab.runs import estimate
 
-    def fake(cfg, budget_s=plan.CALIBRATE_S):  # 40 games/s after a 7 s compile
-        return {p: plan.Speed(p, 40.0, 7.0, 4) for p in cfg.players}
+    def fake(cfg, budget_s=estimate.CALIBRATE_S):  # 40 games/s after a 7 s compile
+        return {p: estimate.Speed(p, 40.0, 7.0, 4) for p in cfg.players}
 
-    monkeypatch.setattr(plan, "calibrate", fake)
+    monkeypatch.setattr(estimate, "calibrate", fake)
     code, so, se = run_cli(["run", *SB, "--out", str(tmp_path / "dry"), "--dry-run"], capsys)
     assert code == 0, se
     assert "estimate: about 1 s of play (2 players 40.0 games/s on one thread" in so
@@ -118,8 +118,10 @@ def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "compile_notice", notice)
     monkeypatch.setattr(runner, "_progress", progress)
-    cfg = runner.RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r")
-    assert runner.run(cfg).status == "complete"
+    from meeplab.lab.runs.plan import RunConfig, plan_run
+
+    plan = plan_run(RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r"))
+    assert runner.run(plan).status == "complete"
     assert events == ["warm-up", "warm-up", "bar"]
 
 
@@ -127,21 +129,21 @@ def test_every_lineup_is_timed_and_the_slowest_named(tmp_path, capsys, monkeypat
     """A ladder mixes a fast bot with a search bot thousands of times slower: each lineup is calibrated once (the
     lineups share the calibration time), the estimate adds up each run at its own lineup's speed, and the plan names
     the slowest lineup, the one that sets the pace."""
-    from meeplab.lab.runs import plan
+    from meeplab.lab.runs import estimate
 
     seen = []
 
-    def fake(cfg, budget_s=plan.CALIBRATE_S):  # heuristic 1,000 games/s, anything with rollout one game in 2 s
+    def fake(cfg, budget_s=estimate.CALIBRATE_S):  # heuristic 1,000 games/s, anything with rollout one game in 2 s
         seen.append((tuple(cfg.bots), budget_s))
         gps = 0.5 if any("rollout" in b for b in cfg.bots) else 1000.0
-        return {p: plan.Speed(p, gps, 0.0, 1) for p in cfg.players}
+        return {p: estimate.Speed(p, gps, 0.0, 1) for p in cfg.players}
 
-    monkeypatch.setattr(plan, "calibrate", fake)
+    monkeypatch.setattr(estimate, "calibrate", fake)
     args = ["ladder", *SB, "--bots", "heuristic,rollout", "--threads", "1", "--dry-run"]
     code, so, se = run_cli([*args, "--out", str(tmp_path / "l")], capsys)
     assert code == 0, se
     assert [b for b, _ in seen] == [("heuristic",), ("rollout",), ("heuristic", "rollout")]  # each lineup once
-    assert all(abs(b - plan.CALIBRATE_S / 3) < 1e-9 for _, b in seen)
+    assert all(abs(b - estimate.CALIBRATE_S / 3) < 1e-9 for _, b in seen)
     # 40 games on one thread: rollout's self-play and the pair each 40 / 0.5 = 80 s, heuristic's a few ms
     assert "estimate: about 2 min 40 s of play (slowest: 2 players 2.0 s a game (rollout) on one thread" in so
     assert "bots heuristic | rollout | heuristic,rollout: 120 games" in so

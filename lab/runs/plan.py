@@ -1,128 +1,233 @@
-"""Time before work: what a command is about to play and how long it should take, from a short calibration.
+"""A run's request, checked once into an immutable plan that everything below takes as it is.
 
-:func:`calibrate` plays a few games of a run per player count (after the compile, which it times apart) until a
-short budget is spent, and :func:`estimate` calibrates each lineup of a list of runs once and turns the measured
-games per second into their wall time. Search bots (rollouts, MCTS) are thousands of times slower than greedy
-ones; the estimate says so before the bulk starts instead of after it.
+A command or an API call gathers what the user asked for into a :class:`RunConfig` (mutable, unchecked: the
+request) and calls :func:`plan_run` once. The :class:`RunPlan` it returns holds the request's values already
+resolved and checked: the game, its rule parameters resolved against the rule book, the engine context prepared
+for them, the lineup of every player count built once, the seeds, the games, the output folder (checked, not yet
+claimed) and the shard size. The estimate (:mod:`meeplab.lab.runs.estimate`), the runner
+(:mod:`meeplab.lab.runs.runner`), the sequential test and the executors read the plan and never validate again.
 """
 
 from __future__ import annotations
 
-import math
-import time
-from dataclasses import dataclass, field
+import operator
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-from meeplab.sim.core.bots import make_lineup
+from meeplab.lab.runs.shards import Job
+from meeplab.sim.core.bots import Lineup, available, make_lineup
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.registry import check_players
 
-#: wall time spent measuring each lineup and player count (after the compile)
-CALIBRATE_S = 0.6
+__all__ = ["DEFAULT_SHARD", "MAX_GAMES", "MIN_ROW_BYTES", "RunConfig", "RunPlan", "check_out", "plan_run"]
+
+DEFAULT_SHARD = 50_000
+#: the most games per player count: game indices and the disk stay far from their limits
+MAX_GAMES = 10**12
+#: the least one result row takes on disk (zstd Parquet; Schweinebande greedy measures about 7): a --games that
+#: cannot fit on OUT's disk at this rate is refused before anything is played
+MIN_ROW_BYTES = 1
 
 
 @dataclass
-class Speed:
-    n_players: int
-    games_per_s: float  # on one thread (a run's wall speed is this times the threads its batches keep busy)
-    compile_s: float
-    games: int  # played to measure it
+class RunConfig:
+    """What a command or API call asks for, before any check (:func:`plan_run` turns it into a :class:`RunPlan`)."""
+
+    game: GameSpec
+    games: int
+    players: list[int]
+    bots: list[str]
+    seed: int = 1
+    threads: int | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    out: Path | None = None
+    rotate: bool = True
+    bot_configs: tuple[str, ...] = ()
+    shard: int = DEFAULT_SHARD  # games per shard (one Parquet part each)
+    progress: bool = True
+    label: str = ""
+    command: str = ""
+    resume: bool = False  # finish the run in ``out`` (only the shards its manifest lacks)
+    force: bool = False  # replace whatever run ``out`` holds
+    executor: Any = None  # None: this process, numba threads; else e.g. lab.distributed.cluster.DaskExecutor
 
 
-@dataclass
-class Estimate:
-    games: int  # to play in all
-    seconds: float  # play, after the compile
-    compile_s: float
-    speeds: dict[int, Speed] = field(default_factory=dict)  # the first lineup's, per player count
-    lineups: dict[str, dict[int, Speed]] = field(default_factory=dict)  # every lineup's, by its name
+@dataclass(frozen=True)
+class RunPlan:
+    """One run, checked: what the runner plays and stores. Built only by :func:`plan_run`; a caller that needs
+    another executor or shard size for the same run takes :meth:`on`, which checks nothing again."""
+
+    game: GameSpec
+    values: Mapping[str, Any]  # every rule parameter, resolved (read-only)
+    overrides: Mapping[str, Any]  # what the request changed (``--set``, ``--params``), as given
+    ctx: Any  # the engine context of these rules (``game.prepare(values)``)
+    players: tuple[int, ...]
+    bots: tuple[str, ...]
+    lineups: Mapping[int, Lineup]  # per player count, built once
+    bot_weights: Mapping[str, dict[str, float]]  # each bot's weights, as run.json records them
+    rotate: bool
+    bot_configs: tuple[str, ...]
+    seed: int
+    games: int  # per player count
+    out: Path | None  # checked (a folder, or a place to make one; --resume/--force agree with what it holds)
+    shard: int
+    threads: int | None
+    progress: bool
+    label: str
+    command: str
+    resume: bool
+    force: bool
+    executor: Any = None
+
+    @property
+    def job(self) -> Job:
+        """What a worker needs to play this run's shards (small, picklable, no engine state)."""
+        return Job(
+            game=self.game.id,
+            values=tuple(self.values.items()),
+            bots=self.bots,
+            rotate=self.rotate,
+            bot_configs=self.bot_configs,
+            seed=self.seed,
+        )
+
+    def on(self, executor: Any = None, shard: int | None = None, progress: bool | None = None) -> RunPlan:
+        """The same run played by ``executor`` (None: this process), in shards of ``shard`` games (None: as
+        planned) and with or without its progress bar."""
+        if shard is not None and shard <= 0:
+            raise MeeplabError(f"--shard must be a positive number of games, got {shard}")
+        return replace(
+            self,
+            executor=executor,
+            shard=self.shard if shard is None else int(shard),
+            progress=self.progress if progress is None else bool(progress),
+        )
+
+    def sized(self, games: int, shard: int) -> RunPlan:
+        """The same run with ``games`` games per player count in shards of ``shard`` (the sequential test writes
+        the games its batches played)."""
+        if not 0 < games <= MAX_GAMES or shard <= 0:
+            raise MeeplabError(f"a run cannot be resized to {games:,} games in shards of {shard}")
+        return replace(self, games=int(games), shard=int(shard))
+
+    def adopt(self) -> None:
+        """Let this process play the plan's shards with its own prepared context and lineups
+        (:func:`meeplab.lab.runs.shards.adopt`) rather than preparing them again from :attr:`job`."""
+        from meeplab.lab.runs.shards import adopt
+
+        job = self.job
+        for p in self.players:
+            adopt(job, p, self.game, self.ctx, self.lineups[p])
 
 
-def lineup_name(cfg) -> str:
-    """The bots of a run as the plan names them (``heuristic,ismcts``; `` (fixed seats)`` when not rotated)."""
-    return ",".join(cfg.bots) + ("" if cfg.rotate else " (fixed seats)")
+def _whole(name: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MeeplabError(f"{name} must be a whole number, got {value!r}")
+    return value
 
 
-def _lineup_key(cfg) -> tuple:
-    return (tuple(cfg.bots), cfg.rotate, tuple(str(c) for c in cfg.bot_configs or ()))
-
-
-def calibrate(cfg, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
-    """Games per second on one thread of ``cfg`` (a :class:`~meeplab.lab.runs.runner.RunConfig`) at each of its
-    player counts: one game to compile (or load the compiled code), then doubling batches of games from seed
-    ``cfg.seed + 1`` (never the run's own games) until ``budget_s`` is spent or as many games as the run would play.
-    A batch's time counts once per thread it keeps busy (:func:`~meeplab.sim.core.play.parallel_width`), so one slow
-    search game and a thousand fast ones measure the same thing. The compile is the first game less what a game
-    takes."""
-    from meeplab.sim.core.play import parallel_width
-    from meeplab.lab.runs.runner import check_config, compile_notice
-
-    _, ctx = check_config(cfg)
+def plan_run(cfg: RunConfig) -> RunPlan:
+    """Check everything about ``cfg`` before any game is played and return its :class:`RunPlan`: the games, the
+    player counts against the game's range, the seed, the threads, the rule parameters (resolved, and one value
+    per seat where a parameter is per seat), every player count's lineup, the engine context, the shard size and
+    the output folder (what it holds against ``--resume``/``--force``, and room on its disk). Raises
+    :class:`MeeplabError` with one line saying what to change."""
+    if cfg.resume and cfg.force:
+        raise MeeplabError("give --resume (finish the run in OUT) or --force (replace it), not both")
+    games = _whole("--games", cfg.games)
+    if games <= 0:
+        raise MeeplabError(f"--games must be a positive number, got {games}")
+    if games > MAX_GAMES:
+        raise MeeplabError(f"--games must be at most {MAX_GAMES:,} per player count, got {games:,}")
+    if not cfg.players:
+        raise MeeplabError("--players needs at least one player count")
     game = cfg.game
-    out = {}
     for p in cfg.players:
-        lineup = make_lineup(game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
-        t0 = time.perf_counter()
-        with compile_notice(game):
-            game.play(ctx, lineup, cfg.seed + 1, 0, 1, p)
-        first = time.perf_counter() - t0
-        n, played, spent = 1, 0, 0.0
-        while spent < budget_s and played < cfg.games:
-            n = min(n, cfg.games - played)
-            t0 = time.perf_counter()
-            game.play(ctx, lineup, cfg.seed + 1, 1 + played, n, p)
-            spent += (time.perf_counter() - t0) * parallel_width(n)
-            played += n
-            n *= 2
-        rate = played / spent if spent > 0 else math.inf
-        out[p] = Speed(p, rate, max(0.0, first - 1.0 / rate), played)
-    return out
+        check_players(game, p)
+    if cfg.threads is not None and cfg.threads <= 0:
+        raise MeeplabError(f"--threads must be positive, got {cfg.threads}")
+    if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool) or cfg.seed < 0 or cfg.seed >= 2**63:
+        raise MeeplabError(f"--seed must be in 0..2**63-1, got {cfg.seed}")
+    values = game.params.resolve(cfg.overrides, game.id)
+    bots, bot_configs = tuple(cfg.bots), tuple(str(c) for c in cfg.bot_configs)
+    lineups = {}
+    for p in cfg.players:
+        game.params.check_seats(values, p)  # per-seat values: one per seat
+        lineups[p] = make_lineup(game.id, list(bots), p, cfg.rotate, bot_configs)
+    ctx = game.prepare(values)
+    shard = operator.index(cfg.shard) if not isinstance(cfg.shard, bool) else 0
+    if shard <= 0:
+        raise MeeplabError(f"--shard must be a positive number of games, got {shard}")
+    known = available(game.id, bot_configs)
+    plan = RunPlan(
+        game=game,
+        values=MappingProxyType(dict(values)),
+        overrides=MappingProxyType(dict(cfg.overrides)),
+        ctx=ctx,
+        players=tuple(int(p) for p in cfg.players),
+        bots=bots,
+        lineups=MappingProxyType(lineups),
+        bot_weights=MappingProxyType({b: known[b].weights_dict() for b in dict.fromkeys(bots)}),
+        rotate=bool(cfg.rotate),
+        bot_configs=bot_configs,
+        seed=cfg.seed,
+        games=games,
+        out=None if cfg.out is None else Path(cfg.out),
+        shard=shard,
+        threads=cfg.threads,
+        progress=bool(cfg.progress),
+        label=cfg.label,
+        command=cfg.command,
+        resume=bool(cfg.resume),
+        force=bool(cfg.force),
+        executor=cfg.executor,
+    )
+    if plan.out is not None:
+        check_out(plan)
+        _check_disk(plan)
+    return plan
 
 
-def estimate(cfgs) -> Estimate:
-    """The wall time of playing every run in ``cfgs`` on this process's threads: each lineup (bots, seating and
-    bot files) is calibrated once (:func:`calibrate`, on its first run; the lineups share :data:`CALIBRATE_S`,
-    each plays at least one game after its compile), and a run of ``games`` takes
-    ``games / (speed x the threads its batches keep busy)`` per player count."""
-    from meeplab.sim.core.play import parallel_width
-    from meeplab.lab.runs.runner import play_threads
+def check_out(plan: RunPlan) -> bool:
+    """Whether ``plan.out`` holds a run; refuses one that ``--resume``/``--force`` do not allow to touch. The
+    runner asks again once it holds the folder's lock (another process may have written there meanwhile)."""
+    from meeplab.lab.runs import rundir
 
-    if not cfgs:
-        return Estimate(0, 0.0, 0.0)
-    measured: dict[tuple, dict[int, Speed]] = {}
-    names: dict[str, dict[int, Speed]] = {}
-    budget = CALIBRATE_S / len({_lineup_key(cfg) for cfg in cfgs})  # many lineups share the time of one
-    games, seconds = 0, 0.0
-    for cfg in cfgs:
-        key = _lineup_key(cfg)
-        if key not in measured:
-            measured[key] = names[lineup_name(cfg)] = calibrate(cfg, budget)
-        speeds = measured[key]
-        for p in cfg.players:
-            games += cfg.games
-            sp = speeds.get(p) or speeds[min(speeds, key=lambda q: abs(q - p))]
-            width = parallel_width(min(cfg.games, cfg.shard), play_threads(cfg))
-            seconds += cfg.games / (sp.games_per_s * width) if sp.games_per_s > 0 else math.inf
-    compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values())
-    return Estimate(games, seconds, compile_s, next(iter(measured.values())), names)
+    out = Path(plan.out)
+    if out.exists() and not out.is_dir():
+        raise MeeplabError(f"--out {out} exists and is not a directory")
+    chunks = out / rundir.CHUNKS
+    if chunks.is_symlink() or (chunks.exists() and not chunks.is_dir()):
+        raise MeeplabError(f"{chunks} is a link or not a folder; meeplab writes its parts only into a plain folder")
+    owned = (out / rundir.RUN_JSON, out / rundir.RESULTS, out / rundir.MANIFEST)
+    held = any(p.exists() for p in owned) or (
+        chunks.is_dir() and any(rundir.PART_RE.fullmatch(f.name) for f in chunks.iterdir())
+    )
+    if held and not (plan.resume or plan.force):
+        raise MeeplabError(f"{out} already holds a run; add --resume to finish it or --force to replace it")
+    return held
 
 
-def rate(games_per_s: float) -> str:
-    """A speed as people read it: ``13,768 games/s``, ``2.4 games/s``, ``12 s a game``."""
-    if not math.isfinite(games_per_s) or games_per_s <= 0:
-        return "unknown speed"
-    if games_per_s >= 100:
-        return f"{games_per_s:,.0f} games/s"
-    if games_per_s >= 1:
-        return f"{games_per_s:.1f} games/s"
-    s = 1 / games_per_s
-    return f"{s:.1f} s a game" if s < 10 else f"{s:,.0f} s a game"
-
-
-def duration(seconds: float) -> str:
-    """``45 s``, ``3 min 20 s``, ``2 h 05 min``."""
-    if not math.isfinite(seconds):
-        return "unknown"
-    s = round(seconds)
-    if s < 60:
-        return f"{max(1, s)} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {(s % 3600) // 60:02d} min"
+def _check_disk(plan: RunPlan) -> None:
+    """Refuse a run that cannot fit on OUT's disk even at :data:`MIN_ROW_BYTES` a row."""
+    where = Path(plan.out).absolute()
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        usage = shutil.disk_usage(where)
+    except OSError:
+        return  # nothing to measure: the write itself will say what is wrong
+    if usage.total == 0:
+        return  # a pseudo file system (/proc): the write itself will say what is wrong
+    free = usage.free
+    need = plan.games * sum(plan.players) * MIN_ROW_BYTES
+    if need > free:
+        raise MeeplabError(
+            f"--games {plan.games:,} needs at least {need / 1e9:,.1f} GB on disk, {where} has {free / 1e9:,.1f} GB "
+            "free; play fewer games or choose another --out"
+        )

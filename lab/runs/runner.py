@@ -25,95 +25,15 @@ import pyarrow.parquet as pq
 
 from meeplab.lab.runs import rundir
 from meeplab.lab.runs import shards as shards_mod
-from meeplab.sim.core.bots import available, make_lineup
+from meeplab.lab.runs.plan import RunPlan, check_out
+from meeplab.lab.runs.shards import LocalExecutor
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write, atomic_writer
 from meeplab.sim.core.game import GameSpec
-from meeplab.sim.core.registry import check_players
-from meeplab.lab.runs.shards import LocalExecutor
-
-DEFAULT_SHARD = 50_000
-#: the most games per player count: game indices and the disk stay far from their limits
-MAX_GAMES = 10**12
-#: the least one result row takes on disk (zstd Parquet; Schweinebande greedy measures about 7): a --games that
-#: cannot fit on OUT's disk at this rate is refused before anything is played
-MIN_ROW_BYTES = 1
-
-
-@dataclass
-class RunConfig:
-    game: GameSpec
-    games: int
-    players: list[int]
-    bots: list[str]
-    seed: int = 1
-    threads: int | None = None
-    overrides: dict[str, Any] = field(default_factory=dict)
-    out: Path | None = None
-    rotate: bool = True
-    bot_configs: tuple[str, ...] = ()
-    shard: int = DEFAULT_SHARD  # games per shard (one Parquet part each)
-    progress: bool = True
-    label: str = ""
-    command: str = ""
-    resume: bool = False  # finish the run in ``out`` (only the shards its manifest lacks)
-    force: bool = False  # replace whatever run ``out`` holds
-    executor: Any = None  # None: this process, numba threads; else e.g. lab.distributed.cluster.DaskExecutor
-
 
 def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Every rule parameter of ``game`` with ``overrides`` applied and checked (the rule book's value elsewhere)."""
     return game.params.resolve(overrides, game.id)
-
-
-def check_config(cfg: RunConfig) -> tuple[dict[str, Any], Any]:
-    """Validate everything before any game is played; returns (param values, engine context)."""
-    if cfg.resume and cfg.force:
-        raise MeeplabError("give --resume (finish the run in OUT) or --force (replace it), not both")
-    if not isinstance(cfg.games, int) or isinstance(cfg.games, bool):
-        raise MeeplabError(f"--games must be a whole number, got {cfg.games!r}")
-    if cfg.games <= 0:
-        raise MeeplabError(f"--games must be a positive number, got {cfg.games}")
-    if cfg.games > MAX_GAMES:
-        raise MeeplabError(f"--games must be at most {MAX_GAMES:,} per player count, got {cfg.games:,}")
-    if not cfg.players:
-        raise MeeplabError("--players needs at least one player count")
-    for p in cfg.players:
-        check_players(cfg.game, p)
-    if cfg.threads is not None and cfg.threads <= 0:
-        raise MeeplabError(f"--threads must be positive, got {cfg.threads}")
-    if not isinstance(cfg.seed, int) or isinstance(cfg.seed, bool) or cfg.seed < 0 or cfg.seed >= 2**63:
-        raise MeeplabError(f"--seed must be in 0..2**63-1, got {cfg.seed}")
-    values = resolve_params(cfg.game, cfg.overrides)
-    for p in cfg.players:
-        cfg.game.params.check_seats(values, p)  # per-seat values: one per seat
-        make_lineup(cfg.game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
-    ctx = cfg.game.prepare(values)
-    if cfg.shard <= 0:
-        raise MeeplabError(f"--shard must be a positive number of games, got {cfg.shard}")
-    if cfg.out is not None:
-        _check_out(cfg)
-        _check_disk(cfg)
-    return values, ctx
-
-
-def _check_disk(cfg: RunConfig) -> None:
-    """Refuse a run that cannot fit on OUT's disk even at :data:`MIN_ROW_BYTES` a row."""
-    where = Path(cfg.out).absolute()
-    while not where.exists() and where != where.parent:
-        where = where.parent
-    try:
-        usage = shutil.disk_usage(where)
-    except OSError:
-        return  # nothing to measure: the write itself will say what is wrong
-    if usage.total == 0:
-        return  # a pseudo file system (/proc): the write itself will say what is wrong
-    free = usage.free
-    need = cfg.games * sum(cfg.players) * MIN_ROW_BYTES
-    if need > free:
-        raise MeeplabError(
-            f"--games {cfg.games:,} needs at least {need / 1e9:,.1f} GB on disk, {where} has {free / 1e9:,.1f} GB "
-            "free; play fewer games or choose another --out"
-        )
 
 
 class _Interrupted(Exception):
@@ -162,7 +82,7 @@ RESUME_KEYS = ("game", "params", "bots", "bot_weights", "seed", "players", "game
 class RunResult:
     """What :func:`run` returns. ``meta``: the run's record (the fields of ``run.json``, ``SCHEMA.md``);
     ``already_complete``: the folder held this very run, complete, so nothing was played; ``table``: the result
-    rows of a run without a folder (``cfg.out`` None), else None."""
+    rows of a run without a folder (``plan.out`` None), else None."""
 
     meta: dict[str, Any]
     already_complete: bool = False
@@ -174,24 +94,26 @@ class RunResult:
         return str(self.meta.get("status"))
 
 
-def run(cfg: RunConfig) -> RunResult:
-    """Play the batch and write ``results.parquet`` + ``run.json``; returns the :class:`RunResult`.
+def run(plan: RunPlan) -> RunResult:
+    """Play the planned batch (:func:`~meeplab.lab.runs.plan.plan_run` checked it) and write ``results.parquet`` +
+    ``run.json``; returns the :class:`RunResult`.
 
-    The games are split into shards (``cfg.shard`` games of one player count); ``cfg.executor`` plays
+    The games are split into shards (``plan.shard`` games of one player count); ``plan.executor`` plays
     them (default: this process, numba threads) and this process writes each one as it arrives.
     """
-    values, ctx = check_config(cfg)
-    if cfg.out is None:
-        return _play(cfg, values, ctx, None)
-    out = Path(cfg.out)
-    _check_out(cfg)  # a refusal before the lock file is made (checked again once locked)
+    if not isinstance(plan, RunPlan):
+        raise TypeError(f"run() takes a RunPlan (meeplab.lab.runs.plan.plan_run), got {type(plan).__name__}")
+    if plan.out is None:
+        return _play(plan, None)
+    out = Path(plan.out)
+    check_out(plan)  # a refusal before the lock file is made (checked again once locked)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MeeplabError(f"--out {out}: cannot create it ({exc.strerror}); choose a writable place") from None
     with rundir.RunLock(out, announce=False) as lock:
         try:
-            return _play(cfg, values, ctx, out, lock)
+            return _play(plan, out, lock)
         except OSError as exc:
             raise MeeplabError(os_error_line(out, exc)) from None
 
@@ -209,42 +131,39 @@ def os_error_line(out: Path, exc: OSError) -> str:
     return f"{out}: cannot write{where}: {exc.strerror or exc}; choose a writable --out"
 
 
-def play_threads(cfg: RunConfig) -> int:
+def play_threads(plan: RunPlan) -> int:
     """The threads a run plays on: ``--threads`` up to numba's most, else numba's thread count of this thread."""
     import numba
 
-    return min(cfg.threads, numba.config.NUMBA_NUM_THREADS) if cfg.threads else numba.get_num_threads()
+    return min(plan.threads, numba.config.NUMBA_NUM_THREADS) if plan.threads else numba.get_num_threads()
 
 
-def _play(
-    cfg: RunConfig, values: dict[str, Any], ctx: Any, out: Path | None, lock: rundir.RunLock | None = None
-) -> dict[str, Any]:
+def _play(plan: RunPlan, out: Path | None, lock: rundir.RunLock | None = None) -> RunResult:
     """:func:`run` once ``out`` is locked by ``lock`` (or None: rows kept in memory); the lock names its holder
     once the run directory is accepted."""
-    game = cfg.game
+    game, values = plan.game, plan.values
     import numba
 
-    threads = play_threads(cfg)
+    threads = play_threads(plan)
     numba.set_num_threads(threads)
-    executor = cfg.executor or LocalExecutor()
+    executor = plan.executor or LocalExecutor()
 
-    bots = available(game.id, cfg.bot_configs)
     meta: dict[str, Any] = {
         "game": game.id,
         "title": game.title,
         "version": _version(),
         "status": "running",
-        "label": cfg.label,
+        "label": plan.label,
         "params": _jsonable(values),
         "params_changed": _jsonable(game.params.changed(values)),
         "notes": list(game.notes(values)),
-        "bots": list(cfg.bots),
-        "bot_weights": {b: bots[b].weights_dict() for b in dict.fromkeys(cfg.bots)},
+        "bots": list(plan.bots),
+        "bot_weights": {b: dict(w) for b, w in plan.bot_weights.items()},
         "lineups": {},
-        "players": list(cfg.players),
-        "rotate": cfg.rotate,
-        "seed": cfg.seed,
-        "games": cfg.games,
+        "players": list(plan.players),
+        "rotate": plan.rotate,
+        "seed": plan.seed,
+        "games": plan.games,
         "games_completed": {},
         "categories": list(game.categories),
         "length_unit": game.length_unit,
@@ -253,13 +172,13 @@ def _play(
         "threads": threads,
         "workers": executor.workers,
         "scheduler": executor.scheduler,
-        "shard_size": cfg.shard,
+        "shard_size": plan.shard,
         "started": _now(),
-        "command": cfg.command,
+        "command": plan.command,
     }
     done: dict[int, list[tuple[int, int]]] = {}
     if out is not None:
-        previous, recovered = _claim_out(out, cfg, meta)
+        previous, recovered = _claim_out(out, plan, meta)
         if lock is not None:
             lock.announce()
         if previous is not None and recovered is None:
@@ -271,18 +190,11 @@ def _play(
         (out / shards_mod.CHUNKS).mkdir(exist_ok=True)
         rundir.write_meta(out, meta)
 
-    job = shards_mod.Job(
-        game=game.id,
-        values=tuple(values.items()),
-        bots=tuple(cfg.bots),
-        rotate=cfg.rotate,
-        bot_configs=tuple(cfg.bot_configs),
-        seed=cfg.seed,
-    )
-    todo = shards_mod.plan(cfg.players, cfg.games, cfg.shard, done)  # lazily: memory independent of --games
-    n_shards = shards_mod.plan_count(cfg.players, cfg.games, cfg.shard, done)
-    completed = {p: sum(n for _, n in done.get(p, [])) for p in cfg.players}
-    total = cfg.games * len(cfg.players)
+    job = plan.job
+    todo = shards_mod.plan(plan.players, plan.games, plan.shard, done)  # lazily: memory independent of --games
+    n_shards = shards_mod.plan_count(plan.players, plan.games, plan.shard, done)
+    completed = {p: sum(n for _, n in done.get(p, [])) for p in plan.players}
+    total = plan.games * len(plan.players)
     bar = None
     t0 = time.perf_counter()
     compile_time = 0.0
@@ -298,8 +210,8 @@ def _play(
     status = "complete"
     stream = None
     try:
-        for p in cfg.players:
-            lineup = make_lineup(game.id, cfg.bots, p, cfg.rotate, cfg.bot_configs)
+        for p in plan.players:
+            lineup = plan.lineups[p]
             meta["lineups"][str(p)] = lineup.names
             meta["games_completed"][str(p)] = completed[p]
             if n_shards[p]:
@@ -308,10 +220,11 @@ def _play(
                 early += _COMPILED_BEFORE.pop(game.id, 0.0)
                 tc = time.perf_counter()
                 with compile_notice(game):
-                    game.play(ctx, lineup, cfg.seed, 0, 1, p)
+                    game.play(plan.ctx, lineup, plan.seed, 0, 1, p)
                 compile_time += time.perf_counter() - tc
+                shards_mod.adopt(job, p, game, plan.ctx, lineup)  # this process plays it as planned
         # the bar starts with play, so its rate and time left never count the compile
-        bar = _progress(total, cfg.progress, initial=sum(completed.values()))
+        bar = _progress(total, plan.progress, initial=sum(completed.values()))
         stream = executor.results(job, todo)
         for shard, data in stream:
             p, _start, n = shard
@@ -372,7 +285,7 @@ def _play(
 
 
 def _claim_out(
-    out: Path, cfg: RunConfig, meta: dict[str, Any]
+    out: Path, plan: RunPlan, meta: dict[str, Any]
 ) -> tuple[dict[str, Any] | None, dict[int, list[tuple[int, int]]] | None]:
     """Make ``out`` (locked) ready for this run: (run.json of the run being resumed or None, the verified
     shards it holds by player count, or None when it is complete and its results verify).
@@ -380,8 +293,8 @@ def _claim_out(
     Nothing is replaced silently: a directory that holds a run needs ``--resume`` (same game, parameters,
     bots, seed, players and games) or ``--force`` (which deletes only what meeplab wrote there).
     """
-    held = _check_out(cfg)
-    if held and cfg.force:
+    held = check_out(plan)
+    if held and plan.force:
         rundir.remove_owned(out)
         held = False
     if not held:
@@ -396,7 +309,7 @@ def _claim_out(
                 f"--resume: {out} holds a different run ({key} {previous.get(key)!r}, now {meta[key]!r}); "
                 "give the same arguments, or --force to replace it"
             )
-    _check_data_game(out, cfg.game.id)
+    _check_data_game(out, plan.game.id)
     results = out / rundir.RESULTS
     if previous.get("status") == "complete":
         bad = rundir.verify_results(out, previous) if results.exists() else f"{results}: missing"
@@ -407,7 +320,7 @@ def _claim_out(
     # merged results without a complete run.json: the merge was cut short, the parts are still there
     results.unlink(missing_ok=True)
     rundir.remove_temps(out, rundir.RESULTS)
-    v = rundir.verify_chunks(out, cfg.game.id)
+    v = rundir.verify_chunks(out, plan.game.id)
     for problem in v.problems:
         print(f"meeplab: {problem}; playing these games again from their seeds", file=sys.stderr)
     if (out / rundir.MANIFEST).exists():
@@ -441,26 +354,6 @@ def _drop_chunks(out: Path) -> None:
     (out / rundir.MANIFEST).unlink(missing_ok=True)
     with contextlib.suppress(OSError):
         (out / rundir.CHUNKS).rmdir()
-
-
-def _owned(out: Path) -> list[Path]:
-    return [out / rundir.RUN_JSON, out / rundir.RESULTS, out / rundir.MANIFEST]
-
-
-def _check_out(cfg: RunConfig) -> bool:
-    """Whether ``cfg.out`` holds a run; refuses one that ``--resume``/``--force`` do not allow to touch."""
-    out = Path(cfg.out)
-    if out.exists() and not out.is_dir():
-        raise MeeplabError(f"--out {out} exists and is not a directory")
-    chunks = out / rundir.CHUNKS
-    if chunks.is_symlink() or (chunks.exists() and not chunks.is_dir()):
-        raise MeeplabError(f"{chunks} is a link or not a folder; meeplab writes its parts only into a plain folder")
-    held = any(p.exists() for p in _owned(out)) or (
-        chunks.is_dir() and any(rundir.PART_RE.fullmatch(f.name) for f in chunks.iterdir())
-    )
-    if held and not (cfg.resume or cfg.force):
-        raise MeeplabError(f"{out} already holds a run; add --resume to finish it or --force to replace it")
-    return held
 
 
 def _merge_chunks(out: Path) -> dict[str, Any]:

@@ -34,6 +34,7 @@ __all__ = [
     "Job",
     "LocalExecutor",
     "Shard",
+    "adopt",
     "bytes_table",
     "part_key",
     "part_name",
@@ -141,6 +142,16 @@ def _prepared(job: Job, p: int, warm_lock: bool):
             _PREPARED.pop(next(iter(_PREPARED)))
         _PREPARED[key] = (game, ctx, lineup)
     return _PREPARED[key]
+
+
+def adopt(job: Job, p: int, game: Any, ctx: Any, lineup: Any) -> None:
+    """Let this process play ``job``'s shards at ``p`` players with a game, engine context and lineup already
+    prepared (a :class:`~meeplab.lab.runs.plan.RunPlan`'s, warmed up by the runner) instead of preparing them
+    again from the job."""
+    key = hashlib.sha256(pickle.dumps((job, p))).hexdigest()
+    if len(_PREPARED) >= 16 and key not in _PREPARED:
+        _PREPARED.pop(next(iter(_PREPARED)))
+    _PREPARED[key] = (game, ctx, lineup)
 
 
 def machine_lock():

@@ -161,8 +161,9 @@ def plan(
     force: bool = False,
     progress: bool = True,
 ):
-    """The run configurations: ``[(name, baseline_cfg, variant_cfg)]``; every one validated here."""
-    from meeplab.lab.runs.runner import RunConfig, check_config
+    """The runs' plans: ``[(name, baseline, variant)]`` (:class:`~meeplab.lab.runs.plan.RunPlan`), every one
+    checked here, once."""
+    from meeplab.lab.runs.plan import RunConfig, plan_run
     from meeplab.sim.core.registry import get_game
 
     g = get_game(exp.game)
@@ -188,20 +189,23 @@ def plan(
             force=force,
         )
 
+    def checked(c: RunConfig):
+        try:
+            return plan_run(c)
+        except MeeplabError as exc:
+            raise MeeplabError(f"experiment {exp.path} ({c.label}): {exc}") from None
+
     pairs = []
+    baseline = None
     for name, over in exp.variants.items():
         if exp.sprt is None:
-            base, var = cfg(exp.baseline, out / "baseline", "baseline"), cfg(over, out / name, name)
+            if baseline is None:
+                baseline = checked(cfg(exp.baseline, out / "baseline", "baseline"))
+            base, var = baseline, checked(cfg(over, out / name, name))
         else:
-            base = cfg(exp.baseline, out / name / "baseline", "baseline")
-            var = cfg(over, out / name / "variant", name)
+            base = checked(cfg(exp.baseline, out / name / "baseline", "baseline"))
+            var = checked(cfg(over, out / name / "variant", name))
         pairs.append((name, base, var))
-    for _, base, var in pairs:
-        for c in (base, var):
-            try:
-                check_config(c)
-            except MeeplabError as exc:
-                raise MeeplabError(f"experiment {exp.path} ({c.label}): {exc}") from None
     return pairs
 
 
@@ -233,8 +237,6 @@ def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
         return False
     from dataclasses import asdict
 
-    from meeplab.lab.runs.runner import resolve_params
-
     if rec.get("settings") != json.loads(json.dumps(asdict(settings))) or rec.get("metric_arg") != metric:
         return False
     for meta, c in zip(metas, (base_cfg, var_cfg)):
@@ -242,7 +244,7 @@ def sequential_done(where: Path, settings, metric, base_cfg, var_cfg) -> bool:
             return False
         if meta.get("players") != list(c.players) or meta.get("rotate") != c.rotate:
             return False
-        want = {k: (list(v) if isinstance(v, tuple) else v) for k, v in resolve_params(c.game, c.overrides).items()}
+        want = {k: (list(v) if isinstance(v, tuple) else v) for k, v in c.values.items()}
         if meta.get("params") != json.loads(json.dumps(want)):
             return False
     return True

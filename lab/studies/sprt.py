@@ -307,45 +307,36 @@ class ReplayExecutor:
 
 
 def run_sequential(
-    base_cfg, var_cfg, settings: SprtSettings, metric_text: str | None = None, executor=None, echo=None
+    base, variant, settings: SprtSettings, metric_text: str | None = None, executor=None, echo=None
 ) -> dict[str, Any]:
-    """Play baseline and variant batch by batch until every player count's test stops (or
-    ``settings.max_games``), then write both run directories with the ordinary runner. Returns the
-    SPRT record (also stored as ``sprt`` in the variant's run.json and as OUT/sprt.json by the CLI)."""
+    """Play baseline and variant (two :class:`~meeplab.lab.runs.plan.RunPlan`) batch by batch until every player
+    count's test stops (or ``settings.max_games``), then write both run directories with the ordinary runner.
+    Returns the SPRT record (also stored as ``sprt`` in the variant's run.json and as OUT/sprt.json by the CLI)."""
     from meeplab.lab.runs import shards as shards_mod
-    from meeplab.lab.runs.runner import check_config, run
+    from meeplab.lab.runs.runner import run
 
     settings.check()
-    if base_cfg.players != var_cfg.players:
+    if base.players != variant.players:
         raise MeeplabError("--until-significant: baseline and variant must have the same player counts")
-    metric = parse_metric(metric_text, list(base_cfg.bots))
+    metric = parse_metric(metric_text, list(base.bots))
     if metric[0] == "seat":
-        for p in base_cfg.players:
+        for p in base.players:
             if metric[1] >= p:
                 raise MeeplabError(f"--metric seat:{metric[1] + 1}: there are only {p} seats at {p} players")
-    if base_cfg.resume or var_cfg.resume:
+    if base.resume or variant.resume:
         raise MeeplabError("--until-significant cannot --resume (the test starts again); use --force")
-    jobs = []
-    for cfg in (base_cfg, var_cfg):
-        values, _ = check_config(cfg)
-        jobs.append(
-            shards_mod.Job(
-                game=cfg.game.id,
-                values=tuple(values.items()),
-                bots=tuple(cfg.bots),
-                rotate=cfg.rotate,
-                bot_configs=tuple(cfg.bot_configs),
-                seed=cfg.seed,
-            )
-        )
-    inner = executor or shards_mod.LocalExecutor(base_cfg.threads)
-    if base_cfg.threads:
+    jobs = [base.job, variant.job]
+    if executor is None:
+        base.adopt()
+        variant.adopt()
+    inner = executor or shards_mod.LocalExecutor(base.threads)
+    if base.threads:
         import numba
 
-        numba.set_num_threads(min(base_cfg.threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(base.threads, numba.config.NUMBA_NUM_THREADS))
     played: list[dict[tuple, bytes]] = [{}, {}]
     tests: list[Sequential] = []
-    for p in base_cfg.players:
+    for p in base.players:
         test = Sequential(settings, p)
         start = 0
         while start < settings.max_games and not test.done:
@@ -367,11 +358,8 @@ def run_sequential(
                 echo(f"{p} players: {test.n:,} games, mean difference {pt['mean']:+.4f}, {llrs}".replace("llr_", ""))
         tests.append(test)
     n_max = max(t.n for t in tests)
-    for cfg, store in zip((base_cfg, var_cfg), played):
-        cfg.games = n_max
-        cfg.shard = settings.batch
-        cfg.executor = ReplayExecutor(inner, store)
-        got = run(cfg)
+    for plan, store in zip((base, variant), played):
+        got = run(plan.sized(n_max, settings.batch).on(ReplayExecutor(inner, store)))
         if got.status != "complete":
             return {"status": got.status}
     record = {

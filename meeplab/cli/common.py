@@ -3,7 +3,7 @@
 Game lookup (:func:`lookup_game`), the comma lists of ``--bots`` (:func:`parse_bots`; ``--players`` is read by
 :func:`meeplab.lab.studies.experiment.parse_players`), the rule parameters of ``--set``/``--params`` and of the
 games' own flags such as ``--map`` (:func:`with_game_flags`, :func:`flag_values`, :func:`param_overrides`), the
-options of every batch run (:func:`run_options`) and the run they describe (:func:`run_config`), playing runs on
+options of every batch run (:func:`run_options`) and the run they describe (:func:`run_plan`), playing runs on
 this machine or a Dask cluster (:func:`executor`, :func:`play_runs`, :func:`echo_summary`), the HTML report
 (:func:`write_report`) and the command line recorded with a run (:func:`command_line`).
 
@@ -37,8 +37,8 @@ __all__ = [
     "param_overrides",
     "parse_bots",
     "play_runs",
-    "run_config",
     "run_options",
+    "run_plan",
     "with_game_flags",
     "write_report",
 ]
@@ -163,7 +163,7 @@ def run_options(fn):
     ``maps``, ``decks``): ``--games``, ``--players``, ``--bots``, ``--seed``, ``--threads``, ``--set``, ``--params``,
     ``--bot-config``, ``--fixed-seats``, ``--shard``, ``--workers``, ``--scheduler``, ``--resume``, ``--force``,
     ``--timeout``, ``--quiet`` and the game flags. The command gets them as keyword arguments for
-    :func:`run_config` and :func:`play_runs`.
+    :func:`run_plan` and :func:`play_runs`.
     """
     opts = [
         click.option(
@@ -274,7 +274,7 @@ def run_options(fn):
     return with_game_flags(fn)
 
 
-def run_config(
+def run_plan(
     game,
     n_games,
     players,
@@ -297,30 +297,33 @@ def run_config(
     label="",
     timeout=None,
 ):
-    """The :class:`~meeplab.lab.runs.runner.RunConfig` of one run from the options of :func:`run_options`
-    (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports)."""
-    from meeplab.lab.runs.runner import DEFAULT_SHARD, RunConfig
+    """The checked :class:`~meeplab.lab.runs.plan.RunPlan` of one run from the options of :func:`run_options`
+    (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports): the one place a
+    command's run is validated; what plays it takes the plan as it is."""
+    from meeplab.lab.runs.plan import DEFAULT_SHARD, RunConfig, plan_run
 
     if out is not None and not str(out).strip():
         raise MeeplabError("--out needs a directory name (got an empty one)")
     g = lookup_game(game)
-    return RunConfig(
-        game=g,
-        games=n_games,
-        players=parse_players(players) if players else [g.default_players],
-        bots=parse_bots(default_bots(g.id, bots)),
-        seed=seed,
-        threads=threads,
-        overrides=param_overrides(g, sets, params_file, flags),
-        out=Path(out) if out else None,
-        rotate=not fixed_seats,
-        bot_configs=tuple(bot_configs),
-        shard=shard if shard is not None else chunk if chunk is not None else DEFAULT_SHARD,
-        progress=not quiet,
-        label=label,
-        command=command_line(),
-        resume=resume,
-        force=force,
+    return plan_run(
+        RunConfig(
+            game=g,
+            games=n_games,
+            players=parse_players(players) if players else [g.default_players],
+            bots=parse_bots(default_bots(g.id, bots)),
+            seed=seed,
+            threads=threads,
+            overrides=param_overrides(g, sets, params_file, flags),
+            out=Path(out) if out else None,
+            rotate=not fixed_seats,
+            bot_configs=tuple(bot_configs),
+            shard=shard if shard is not None else chunk if chunk is not None else DEFAULT_SHARD,
+            progress=not quiet,
+            label=label,
+            command=command_line(),
+            resume=resume,
+            force=force,
+        )
     )
 
 
@@ -351,28 +354,26 @@ def executor(workers, scheduler, threads, timeout=None):
         ex.close()
 
 
-def play_runs(cfgs, kw) -> list[dict]:
-    """Check every run first, then play them in turn (on the cluster, if one is asked for).
+def play_runs(plans, kw) -> list[dict]:
+    """Play the runs' plans (:func:`run_plan`) in turn (on the cluster, if one is asked for).
 
     ``kw`` holds the command's :func:`run_options` (``workers``, ``scheduler``, ``threads``, ``shard``, ``chunk``,
     ``quiet`` are read). Each finished run prints :func:`echo_summary` unless quiet; an interrupted run ends the
     command with exit code 130. Returns the runs' ``run.json`` records.
     """
-    from meeplab.lab.runs.runner import check_config, run
+    from meeplab.lab.runs.runner import run
 
-    for cfg in cfgs:
-        check_config(cfg)
     metas = []
     with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
-        for cfg in cfgs:
-            cfg.executor = ex
+        for plan in plans:
+            shard = None
             if ex is not None and kw["shard"] is None and kw["chunk"] is None:
-                cfg.shard = max(1, min(cfg.shard, -(-cfg.games // (4 * max(1, ex.workers)))))
-            got = run(cfg)
+                shard = max(1, min(plan.shard, -(-plan.games // (4 * max(1, ex.workers)))))
+            got = run(plan.on(ex, shard))
             if got.already_complete:
-                click.echo(f"meeplab: {cfg.out} is already complete; nothing to play", err=True)
+                click.echo(f"meeplab: {plan.out} is already complete; nothing to play", err=True)
             elif not kw["quiet"]:
-                echo_summary(got.meta, cfg.out)
+                echo_summary(got.meta, plan.out)
             if got.status != "complete":
                 sys.exit(130)
             metas.append(got.meta)

@@ -39,7 +39,7 @@ def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> boo
 
     The estimate is the play still to come: the compile is done by then (the calibration did it), so it is named
     apart, and the next run of the game records it as its own compile/load time (``calibration_compile_s``)."""
-    from meeplab.lab.runs.plan import duration, estimate, lineup_name, rate
+    from meeplab.lab.runs.estimate import duration, estimate, lineup_name, rate
     from meeplab.lab.runs.runner import compiled_before_run
 
     if quiet and not dry_run:

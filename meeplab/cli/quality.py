@@ -11,8 +11,8 @@ from meeplab.cli.common import (
     flag_values,
     lookup_game,
     play_runs,
-    run_config,
     run_options,
+    run_plan,
     write_report,
 )
 from meeplab.sim.core.errors import MeeplabError
@@ -74,7 +74,7 @@ def quality_cmd(
     if skill_games < 0:
         raise MeeplabError(f"--skill-games must be 0 or more, got {skill_games}")
     flags = flag_values(kw)
-    cfg = run_config(game, flags=flags, out=out, label="", **kw)
+    cfg = run_plan(game, flags=flags, out=out, label="", **kw)
     g = lookup_game(game)
     if not g.forward_model:
         raise MeeplabError(f"{game} does not run on the forward model: quality needs playouts from a game state")
@@ -93,9 +93,8 @@ def quality_cmd(
             f"--skilled {skilled} is no search bot: the clairvoyant player is a search bot (e.g. rollout)"
         )
     from meeplab.analysis.quality import measure
-    from meeplab.lab.runs.runner import resolve_params
 
-    values = resolve_params(g, cfg.overrides)
+    values = dict(cfg.values)
     play_runs([cfg], kw)
     say = None if kw["quiet"] else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
     with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:

@@ -15,8 +15,8 @@ from meeplab.cli.common import (
     parse_bots,
     play_runs,
     resume_unless_force,
-    run_config,
     run_options,
+    run_plan,
 )
 from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.lab.runs.rundir import inside, safe_name
@@ -64,7 +64,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     for p in players:
         for lineup in tn.lineups(names, p):
             name = "+".join(lineup)
-            cfg = run_config(
+            cfg = run_plan(
                 game,
                 flags=flags,
                 out=inside(Path(out), Path(out) / f"p{p}" / safe_name(name), "lineup folder"),
@@ -166,7 +166,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
     files = _files_of(paths, glob)
     kw = resume_unless_force(kw)
     cfgs = [
-        run_config(
+        run_plan(
             game,
             flags=flags,
             out=inside(Path(out), Path(out) / safe_name(f.stem), f"{what[:-1]} folder"),

@@ -14,8 +14,8 @@ from meeplab.cli.common import (
     param_overrides,
     parse_bots,
     play_runs,
-    run_config,
     run_options,
+    run_plan,
     with_game_flags,
     write_report,
 )
@@ -45,7 +45,7 @@ def run_cmd(game, out, label, report_path, as_json, dry_run, **kw):
     one again from its seeds. 'meeplab check OUT' verifies a run without changing it.
     """
     flags = flag_values(kw)
-    cfg = run_config(game, flags=flags, out=out, label=label, **kw)
+    cfg = run_plan(game, flags=flags, out=out, label=label, **kw)
     if echo_plan("run", [cfg], dry_run, kw["quiet"]):
         return
     play_runs([cfg], kw)

@@ -16,7 +16,7 @@ from meeplab.cli.common import (
     param_overrides,
     parse_bots,
     play_runs,
-    run_config,
+    run_plan,
     with_game_flags,
     write_report,
 )
@@ -360,15 +360,11 @@ def ladder_cmd(
     for r in names:
         d = f"self-{_slug(r)}"
         meta["self"][r] = d
-        cfgs.append(run_config(game, flags=flags, out=root / d, label=f"{r} (self-play)", **dict(kw2, bots=r)))
+        cfgs.append(run_plan(game, flags=flags, out=root / d, label=f"{r} (self-play)", **dict(kw2, bots=r)))
     for a, b in itertools.pairwise(names):
         d = f"cross-{_slug(a)}-{_slug(b)}"
         meta["cross"].append([a, b, d])
-        cfgs.append(run_config(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
-    from meeplab.lab.runs.runner import check_config
-
-    for cfg in cfgs:
-        check_config(cfg)
+        cfgs.append(run_plan(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
     if echo_plan(f"ladder of {len(names)} rungs (self-play and neighbouring pairs)", cfgs, dry_run, quiet):
         return
     atomic_write(root / "ladder.json", json.dumps(meta, indent=2))
@@ -528,11 +524,9 @@ def options_cmd(
     if threads:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     flags = flag_values(kw)
-    values = g.params.resolve(param_overrides(g, sets, params_file, flags), g.id)
-    ctx = g.prepare(values)
     modes = MODES if converse else ("forbid",)
     total = n_games * (1 + len(idx) * len(modes))
-    plan_cfg = run_config(
+    plan_cfg = run_plan(
         game,
         n_games=n_games,
         players=str(p),
@@ -553,6 +547,7 @@ def options_cmd(
         flags=flags,
         out=None,
     )
+    values, ctx = dict(plan_cfg.values), plan_cfg.ctx
     plan = [plan_cfg] * (1 + len(idx) * len(modes))
     if echo_plan(f"options of {bot}: {len(idx)} classes x {len(modes)} modes + baseline", plan, dry_run, quiet):
         return

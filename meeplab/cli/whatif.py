@@ -19,8 +19,8 @@ from meeplab.cli.common import (
     parse_bots,
     play_runs,
     resume_unless_force,
-    run_config,
     run_options,
+    run_plan,
     write_report,
 )
 from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
@@ -127,11 +127,11 @@ def compare_cmd(
           --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
     """
     flags = flag_values(kw)
-    variant_cfg = run_config(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
+    variant_cfg = run_plan(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
     if not variant_cfg.overrides:
         raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
     base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
-    base_cfg = run_config(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
+    base_cfg = run_plan(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
     if not sequential:
         if any(v is not None for v in (delta, elo, max_games, metric)):
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
@@ -171,13 +171,9 @@ def compare_cmd(
             click.echo(f"sequential test, {v}")
 
 
-def _capped(cfg, games: int):
-    """A copy of ``cfg`` that plays at most ``games`` games per player count (for the plan of a sequential test)."""
-    import copy
-
-    c = copy.copy(cfg)
-    c.games = games
-    return c
+def _capped(plan, games: int):
+    """``plan`` playing at most ``games`` games per player count (what a sequential test's estimate prices)."""
+    return plan.sized(games, plan.shard)
 
 
 def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
@@ -186,8 +182,7 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
 
     st = SprtSettings(**settings)
     st.check()
-    for cfg in (base_cfg, variant_cfg):
-        cfg.progress = False
+    base_cfg, variant_cfg = base_cfg.on(progress=False), variant_cfg.on(progress=False)
     echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
     with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
         record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
@@ -265,7 +260,7 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
             + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
             for n, v in point
         )
-        cfg = run_config(
+        cfg = run_plan(
             game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
         )
         cfgs.append(cfg)
@@ -440,20 +435,22 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     kw = resume_unless_force(kw)
     cache: dict = {}  # value -> (run directory, its rows)
 
+    plans: dict = {}  # value -> its run's plan, checked once
+
     def config(x: float):
         key = fr.fmt(x, prm.kind)
-        return key, run_config(
-            game,
-            flags=flags,
-            out=Path(out) / f"{setting.dir_name}={key}",
-            label=f"{fair_param}={key}",
-            **dict(kw, sets=tuple(kw["sets"]) + (setting.set_text(key),)),
-        )
-
-    from meeplab.lab.runs.runner import check_config
+        if key not in plans:
+            plans[key] = run_plan(
+                game,
+                flags=flags,
+                out=Path(out) / f"{setting.dir_name}={key}",
+                label=f"{fair_param}={key}",
+                **dict(kw, sets=tuple(kw["sets"]) + (setting.set_text(key),)),
+            )
+        return key, plans[key]
 
     for x in (lo, hi):  # both ends checked before anything is played
-        check_config(config(x)[1])
+        config(x)
     what_plan = f"fair search over {fair_param} in {fair_range}, at most {steps + 2} values"
     if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"]):
         return
@@ -548,8 +545,7 @@ def _fair_player(config, cache, ex):
     def play(x: float):
         key, cfg = config(x)
         if key not in cache:
-            cfg.executor = ex
-            if run_batch(cfg).status != "complete":
+            if run_batch(cfg.on(ex)).status != "complete":
                 sys.exit(130)
             cols = ["n_players", "game_index", "seat", "bot", "win"]
             cache[key] = (cfg.out, pl.read_parquet(cfg.out / "results.parquet", columns=cols, glob=False))

@@ -1,0 +1,106 @@
+"""One validated plan, passed down: a command or API call checks each run once into an immutable RunPlan, and the
+estimate, the runner, the sequential test and the executors take it as it is."""
+
+import dataclasses
+
+import pytest
+
+import meeplab
+from meeplab.lab.runs import plan as plan_mod
+from meeplab.lab.runs import runner
+from meeplab.lab.runs.plan import RunConfig, RunPlan, plan_run
+from meeplab.sim.core import bots as bots_mod
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.params import ParamSet
+from meeplab.sim.core.registry import get_game
+from tests.cli_run import run_cli
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Count every lineup built, every parameter set resolved and every plan made, wherever it happens."""
+    calls = {"make_lineup": 0, "resolve": 0, "plan_run": 0}
+    make_lineup, resolve, plan_run_ = bots_mod.make_lineup, ParamSet.resolve, plan_mod.plan_run
+
+    def lineup(*a, **k):
+        calls["make_lineup"] += 1
+        return make_lineup(*a, **k)
+
+    def resolved(self, *a, **k):
+        calls["resolve"] += 1
+        return resolve(self, *a, **k)
+
+    def planned(*a, **k):
+        calls["plan_run"] += 1
+        return plan_run_(*a, **k)
+
+    monkeypatch.setattr(bots_mod, "make_lineup", lineup)
+    monkeypatch.setattr(plan_mod, "make_lineup", lineup)
+    monkeypatch.setattr(ParamSet, "resolve", resolved)
+    monkeypatch.setattr(plan_mod, "plan_run", planned)
+    return calls
+
+
+def test_compare_on_the_command_line_checks_each_run_once(tmp_path, capsys, counted):
+    """Baseline and variant at two player counts: two plans, four lineups (one per run and player count), and the
+    rules resolved once per run (plus once for the --set parser's own check), through estimate and play."""
+    code, _, err = run_cli(
+        ["compare", "schweinebande", "--games", "20", "--players", "2,3", "--bots", "greedy", "--set",
+         "start_feed=1", "--threads", "1", "--out", str(tmp_path / "c")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert counted["plan_run"] == 2
+    assert counted["make_lineup"] == 4
+    assert counted["resolve"] <= 2 + 2  # the two plans, and what the option parser resolves to check --set
+
+
+def test_compare_in_python_checks_each_run_once(tmp_path, counted):
+    meeplab.compare(
+        "schweinebande", {"start_feed": 1}, games=20, players=[2, 3], bots="greedy", threads=1, out=tmp_path / "c"
+    )
+    assert counted["plan_run"] == 2
+    assert counted["make_lineup"] == 4
+
+
+def test_a_plan_cannot_be_changed_and_the_runner_takes_only_plans(tmp_path):
+    plan = plan_run(RunConfig(get_game("schweinebande"), 10, [3], ["greedy"], out=tmp_path / "r"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.games = 20
+    with pytest.raises(TypeError):
+        plan.values["start_feed"] = 3
+    with pytest.raises(TypeError, match="RunPlan"):
+        runner.run(RunConfig(get_game("schweinebande"), 10, [3], ["greedy"]))
+    assert isinstance(plan.on(shard=5), RunPlan) and plan.on(shard=5).shard == 5 and plan.shard != 5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"games": 0}, "--games must be a positive number"),
+        ({"players": [9]}, "players"),
+        ({"seed": -1}, "--seed must be in"),
+        ({"shard": 0}, "--shard must be a positive"),
+        ({"bots": ["nosuchbot"]}, "nosuchbot"),
+        ({"overrides": {"start_feed": "many"}}, "start_feed"),
+        ({"resume": True, "force": True}, "not both"),
+    ],
+)
+def test_a_bad_request_is_refused_in_one_line_before_any_game(tmp_path, change, message):
+    cfg = RunConfig(get_game("schweinebande"), 10, [3], ["greedy"], out=tmp_path / "r")
+    with pytest.raises(MeeplabError, match=message) as got:
+        plan_run(dataclasses.replace(cfg, **change))
+    assert "\n" not in str(got.value)
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_plan_holds_what_the_runner_records(tmp_path):
+    plan = plan_run(
+        RunConfig(get_game("schweinebande"), 12, [2, 3], ["greedy", "heuristic"], overrides={"start_feed": 1},
+                  out=tmp_path / "r", shard=5)
+    )  # fmt: skip
+    meta = runner.run(plan).meta
+    assert meta["params"]["start_feed"] == plan.values["start_feed"] == 1
+    assert meta["lineups"] == {str(p): plan.lineups[p].names for p in plan.players}
+    assert meta["bot_weights"] == {b: dict(w) for b, w in plan.bot_weights.items()}
+    assert meta["shard_size"] == 5 and meta["games_completed"] == {"2": 12, "3": 12}
