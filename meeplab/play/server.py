@@ -47,7 +47,6 @@ event loop answers during a long search.
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import threading
@@ -68,7 +67,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.schema import nesting_depth
+from meeplab.sim.core.schema import parse_json
 
 from . import saved
 from .table import Table
@@ -337,37 +336,16 @@ def security_headers(nonce: str) -> dict[str, str]:
 _COUNT = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
-class _LongNumber(ValueError):
-    pass
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _LongNumber(text)
-    return int(text)
-
-
-def _no_constant(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
-
-
 def parse_body(raw: bytes) -> Any:
-    """The JSON of a request body (None when empty), refused (400) when it is not UTF-8 JSON, nests deeper than
-    :data:`MAX_DEPTH` or holds an integer longer than :data:`MAX_DIGITS` digits."""
+    """The JSON of a request body (None when empty), read by the one JSON reader of files people send
+    (:func:`meeplab.sim.core.schema.parse_json`) with this server's caps; refused (400, its one line) when it is not
+    UTF-8 JSON, nests deeper than :data:`MAX_DEPTH` or holds an integer longer than :data:`MAX_DIGITS` digits."""
     if not raw.strip():
         return None
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Refused(400, "the body is not UTF-8 JSON") from None
-    if nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
-        raise Refused(400, f"the body's JSON nests deeper than {MAX_DEPTH} levels")
-    try:
-        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
-    except _LongNumber:
-        raise Refused(400, f"the body holds an integer longer than {MAX_DIGITS} digits") from None
-    except (ValueError, RecursionError):
-        raise Refused(400, "the body is not JSON") from None
+        return parse_json(raw, "the body", max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
+    except MeeplabError as exc:
+        raise Refused(400, str(exc)) from None
 
 
 async def read_body(request: Request) -> Any:

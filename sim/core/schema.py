@@ -88,27 +88,34 @@ def nesting_depth(text: str, limit: int = MAX_DEPTH) -> int:
     return top
 
 
-def _parse_int(s: str) -> int:
-    if len(s) > MAX_DIGITS + 1:
-        raise _TooLong(f"a number of {len(s.lstrip('-'))} digits (at most {MAX_DIGITS})")
-    return int(s)
+def _int_parser(max_digits: int):
+    def parse_int(s: str) -> int:
+        if len(s.lstrip("-")) > max_digits:
+            raise _TooLong(f"a number of {len(s.lstrip('-'))} digits (at most {max_digits})")
+        return int(s)
+
+    return parse_int
 
 
-def _parse_float(s: str) -> float:
-    if len(s) > 4 * MAX_DIGITS:
-        raise _TooLong(f"a number written with {len(s)} characters")
-    v = float(s)
-    if not math.isfinite(v):
-        raise _TooLong(f"the number {s} is too large")
-    return v
+def _float_parser(max_digits: int):
+    def parse_float(s: str) -> float:
+        if len(s) > 4 * max_digits:
+            raise _TooLong(f"a number written with {len(s)} characters")
+        v = float(s)
+        if not math.isfinite(v):
+            raise _TooLong(f"the number {s} is too large")
+        return v
+
+    return parse_float
 
 
 def _no_constant(s: str):
     raise _TooLong(f"{s} is not a number JSON allows")
 
 
-def parse_json(text: str | bytes, source: str, max_depth: int = MAX_DEPTH) -> Any:
-    """``text`` as JSON, with the nesting and number caps; any problem is one MeeplabError line about ``source``."""
+def parse_json(text: str | bytes, source: str, max_depth: int = MAX_DEPTH, max_digits: int = MAX_DIGITS) -> Any:
+    """``text`` as JSON, nested at most ``max_depth`` levels, integers of at most ``max_digits`` digits (numbers
+    written with at most four times as many characters); any problem is one MeeplabError line about ``source``."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -118,7 +125,12 @@ def parse_json(text: str | bytes, source: str, max_depth: int = MAX_DEPTH) -> An
     if depth > max_depth:
         raise MeeplabError(f"{source}: nested more than {max_depth} levels deep; not read")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
+        return json.loads(
+            text,
+            parse_int=_int_parser(max_digits),
+            parse_float=_float_parser(max_digits),
+            parse_constant=_no_constant,
+        )
     except json.JSONDecodeError as exc:
         raise MeeplabError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     except _TooLong as exc:
