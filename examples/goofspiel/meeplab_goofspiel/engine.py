@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core import forward
+from meeplab.sim.core.bits import popcount
 from meeplab.sim.core.events import LOG_WIDTH, log_event
 from meeplab.sim.core.forward import C_COMMON, C_END, C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_SEAT
 from meeplab.sim.core.rng import rng_init, shuffle
@@ -117,15 +118,6 @@ def count_below(mask, c):
 
 
 @njit(cache=True, _nrt=False)
-def count_cards(mask):
-    k = 0
-    for v in range(1, MAXN + 1):
-        if (mask >> np.int64(v)) & 1:
-            k += 1
-    return k
-
-
-@njit(cache=True, _nrt=False)
 def sum_cards(mask):
     t = 0
     for v in range(1, MAXN + 1):
@@ -193,7 +185,7 @@ def win_chance(r, seat, b):
     p = 1.0
     for o in range(r.ctl[C_NP]):
         if o != seat:
-            p *= count_below(r.hand[o], b) / max(count_cards(r.hand[o]), 1)
+            p *= count_below(r.hand[o], b) / max(popcount(r.hand[o]), 1)
     return p
 
 
@@ -201,7 +193,7 @@ def win_chance(r, seat, b):
 def post_bid(r, seat):
     """The seat's candidates: each bid card it holds, lowest first, with its features (public information only)."""
     hand = r.hand[seat]
-    left = count_cards(hand)
+    left = popcount(hand)
     prize = r.deck[r.ctl[C_ROUND]]
     pot = r.ctl[C_POT] + prize
     prizes = prize_mask_ahead(r) | bit(prize)
