@@ -8,6 +8,7 @@ from meeplab.sim.core.params import seat_values
 
 from . import draw, engine, layout, options
 from .board import build
+from .features import FEATURES
 from .layout import LOGW
 from .params import ANIMALS, PARAMS
 from .replay import format_game
@@ -46,9 +47,16 @@ def prepare(values):
     return Context(values)
 
 
-# play, decisions, the event log (grown until a game fits, never cut short) and the replay: the core's face
-FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=engine.NC, log_width=LOGW, format_game=format_game)
-play, decisions, events, replay = FACE.play, FACE.decisions, FACE.events, FACE.replay
+# play, decisions, the event log (grown until a game fits, never cut short), the replay and the feature columns:
+# the core's face
+FACE = Face(
+    forward_context=lambda ctx, lineup: ctx.cx,
+    n_categories=engine.NC,
+    log_width=LOGW,
+    format_game=format_game,
+    features=FEATURES,
+)
+events = FACE.events  # one game's event log and results (scripts/feed_supply.py, tests)
 
 
 CATEGORIES = ["quartets", "mixed_groups", "pig_bonus", "final_groups"]

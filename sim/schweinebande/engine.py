@@ -16,10 +16,13 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core import forward
+from meeplab.sim.core.bits import popcount
 from meeplab.sim.core.forward import C_END, C_LENGTH, C_N, C_NP, C_OVER, C_PHASE, C_SEAT
+from meeplab.sim.core.records import log_st
 from meeplab.sim.core.rng import rng_init, shuffle
 
 from .farming import animals_of, do_farm, post_farm, post_feed, post_sell, sell
+from .features import Collect, Place, Reveal
 from .layout import (
     E_COLLECT,
     E_DISCARD,
@@ -72,14 +75,12 @@ from .lines import (
     L_UNKF,
     LINE_TIE,
     MAXD,
-    ctpop,
     gain_of,
     hand_potential,
     line_mask,
     lines_blocked,
     lines_reset,
     lines_revealed,
-    popcount,
     potential_table,
     seat_marginals,
     unknown_gain,
@@ -113,9 +114,8 @@ from .state import (
     SBState,
     bag_size,
     determinise,
-    log_st,
     new_state,
-    post_decision,
+    post_and_show_seat,
 )
 
 PIG = 4
@@ -290,17 +290,15 @@ def post_reveal(st, cx):
                 bd = d if better else bd
             r.moves[n, 0] = s
             f = r.feats[n]
-            f[0] = best
+            for j in range(NF):
+                f[j] = 0.0
+            f[Reveal.GAIN] = best
             unknown = lgain[x0 + bd, L_UNKF]
-            f[1] = r.lreach[x0 + bd] + 1 - unknown
-            f[2] = unknown
-            f[3] = 0.0
-            f[4] = 0.0
-            f[5] = 0.0
-            f[6] = 0.0
-            f[7] = 1.0
+            f[Reveal.KNOWN_TILES] = r.lreach[x0 + bd] + 1 - unknown
+            f[Reveal.UNKNOWN_TILES] = unknown
+            f[Reveal.BIAS] = 1.0
             n += 1
-    return post_decision(st, cur, K_REVEAL, n)
+    return post_and_show_seat(st, cur, K_REVEAL, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -353,17 +351,17 @@ def post_place(st, cx):
         f0[j] = 0.0
         f1[j] = 0.0
     # pass: what a typical face-down space is expected to bring later
-    f0[0] = ug * 3.0
-    f0[3] = 1.0
-    f1[0] = best
+    f0[Place.GAIN] = ug * 3.0
+    f0[Place.IS_PASS] = 1.0
+    f1[Place.GAIN] = best
     unknown = lgain[x0 + bd, L_UNKF] - 1.0
-    f1[1] = r.lreach[x0 + bd] + 1 - unknown
-    f1[2] = unknown
-    f1[4] = view[V_FLEFT + cur]
-    f1[5] = view[V_FACEDOWN]
-    f1[6] = active
-    f1[7] = 1.0
-    return post_decision(st, cur, K_PLACE, 2)
+    f1[Place.KNOWN_TILES] = r.lreach[x0 + bd] + 1 - unknown
+    f1[Place.UNKNOWN_TILES] = unknown
+    f1[Place.FARMERS_LEFT] = view[V_FLEFT + cur]
+    f1[Place.FACEDOWN_LEFT] = view[V_FACEDOWN]
+    f1[Place.PLAYERS_PLACING] = active
+    f1[Place.BIAS] = 1.0
+    return post_and_show_seat(st, cur, K_PLACE, 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -482,7 +480,7 @@ def collect_candidates(st, cx, seat):
     mine = mk[M_KINDS + NT + seat]
     farmers = mk[M_FARMERS]
     while mine:
-        s = np.int64(ctpop((mine & (~mine + one)) - one))
+        s = popcount((mine & (~mine + one)) - one)
         mine &= mine - one
         for d in range(cxt.nd):
             lm = line_mask(cxt.rmask[s * MAXD + d], s, farmers)
@@ -492,19 +490,20 @@ def collect_candidates(st, cx, seat):
             r.moves[n, 0] = s
             r.moves[n, 1] = d
             f = r.feats[n]
-            f[0] = gain_of(view, seat, pi, cxt.ptab, counts, base, r.tmp, 0.0)
+            for j in range(NF):
+                f[j] = 0.0
+            f[Collect.GAIN] = gain_of(view, seat, pi, cxt.ptab, counts, base, r.tmp, 0.0)
             val = 0.0
             nan = 0
             for k in range(NK):
                 val += counts[k] * pi[P_VALUES + k]
                 nan += counts[k]
-            f[1] = val
-            f[2] = nan
-            f[3] = counts[PIG]
-            f[4] = counts[SACK]
-            f[5] = nan * rounds_left
-            f[6] = 0.0
-            f[7] = 1.0
+            f[Collect.VALUE] = val
+            f[Collect.ANIMALS] = nan
+            f[Collect.PIGS] = counts[PIG]
+            f[Collect.SACKS] = counts[SACK]
+            f[Collect.FEED_BURDEN] = nan * rounds_left
+            f[Collect.BIAS] = 1.0
             n += 1
     return n
 
@@ -526,7 +525,7 @@ def post_collect(st, cx):
             continue
         r.ctl[C_ANY] = 1
         r.ctl[C_LENGTH] += 1
-        return post_decision(st, seat, K_COLLECT, n)
+        return post_and_show_seat(st, seat, K_COLLECT, n)
 
 
 @njit(cache=True, _nrt=False)

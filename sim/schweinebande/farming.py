@@ -8,7 +8,9 @@ engine with ``_nrt=False`` (nothing here allocates).
 from numba import njit
 
 from meeplab.sim.core.forward import C_NP, C_PHASE, C_SEAT
+from meeplab.sim.core.records import log_st
 
+from .features import Farm, Sack, Sell
 from .layout import (
     E_MIXED,
     E_PAY,
@@ -43,8 +45,7 @@ from .state import (
     C_T,
     PH_FEED,
     PH_SELL,
-    log_st,
-    post_decision,
+    post_and_show_seat,
 )
 
 PIG = 4
@@ -91,9 +92,9 @@ def farm_candidates(st, cx, seat, last_round):
     moves[0, 1] = 0
     for f in range(NF):
         feats[0, f] = 0.0
-    feats[0, 3] = 1.0
-    feats[0, 5] = tiles
-    feats[0, 6] = 1.0 if last_round else 0.0
+    feats[0, Farm.IS_STOP] = 1.0
+    feats[0, Farm.TILES_LEFT] = tiles
+    feats[0, Farm.LAST_ROUND] = 1.0 if last_round else 0.0
     n = 1
     for k in range(NK):
         if view[h0 + k] >= q:
@@ -102,12 +103,12 @@ def farm_candidates(st, cx, seat, last_round):
             for f in range(NF):
                 feats[n, f] = 0.0
             v = pi[P_VALUES + k]
-            feats[n, 0] = v
-            feats[n, 1] = v * (q - 1)
-            feats[n, 2] = 1.0 if (k == PIG and not last_round and pi[P_PIGF] > 0) else 0.0
-            feats[n, 5] = tiles - q
-            feats[n, 6] = 1.0 if last_round else 0.0
-            feats[n, 7] = 1.0
+            feats[n, Farm.POINTS] = v
+            feats[n, Farm.DISCARDED_VALUE] = v * (q - 1)
+            feats[n, Farm.EARLY_PIG_GROUP] = 1.0 if (k == PIG and not last_round and pi[P_PIGF] > 0) else 0.0
+            feats[n, Farm.TILES_LEFT] = tiles - q
+            feats[n, Farm.LAST_ROUND] = 1.0 if last_round else 0.0
+            feats[n, Farm.BIAS] = 1.0
             n += 1
     # mixed groups: every set of m different kinds all present
     present = 0
@@ -130,7 +131,7 @@ def farm_candidates(st, cx, seat, last_round):
         moves[n, 1] = mask
         for f in range(NF):
             feats[n, f] = 0.0
-        feats[n, 0] = pi[P_VALUES + kf]
+        feats[n, Farm.POINTS] = pi[P_VALUES + kf]
         lost = 0.0
         pigs = 0
         for k in range(NK):
@@ -138,23 +139,23 @@ def farm_candidates(st, cx, seat, last_round):
                 lost += pi[P_VALUES + k]
             if mask & (1 << k) and k == PIG:
                 pigs = 1
-        feats[n, 1] = lost
-        feats[n, 2] = 1.0 if (pigs and not last_round and pi[P_PIGF] > 0) else 0.0
-        feats[n, 4] = 1.0
-        feats[n, 5] = tiles - m
-        feats[n, 6] = 1.0 if last_round else 0.0
-        feats[n, 7] = 1.0
+        feats[n, Farm.DISCARDED_VALUE] = lost
+        feats[n, Farm.EARLY_PIG_GROUP] = 1.0 if (pigs and not last_round and pi[P_PIGF] > 0) else 0.0
+        feats[n, Farm.IS_MIXED] = 1.0
+        feats[n, Farm.TILES_LEFT] = tiles - m
+        feats[n, Farm.LAST_ROUND] = 1.0 if last_round else 0.0
+        feats[n, Farm.BIAS] = 1.0
         n += 1
     if last_round and pi[P_PIGF] > 0 and view[h0 + PIG] >= pi[P_PIGG]:
         moves[n, 0] = 3
         moves[n, 1] = PIG
         for f in range(NF):
             feats[n, f] = 0.0
-        feats[n, 0] = pi[P_VALUES + PIG] * pi[P_PIGF]
-        feats[n, 1] = pi[P_VALUES + PIG] * (pi[P_PIGG] - pi[P_PIGF])
-        feats[n, 5] = tiles - pi[P_PIGG]
-        feats[n, 6] = 1.0
-        feats[n, 7] = 1.0
+        feats[n, Farm.POINTS] = pi[P_VALUES + PIG] * pi[P_PIGF]
+        feats[n, Farm.DISCARDED_VALUE] = pi[P_VALUES + PIG] * (pi[P_PIGG] - pi[P_PIGF])
+        feats[n, Farm.TILES_LEFT] = tiles - pi[P_PIGG]
+        feats[n, Farm.LAST_ROUND] = 1.0
+        feats[n, Farm.BIAS] = 1.0
         n += 1
     return n
 
@@ -170,7 +171,7 @@ def post_farm(st, cx):
         seat = holder_of(view, np_, r.ctl[C_T])
         n = farm_candidates(st, cx, seat, last)
         if n > 1:
-            return post_decision(st, seat, K_FARM, n)
+            return post_and_show_seat(st, seat, K_FARM, n)
         r.ctl[C_T] += 1
     return -1
 
@@ -240,13 +241,13 @@ def post_feed(st, cx):
                 feats[0, f] = 0.0
                 feats[1, f] = 0.0
             need = animals * per
-            feats[1, 0] = min(need, view[V_FEED + seat]) + max(0, need - view[V_FEED + seat]) * 2.0
-            feats[1, 1] = need
-            feats[1, 2] = view[V_NROUNDS] - view[V_ROUND] - 1
-            feats[1, 7] = 1.0
-            feats[0, 1] = view[V_FEED + seat]
+            feats[1, Sack.FEED_SAVED] = min(need, view[V_FEED + seat]) + max(0, need - view[V_FEED + seat]) * 2.0
+            feats[1, Sack.FEED_NEEDED] = need
+            feats[1, Sack.ROUNDS_LEFT] = view[V_NROUNDS] - view[V_ROUND] - 1
+            feats[1, Sack.BIAS] = 1.0
+            feats[0, Sack.FEED_NEEDED] = view[V_FEED + seat]
             r.ctl[C_PHASE] = PH_FEED
-            return post_decision(st, seat, K_SACK, 2)
+            return post_and_show_seat(st, seat, K_SACK, 2)
         r.ctl[C_PHASE] = PH_SELL
         r.ctl[C_SEAT] = seat
         s = post_sell(st, cx, seat)
@@ -280,18 +281,18 @@ def post_sell(st, cx, seat):
             f = r.feats[n]
             for j in range(NF):
                 f[j] = 0.0
-            f[0] = -float(v)
-            f[1] = v
-            f[2] = c
-            f[3] = 1.0 if k == PIG else 0.0
-            f[4] = c % pi[P_QUART]
+            f[Sell.MINUS_VALUE] = -float(v)
+            f[Sell.VALUE] = v
+            f[Sell.COUNT] = c
+            f[Sell.IS_PIG] = 1.0 if k == PIG else 0.0
+            f[Sell.PARTIAL_GROUP] = c % pi[P_QUART]
             short = animals * per - view[V_FEED + seat]
-            f[5] = 1.0 if v + per >= short else 0.0  # one sale covers the gap
-            f[6] = 1.0 if c >= pi[P_QUART] else 0.0
-            f[7] = 1.0
+            f[Sell.COVERS_GAP] = 1.0 if v + per >= short else 0.0
+            f[Sell.FULL_GROUP] = 1.0 if c >= pi[P_QUART] else 0.0
+            f[Sell.BIAS] = 1.0
             n += 1
         if n > 1:
-            return post_decision(st, seat, K_SELL, n)
+            return post_and_show_seat(st, seat, K_SELL, n)
         sell(st, cx, seat, r.moves[0, 0])
     pay = animals_of(view, seat) * per
     view[V_FEED + seat] -= pay

@@ -5,6 +5,8 @@ offsets below. Spaces are board indices (see ``board.py``); kinds 0..5 are the a
 ``params.ANIMALS``, kind 6 is a feed sack.
 """
 
+from enum import IntEnum
+
 NK = 6  # animal kinds
 SACK = 6  # tile kind of a feed sack
 NT = 7  # tile kinds
@@ -32,16 +34,20 @@ V_SUPPLY = V_ORDER + MAXP  # feed markers left in a limited supply (-1 unlimited
 V_UNSEEN = V_SUPPLY + 1  # [NT] tiles of each kind nobody has seen yet (face down or still in the bag): public
 V_LEN = V_UNSEEN + NT
 
-# decision kinds
-K_REVEAL = 0  # moves[i, 0] = face-down space to reveal
-K_PLACE = 1  # moves[i, 0] = 0 pass, 1 place a farmer on the revealed tile
-K_COLLECT = 2  # moves[i, 0] = farmer's space, moves[i, 1] = direction
-K_FARM = (
-    3  # moves[i, 0] = 0 stop, 1 same-kind group of kind moves[i,1], 2 mixed group of kinds mask moves[i,1], 3 pig bonus
-)
-K_SACK = 4  # moves[i, 0] = 0 pay with markers, 1 use a feed sack
-K_SELL = 5  # moves[i, 0] = kind to sell
-KIND_NAMES = ("reveal", "place", "collect", "farm", "sack", "sell")
+
+class Kind(IntEnum):
+    """Decision kinds (``ctl[C_KIND]``, the bots' ``kind``); what a ``moves`` row holds for each."""
+
+    REVEAL = 0  # moves[i, 0] = face-down space to reveal
+    PLACE = 1  # moves[i, 0] = 0 pass, 1 place a farmer on the revealed tile
+    COLLECT = 2  # moves[i, 0] = farmer's space, moves[i, 1] = direction
+    FARM = 3  # moves[i, 0] = 0 stop, 1 group of kind moves[i, 1], 2 mixed group of kinds mask moves[i, 1], 3 pig bonus
+    SACK = 4  # moves[i, 0] = 0 pay with markers, 1 use a feed sack
+    SELL = 5  # moves[i, 0] = kind to sell
+
+
+K_REVEAL, K_PLACE, K_COLLECT, K_FARM, K_SACK, K_SELL = Kind
+KIND_NAMES = tuple(k.name.lower() for k in Kind)  # "reveal", "place", ...: the names of the features table
 
 NF = 8  # feature columns (meaning per kind in bots.md)
 

@@ -230,16 +230,6 @@ def lines_blocked(view, rays, lreach, lgain, rev, space, facedown, np_, mgs):
 # phases
 # ---------------------------------------------------------------------------------------------
 @intrinsic
-def ctpop(typingctx, x):
-    """Set bits of a uint64 (one popcnt instruction)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
 def _ctlz(typingctx, x):
     """Leading zero bits of a nonzero uint64."""
 
@@ -247,8 +237,3 @@ def _ctlz(typingctx, x):
         return builder.ctlz(args[0], context.get_constant(types.boolean, True))
 
     return types.uint64(types.uint64), codegen
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    return np.int64(ctpop(np.uint64(x)))

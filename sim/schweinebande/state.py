@@ -9,12 +9,13 @@ order, the score breakdown and the phase-B line estimates (kept with the state, 
 """
 
 from collections import namedtuple
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
 
-from meeplab.sim.core.events import log_event
-from meeplab.sim.core.forward import C_COMMON, C_KIND, C_N, C_NP, C_SEAT
+from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.records import post_decision
 from meeplab.sim.core.rng import rng_below
 
 from .layout import MAXP, MAXS, NF, NK, NT, P_LEN, P_SACKS, P_TILES, V_LEN, V_SEAT, V_UNSEEN
@@ -44,15 +45,21 @@ M_FARMERS = 1  # spaces with a farmer (collect phase)
 M_KINDS = 2  # [NT] spaces holding each tile kind, then [MAXP] each seat's farmers (collect phase)
 M_LEN = M_KINDS + NT + MAXP
 
-# phases: where advance resumes
-PH_ROUND = 0  # deal a round (the last round's feeding ends the game instead)
-PH_REVEAL = 1  # a placement turn: which face-down tile to reveal
-PH_PLACE = 2  # place a farmer on the revealed tile?
-PH_COLLECT = 3
-PH_FARM = 4
-PH_FEED = 5  # feed sack?
-PH_SELL = 6  # sell while short of feed
-PH_OVER = 7
+
+class Phase(IntEnum):
+    """Where ``advance`` resumes (``ctl[C_PHASE]``)."""
+
+    ROUND = 0  # deal a round (the last round's feeding ends the game instead)
+    REVEAL = 1  # a placement turn: which face-down tile to reveal
+    PLACE = 2  # place a farmer on the revealed tile?
+    COLLECT = 3
+    FARM = 4
+    FEED = 5  # feed sack?
+    SELL = 6  # sell while short of feed
+    OVER = 7
+
+
+PH_ROUND, PH_REVEAL, PH_PLACE, PH_COLLECT, PH_FARM, PH_FEED, PH_SELL, PH_OVER = Phase
 
 # the state record: one structured array of shape (1,); fields in the order a reader would look for them
 STATE_DTYPE = np.dtype(
@@ -182,17 +189,8 @@ def make_ctx(pi, ptab, rays, nd):
 
 
 @njit(cache=True, inline="always")
-def post_decision(st, seat, kind, n):
-    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
-    r = st.rec[0]
-    r.ctl[C_SEAT] = seat
-    r.ctl[C_KIND] = kind
-    r.ctl[C_N] = n
-    r.pub[V_SEAT] = seat
-    return seat
-
-
-@njit(cache=True, inline="always")
-def log_st(st, code, seat, a, b, c, d):
-    """Log event ``code`` in the state's event log (when the log is on)."""
-    log_event(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
+def post_and_show_seat(st, seat, kind, n):
+    """Post a decision (``records.post_decision``) and show the deciding seat in the bots' view (``pub[V_SEAT]``):
+    ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
+    st.rec[0].pub[V_SEAT] = seat
+    return post_decision(st, seat, kind, n)

@@ -6,10 +6,9 @@ import tomllib
 from pathlib import Path
 
 from meeplab.sim.core.bots import bot_jit
+from meeplab.sim.schweinebande.features import FEATURES
 from meeplab.sim.schweinebande.layout import NF
 from meeplab.strategies.common import argmax_kind_linear, kind_weights
-
-from .features import FEATURES
 
 DESCRIPTION = "weighted features per decision (weights in heuristic.toml); keeps pigs for the bonus"
 
