@@ -14,6 +14,7 @@ from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
+from .features import FEATURES
 from .layout import LOGW, MAXP, NT, T_ANIMAL
 from .params import PARAMS
 from .scoring import (
@@ -202,15 +203,15 @@ def prepare(values):
 END_CODES = ("rules", "cap", "stalled")
 
 
-# play, decisions and GameSpec.events (the conformance kit's; grown until a game fits): the core's face. The replay
-# reads Hacienda's own event log below (the same rows, with tie-breaks and the board at both scorings)
-FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW)
-play, decisions = FACE.play, FACE.decisions
+# play, decisions, GameSpec.events (the conformance kit's; grown until a game fits) and the feature columns: the
+# core's face. The replay reads Hacienda's own event log below (the same rows, with tie-breaks and the board at
+# both scorings)
+FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW, features=FEATURES)
 
 
 def play_with_endings(ctx, lineup, seed, start, n_games, n_players):
     """The batch plus how each game ended (index into END_CODES: 0 by the rules, 1 max_rounds cap, 2 stalled)."""
-    b = play(ctx, lineup, seed, start, n_games, n_players)
+    b = FACE.play(ctx, lineup, seed, start, n_games, n_players)
     return b, b.end.astype(np.int64)
 
 

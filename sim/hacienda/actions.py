@@ -13,9 +13,11 @@ Every function here is compiled with ``_nrt=False`` or inlined: none allocates.
 import numpy as np
 from numba import njit
 
+from meeplab.sim.core.bits import popcount
 from meeplab.sim.core.forward import C_NP, C_PHASE
+from meeplab.sim.core.records import log_st, post_decision
 
-from .bits import ONE, ZERO, cb, countrow, ctz, popcnt, sb
+from .bits import ONE, ZERO, cb, countrow, ctz, sb
 from .engine import (
     dirty_group,
     dirty_land,
@@ -28,6 +30,7 @@ from .engine import (
     place_water,
     water_cells,
 )
+from .features import Action, Water
 from .groups import best_group, gen_groups, gen_harvest, group_cached
 from .layout import *
 from .scoring import (
@@ -68,8 +71,6 @@ from .state import (
     PH_TURN_END,
     PH_WATER,
     board,
-    log_st,
-    post_decision,
     tables,
 )
 from .values import best_values, eval_spaces, legal_row, unreached_markets
@@ -86,14 +87,14 @@ def _act_row(moves, feats, m, code, arg, t, value, pesos, size, inhand, handsize
     moves[m, 1] = arg
     moves[m, 2] = t
     moves[m, 3] = 0
-    feats[m, 0] = value
-    feats[m, 1] = pesos
-    feats[m, 2] = size
-    feats[m, 3] = inhand
-    feats[m, 4] = handsize
-    feats[m, 5] = money
-    feats[m, 6] = acts
-    feats[m, 7] = t
+    feats[m, Action.VALUE] = value
+    feats[m, Action.PESOS] = pesos
+    feats[m, Action.SIZE] = size
+    feats[m, Action.IN_HAND] = inhand
+    feats[m, Action.HAND_SIZE] = handsize
+    feats[m, Action.MONEY] = money
+    feats[m, Action.ACTIONS_USED] = acts
+    feats[m, Action.CARD_TYPE] = t
     return m + 1
 
 
@@ -121,7 +122,7 @@ def _write_view(rc, MS, SP, pi, p, acts, hac_left, water_left, harv_left):
         view[V_HANDSIZE + q] = hs
         c = 0
         for w in range(MS.shape[1]):
-            c += np.int64(popcnt(MS[R_REACH + q, w]))
+            c += popcount(MS[R_REACH + q, w])
         view[V_MARKETS + q] = c
     for t in range(NT):
         view[V_HAND + t] = rc.hand[p, t]
@@ -557,7 +558,7 @@ def do_water(st, cx, j):
     SP[SR, S_WS + s] -= 1
     place_water(MS, SP, cells, k, nbmask, kind, rc.pub)
     dirty_water(MS, cells, k, rc.ctl[C_NP], nbmask)
-    log_st(st, E_WATER, p, s, moves[j, 3], np.int64(rc.feats[j, 2]), 0)
+    log_st(st, E_WATER, p, s, moves[j, 3], np.int64(rc.feats[j, Water.OWN_TILES]), 0)
     rc.ctl[C_WATN] += 1
     rc.ctl[C_PHASE] = PH_ACTION
 

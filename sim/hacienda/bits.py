@@ -1,23 +1,13 @@
 """uint64 bit-mask helpers over the board spaces (masks are uint64[W], space i = bit i & 63 of word i >> 6)."""
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+
+from meeplab.sim.core.bits import popcount
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-
-
-@intrinsic
-def popcnt(typingctx, x):
-    """LLVM ctpop on a uint64."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")
@@ -44,7 +34,7 @@ def testbit(m, i):
 def count(m):
     c = 0
     for w in range(m.shape[0]):
-        c += np.int64(popcnt(m[w]))
+        c += popcount(m[w])
     return c
 
 
@@ -98,7 +88,7 @@ def flood(seed, allowed, nbmask, out, fr, tmp):
             fr[w] = t
             if t != ZERO:
                 out[w] |= t
-                size += np.int64(popcnt(t))
+                size += popcount(t)
                 grew = True
         if not grew:
             return size
@@ -124,7 +114,7 @@ def cb(M, r, i):
 def countrow(M, r):
     c = 0
     for w in range(M.shape[1]):
-        c += np.int64(popcnt(M[r, w]))
+        c += popcount(M[r, w])
     return c
 
 

@@ -15,7 +15,9 @@ chains and herds for haciendas and harvests (``groups.py``), the set-up (``setup
 import numpy as np
 from numba import njit
 
-from .bits import ONE, ZERO, cb, ctz, popcnt, sb
+from meeplab.sim.core.bits import popcount
+
+from .bits import ONE, ZERO, cb, ctz, sb
 from .layout import *
 from .scoring import (
     R_CHIPS,
@@ -122,7 +124,7 @@ def _relabel(MS, SP, row, h, nbmask):
     for w in range(W):
         x = MS[R_G, w]
         MS[R_LM + L, w] = x
-        size += np.int64(popcnt(x))
+        size += popcount(x)
         hs += count_word(x & MS[R_HAC, w])
         cs += count_word(x & MS[R_CHIPS, w])
         while x != ZERO:

@@ -8,6 +8,7 @@ from numba import njit
 
 from .bits import ONE, ZERO, ctz
 from .engine import first_seen, new_stamp
+from .features import Hacienda, Harvest
 from .layout import *
 from .scoring import P_HAC_PRICE, P_HAC_PTS, P_HARV_RATE, P_MPP, R_CHIPS, R_HERD, R_LAND
 
@@ -62,12 +63,12 @@ def gen_groups(MS, SP, pi, p, moves, feats, off=0):
         moves[k, 1] = r
         moves[k, 2] = s
         moves[k, 3] = 0
-        feats[k, 0] = s * pi[P_HAC_PTS] - price
-        feats[k, 1] = -pi[P_HAC_PRICE]
-        feats[k, 2] = s
-        feats[k, 3] = r
-        feats[k, 4] = SP[LB_CHIP, L] if r == 0 else 0
-        feats[k, 5] = 0.0
+        feats[k, Hacienda.VALUE] = s * pi[P_HAC_PTS] - price
+        feats[k, Hacienda.MINUS_PRICE] = -pi[P_HAC_PRICE]
+        feats[k, Hacienda.SIZE] = s
+        feats[k, Hacienda.HERD] = r
+        feats[k, Hacienda.CHIPS] = SP[LB_CHIP, L] if r == 0 else 0
+        feats[k, 5] = 0.0  # unused columns
         feats[k, 6] = 0.0
         feats[k, 7] = 0.0
     return ng
@@ -146,11 +147,11 @@ def _harvest_row(moves, feats, n, i, j, s, vs, pi):
     moves[n, 2] = s
     moves[n, 3] = 0
     pes = s * pi[P_HARV_RATE]
-    feats[n, 0] = pes / pi[P_MPP]
-    feats[n, 1] = pes
-    feats[n, 2] = s
-    feats[n, 3] = vs
-    feats[n, 4] = 0.0
+    feats[n, Harvest.VALUE] = pes / pi[P_MPP]
+    feats[n, Harvest.PESOS] = pes
+    feats[n, Harvest.SIZE] = s
+    feats[n, Harvest.VICTIM_SIZE] = vs
+    feats[n, 4] = 0.0  # unused columns
     feats[n, 5] = 0.0
     feats[n, 6] = 0.0
     feats[n, 7] = 0.0

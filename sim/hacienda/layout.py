@@ -2,9 +2,12 @@
 rows of the engine's tables (the integer table ``SP``, the engine's rows of the mask table ``MS`` after the scoring
 rows of ``scoring.py``, the float table ``FV``).
 
-No code: the state record (``state.py``) and every engine module (``engine.py``, ``values.py``, ``water.py``,
-``groups.py``, ``setup.py``, ``actions.py``, ``flow.py``) read their layout from here.
+Numbers only (the decision kinds an ``IntEnum``): the state record (``state.py``) and every engine module
+(``engine.py``, ``values.py``, ``water.py``, ``groups.py``, ``setup.py``, ``actions.py``, ``flow.py``) read their
+layout from here.
 """
+
+from enum import IntEnum
 
 from .scoring import NROWS
 
@@ -15,13 +18,19 @@ T_ANIMAL = 6
 K_MARKET = 6  # board kinds: 0..4 terrain, 5 pampa, 6 market, 7 water source
 K_PAMPA = 5
 
-# decision kinds
-K_ACTION = 0
-K_LAND = 1
-K_ANIMAL = 2
-K_HACIENDA = 3
-K_WATER = 4
-K_HARVEST = 5
+
+class Kind(IntEnum):
+    """Decision kinds (``ctl[C_KIND]``, the bots' ``kind``; ``moves`` rows: ``bots.md``)."""
+
+    ACTION = 0  # buy, play, hacienda, water, harvest or end the turn
+    LAND = 1  # where the land tile played goes
+    ANIMAL = 2  # where the animal tile played goes
+    HACIENDA = 3  # which group gets the hacienda bought
+    WATER = 4  # where the water tile bought goes
+    HARVEST = 5  # which chain is harvested (and whose chip)
+
+
+K_ACTION, K_LAND, K_ANIMAL, K_HACIENDA, K_WATER, K_HARVEST = Kind
 
 # action codes (moves[:, 0] of K_ACTION)
 A_BUY_LAND_UP = 0

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core.forward import C_NP, C_PHASE, C_SEAT
+from meeplab.sim.core.records import log_st
 from meeplab.sim.core.rng import shuffle
 
 from .bits import ZERO
@@ -39,7 +40,7 @@ from .scoring import (
     R_SRC,
     R_TERR,
 )
-from .state import PH_ROUND, board, log_st, tables
+from .state import PH_ROUND, board, tables
 
 # ---------------------------------------------------------------------------------------------------------------
 # the box's limits: land tiles (double-sided, two player colours each) and animal discs (30 per player)

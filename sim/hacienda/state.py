@@ -15,12 +15,13 @@ removed animal cards, and the cards in the other players' hands except those it 
 """
 
 from collections import namedtuple
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
 
-from meeplab.sim.core.events import log_event
-from meeplab.sim.core.forward import C_COMMON, C_KIND, C_N, C_NP, C_SEAT
+from meeplab.sim.core.forward import C_COMMON, C_NP
+from meeplab.sim.core.records import log_st as log_st  # flow.py logs through the state module
 from meeplab.sim.core.rng import rng_below
 from meeplab.sim.core.views import rows
 
@@ -58,16 +59,22 @@ C_STUCK = C_COMMON + 8  # 1 while nobody had anything but "end turn" this round
 C_CARD = C_COMMON + 9  # card type being placed (after A_PLAY)
 C_LEN = C_COMMON + 10
 
-# phases: where advance resumes
-PH_ROUND = 0  # a round begins
-PH_TURN = 1  # a turn begins
-PH_ACTION = 2  # the next action of the player on turn (or the end of the turn after the last)
-PH_PLACE = 3  # where to place the card played
-PH_HACIENDA = 4  # which group gets the hacienda bought
-PH_WATER = 5  # where the water tile bought goes
-PH_HARVEST = 6  # which chain is harvested (and whose chip)
-PH_TURN_END = 7
-PH_OVER = 8
+
+class Phase(IntEnum):
+    """Where ``advance`` resumes (``ctl[C_PHASE]``)."""
+
+    ROUND = 0  # a round begins
+    TURN = 1  # a turn begins
+    ACTION = 2  # the next action of the player on turn (or the end of the turn after the last)
+    PLACE = 3  # where to place the card played
+    HACIENDA = 4  # which group gets the hacienda bought
+    WATER = 5  # where the water tile bought goes
+    HARVEST = 6  # which chain is harvested (and whose chip)
+    TURN_END = 7
+    OVER = 8
+
+
+PH_ROUND, PH_TURN, PH_ACTION, PH_PLACE, PH_HACIENDA, PH_WATER, PH_HARVEST, PH_TURN_END, PH_OVER = Phase
 
 SNAPW_EXTRA = 8  # snapshot row: the scoring rows of MS, then money per seat (5), then water tiles in play
 
@@ -211,22 +218,6 @@ def tables(st, cx):
     spw = max(n + 2, 64)
     fvw = max(n, NT)
     return (rows(r.MSf, nrow, W), rows(r.SPf, SP_ROWS, spw), rows(r.FVf, F_ROWS, fvw))
-
-
-@njit(cache=True, inline="always")
-def log_st(st, code, seat, a, b, c, d):
-    """Log an event (``layout.E_*``) in the state's event log, if it keeps one."""
-    log_event(st.log, st.nlog, st.nlog[1] != 0, code, seat, a, b, c, d)
-
-
-@njit(cache=True, inline="always")
-def post_decision(st, seat, kind, n):
-    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
-    r = st.rec[0]
-    r.ctl[C_SEAT] = seat
-    r.ctl[C_KIND] = kind
-    r.ctl[C_N] = n
-    return seat
 
 
 def py_tables(st, cx):

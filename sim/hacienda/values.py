@@ -8,6 +8,7 @@ from numba import njit
 
 from .bits import ONE, ZERO, anyrow, countrow, ctz, tb
 from .engine import chains_next_to, first_seen, new_stamp
+from .features import Placement
 from .layout import *
 from .scoring import (
     P_HAC_PTS,
@@ -101,12 +102,12 @@ def _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged):
 @njit(cache=True, inline="always")
 def _full_feats(feats, fi, pesos, newm, wat, merged, free, dist):
     """The columns of a candidate's features that only the placement decision reads (eval_spaces' full)."""
-    feats[fi, 1] = pesos
-    feats[fi, 3] = newm
-    feats[fi, 4] = wat
-    feats[fi, 5] = merged
-    feats[fi, 6] = free
-    feats[fi, 7] = dist
+    feats[fi, Placement.MARKET_PESOS] = pesos
+    feats[fi, Placement.NEW_MARKETS] = newm
+    feats[fi, Placement.WATER_POINTS] = wat
+    feats[fi, Placement.GROUPS_JOINED] = merged
+    feats[fi, Placement.FREE_PAMPA] = free
+    feats[fi, Placement.MARKET_DISTANCE] = dist
 
 
 @njit(cache=True, _nrt=False)
@@ -142,14 +143,14 @@ def eval_spaces(MS, SP, pi, p, kinds, nb, mkcnt, mdist, nunr, reached, feats, fu
                     nd = 6 if (MS[R_NBL + p, w] >> hb) & ONE != ZERO else 0
                     size, merged, hgain, old, newm = _join(MS, SP, pi, nb, p, h, nd, W_LAND, sc, hpts, True)
                     pesos = 0
-                    feats[fi, 0] = (chain_points(pi, size) - old) + hgain + wat
+                    feats[fi, Placement.VALUE] = (chain_points(pi, size) - old) + hgain + wat
                 else:
                     a = k - 1
                     nd = 6 if ((MS[R_NBH + 4 * p + a, w] | MS[R_NBMK, w]) >> hb) & ONE != ZERO else 0
                     size, merged, hgain, _old, newm = _join(MS, SP, pi, nb, p, h, nd, k, sc, hpts, False)
                     pesos = _market_income(MS, SP, nb, mkcnt, p, a, h, sc, size, merged)
-                    feats[fi, 0] = (market_points(pi, reached + newm) - mp0) + hgain + wat + pesos / mpp
-                feats[fi, 2] = size
+                    feats[fi, Placement.VALUE] = (market_points(pi, reached + newm) - mp0) + hgain + wat + pesos / mpp
+                feats[fi, Placement.SIZE] = size
                 if full:
                     dist = _near_market_dist(SP, h, mdist, nunr)
                     _full_feats(feats, fi, pesos, newm, wat, merged, SP[SP_NFREE, h], dist)

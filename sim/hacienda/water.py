@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ONE, ZERO, ctz, tb
+from .features import Water
 from .layout import *
 from .scoring import P_MPP, P_WATER_PRICE, P_WATER_PTS, R_FPAM, R_NBH, R_NBL, R_X
 
@@ -91,13 +92,13 @@ def _wrow(MS, SP, p, nb, h, s, o, oh, th, ok, moves, feats, off, n, maxm, wp, pr
     moves[i, 1] = h
     moves[i, 2] = o
     moves[i, 3] = h + 1024 * (c1 if k > 1 else 1023) + 1048576 * (c2 if k > 2 else 1023)
-    feats[i, 2] = own
-    feats[i, 3] = tot - own
-    feats[i, 4] = k
-    feats[i, 0] = own * wp - price
-    feats[i, 1] = fprice
-    feats[i, 5] = SP[SR, S_WS + s]
-    feats[i, 6] = 0.0
+    feats[i, Water.OWN_TILES] = own
+    feats[i, Water.OTHER_TILES] = tot - own
+    feats[i, Water.HEXES] = k
+    feats[i, Water.VALUE] = own * wp - price
+    feats[i, Water.MINUS_PRICE] = fprice
+    feats[i, Water.SHAPE_LEFT] = SP[SR, S_WS + s]
+    feats[i, 6] = 0.0  # unused columns
     feats[i, 7] = 0.0
     return n + 1
 

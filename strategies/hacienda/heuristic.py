@@ -12,6 +12,8 @@ leaves haciendas and water tiles for when it can afford them without running dry
 from numba import njit
 
 from meeplab.sim.core.bots import bot_jit, load_weights_toml
+from meeplab.sim.hacienda.features import Action, Harvest, Placement
+from meeplab.sim.hacienda.layout import Kind
 
 DESCRIPTION = "rule-book tips: chains of 3+, many markets, water by own tiles, harvest long chains, TOML weights"
 
@@ -108,40 +110,47 @@ def choose(kind, view, moves, n, feats, weights, rng):
     reserve = weights[W_RESERVE]
     have = 0.0
     short = 0.0
-    if kind == 0 and n > 0:
+    if kind == Kind.ACTION and n > 0:
         # the reserve of future actions, in pesos: pesos + a blind buy's price per card in hand
-        have = feats[0, 5] + PRICE_BLIND * feats[0, 4]
+        have = feats[0, Action.MONEY] + PRICE_BLIND * feats[0, Action.HAND_SIZE]
         short = max(0.0, reserve - have)
     for i in range(n):
-        if kind == 0:
+        if kind == Kind.ACTION:
             s = _score_action(
-                moves[i, 0], moves[i, 1], feats[i, 0], feats[i, 1], feats[i, 2], feats[i, 4], feats[i, 5], weights
+                moves[i, 0],
+                moves[i, 1],
+                feats[i, Action.VALUE],
+                feats[i, Action.PESOS],
+                feats[i, Action.SIZE],
+                feats[i, Action.HAND_SIZE],
+                feats[i, Action.MONEY],
+                weights,
             )
             code = moves[i, 0]
-            d = feats[i, 1]
+            d = feats[i, Action.PESOS]
             if code == A_PLAY:
                 d -= PRICE_BLIND
             elif code <= A_BUY_ANIMAL_BLIND:
                 d += PRICE_BLIND
             s -= weights[W_RESERVE_PEN] * (max(0.0, reserve - have - d) - short)
-        elif kind == 1:  # land: grow chains towards 3+, merge, stay near unreached markets
+        elif kind == Kind.LAND:  # grow chains towards 3+, merge, stay near unreached markets
             s = (
-                feats[i, 0] * weights[W_VALUE]
-                + weights[W_CHAIN_GROW] * min(feats[i, 2], 5.0)
-                + weights[W_MERGE] * feats[i, 5]
-                + weights[W_ROOM] * feats[i, 6]
-                - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0)
+                feats[i, Placement.VALUE] * weights[W_VALUE]
+                + weights[W_CHAIN_GROW] * min(feats[i, Placement.SIZE], 5.0)
+                + weights[W_MERGE] * feats[i, Placement.GROUPS_JOINED]
+                + weights[W_ROOM] * feats[i, Placement.FREE_PAMPA]
+                - weights[W_MARKET_DIST] * min(feats[i, Placement.MARKET_DISTANCE], 8.0)
             )
-        elif kind == 2:  # animal: markets, herd size, room, head for unreached markets
+        elif kind == Kind.ANIMAL:  # markets, herd size, room, head for unreached markets
             s = (
-                feats[i, 0] * weights[W_VALUE]
-                + weights[W_HERD] * feats[i, 2]
-                + weights[W_ROOM] * feats[i, 6]
-                - weights[W_MARKET_DIST] * min(feats[i, 7], 8.0)
+                feats[i, Placement.VALUE] * weights[W_VALUE]
+                + weights[W_HERD] * feats[i, Placement.SIZE]
+                + weights[W_ROOM] * feats[i, Placement.FREE_PAMPA]
+                - weights[W_MARKET_DIST] * min(feats[i, Placement.MARKET_DISTANCE], 8.0)
             )
-        elif kind == 5:  # harvest: longest chain; steal from the smallest chain
-            s = feats[i, 0] - 0.01 * feats[i, 3]
-        else:  # hacienda (longest group), water (most own tiles)
+        elif kind == Kind.HARVEST:  # longest chain; steal from the smallest chain
+            s = feats[i, Harvest.VALUE] - 0.01 * feats[i, Harvest.VICTIM_SIZE]
+        else:  # hacienda (longest group), water (most own tiles): the immediate value
             s = feats[i, 0]
         s += 1e-6 * (i % 7)
         if s > best:
