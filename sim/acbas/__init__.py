@@ -9,6 +9,7 @@ from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
 from meeplab.sim.core.game import GameSpec
 
 from . import draw, engine, options
+from .features import FEATURES
 from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
@@ -45,14 +46,14 @@ def engine_ctx(prm, prmf, lineup, mono=None):
     return engine.make_ctx(ctx_record(prm, prmf, reads, lineup.rotate, mono))
 
 
-# play, decisions and GameSpec.events (the conformance kit's; grown until a game fits): the core's face. The replay
-# reads ACBAS's own event log below (the same rows, with tie-breaks)
+# play, decisions, GameSpec.events (the conformance kit's; grown until a game fits) and the feature columns: the
+# core's face. The replay reads ACBAS's own event log below (the same rows, with tie-breaks)
 FACE = Face(
     forward_context=lambda ctx, lineup: engine_ctx(ctx.prm, ctx.prmf, lineup, ctx.mono),
     n_categories=NCAT,
     log_width=LOGW,
+    features=FEATURES,
 )
-play, decisions = FACE.play, FACE.decisions
 
 
 def events(ctx, lineup, seed, index, n_players=2):

@@ -7,6 +7,7 @@ from numba import njit
 
 from meeplab.sim.core.bots import READS_ALL, READS_NONE, entry_of_seat
 from meeplab.sim.core.forward import C_PHASE
+from meeplab.sim.core.records import post_decision
 
 from .animals import settle
 from .buildings import *
@@ -34,7 +35,7 @@ from .state import (
     PH_TROUGHS,
     PH_TURN,
 )
-from .turns import end_turn, log_st, post_decision
+from .turns import end_turn, log_wide
 
 
 @njit(cache=True, _nrt=False)
@@ -228,7 +229,7 @@ def apply_action(st, tab, i):
     slot = r.moves[np.uint64(i), 0]
     gs[np.uint64(GS_OCC + slot)] = me
     r.left[np.uint64(me)] -= 1
-    log_st(st, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_PLACE, me, slot, 0, 0, 0, 0, 0, 0, 0)
     r.pub[V_SLOT] = slot
     r.ctl[C_SLOT] = slot
     r.ctl[C_PLACED] = 0
@@ -239,7 +240,7 @@ def apply_action(st, tab, i):
         ps[P_WOOD] += prm[I_BM_WOOD]
         ps[P_STONE] += prm[I_BM_STONE]
         ps[P_REED] += prm[I_BM_REED]
-        log_st(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
+        log_wide(st, E_GAIN, me, slot, prm[I_BM_WOOD], prm[I_BM_STONE], prm[I_BM_REED], 0, 0, 0, 0)
         end_turn(st)
     elif slot <= S_STONE2 or slot >= S_MILL:
         if not take_goods(st, tab, me, slot):
@@ -254,7 +255,7 @@ def apply_action(st, tab, i):
         if gs[GS_EXPS] > 0 and ps[P_NCOLS] < 6:
             r.ctl[C_PHASE] = PH_EXPAND
         else:
-            log_st(st, E_EXPAND, me, -1, got, 0, 0, 0, 0, 0, 0)
+            log_wide(st, E_EXPAND, me, -1, got, 0, 0, 0, 0, 0, 0)
             evaluate(ps, prm, cxt.prmf, st.scr[0].wk, r.res[0])
             end_turn(st)
     elif slot == S_TROUGHS:
@@ -283,7 +284,7 @@ def take_goods(st, tab, me, slot):
     a2 = gs[np.uint64(acc + G_COW)]
     a3 = gs[np.uint64(acc + G_HORSE)]
     offered = a0 + a1 + a2 + a3
-    log_st(st, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED], a0, a1, a2, a3)
+    log_wide(st, E_GAIN, me, slot, gs[acc + G_WOOD], gs[acc + G_STONE], gs[acc + G_REED], a0, a1, a2, a3)
     for j in range(NG):
         gs[np.uint64(acc + j)] = 0
     if offered > 0:
@@ -294,9 +295,9 @@ def take_goods(st, tab, me, slot):
         ps[P_AN + 3] += a3
         if settle(st, tab, me, np.int64(PH_TURN)):
             # every animal on hand, run-away count -1: the player chooses what to keep (E_KEEP)
-            log_st(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
+            log_wide(st, E_HOUSE, me, ps[P_AN], ps[P_AN + 1], ps[P_AN + 2], ps[P_AN + 3], -1, 0, 0, 0)
             return True
-        log_st(
+        log_wide(
             st,
             E_HOUSE,
             me,

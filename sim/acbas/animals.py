@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core.forward import C_END, C_LENGTH, C_N, C_OVER, C_PHASE, C_SEAT
+from meeplab.sim.core.records import post_decision
 
 from .buildings import *
 from .evaluation import *
@@ -13,7 +14,7 @@ from .farm import *
 from .layout import *
 from .params import *
 from .state import C_BSEAT, C_KRET, C_KSEAT, C_RND, C_SLOT, PH_BREED, PH_KEEP, PH_OVER, PH_ROUND, PH_TURN
-from .turns import end_turn, log_st, post_decision
+from .turns import end_turn, log_wide
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -45,11 +46,11 @@ def breed(st, tab):
         ps[P_AN + 3] += b3
         if settle(st, tab, p, np.int64(PH_BREED)):
             # the seat chooses what to keep (E_KEEP follows, then the farm)
-            log_st(st, E_BREED, p, b0, b1, b2, b3, -1, 0, 0, 0)
+            log_wide(st, E_BREED, p, b0, b1, b2, b3, -1, 0, 0, 0)
             return p
         after = ps[P_AN] + ps[P_AN + 1] + ps[P_AN + 2] + ps[P_AN + 3]
         nb = b0 + b1 + b2 + b3
-        log_st(st, E_BREED, p, b0, b1, b2, b3, before + nb - after, 0, 0, 0)
+        log_wide(st, E_BREED, p, b0, b1, b2, b3, before + nb - after, 0, 0, 0)
         log_farm(ps, p, st.log, st.nlog, st.nlog[1] != 0)
         return -1
     r.ctl[C_RND] += 1
@@ -66,7 +67,7 @@ def breed(st, tab):
         for c in range(8):
             r.brk[p, c] = parts[c]
         r.tb[p] = 1.0 if p == 1 else 0.0
-        log_st(st, E_SCORE, p, np.int64(r.score[p] * 2), 0, 0, 0, 0, 0, 0, 0)
+        log_wide(st, E_SCORE, p, np.int64(r.score[p] * 2), 0, 0, 0, 0, 0, 0, 0)
     r.ctl[C_OVER] = 1
     r.ctl[C_END] = 0
     r.ctl[C_PHASE] = PH_OVER
@@ -171,7 +172,7 @@ def apply_keep(st, tab, i):
     for t in range(4):
         ps[np.uint64(P_AN + t)] = (v >> np.int64(16 * t)) & 0xFFFF
     evaluate(ps, cxt.prm, cxt.prmf, st.scr[0].wk, r.res[0])
-    log_st(
+    log_wide(
         st,
         E_KEEP,
         p,

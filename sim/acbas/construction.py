@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from meeplab.sim.core.forward import C_PHASE
+from meeplab.sim.core.records import post_decision
 
 from .animals import settle, settle_turn
 from .buildings import *
@@ -15,7 +16,7 @@ from .farm import *
 from .layout import *
 from .params import *
 from .state import C_CODE, C_GOT, C_PLACED, PH_ANIMAL, PH_SPECIAL, PH_STABLES, PH_TROUGHS
-from .turns import acting, end_turn, log_st, post_decision
+from .turns import acting, end_turn, log_wide
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def apply_troughs(st, tab, i):
     build_trough(ps, s, w)
     r.gs[GS_TROUGHS] -= 1
     r.ctl[C_PLACED] += 1
-    log_st(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_TROUGH, me, s, w, 0, 0, 0, 0, 0, 0)
     settle(st, tab, me, np.int64(PH_TROUGHS))
 
 
@@ -94,7 +95,7 @@ def apply_stall(st, tab, i):
     s = r.moves[np.uint64(i), 0]
     build_stall(ps, s, prm)
     r.gs[GS_STALLS] -= 1
-    log_st(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_STALL, me, s, 0, 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)
 
 
@@ -123,7 +124,7 @@ def apply_stables(st, tab, i):
         return
     build_stables(ps, s, r.moves[np.uint64(i), 1], prm)
     r.ctl[C_PLACED] += 1
-    log_st(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_STABLES, me, s, r.moves[np.uint64(i), 1], 0, 0, 0, 0, 0, 0)
     settle(st, tab, me, np.int64(PH_STABLES))
 
 
@@ -200,7 +201,7 @@ def apply_special(st, tab, i):
     s = r.moves[np.uint64(i), 1]
     pay = r.moves[np.uint64(i), 2]
     place_special(ps, r.gs, code, s, pay, prm)
-    log_st(st, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
+    log_wide(st, E_SPECIAL, me, code, s, pay, 0, 0, 0, 0, 0)
     if code == B_SHELTER or code == B_OPEN:
         # the free animal comes first: the animals are settled once, after it (evaluated on a copy here, the
         # free animal's features start from it)
@@ -237,7 +238,7 @@ def apply_animal(st, tab, i):
     r, _prm, _prmf, _wk, me, ps = acting(st, tab)
     t = r.moves[np.uint64(i), 0]
     ps[np.uint64(P_AN + t)] += 1
-    log_st(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_ANIMAL, me, t, ps[np.uint64(P_AN + t)], 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)
 
 
@@ -262,5 +263,5 @@ def apply_expand(st, tab, i):
     side = r.moves[np.uint64(i), 0]
     add_column(ps, side == 1)
     r.gs[GS_EXPS] -= 1
-    log_st(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_EXPAND, me, side, r.ctl[C_GOT], 0, 0, 0, 0, 0, 0)
     settle_turn(st, tab, me)

@@ -4,6 +4,8 @@ the player can place and pay, ``apply_borders`` places one; the plans themselves
 import numpy as np
 from numba import njit
 
+from meeplab.sim.core.records import post_decision
+
 from .animals import settle
 from .buildings import *
 from .evaluation import *
@@ -13,7 +15,7 @@ from .layout import *
 from .params import *
 from .plans import *
 from .state import C_PLACED, C_SLOT, PH_BORDERS
-from .turns import acting, end_turn, log_st, post_decision
+from .turns import acting, end_turn, log_wide
 
 
 @njit(cache=True, _nrt=False)
@@ -115,7 +117,7 @@ def apply_borders(st, tab, i):
     w, s = border_cost(walls, k, r.ctl[C_PLACED], prm)
     build_borders(ps, r.moves[np.uint64(i), 0], k, w, s)
     r.ctl[C_PLACED] += k
-    log_st(
+    log_wide(
         st, E_BORDERS, me, r.moves[np.uint64(i), 0], k, w, s, r.moves[np.uint64(i), 2], r.moves[np.uint64(i), 3], 0, 0
     )
     settle(st, tab, me, np.int64(PH_BORDERS))

@@ -16,6 +16,8 @@ are: LLVM knows those).
 import numpy as np
 from numba import njit
 
+from meeplab.sim.core.bits import popcount
+
 from .params import (
     B_COTTAGE,
     I_BONUS,
@@ -115,14 +117,6 @@ def _regions():
 
 
 REG, RBND, RSIZE, REG_END = _regions()
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True, inline="always")

@@ -4,6 +4,8 @@ kinds, feature columns, the view, event codes) and the workspace ``wk`` of the h
 Indices computed at run time are ``np.uint64`` (no negative-index wraparound code; see ``farm.py``).
 """
 
+from enum import IntEnum
+
 import numpy as np
 from numba import njit
 
@@ -43,10 +45,45 @@ GS_ACC = GS_OCC + NSLOT  # 17 x 8 goods lying on the spaces
 GS_SIZE = GS_ACC + NSLOT * NG
 SPECIAL_CODES = np.array([B_HTH, B_STORAGE, B_SHELTER, B_OPEN], dtype=np.int64)
 
-# decision kinds
-K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST, K_KEEP = range(10)
-NF = 12  # feature columns
-F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE, F_RULE = range(12)
+
+class Kind(IntEnum):
+    """Decision kinds (``ctl[C_KIND]``, the bots' ``kind``; ``moves`` rows: ``bots.md``)."""
+
+    ACTION = 0  # the action space for the next worker
+    PLAN = 1  # an enclosure plan on Fences / Walls
+    TROUGH = 2
+    STALL = 3
+    STABLES = 4
+    SPECIAL = 5  # a special building
+    EXPAND = 6  # the expansion's side
+    SHELTER = 7  # the Shelter's free animal
+    OPEN_STABLES = 8  # the Open Stables' free animal
+    KEEP = 9  # keep or release: which animals stay
+
+
+K_ACTION, K_PLAN, K_TROUGH, K_STALL, K_STABLES, K_SPECIAL, K_EXPAND, K_SHELTER, K_OPENST, K_KEEP = Kind
+
+
+class Feature(IntEnum):
+    """The feature columns, the same for every decision kind (``feats[i, Feature.SCORE]``; ``features.py``
+    declares them, ``bots.md`` says what each holds)."""
+
+    SCORE = 0  # score change now
+    WOOD = 1  # change of the goods in hand
+    STONE = 2
+    REED = 3
+    BORDERS = 4  # change of the borders in hand
+    CAPACITY = 5  # change of the farm's total capacity
+    KEPT = 6  # change of the animals on the farm
+    LOST = 7  # animals offered by the move that run away
+    PAIRS = 8  # change of the number of types with >= 2 animals
+    BUILDING_POINTS = 9
+    ON_SPACE = 10  # goods and animals lying on the action space (kind 0 only)
+    RULE = 11  # kind 9 only: 1 for the set the fixed rule keeps
+
+
+NF = len(Feature)  # feature columns
+F_SCORE, F_WOOD, F_STONE, F_REED, F_BORD, F_CAP, F_KEPT, F_LOST, F_PAIRS, F_BPTS, F_ONSPACE, F_RULE = Feature
 MAXM = 1024
 # keep-or-release (K_KEEP): the maximal sets of animals that fit are found on a Pareto frontier of kept vectors
 # (4 counts of 16 bits in one word), at most KF_MAX of them (children: 4 per frontier vector)

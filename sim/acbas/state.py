@@ -17,6 +17,7 @@ caches.
 """
 
 from collections import namedtuple
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
@@ -57,20 +58,40 @@ C_KSEAT = C_COMMON + 10  # keep-or-release pending: the seat choosing
 C_BSEAT = C_COMMON + 11  # breeding: the next seat to breed (2: both have)
 C_LEN = C_COMMON + 12
 
-# phases: where advance resumes
-PH_ROUND = 0  # refill and start a round
-PH_TURN = 1  # the next placement turn (or breeding after the last)
-PH_ACTION = 2  # the action-space decision is posted
-PH_BORDERS = 3  # Fences / Walls: the next enclosure plan (or stop)
-PH_TROUGHS = 4  # Troughs: the next trough (or stop)
-PH_STALL = 5  # Stall: its space
-PH_STABLES = 6  # Stables: the next stall to upgrade (or stop)
-PH_SPECIAL = 7  # Special building: which, where, how paid
-PH_ANIMAL = 8  # the Shelter's / Open Stables' free animal
-PH_EXPAND = 9  # Expand: which side
-PH_OVER = 10
-PH_KEEP = 11  # keep-or-release: the sets of animals to keep are posted
-PH_BREED = 12  # breeding, one seat after the other (C_BSEAT), then the next round or the final scoring
+
+class Phase(IntEnum):
+    """Where ``advance`` resumes (``ctl[C_PHASE]``)."""
+
+    ROUND = 0  # refill and start a round
+    TURN = 1  # the next placement turn (or breeding after the last)
+    ACTION = 2  # the action-space decision is posted
+    BORDERS = 3  # Fences / Walls: the next enclosure plan (or stop)
+    TROUGHS = 4  # Troughs: the next trough (or stop)
+    STALL = 5  # Stall: its space
+    STABLES = 6  # Stables: the next stall to upgrade (or stop)
+    SPECIAL = 7  # Special building: which, where, how paid
+    ANIMAL = 8  # the Shelter's / Open Stables' free animal
+    EXPAND = 9  # Expand: which side
+    OVER = 10
+    KEEP = 11  # keep-or-release: the sets of animals to keep are posted
+    BREED = 12  # breeding, one seat after the other (C_BSEAT), then the next round or the final scoring
+
+
+(
+    PH_ROUND,
+    PH_TURN,
+    PH_ACTION,
+    PH_BORDERS,
+    PH_TROUGHS,
+    PH_STALL,
+    PH_STABLES,
+    PH_SPECIAL,
+    PH_ANIMAL,
+    PH_EXPAND,
+    PH_OVER,
+    PH_KEEP,
+    PH_BREED,
+) = Phase
 
 STATE_DTYPE = np.dtype(
     [

@@ -1,12 +1,12 @@
 """Turn flow: a round starts with the refill and the start player's first placement, the players alternate one
 worker at a time, and the round ends when every worker is placed (breeding follows, ``animals.py``). Also the
-helpers every decision uses: posting a decision (``post_decision``), logging an event (``log_st``) and what a step of
-the action in progress works on (``acting``)."""
+helpers every decision uses: logging an event (``log_wide``) and what a step of the action in progress works on
+(``acting``); a decision is posted with the kernel's ``records.post_decision``."""
 
 import numpy as np
 from numba import njit
 
-from meeplab.sim.core.forward import C_KIND, C_N, C_PHASE, C_SEAT
+from meeplab.sim.core.forward import C_PHASE, C_SEAT
 
 from .buildings import *
 from .farm import *
@@ -17,17 +17,9 @@ from .state import C_BSEAT, C_CUR, C_ME, C_RND, C_TURN, PH_BREED, PH_TURN
 
 
 @njit(cache=True, inline="always")
-def post_decision(st, seat, kind, n):
-    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
-    r = st.rec[0]
-    r.ctl[C_SEAT] = seat
-    r.ctl[C_KIND] = kind
-    r.ctl[C_N] = n
-    return seat
-
-
-@njit(cache=True, inline="always")
-def log_st(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+def log_wide(st, code, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+    """Append event row ``[code, a0, ..., a8]`` to the state's event log when it keeps one: ACBAS's rows are
+    ``layout.LOGW`` (10) wide, wider than the kernel's ``records.log_st`` rows."""
     log_row(st.log, st.nlog, st.nlog[1] != 0, code, a0, a1, a2, a3, a4, a5, a6, a7, a8)
 
 
@@ -63,7 +55,7 @@ def start_round(st, tab):
     for j in range(NSLOT):
         gs[GS_OCC + j] = -1
     refill(gs, prm)
-    log_st(st, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
+    log_wide(st, E_ROUND, rnd, gs[GS_START], 0, 0, 0, 0, 0, 0, 0)
     r.left[0] = prm[I_WORKERS]
     r.left[1] = prm[I_WORKERS]
     r.ctl[C_CUR] = gs[GS_START]

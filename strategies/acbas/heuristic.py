@@ -9,31 +9,18 @@ ACBAS has no chance, so this is where a mirror match gets its variety (bots.md, 
 import numpy as np
 from numba import njit
 
+from meeplab.sim.acbas.features import COLUMNS
 from meeplab.sim.core.bots import bot_jit, load_weights_toml
 from meeplab.sim.core.rng import rng_float
 from meeplab.strategies.common import pick_uniform
 
 DESCRIPTION = "linear feature value, weights blended from early to late game (heuristic.toml); softmax temperature"
 
-FEATURES = (
-    "score",
-    "wood",
-    "stone",
-    "reed",
-    "borders",
-    "capacity",
-    "kept",
-    "lost",
-    "pairs",
-    "building_points",
-    "on_space",
-    "rule",
-)
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
-_names = [f"{p}_{f}" for f in FEATURES for p in ("early", "late")] + ["temperature"]
+_names = [f"{p}_{f}" for f in COLUMNS for p in ("early", "late")] + ["temperature"]
 if list(WEIGHTS) != _names:
     raise ValueError(f"heuristic.toml must list exactly these weights in this order: {', '.join(_names)}")
-NFEAT = len(FEATURES)
+NFEAT = len(COLUMNS)  # every feature column the engine declares (the same for every kind)
 T_SLOT = 2 * NFEAT  # index of the temperature in the weights
 
 
