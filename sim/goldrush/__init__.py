@@ -15,6 +15,7 @@ from meeplab.sim.core.game import GameSpec, Hidden
 from . import draw
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR
 from .deck import Deck, Tokens, load_deck, load_tokens
+from .features import FEATURES
 from .options import OPTIONS
 from .params import PARAMS, param_vector
 
@@ -81,9 +82,8 @@ def prepare(values: dict[str, Any]) -> Ctx:
     )
 
 
-# play, decisions and the event log (GameSpec.events, grown until a game fits): the core's face
-FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW)
-play, decisions = FACE.play, FACE.decisions
+# play, decisions, the event log (GameSpec.events, grown until a game fits) and the feature columns: the core's face
+FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW, features=FEATURES)
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):

@@ -1,5 +1,7 @@
 """Field indices and codes shared by the Gold Rush engine, scorer, bots and replay."""
 
+from enum import IntEnum
+
 SLOTS = 10  # node slots per placed tile (node = tile_index * SLOTS + segment)
 MAXP = 5
 MAXC = 8  # cowboy slots per player (cowboys param <= 7, +1 house rule)
@@ -66,9 +68,15 @@ C_RAIL, C_MTN, C_CITY, C_PRAIRIE, C_TOKENS = range(5)
 CATEGORIES = ["railroads", "mountains", "cities", "prairies", "gold_tokens"]
 NCAT = 5
 
-# decision kinds
-KIND_PLACE = 0
-KIND_ACTION = 1
+
+class Kind(IntEnum):
+    """Decision kinds (``ctl[C_KIND]``, the bots' ``kind``; ``moves`` rows: ``bots.md``)."""
+
+    PLACE = 0  # where the drawn tile goes
+    ACTION = 1  # the follower action after the placement
+
+
+KIND_PLACE, KIND_ACTION = Kind
 # action types (moves[:, 0] for KIND_ACTION)
 A_PASS, A_COWBOY, A_TENT, A_MINE, A_REMOVE = range(5)
 

@@ -17,7 +17,6 @@ from numba import njit
 from meeplab.sim.core import forward
 from meeplab.sim.core.forward import (
     C_END,
-    C_KIND,
     C_LENGTH,
     C_N,
     C_NP,
@@ -27,6 +26,7 @@ from meeplab.sim.core.forward import (
     STEP_ADVANCE,
     STEP_RESET,
 )
+from meeplab.sim.core.records import post_decision
 from meeplab.sim.core.rng import rng_init, shuffle
 
 from .board import city_status, emit, find, fits, new_game_board, place_tile
@@ -76,7 +76,7 @@ from .const import (
     S_KIND,
     SLOTS,
 )
-from .features import eval_placements, fill_view, list_placements, token_mean
+from .evaluate import eval_placements, fill_view, list_placements, token_mean
 from .follower import action_features
 from .redraw import redraw_chance
 from .scoring import final_scoring, majority, score_complete, take_token
@@ -212,15 +212,6 @@ def set_table(st, cx):
 # a turn: draw and place, one follower action, scoring
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True, error_model="numpy", _nrt=False)
-def post(st, seat, kind, n):
-    """Post a decision: ``seat`` chooses among ``n`` candidates of ``kind`` (moves/feats already filled)."""
-    r = st.rec[0]
-    r.ctl[C_SEAT] = seat
-    r.ctl[C_KIND] = kind
-    r.ctl[C_N] = n
-
-
-@njit(cache=True, error_model="numpy", _nrt=False)
 def draw_tile(st, cx):
     """Draw the next tile. Returns True with its placements posted, False when it fits nowhere (removed)."""
     r = st.rec[0]
@@ -274,7 +265,7 @@ def draw_tile(st, cx):
         r.moves[i, 2] = inst
     fill_view(r.pub, gi, cur, np_, r.pl_int, r.nd, r.brk)
     r.ctl[C_INST] = inst
-    post(st, cur, KIND_PLACE, n)
+    post_decision(st, cur, KIND_PLACE, n)
     return True
 
 
@@ -337,7 +328,7 @@ def list_actions(st, cx):
     )
     if n > 1:
         fill_view(r.pub, r.gi, cur, np_, r.pl_int, r.nd, r.brk)
-        post(st, cur, KIND_ACTION, n)
+        post_decision(st, cur, KIND_ACTION, n)
     return n
 
 

@@ -48,7 +48,8 @@ from .const import (
     S_KIND,
     SLOTS,
 )
-from .features import edge_odds, loco_applies, margin, other_tents, root_value
+from .evaluate import edge_odds, loco_applies, margin, other_tents, root_value
+from .features import Action
 from .scoring import majority
 
 
@@ -60,8 +61,8 @@ def action_row(moves, feats, n, a, x, arg, frac, supply):
     moves[n, 0] = a
     moves[n, 1] = x
     moves[n, 2] = arg
-    feats[n, 9] = frac
-    feats[n, 10] = supply
+    feats[n, Action.TILES_FRAC] = frac
+    feats[n, Action.SUPPLY] = supply
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -74,12 +75,12 @@ def cowboy_on_railroad(nd, r, opn, pl, through, pr, rem_e, row):
         full = val * pr[P_LOCO_MULT]
     if opn == 0:
         val = full
-        row[0] = val
-    row[1] = val
-    row[11] = edge_odds(rem_e, np.int64(K_RAIL), opn)
-    row[14] = lc
-    row[19] = full
-    row[20] = val * pr[P_END_RAIL]
+        row[Action.POINTS] = val
+    row[Action.VALUE] = val
+    row[Action.ODDS] = edge_odds(rem_e, np.int64(K_RAIL), opn)
+    row[Action.SIZE] = lc
+    row[Action.IF_DONE] = full
+    row[Action.IF_OPEN] = val * pr[P_END_RAIL]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -87,13 +88,13 @@ def cowboy_on_mountain(nd, r, opn, pr, emean, rem_e, row):
     """A gold miner: the nuggets and the tokens of the stack (at their expected value)."""
     val = nd[r, F_NUG] * pr[P_NUG_PTS] + nd[r, F_STACK] * emean
     if opn == 0:
-        row[0] = val
-    row[1] = val
-    row[11] = edge_odds(rem_e, np.int64(K_MTN), opn)
-    row[14] = nd[r, F_STACK]
-    row[15] = nd[r, F_NUG]
-    row[19] = val
-    row[20] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
+        row[Action.POINTS] = val
+    row[Action.VALUE] = val
+    row[Action.ODDS] = edge_odds(rem_e, np.int64(K_MTN), opn)
+    row[Action.SIZE] = nd[r, F_STACK]
+    row[Action.NUGGETS] = nd[r, F_NUG]
+    row[Action.IF_DONE] = val
+    row[Action.IF_OPEN] = nd[r, F_NUG] * pr[P_NUG_PTS] * pr[P_END_MTN]  # tokens leave at the end
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -107,25 +108,25 @@ def cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row):
             nsp += 1
             oe += nd[find(nd, t * SLOTS + s2), F_OPEN]
     if complete:
-        row[0] = ndist * pr[P_CITY_PTS]
-        row[1] = ndist * pr[P_CITY_PTS]
-        row[19] = ndist * pr[P_CITY_PTS]
+        row[Action.POINTS] = ndist * pr[P_CITY_PTS]
+        row[Action.VALUE] = ndist * pr[P_CITY_PTS]
+        row[Action.IF_DONE] = ndist * pr[P_CITY_PTS]
     else:
-        row[1] = nsp * pr[P_CITY_PTS]
-        row[19] = nsp * pr[P_CITY_PTS]
-    row[11] = edge_odds(rem_e, np.int64(K_CITY), oe)
-    row[14] = ndist
-    row[20] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
+        row[Action.VALUE] = nsp * pr[P_CITY_PTS]
+        row[Action.IF_DONE] = nsp * pr[P_CITY_PTS]
+    row[Action.ODDS] = edge_odds(rem_e, np.int64(K_CITY), oe)
+    row[Action.SIZE] = ndist
+    row[Action.IF_OPEN] = ndist * pr[P_CITY_PTS] * pr[P_END_CITY]
     return oe
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def cowboy_on_prairie(nd, r, pr, row):
     """A farmer: tipis and horses of the prairie, scored at the end."""
-    row[1] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
-    row[11] = 1.0
-    row[19] = row[1]
-    row[20] = row[1] * pr[P_END_PRAIRIE]
+    row[Action.VALUE] = nd[r, F_TIPI] * pr[P_TIPI_PTS] + nd[r, F_HORSE] * pr[P_HORSE_PTS]
+    row[Action.ODDS] = 1.0
+    row[Action.IF_DONE] = row[Action.VALUE]
+    row[Action.IF_OPEN] = row[Action.VALUE] * pr[P_END_PRAIRIE]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -151,8 +152,8 @@ def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac,
             opn = cowboy_in_city(nd, x, t, inst, s, pl, seg, nseg, pr, rem_e, row)
         else:
             cowboy_on_prairie(nd, r, pr, row)
-        row[2] = opn
-        row[3 + k] = 1.0
+        row[Action.OPEN_EDGES] = opn
+        row[Action.RAILROAD + k] = 1.0
         n += 1
     return n
 
@@ -160,14 +161,14 @@ def cowboy_actions(nd, t, me, P, pl, seg, nseg, through, pr, emean, rem_e, frac,
 @njit(cache=True, error_model="numpy", _nrt=False)
 def mining_row(nd, r, me, P, troot, rem_e, row):
     """Columns shared by tent and mine candidates on mountain ``r``: open edges, odds, stack, majorities, tents."""
-    row[2] = nd[r, F_OPEN]
-    row[11] = edge_odds(rem_e, np.int64(K_MTN), nd[r, F_OPEN])
-    row[14] = nd[r, F_STACK]
-    row[15] = nd[r, F_NUG]
+    row[Action.OPEN_EDGES] = nd[r, F_OPEN]
+    row[Action.ODDS] = edge_odds(rem_e, np.int64(K_MTN), nd[r, F_OPEN])
+    row[Action.SIZE] = nd[r, F_STACK]
+    row[Action.NUGGETS] = nd[r, F_NUG]
     mg, ob = margin(nd, r, me, P)
-    row[16] = mg
-    row[17] = ob
-    row[18] = other_tents(troot, r, me, P)
+    row[Action.MINER_LEAD] = mg
+    row[Action.OPP_MINERS] = ob
+    row[Action.OTHER_TENTS] = other_tents(troot, r, me, P)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -190,11 +191,13 @@ def tent_actions(nd, me, P, pi, mtn_nodes, emean, rem_e, frac, supply, troot, mo
         action_row(moves, feats, n, A_TENT, x, K_MTN, frac, supply)
         row = feats[n]
         if r == mine_root:
-            row[21] = 1.0  # another area of the mountain under my tent: the same stack, nothing gained
+            row[Action.SAME_MOUNTAIN] = (
+                1.0  # another area of the mountain under my tent: the same stack, nothing gained
+            )
         else:
-            row[1] = nd[r, F_STACK] * emean
-        row[7] = 1.0
-        row[12] = 1.0 if mine_root >= 0 else 0.0
+            row[Action.VALUE] = nd[r, F_STACK] * emean
+        row[Action.TENT] = 1.0
+        row[Action.TENT_PLACED] = 1.0 if mine_root >= 0 else 0.0
         mining_row(nd, r, me, P, troot, rem_e, row)
         n += 1
     return n
@@ -207,9 +210,9 @@ def mine_action(nd, me, P, pi, emean, rem_e, frac, supply, troot, moves, feats, 
     if mine_root >= 0 and nd[mine_root, F_STACK] > 0:
         action_row(moves, feats, n, A_MINE, pi[me, PI_TENT], K_MTN, frac, supply)
         row = feats[n]
-        row[0] = emean
-        row[1] = nd[mine_root, F_STACK] * emean
-        row[8] = 1.0
+        row[Action.POINTS] = emean
+        row[Action.VALUE] = nd[mine_root, F_STACK] * emean
+        row[Action.MINE] = 1.0
         mining_row(nd, mine_root, me, P, troot, rem_e, row)
         n += 1
     return n
@@ -225,10 +228,10 @@ def remove_actions(nd, me, cow, pr, emean, rem_e, frac, supply, farmers, moves, 
         action_row(moves, feats, n, A_REMOVE, x, k, frac, supply)
         row = feats[n]
         r = find(nd, x)
-        row[1] = -root_value(nd, r, pr, emean, farmers)
-        row[2] = nd[r, F_OPEN]
-        row[11] = edge_odds(rem_e, nd[r, F_KIND], nd[r, F_OPEN])
-        row[13] = 1.0
+        row[Action.VALUE] = -root_value(nd, r, pr, emean, farmers)
+        row[Action.OPEN_EDGES] = nd[r, F_OPEN]
+        row[Action.ODDS] = edge_odds(rem_e, nd[r, F_KIND], nd[r, F_OPEN])
+        row[Action.REMOVE] = 1.0
         n += 1
     return n
 

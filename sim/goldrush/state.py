@@ -15,6 +15,7 @@ Sizes are fixed (``MAXT`` tiles, ``MAXTOK`` tokens) so one compiled engine serve
 """
 
 from collections import namedtuple
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
@@ -38,12 +39,18 @@ C_INST = C_COMMON + 2  # the drawn tile (instance) being placed
 C_TILE = C_COMMON + 3  # placement index of the tile placed this turn
 C_LEN = C_COMMON + 4
 
-# phases: where advance resumes
-PH_DRAW = 0  # draw the next tile (or end the game); post its placements
-PH_PLACE = 1  # the drawn tile's placement is pending
-PH_ACTIONS = 2  # list the follower actions (post them, or do the only one)
-PH_ACTION = 3  # the follower action is pending
-PH_OVER = 4
+
+class Phase(IntEnum):
+    """Where ``advance`` resumes (``ctl[C_PHASE]``)."""
+
+    DRAW = 0  # draw the next tile (or end the game); post its placements
+    PLACE = 1  # the drawn tile's placement is pending
+    ACTIONS = 2  # list the follower actions (post them, or do the only one)
+    ACTION = 3  # the follower action is pending
+    OVER = 4
+
+
+PH_DRAW, PH_PLACE, PH_ACTIONS, PH_ACTION, PH_OVER = Phase
 
 STATE_DTYPE = np.dtype(
     [

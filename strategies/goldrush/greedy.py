@@ -5,18 +5,26 @@ from numba import njit
 
 from meeplab.sim.core.bots import bot_jit
 from meeplab.sim.core.rng import rng_below
+from meeplab.sim.goldrush.features import Action, Kind, Place
 
 DESCRIPTION = "best immediate score change + a simple value of open features"
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _score(kind, F, i):
-    if kind == 0:
-        # placement: my completions, minus the best opponent's, the best follow-up completion,
-        # growth of my open features, and a small value for a free feature to claim
-        return F[i, 0] - 0.5 * F[i, 1] + F[i, 2] + 0.3 * F[i, 3] - 0.2 * F[i, 4] + 0.2 * F[i, 5]
+    if kind == Kind.PLACE:
+        # my completions, minus the best opponent's, the best follow-up completion, growth of my open features,
+        # and a small value for a free feature to claim
+        return (
+            F[i, Place.GAIN]
+            - 0.5 * F[i, Place.OPP_GAIN]
+            + F[i, Place.FOLLOW]
+            + 0.3 * F[i, Place.GROW]
+            - 0.2 * F[i, Place.OPP_GROW]
+            + 0.2 * F[i, Place.OPEN]
+        )
     # action: immediate points, then a third of an open feature's value (tent: its stack)
-    return F[i, 0] + 0.3 * F[i, 1]
+    return F[i, Action.POINTS] + 0.3 * F[i, Action.VALUE]
 
 
 @bot_jit(error_model="numpy")

@@ -6,6 +6,7 @@ from numba import njit
 
 from meeplab.sim.core.bots import bot_jit, load_weights_toml
 from meeplab.sim.core.rng import rng_below
+from meeplab.sim.goldrush.features import Action, Kind, Place
 
 DESCRIPTION = "completion odds, majorities, tent/mining timing, late farmers (weights in heuristic.toml)"
 WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
@@ -37,58 +38,58 @@ WEIGHTS = load_weights_toml(__file__, "heuristic.toml")
 @njit(cache=True, inline="always", error_model="numpy")
 def _place(F, i, w):
     return (
-        F[i, 0]
-        - w[W_OPP] * F[i, 1]
-        + w[W_FOLLOW] * F[i, 2]
-        + w[W_GROW] * F[i, 3]
-        - w[W_GROW_OPP] * F[i, 4]
-        + w[W_OPEN_CLAIM] * F[i, 5]
-        - w[W_EDGES] * F[i, 7]
-        + w[W_TENT_TOK] * F[i, 8]
-        + w[W_STACK] * F[i, 12]
+        F[i, Place.GAIN]
+        - w[W_OPP] * F[i, Place.OPP_GAIN]
+        + w[W_FOLLOW] * F[i, Place.FOLLOW]
+        + w[W_GROW] * F[i, Place.GROW]
+        - w[W_GROW_OPP] * F[i, Place.OPP_GROW]
+        + w[W_OPEN_CLAIM] * F[i, Place.OPEN]
+        - w[W_EDGES] * F[i, Place.EDGES_DELTA]
+        + w[W_TENT_TOK] * F[i, Place.TENT_TOK]
+        + w[W_STACK] * F[i, Place.STACK]
     )
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _action(F, i, view, w):
-    left = F[i, 9]  # fraction of tiles left
-    supply = F[i, 10]
-    if F[i, 8] > 0.5:  # mine
-        v = w[W_MINE] * F[i, 0]
-        if F[i, 16] > 0:  # my miners lead there: the tokens come to me at completion anyway
-            v *= 1.0 - w[W_MINE_KEEP] * F[i, 11]
-        elif F[i, 17] > 0:  # an opponent's miners would take them: mine first
+    left = F[i, Action.TILES_FRAC]
+    supply = F[i, Action.SUPPLY]
+    if F[i, Action.MINE] > 0.5:
+        v = w[W_MINE] * F[i, Action.POINTS]
+        if F[i, Action.MINER_LEAD] > 0:  # my miners lead there: the tokens come to me at completion anyway
+            v *= 1.0 - w[W_MINE_KEEP] * F[i, Action.ODDS]
+        elif F[i, Action.OPP_MINERS] > 0:  # an opponent's miners would take them: mine first
             v *= 1.0 + w[W_MINE_URGENT]
         return v
-    if F[i, 7] > 0.5:  # tent: the extra tokens I can mine there (versus the stack under my tent now)
-        if F[i, 21] > 0.5:
+    if F[i, Action.TENT] > 0.5:  # the extra tokens I can mine there (versus the stack under my tent now)
+        if F[i, Action.SAME_MOUNTAIN] > 0.5:
             return -0.01  # another area of the same mountain: nothing gained
         turns = view[2] / max(1, view[1])
-        emean = F[i, 1] / max(1.0, F[i, 14])
-        gain = min(F[i, 14], turns) - min(view[7], turns)
+        emean = F[i, Action.VALUE] / max(1.0, F[i, Action.SIZE])
+        gain = min(F[i, Action.SIZE], turns) - min(view[7], turns)
         v = w[W_TENT] * emean * gain
-        if F[i, 16] > 0:
-            v *= 1.0 - w[W_MINE_KEEP] * F[i, 11]
-        if F[i, 12] > 0.5:
+        if F[i, Action.MINER_LEAD] > 0:
+            v *= 1.0 - w[W_MINE_KEEP] * F[i, Action.ODDS]
+        if F[i, Action.TENT_PLACED] > 0.5:
             v -= w[W_TENT_MOVE] * emean
         return v
-    if F[i, 13] > 0.5:  # house rule: take a cowboy back
+    if F[i, Action.REMOVE] > 0.5:  # house rule: take a cowboy back
         return -1.0 + (0.5 * left if supply == 0 else 0.0)
-    if F[i, 3] + F[i, 4] + F[i, 5] + F[i, 6] < 0.5:
+    if F[i, Action.RAILROAD] + F[i, Action.MOUNTAIN] + F[i, Action.CITY] + F[i, Action.PRAIRIE] < 0.5:
         return 0.0  # pass
-    if F[i, 0] > 0:
-        return F[i, 0] + w[W_RETURN]  # completes now: scores and the cowboy comes back
+    if F[i, Action.POINTS] > 0:
+        return F[i, Action.POINTS] + w[W_RETURN]  # completes now: scores and the cowboy comes back
     cost = w[W_COW_COST] * left / (supply + 0.5)
     late = 1.0 - left
     ramp = late ** w[W_FARM_LATE]  # 0 early .. 1 at the end: values left open are realised at the end
-    if F[i, 6] > 0.5:  # farmer: the prairie value counts at the end
+    if F[i, Action.PRAIRIE] > 0.5:  # farmer: the prairie value counts at the end
         share = w[W_FARM] + (1.0 - w[W_FARM]) * ramp
-        return F[i, 20] * share - cost
-    odds = F[i, 11]
+        return F[i, Action.IF_OPEN] * share - cost
+    odds = F[i, Action.ODDS]
     end_share = w[W_OPEN_END] + (1.0 - w[W_OPEN_END]) * ramp
-    # f19: its value when completed (the active locomotive rule applied), f20: its value if it stays open
-    # (end-of-game rules; a city counts its completed railroads, a mountain loses its tokens)
-    v = w[W_OPEN_VAL] * F[i, 19] * odds + end_share * F[i, 20] * (1 - odds)
+    # its value when completed (the active locomotive rule applied), and if it stays open (end-of-game rules; a
+    # city counts its completed railroads, a mountain loses its tokens)
+    v = w[W_OPEN_VAL] * F[i, Action.IF_DONE] * odds + end_share * F[i, Action.IF_OPEN] * (1 - odds)
     return v - cost
 
 
@@ -98,7 +99,7 @@ def choose(kind, view, moves, n, feats, weights, rng):
     count = 0
     choice = 0
     for i in range(n):
-        if kind == 0:
+        if kind == Kind.PLACE:
             v = _place(feats, i, weights)
         else:
             v = _action(feats, i, view, weights)
