@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from meeplab.analysis.compare import bot_order, grid_params, sweep_param, unique_labels
 from meeplab.analysis.ladder import is_ladder
@@ -22,6 +21,7 @@ from .runs import run_section
 from .sequential import sprt_section
 from .sweep2 import grid_section
 from .template import now, output_path, render_page, write_page
+from .views import Section
 
 
 def build_report(paths: list[str | Path], out: str | Path, title: str | None = None) -> Path:
@@ -65,7 +65,7 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
     sweep = sweep_param(runs) if len(runs) > 1 else None
     grid = grid_params(runs) if len(runs) > 2 and not sweep else None
     toc: list[tuple[str, str]] = []
-    sections: list[dict[str, Any]] = []
+    sections: list[Section] = []
     if len(runs) > 1:
         toc.append(("comparison", "Comparison"))
         if sweep:
@@ -88,7 +88,7 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
         sections.append(run_section(run, st, lab, a, colors))
         qs = quality_section(run.path, a + "-quality")  # meeplab quality's data in the run directory
         if qs is not None:
-            toc.append((qs["anchor"], "Is it a good game?"))
+            toc.append((qs.anchor, "Is it a good game?"))
             sections.append(qs)
     doc = render_page(
         title,

@@ -1,11 +1,10 @@
 """The sections of a report on several runs: the runs in it, the comparison against the baseline (paired or
-unpaired blocks, category shifts, key changes with Holm's marks) and a one-parameter sweep. Each builder returns
-plain data that ``templates/compare.html.j2`` and ``templates/sweep.html.j2`` render."""
+unpaired blocks, category shifts, key changes with Holm's marks) and a one-parameter sweep. Each builder returns a
+view model (:mod:`reports.views`) that ``templates/compare.html.j2`` and ``templates/sweep.html.j2`` render."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import polars as pl
 
@@ -46,9 +45,23 @@ from .format import (
 from .gaps import gap_block, sweep_gaps
 from .runs import games_text, status_badge
 from .sequential import verdict_finding
+from .views import (
+    CategoryBlock,
+    CompareBlock,
+    ComparisonSection,
+    Fragment,
+    NoCommonBots,
+    NoCommonGames,
+    OverviewSection,
+    PairedBlock,
+    SweepCount,
+    SweepSection,
+    UnpairedBlock,
+    WhatChanged,
+)
 
 
-def overview_section(runs: list[Run], stats: list[RunStats], labels: list[str], anchors: list[str]) -> dict:
+def overview_section(runs: list[Run], stats: list[RunStats], labels: list[str], anchors: list[str]) -> OverviewSection:
     """ "Runs in this report": one row per run, linked to its section."""
     rows = []
     for run, st, lab, a in zip(runs, stats, labels, anchors):
@@ -65,13 +78,10 @@ def overview_section(runs: list[Run], stats: list[RunStats], labels: list[str], 
             )
         )
     head = ["run", "game", "status", "games", "seed", "players", "parameters changed"]
-    return {
-        "template": "overview.html.j2",
-        "table": table(head, rows, [False, False, False, True, True, False, False]),
-    }
+    return OverviewSection(table(head, rows, [False, False, False, True, True, False, False]))
 
 
-def what_changed(runs: list[Run], labels: list[str]) -> dict[str, Any]:
+def what_changed(runs: list[Run], labels: list[str]) -> WhatChanged:
     names = differing_params(runs)
     rows = [(code(n), *[fmt_value(r.params.get(n, "–")) for r in runs]) for n in names]
     other = []
@@ -85,22 +95,19 @@ def what_changed(runs: list[Run], labels: list[str]) -> dict[str, Any]:
         vals = [json.dumps(get(r), sort_keys=True, default=str) for r in runs]
         if len(set(vals)) > 1:
             other.append(what)
-    return {
-        "table": table(["parameter", *labels], rows) if names else None,
-        "other": ", ".join(other),
-    }
+    return WhatChanged(table(["parameter", *labels], rows) if names else None, ", ".join(other))
 
 
 #: for a game whose lowest score wins (``GameSpec.lower_wins``): what a score difference means there
 LOWER_IS_BETTER = "lower is better"
 
 
-def score_head(lower_wins: bool) -> Any:
+def score_head(lower_wins: bool) -> Fragment:
     """The "Δ score" column head; for a lower-wins game it says that a fall is the gain."""
     return ["Δ score", [" ", muted(f"({LOWER_IS_BETTER})")]] if lower_wins else "Δ score"
 
 
-def lower_wins_finding() -> list:
+def lower_wins_finding() -> list[Fragment]:
     """The first key change of a comparison of a game whose lowest score wins."""
     return [
         b("Lowest score wins:"),
@@ -111,14 +118,13 @@ def lower_wins_finding() -> list:
 
 def paired_block(
     df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str, lower_wins: bool = False
-) -> dict[str, Any]:
-    block: dict[str, Any] = {"kind": "paired", "base": lb, "other": lo, "reason": reason[:1].upper() + reason[1:]}
+) -> PairedBlock | NoCommonGames:
     if df.height == 0:
-        return {**block, "kind": "no_common_games"}
+        return NoCommonGames(lb, lo)
     rows = [
         (
             f"{r['n_players']}",
-            bot_label(r["bot"], r["seats"]),
+            bot_label(r["bot"], r["seats"], r["by_game"]),
             num(r["games"], 0),
             f"{num(r['score_base'])} → {num(r['score_other'])}",
             [snum(r["d_score"]), sig_mark(r["sig_score"])],
@@ -156,7 +162,7 @@ def paired_block(
         ],
         colors,
     )
-    how = [
+    how: list[Fragment] = [
         "each dot is how much a bot's win rate (left) or mean final score (right) changed from ",
         b(lb),
         " to ",
@@ -166,23 +172,24 @@ def paired_block(
     ]
     if lower_wins:
         how.append(" In this game the lowest score wins: a score change left of 0 is a gain for the bot.")
-    return {
-        **block,
-        "figure": figure(uri, "paired differences", how),
-        "table": table(head, rows, [True, False, *[True] * 8], group_col=0),
-    }
+    return PairedBlock(
+        base=lb,
+        other=lo,
+        reason=reason[:1].upper() + reason[1:],
+        figure=figure(uri, "paired differences", how),
+        table=table(head, rows, [True, False, *[True] * 8], group_col=0),
+    )
 
 
 def unpaired_block(
     df: pl.DataFrame, lb: str, lo: str, colors: dict[str, str], reason: str, lower_wins: bool = False
-) -> dict[str, Any]:
-    block: dict[str, Any] = {"kind": "unpaired", "base": lb, "other": lo, "reason": reason}
+) -> UnpairedBlock | NoCommonBots:
     if df.height == 0:
-        return {**block, "kind": "no_common_bots"}
+        return NoCommonBots(lb, lo)
     rows = [
         (
             f"{r['n_players']}",
-            bot_label(r["bot"], r["seats"]),
+            bot_label(r["bot"], r["seats"], r["by_game"]),
             [pct(r["win_base"]), " ", muted(f"[{ci(r['win_base_lo'], r['win_base_hi'])}]")],
             [pct(r["win_other"]), " ", muted(f"[{ci(r['win_other_lo'], r['win_other_hi'])}]")],
             [spct(r["d_win"]), sig_mark(r["sig_win"])],
@@ -217,29 +224,32 @@ def unpaired_block(
                     "hi": r[f"win_{k}_hi"],
                 }
             )
-    return {
-        **block,
-        "lineups": "lineups" in reason,
-        "figure": figure(
+    return UnpairedBlock(
+        base=lb,
+        other=lo,
+        reason=reason,
+        lineups="lineups" in reason,
+        figure=figure(
             charts.compare_win_rates(chart_rows, [lb, lo], colors),
             "win rates side by side",
             "win rate per bot in each run with its 95% interval (Wilson; by game for a bot in several "
             "seats). The runs are independent samples, so only clearly separated whiskers indicate a real "
             "difference.",
         ),
-        "table": table(head, rows, [True, False, *[True] * 7], group_col=0),
-    }
+        table=table(head, rows, [True, False, *[True] * 7], group_col=0),
+    )
 
 
 def category_shift(
     base: Run, bst: RunStats, other: Run, ost: RunStats, lb: str, lo: str
-) -> tuple[dict[str, Any] | None, list]:
+) -> tuple[CategoryBlock | None, list[Fragment]]:
     """Table of points per player by category, baseline vs other, and finding lines for big shifts."""
     cats = [c for c in base.categories if c in other.categories]
     common = sorted(set(base.players) & set(other.players))
     if not cats or not common:
         return None, []
-    rows, notes = [], []
+    rows: list[tuple[Fragment, ...]] = []
+    notes: list[Fragment] = []
     for p in common:
         a, o = category_means(bst, p, cats), category_means(ost, p, cats)
         tot_a, tot_b = sum(a.values()), sum(o.values())
@@ -268,34 +278,24 @@ def category_shift(
                 [b(f"{lo}, {p} players:"), f" points shift in {shifts}; total {num(tot_a)} → {num(tot_b)}{sign}."]
             )
     head = ["players", "category", lb, lo, "Δ", f"share {lb}", f"share {lo}"]
-    block = {
-        "kind": "categories",
-        "base": lb,
-        "other": lo,
-        "table": table(head, rows, [True, False, True, True, True, True, True], group_col=0),
-    }
-    return block, notes
+    return CategoryBlock(lb, lo, table(head, rows, [True, False, True, True, True, True, True], group_col=0)), notes
 
 
-def win_notes(df: pl.DataFrame, lo: str) -> list[dict[str, Any]]:
-    """The significant win-rate changes of one comparison, for the "win" key changes of ``compare.html.j2``."""
-    out = []
+def win_notes(df: pl.DataFrame, lo: str) -> list[Fragment]:
+    """The key changes of one comparison: its win-rate changes that stay significant after Holm's correction."""
+    out: list[Fragment] = []
     for r in df.iter_rows(named=True):
         if r["sig_win"]:
-            seats = r["seats"]
+            per = f" per seat ({r['seats']:.0f} seats)" if r["by_game"] and not bad(r["seats"]) else ""
             out.append(
-                {
-                    "kind": "win",
-                    "head": f"{lo}, {r['n_players']} players:",
-                    "bot": r["bot"],
-                    "per": f" per seat ({seats:.0f} seats)" if not bad(seats) and seats > 1.0001 else "",
-                    "moves": "rises" if r["d_win"] > 0 else "falls",
-                    "change": spct(r["d_win"]),
-                    "rates": f"{pct(r['win_base'])} → {pct(r['win_other'])}",
-                    "ci": ci(r["d_win_lo"], r["d_win_hi"], spct),
-                    "p": pval(r["q_win"]),
-                    "mark": sig_mark(True),
-                }
+                [
+                    b(f"{lo}, {r['n_players']} players:"),
+                    f" {r['bot']}'s win rate{per} {'rises' if r['d_win'] > 0 else 'falls'} {spct(r['d_win'])} "
+                    f"({pct(r['win_base'])} → {pct(r['win_other'])}, 95% CI {ci(r['d_win_lo'], r['d_win_hi'], spct)}, "
+                    f"Holm-adjusted {pval(r['q_win'])})",
+                    sig_mark(True),
+                    ".",
+                ]
             )
     return out
 
@@ -312,10 +312,11 @@ def holm_note(m_win: int, m_score: int) -> str:
 
 def comparison_section(
     runs: list[Run], stats: list[RunStats], labels: list[str], colors: dict[str, str]
-) -> dict[str, Any]:
+) -> ComparisonSection:
     base, lb = runs[0], labels[0]
-    blocks, findings = [], []
-    seats = stats[0].by_bot.select("n_players", "bot", pl.col("seats_per_game").alias("seats"))
+    blocks: list[CompareBlock] = []
+    findings: list[Fragment] = []
+    seats = stats[0].by_bot.select("n_players", "bot", pl.col("seats_per_game").alias("seats"), "by_game")
     pairs = [pairing(base, run) for run in runs[1:]]
     dfs = [
         (paired_compare(base, run) if ok else unpaired_compare(stats[0], st)).join(
@@ -356,20 +357,19 @@ def comparison_section(
     note = holm_note(family_size(dfs, "win"), family_size(dfs, "score"))
     if m_gap:
         note += f" Seat-gap changes are a family of their own ({m_gap} comparison{'s' if m_gap != 1 else ''})."
-    return {
-        "template": "compare.html.j2",
-        "baseline": lb,
-        "changed": what_changed(runs, labels),
-        "findings": findings,
-        "holm_note": note,
-        "gaps": gblock,
-        "blocks": blocks,
-    }
+    return ComparisonSection(
+        baseline=lb,
+        changed=what_changed(runs, labels),
+        findings=tuple(findings),
+        holm_note=note,
+        gaps=gblock,
+        blocks=tuple(blocks),
+    )
 
 
 def sweep_section(
     runs: list[Run], stats: list[RunStats], labels: list[str], param: str, colors: dict[str, str]
-) -> dict[str, Any]:
+) -> SweepSection:
     order = sweep_order(runs, param)
     xs = [runs[i].params.get(param) for i in order]
     xl = [fmt_value(x) for x in xs]
@@ -402,12 +402,16 @@ def sweep_section(
                     x,
                     labels[order[j]],
                     *cells,
-                    sg["cells"][j],
+                    sg.cells[j],
                     *[num(cr[f"cat_{c}"]) for c in cats],
                     num(cr["score"]),
                 )
             )
-        multi = {bot for bot in bots if (win.filter(pl.col("bot") == bot)["seats_per_game"] > 1.0001).any()}
+        multi = {
+            r["bot"]
+            for i in order
+            for r in stats[i].by_bot.filter((pl.col("n_players") == p) & pl.col("by_game")).iter_rows(named=True)
+        }
         head = [
             param,
             "run",
@@ -417,11 +421,11 @@ def sweep_section(
             ["mean score", [" ", muted(f"({LOWER_IS_BETTER})")]] if runs[0].lower_wins else "mean score",
         ]
         counts.append(
-            {
-                "n_players": p,
-                "figure": fig,
-                "gap_figure": sg["figure"],
-                "table": table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 2)]),
-            }
+            SweepCount(
+                n_players=p,
+                figure=fig,
+                gap_figure=sg.figure,
+                table=table(head, rows, [True, False, *[True] * (len(bots) + len(cats) + 2)]),
+            )
         )
-    return {"template": "sweep.html.j2", "param": param, "value_text": ", ".join(xl), "counts": counts}
+    return SweepSection(param=param, value_text=", ".join(xl), counts=tuple(counts))

@@ -1,10 +1,11 @@
-"""Formatting for the reports: numbers and intervals as text, and the plain data the templates render.
+"""Formatting for the reports: numbers and intervals as text, and the building blocks of the view models.
 
 Everything here returns plain data, never HTML: numbers become strings (``pct``, ``ci``, ...), and rich text is a
-*fragment*: a string, a list of fragments, or a tag made by :func:`tag` (``b``, ``code``, ``muted``, ``sig_mark``,
-...). The templates' ``frag`` macro (``templates/macros.html.j2``) writes fragments out and Jinja2's autoescape
-escapes every string in them, so no builder escapes by hand. A table (:func:`table`) and a figure (:func:`figure`)
-are dicts of such fragments.
+*fragment* (:data:`reports.views.Fragment`): a string, a list of fragments, or a :class:`~reports.views.Tag` made by
+:func:`tag` (``b``, ``code``, ``muted``, ``sig_mark``, ...). The templates' ``frag`` macro
+(``templates/macros.html.j2``) writes fragments out and Jinja2's autoescape escapes every string in them, so no
+builder escapes by hand. :func:`table` and :func:`figure` build a :class:`~reports.views.Table` and a
+:class:`~reports.views.Figure`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import math
 import re
 from collections.abc import Sequence
 from typing import Any
+
+from .views import Cell, Figure, Fragment, Row, Table, Tag
 
 # -- numbers ---------------------------------------------------------------------------------
 
@@ -105,28 +108,28 @@ def slug(text: str) -> str:
 
 # -- fragments: rich text as data -------------------------------------------------------------
 
-BR: dict[str, Any] = {"tag": "br"}
+BR = Tag("br")
 
 
-def tag(name: str, content: Any, cls: str | None = None, title: str | None = None, href: str | None = None) -> dict:
+def tag(name: str, content: Any, cls: str | None = None, title: str | None = None, href: str | None = None) -> Tag:
     """One element of rich text: ``<name class=cls title=title href=href>content</name>`` (``href``: an anchor of
     the page, ``#...``; the page writes no other link)."""
-    return {"tag": name, "c": content, "cls": cls, "title": title, "href": href}
+    return Tag(name, content, cls, title, href)
 
 
-def b(x: Any) -> dict:
+def b(x: Any) -> Tag:
     return tag("b", x)
 
 
-def code(x: Any) -> dict:
+def code(x: Any) -> Tag:
     return tag("code", x)
 
 
-def muted(x: Any) -> dict:
+def muted(x: Any) -> Tag:
     return tag("span", x, "muted")
 
 
-def badge(text: str, kind: str) -> dict:
+def badge(text: str, kind: str) -> Tag:
     """``kind``: ok, warn or info."""
     return tag("span", text, f"badge {kind}")
 
@@ -136,9 +139,10 @@ def sig_mark(flag: Any, title: str = "significant after Holm's correction for th
     return [" ", tag("span", "●", "sig", title=title)] if flag else ""
 
 
-def bot_label(name: str, seats: Any) -> Any:
-    """A bot's name, labelled "per seat" when it fills several seats of each game (its rates are per seat)."""
-    if bad(seats) or seats <= 1.0001:
+def bot_label(name: str, seats: Any, several: Any) -> Fragment:
+    """A bot's name, labelled "per seat" with its ``seats`` per game when it fills ``several`` seats of each game
+    (the analysis's ``by_game``: its rates are per seat)."""
+    if not several or bad(seats):
         return name
     k = f"{seats:.0f}" if abs(seats - round(seats)) < 1e-9 else num(seats, 2)
     return [name, " ", muted(f"(per seat, {k} seats)")]
@@ -161,21 +165,21 @@ def table(
     rows: Sequence[Sequence[Any]],
     numeric: Sequence[bool] | None = None,
     group_col: int | None = None,
-) -> dict[str, Any]:
+) -> Table:
     """A table for the ``table`` macro: header and cells are fragments; ``numeric[i]`` right-aligns column i;
     ``group_col``: draw a separator line where that column's value changes."""
     numeric = list(numeric or [False] * len(head))
-    out_rows = []
+    out_rows: list[Row] = []
     prev: Any = object()
     for r in rows:
         group = False
         if group_col is not None:
             group = r[group_col] != prev and bool(out_rows)
             prev = r[group_col]
-        out_rows.append({"group": group, "cells": list(zip(r, numeric))})
-    return {"head": list(zip(head, numeric)), "rows": out_rows}
+        out_rows.append(Row(tuple(Cell(c, n) for c, n in zip(r, numeric)), group))
+    return Table(tuple(Cell(h, n) for h, n in zip(head, numeric)), tuple(out_rows))
 
 
-def figure(uri: str, alt: str, how: Any) -> dict[str, Any]:
+def figure(uri: str, alt: str, how: Any) -> Figure:
     """A chart (a ``data:`` URI from :mod:`reports.charts`) with its alt text and its "How to read" caption."""
-    return {"uri": uri, "alt": alt, "how": how}
+    return Figure(uri, alt, how)

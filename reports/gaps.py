@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from meeplab.analysis.compare import pairing
 from meeplab.analysis.load import Run
@@ -15,6 +15,7 @@ from meeplab.analysis.seatgap import Gap, gap_changes, seat_gaps
 
 from . import charts
 from .format import b, ci, figure, muted, pct, pval, sig_mark, spct, table
+from .views import Figure, Fragment, SeatGapTable
 
 _CACHE: dict[tuple, list[Gap]] = {}
 
@@ -37,14 +38,15 @@ def _players(runs: Sequence[Run]) -> list[int]:
     return sorted(set.intersection(*[set(r.players) for r in runs])) if runs else []
 
 
-def gap_block(runs: list[Run], labels: list[str]) -> tuple[dict[str, Any] | None, list[list[Any]], int]:
+def gap_block(runs: list[Run], labels: list[str]) -> tuple[SeatGapTable | None, list[Fragment], int]:
     """The comparison's seat-gap table, its key-change findings and the size of Holm's family."""
     counts = _players(runs)
     if len(runs) < 2 or not counts:
         return None, [], 0
     per_p = {p: run_gaps(runs, p) for p in counts}
     changes = gap_changes(per_p)
-    rows, findings = [], []
+    rows: list[tuple[Fragment, ...]] = []
+    findings: list[Fragment] = []
     for p in counts:
         for i, g in enumerate(per_p[p]):
             qq, sig = changes.get((p, i), (math.nan, False))
@@ -85,7 +87,7 @@ def gap_block(runs: list[Run], labels: list[str]) -> tuple[dict[str, Any] | None
         "Holm-adjusted p",
     ]
     tab = table(head, rows, [True, False, True, True, True, True, True, False, True], group_col=0)
-    return {"kind": "gaps", "table": tab, "what": GAP_WHAT}, findings, len(changes)
+    return SeatGapTable(tab, GAP_WHAT), findings, len(changes)
 
 
 def gap_chart(param: str, xs: Sequence[Any], xl: Sequence[str], gaps: Sequence[Gap], n_players: int) -> str:
@@ -112,7 +114,14 @@ def gap_chart(param: str, xs: Sequence[Any], xl: Sequence[str], gaps: Sequence[G
     return charts.to_uri(fig)
 
 
-def sweep_gaps(runs: list[Run], order: list[int], param: str, xs: list[Any], xl: list[str], p: int) -> dict[str, Any]:
+class SweepGaps(NamedTuple):
+    """A sweep's seat gap at one player count: its chart and one table cell per value, in sweep order."""
+
+    figure: Figure
+    cells: list[Fragment]
+
+
+def sweep_gaps(runs: list[Run], order: list[int], param: str, xs: list[Any], xl: list[str], p: int) -> SweepGaps:
     """A sweep's seat gap at ``p`` players in sweep order: the chart and one table cell per value."""
     gaps = run_gaps(runs, p)
     ordered = [gaps[i] for i in order]
@@ -123,4 +132,4 @@ def sweep_gaps(runs: list[Run], order: list[int], param: str, xs: list[Any], xl:
         "of each value against the baseline, and whether it is significant, is in the Comparison section.",
     )
     cells = [[pct(g.gap), " ", muted(ci(g.lo, g.hi, pct))] if not g.reason else muted("–") for g in ordered]
-    return {"figure": fig, "cells": cells}
+    return SweepGaps(fig, cells)

@@ -1,5 +1,6 @@
 """The skill ladder's report, "Does it hold for stronger players?" (``meeplab ladder``): the ladder section
-(``templates/ladder.html.j2``) and then every run of the ladder. The numbers: :mod:`meeplab.analysis.ladder`."""
+(``templates/ladder.html.j2``, :class:`reports.views.LadderSection`) and then every run of the ladder. The numbers:
+:mod:`meeplab.analysis.ladder`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from . import charts
 from .format import ci, code, figure, num, pct, slug, table
 from .runs import run_section
 from .template import now, output_path, render_page, write_page
+from .views import Flag, LadderCount, LadderSection, Table, TopRungs
 
 
 def num1(x: Any) -> str:
@@ -42,7 +44,7 @@ def settled_value(v: tuple, length: bool = False, category: bool = False) -> str
     return f"{pct(v[1])} {ci(v[2], v[3])}"
 
 
-def settled_table(judged: list[dict[str, Any]]) -> dict[str, Any] | None:
+def settled_table(judged: list[dict[str, Any]]) -> Table | None:
     """The findings of one player count judged on the two strongest rungs: both values and the verdict (its
     caption: how much stronger the strongest rung played, when the ladder has that cross-play)."""
     if not judged:
@@ -72,20 +74,20 @@ def skill_note(judged: list[dict[str, Any]]) -> str | None:
     )
 
 
-def ladder_section(lad: Ladder) -> dict[str, Any]:
+def ladder_section(lad: Ladder) -> LadderSection:
     """The section "Does it hold for stronger players?"."""
     rows = rung_rows(lad)
     gaps = gap_rows(lad)
     flags = [
-        {"head": f"{f['n_players']} players, {f['finding']} {f['why']}:", "text": finding_text(f)}
+        Flag(f"{f['n_players']} players, {f['finding']} {f['why']}:", finding_text(f))
         for f in findings(rows, lad.rungs)
     ]
     judged = settled(rows, lad.rungs, gaps)
     moving = [
-        {
-            "head": f"{f['n_players']} players, {f['finding']}:",
-            "text": f"{f['direction']} from {f['weaker'][0]} to {f['stronger'][0]}",
-        }
+        Flag(
+            f"{f['n_players']} players, {f['finding']}:",
+            f"{f['direction']} from {f['weaker'][0]} to {f['stronger'][0]}",
+        )
         for f in judged
         if f["status"] == MOVING
     ]
@@ -123,15 +125,15 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
             if g["n_players"] == p
         ]
         counts.append(
-            {
-                "n_players": p,
-                "table": table(head, body, [False, True] + [True] * p + [False, True, True]),
-                "gaps": table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True])
+            LadderCount(
+                n_players=p,
+                table=table(head, body, [False, True] + [True] * p + [False, True, True]),
+                gaps=table(["skill gap", "stronger rung's win rate per seat", "fair"], gb, [False, True, True])
                 if gb
                 else None,
-                "settled": settled_table([f for f in judged if f["n_players"] == p]),
-                "skill": skill_note([f for f in judged if f["n_players"] == p]),
-            }
+                settled=settled_table([f for f in judged if f["n_players"] == p]),
+                skill=skill_note([f for f in judged if f["n_players"] == p]),
+            )
         )
     uri = seat_chart(rows, lad.rungs)
     fig = None
@@ -153,18 +155,16 @@ def ladder_section(lad: Ladder) -> dict[str, Any]:
             "zero: skill pays at that step; a staircase that stays high up the ladder: a game where being better "
             "keeps paying; points near zero: the stronger bot gains nothing there.",
         )
-    strongest = lad.rungs[-2:] if len(lad.rungs) >= 2 else []
-    return {
-        "template": "ladder.html.j2",
-        "rungs": lad.rungs,
-        "flags": flags,
-        "moving": moving,
-        "level": level,
-        "strongest": strongest,
-        "counts": counts,
-        "figure": fig,
-        "spread": spread,
-    }
+    return LadderSection(
+        rungs=tuple(lad.rungs),
+        flags=tuple(flags),
+        top=TopRungs(lad.rungs[-2], lad.rungs[-1]) if len(lad.rungs) >= 2 else None,
+        level=tuple(level),
+        moving=tuple(moving),
+        counts=tuple(counts),
+        figure=fig,
+        spread=spread,
+    )
 
 
 def spread_chart(gaps: list[dict[str, Any]]) -> str:

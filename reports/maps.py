@@ -1,6 +1,6 @@
 """Ranking maps or decks (``meeplab maps``/``meeplab decks``): the same game played on each file with the same
-seeds, ranked by seat fairness, then score spread and game length (``templates/maps.html.j2``; the numbers:
-:mod:`meeplab.analysis.maps`)."""
+seeds, ranked by seat fairness, then score spread and game length (``templates/maps.html.j2``,
+:class:`reports.views.RankingSection`; the numbers: :mod:`meeplab.analysis.maps`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 from . import charts
 from .format import figure, num, pct, table
 from .template import now, render_page, write_page
+from .views import RankingCount, RankingSection
 
 __all__ = ["gap_chart", "maps_section", "write"]
 
@@ -34,7 +35,7 @@ def gap_chart(rows: list[dict[str, Any]], p: int, what: str) -> str:
     return charts.to_uri(fig)
 
 
-def maps_section(rec: dict[str, Any]) -> dict[str, Any]:
+def maps_section(rec: dict[str, Any]) -> RankingSection:
     what = rec["what"]
     counts = []
     for p in rec["players"]:
@@ -63,26 +64,25 @@ def maps_section(rec: dict[str, Any]) -> dict[str, Any]:
             "length",
         ]
         counts.append(
-            {
-                "n_players": p,
-                "figure": figure(gap_chart(rows, p, what), f"{what} by seat gap", "the fairest at the top (first 40)."),
-                "table": table(head, body, [True, False, True, True, False, True, True, True]),
-            }
+            RankingCount(
+                n_players=p,
+                figure=figure(gap_chart(rows, p, what), f"{what} by seat gap", "the fairest at the top (first 40)."),
+                table=table(head, body, [True, False, True, True, False, True, True, True]),
+            )
         )
-    return {
-        "template": "maps.html.j2",
-        "what": what,
-        "n_files": len(rec["files"]),
-        "title": rec["title"],
-        "games": f"{rec['games']:,}",
-        "bots": ", ".join(rec["bots"]),
-        "adjust_name": (
+    return RankingSection(
+        what=what,
+        n_files=len(rec["files"]),
+        title=rec["title"],
+        games=f"{rec['games']:,}",
+        bots=", ".join(rec["bots"]),
+        adjust_name=(
             "the Benjamini-Hochberg correction (false discovery rate)"
             if rec.get("adjust") == "bh"
             else "Holm's correction"
         ),
-        "counts": counts,
-    }
+        counts=tuple(counts),
+    )
 
 
 def write(rec: dict[str, Any], out: Path) -> Path:

@@ -1,6 +1,6 @@
 """The restricted-play report, "What is each option worth?" (``meeplab options``; lab/studies/options.py), rendered by
-``templates/options.html.j2``. ``meeplab report DIR`` on an options directory writes the same report again; the
-directory is read by :mod:`meeplab.analysis.options`."""
+``templates/options.html.j2`` (:class:`reports.views.OptionsSection`). ``meeplab report DIR`` on an options directory
+writes the same report again; the directory is read by :mod:`meeplab.analysis.options`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from meeplab.analysis.options import load_options
 from . import charts
 from .format import BR, ci, code, figure, muted, pct, sig_mark, spct, table, tag
 from .template import now, output_path, render_page, write_page
+from .views import Flag, OptionMode, OptionsSection
 
 VERDICT_TEXT = {
     "dominant": "cannot win without it",
@@ -25,17 +26,17 @@ VERDICT_TEXT = {
 }
 
 
-def options_section(meta: dict[str, Any]) -> dict[str, Any]:
+def options_section(meta: dict[str, Any]) -> OptionsSection:
     """Findings, then per mode a table ranked by the change in win share, and a chart."""
     p = int(meta["players"])
     rows = meta["rows"]
     candidates = [
-        {
-            "option": r["option"],
-            "text": f" ({r['what']}): {VERDICT_TEXT[r['verdict']]} "
+        Flag(
+            r["option"],
+            f" ({r['what']}): {VERDICT_TEXT[r['verdict']]} "
             f"(win share {pct(r['share'])} {ci(r['lo'], r['hi'])}, "
             f"change {spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)})",
-        }
+        )
         for r in rows
         if r["mode"] == "forbid" and r["verdict"] in ("dominant", "useless", "unused")
     ]
@@ -60,14 +61,14 @@ def options_section(meta: dict[str, Any]) -> dict[str, Any]:
         ]
         uri = option_chart(mr, head)
         modes.append(
-            {
-                "head": head,
-                "table": table(
+            OptionMode(
+                head=head,
+                table=table(
                     ["option", "win share", "change", "score change", "games changed", "verdict"],
                     body,
                     [False, True, True, True, True, False],
                 ),
-                "figure": figure(
+                figure=figure(
                     uri,
                     head,
                     "Change in the restricted bot's win share against the unrestricted "
@@ -75,21 +76,20 @@ def options_section(meta: dict[str, Any]) -> dict[str, Any]:
                 )
                 if uri
                 else None,
-            }
+            )
         )
-    return {
-        "template": "options.html.j2",
-        "bot": meta["bot"],
-        "players": p,
-        "others": p - 1,
-        "plural": "s" if p > 2 else "",
-        "games": f"{int(meta['games']):,}",
-        "seed": meta["seed"],
-        "base_share": pct(meta["base_share"]),
-        "fair": pct(1.0 / p),
-        "candidates": candidates,
-        "modes": modes,
-    }
+    return OptionsSection(
+        bot=meta["bot"],
+        players=p,
+        others=p - 1,
+        plural="s" if p > 2 else "",
+        games=f"{int(meta['games']):,}",
+        seed=meta["seed"],
+        base_share=pct(meta["base_share"]),
+        fair=pct(1.0 / p),
+        candidates=tuple(candidates),
+        modes=tuple(modes),
+    )
 
 
 def option_chart(rows: list[dict[str, Any]], title: str) -> str:

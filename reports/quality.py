@@ -15,6 +15,7 @@ from meeplab.analysis.quality import DECIDED, THRESHOLDS, has_quality, load_qual
 
 from . import charts
 from .format import b, ci, code, figure, num, pct, table
+from .views import Figure, Fragment, QualitySection, QualitySettings, Table
 
 
 def _iv(rec: dict, f=pct) -> str:
@@ -111,10 +112,10 @@ def skill_bar(q: dict, players: list[int]) -> str:
 # -- findings ---------------------------------------------------------------------------------------------------------
 
 
-def findings(q: dict, p: int) -> list:
+def findings(q: dict, p: int) -> list[Fragment]:
     """One line per metric, in plain words, with the thresholds of docs/quality.md."""
     rec = q["players"][str(p)]
-    items: list = []
+    items: list[Fragment] = []
     lab = b(f"{p} players:")
 
     def add(metric: str, *text) -> None:
@@ -217,7 +218,7 @@ def findings(q: dict, p: int) -> list:
     return items
 
 
-def _decisions_table(q: dict, players: list[int]) -> dict:
+def _decisions_table(q: dict, players: list[int]) -> Table:
     rows = []
     for p in players:
         for kind, k in sorted(q["players"][str(p)]["branching"]["by_kind"].items(), key=lambda x: int(x[0])):
@@ -239,7 +240,7 @@ def _decisions_table(q: dict, players: list[int]) -> dict:
     )
 
 
-def _decides_table(q: dict, players: list[int]) -> dict:
+def _decides_table(q: dict, players: list[int]) -> Table:
     rows = []
     for p in players:
         for cat, r in (q["players"][str(p)].get("what_decides") or {}).items():
@@ -251,7 +252,7 @@ def _decides_table(q: dict, players: list[int]) -> dict:
     )
 
 
-def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
+def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
     """The section for a directory holding ``quality.json`` (None otherwise)."""
     if not has_quality(path):
         return None
@@ -260,7 +261,7 @@ def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
     players = sorted(int(p) for p in q["players"])
     traj = data["frames"].get("trajectories")
     s = q["settings"]
-    figs = []
+    figs: list[Figure] = []
     if traj is not None and len(traj):
         figs.append(
             figure(
@@ -292,23 +293,26 @@ def quality_section(path: str | Path, anchor: str) -> dict[str, Any] | None:
                 f"same {s['skill_games']} games.",
             )
         )
-    return {
-        "template": "quality.html.j2",
-        "anchor": anchor,
-        "findings": [f for p in players for f in findings(q, p)],
-        "figures": figs,
-        "decisions": _decisions_table(q, players),
-        "decides": _decides_table(q, players),
-        "settings": s,
-        "timing": q.get("timing", {}),
-        "command": code(
+    return QualitySection(
+        anchor=anchor,
+        findings=tuple(f for p in players for f in findings(q, p)),
+        figures=tuple(figs),
+        decides=_decides_table(q, players),
+        decisions=_decisions_table(q, players),
+        settings=QualitySettings(
+            playouts=s["playouts"],
+            redraw=s.get("redraw", ""),
+            redraw_note=s.get("redraw_note", ""),
+            skill_games=s["skill_games"],
+        ),
+        command=code(
             f"meeplab quality {q['game']} --players {','.join(map(str, players))} --bots {','.join(q['bots'])} "
             f"--seed {q['seed']}"
         ),
-    }
+    )
 
 
-def skill_note(meta: dict) -> list:
+def skill_note(meta: dict) -> list[Fragment]:
     """The line a report of one-step bots carries (no bot of the run searches: none has a ``playouts`` weight), with
     the ladder command that checks its findings; empty for a run with a search bot."""
     weights = meta.get("bot_weights") or {}

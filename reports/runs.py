@@ -1,11 +1,9 @@
 """The sections of one run's report: facts, key findings, win rates, seats, ties, scores, points, length, distinct
-games and ranks. Each builder returns plain data (formatted strings, fragments, tables, figures) that
-``templates/run.html.j2`` renders."""
+games and ranks. Each builder returns a view model (:mod:`reports.views`) that ``templates/run.html.j2`` renders."""
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import polars as pl
 
@@ -34,6 +32,17 @@ from .format import (
     tag,
 )
 from .quality import skill_note
+from .views import (
+    Fact,
+    FigureTable,
+    Fragment,
+    RunHeader,
+    RunSection,
+    SeatFairness,
+    StatusWarning,
+    Tag,
+    WinRateTable,
+)
 
 SAFETY_WARN = 0.01  # findings from a table where more than this share of games ended by a safety net get a warning
 
@@ -50,27 +59,27 @@ def games_text(run: Run, st: RunStats) -> str:
     return ", ".join(parts)
 
 
-def status_badge(run: Run) -> dict:
+def status_badge(run: Run) -> Tag:
     return badge("complete", "ok") if run.status == "complete" else badge(run.status, "warn")
 
 
-def status_warning(run: Run, st: RunStats) -> dict[str, str] | None:
+def status_warning(run: Run, st: RunStats) -> StatusWarning | None:
     """What an incomplete run's warning says (None for a complete run)."""
     if run.complete:
         return None
     req = run.meta.get("games")
     heads = {"interrupted": "Interrupted run.", "running": "Run still in progress."}
-    return {
-        "head": heads.get(run.status, f"Run status “{run.status}”."),
-        "done": ", ".join(f"{num(r['games'], 0)} at {r['n_players']}P" for r in st.games.iter_rows(named=True)),
-        "requested": f" out of {num(req, 0)} requested per player count" if isinstance(req, int) else "",
-        "source": str(run.source),
-    }
+    return StatusWarning(
+        head=heads.get(run.status, f"Run status “{run.status}”."),
+        done=", ".join(f"{num(r['games'], 0)} at {r['n_players']}P" for r in st.games.iter_rows(named=True)),
+        requested=num(req, 0) if isinstance(req, int) else None,
+        source=str(run.source),
+    )
 
 
-def lineup_text(run: Run) -> list:
+def lineup_text(run: Run) -> list[Fragment]:
     lu = run.lineups
-    out: list = []
+    out: list[Fragment] = []
     if lu:
         for k, (p, v) in enumerate(sorted(lu.items(), key=lambda kv: int(kv[0]))):
             out += [BR] if k else []
@@ -83,25 +92,25 @@ def lineup_text(run: Run) -> list:
     return [*out, BR, muted(rot)] + ([BR, muted(f"skill ladder: {rungs}")] if rungs else [])
 
 
-def header(run: Run, st: RunStats) -> dict[str, Any]:
+def header(run: Run, st: RunStats) -> RunHeader:
     """The facts of a run, its notes and its parameters."""
     m = run.meta
     gps = m.get("games_per_second")
-    wall: list = [fmt_duration(m.get("wall_time_s"))]
+    wall: list[Fragment] = [fmt_duration(m.get("wall_time_s"))]
     if isinstance(m.get("compile_time_s"), (int, float)):
         wall += [BR, muted(f"of which {fmt_duration(m.get('compile_time_s'))} compile/load")]  # wall_time_s includes it
     facts = [
-        ("Games played", games_text(run, st), False),
-        ("Player counts", ", ".join(str(p) for p in run.players), False),
-        ("Seed", str(run.seed if run.seed is not None else "–"), False),
-        ("Lineup", lineup_text(run), True),
-        ("Speed", f"{gps:,.0f} games/s" if isinstance(gps, (int, float)) else "–", False),
-        ("Wall time", wall, False),
-        ("Threads", str(m.get("threads", "–")), False),
-        ("Started", str(m.get("started", "–")).replace("T", " ")[:19], False),
+        Fact("Games played", games_text(run, st)),
+        Fact("Player counts", ", ".join(str(p) for p in run.players)),
+        Fact("Seed", str(run.seed if run.seed is not None else "–")),
+        Fact("Lineup", lineup_text(run), wide=True),
+        Fact("Speed", f"{gps:,.0f} games/s" if isinstance(gps, (int, float)) else "–"),
+        Fact("Wall time", wall),
+        Fact("Threads", str(m.get("threads", "–"))),
+        Fact("Started", str(m.get("started", "–")).replace("T", " ")[:19]),
     ]
     if m.get("version"):
-        facts.append(("Game version", str(m["version"]), False))
+        facts.append(Fact("Game version", str(m["version"])))
     notes = m.get("notes") or []
     if isinstance(notes, str):
         notes = [notes]
@@ -111,18 +120,18 @@ def header(run: Run, st: RunStats) -> dict[str, Any]:
         (code(k), [fmt_value(v), [" ", badge("changed", "info")] if k in changed else ""])
         for k, v in run.params.items()
     ]
-    return {
-        "warning": status_warning(run, st),
-        "facts": facts,
-        "notes": [str(n) for n in notes],
-        "changed": table(["parameter", "value"], rows) if changed else None,
-        "params": table(["parameter", "value"], all_rows) if run.params else None,
-        "n_params": len(run.params),
-        "command": m.get("command") or None,
-    }
+    return RunHeader(
+        warning=status_warning(run, st),
+        facts=tuple(facts),
+        notes=tuple(str(n) for n in notes),
+        changed=table(["parameter", "value"], rows) if changed else None,
+        params=table(["parameter", "value"], all_rows) if run.params else None,
+        n_params=len(run.params),
+        command=m.get("command") or None,
+    )
 
 
-def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
+def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list[Fragment]:
     """The seat verdict, from the same model, intervals and marks as the seat table."""
     m = st.seat_model.get(p)
     head = b(f"Seats at {p} players:")
@@ -139,7 +148,7 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
     worst = seats.sort("adj_rate").row(0, named=True)
     sig = m.significant
     marked = [r for r in seats.iter_rows(named=True) if r["sig"]]
-    text: list = [
+    text: list[Fragment] = [
         head,
         f" among equally strong bots the seats would win from {pct(worst['adj_rate'])} (seat {worst['seat'] + 1}) "
         f"to {pct(best['adj_rate'])} (seat {best['seat'] + 1}); score test {pval(m.p)}, ",
@@ -163,7 +172,7 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list:
     return [*text, ".", *idle]
 
 
-def safety_finding(st: RunStats, g: dict) -> list:
+def safety_finding(st: RunStats, g: dict) -> list[Fragment]:
     """How many games at this player count a safety net ended (not the rule book), by end code."""
     p = g["n_players"]
     codes = ""
@@ -177,9 +186,9 @@ def safety_finding(st: RunStats, g: dict) -> list:
     ]
 
 
-def findings(run: Run, st: RunStats) -> list:
+def findings(run: Run, st: RunStats) -> list[Fragment]:
     """The key findings of one run, one fragment each."""
-    items: list = []
+    items: list[Fragment] = []
     for g in st.games.iter_rows(named=True):
         p = g["n_players"]
         first = len(items)
@@ -188,7 +197,7 @@ def findings(run: Run, st: RunStats) -> list:
             top, second = bb.row(0, named=True), bb.row(1, named=True)
             clear = top["lo"] > second["hi"]
             seats = top["seats_per_game"]
-            many = f" per seat ({seats:.0f} seats, {pct(top['games_won'])} of all games)" if seats > 1.0001 else ""
+            many = f" per seat ({seats:.0f} seats, {pct(top['games_won'])} of all games)" if top["by_game"] else ""
             items.append(
                 [
                     b(f"{p} players:"),
@@ -239,7 +248,7 @@ def findings(run: Run, st: RunStats) -> list:
     return items
 
 
-def win_section(st: RunStats, colors: dict[str, str]) -> dict[str, Any]:
+def win_section(st: RunStats, colors: dict[str, str]) -> WinRateTable:
     bb = st.by_bot
     rows = [
         (
@@ -270,20 +279,20 @@ def win_section(st: RunStats, colors: dict[str, str]) -> dict[str, Any]:
         "sd",
         "mean rank",
     ]
-    return {
-        "figure": figure(
+    return WinRateTable(
+        figure=figure(
             charts.win_rate_by_bot(bb, colors),
             "win rate per bot",
             "each bar is the share of its seats a bot won (a k-way shared first place counts 1/k); the black "
             "whisker is the 95% interval of the table and the dashed line is the fair share 1/P. A bot whose "
             "whisker stays clear of the dashed line is genuinely stronger or weaker than average.",
         ),
-        "table": table(head, rows, [True, False, *[True] * 9], group_col=0),
-        "multi": bool((bb["seats_per_game"] > 1.0001).any()),
-    }
+        table=table(head, rows, [True, False, *[True] * 9], group_col=0),
+        several_seats=bool(bb["by_game"].any()),
+    )
 
 
-def seat_section(run: Run, st: RunStats) -> dict[str, Any]:
+def seat_section(run: Run, st: RunStats) -> SeatFairness:
     bs = st.by_seat
     rows, chart = [], []
     for r in bs.iter_rows(named=True):
@@ -322,9 +331,9 @@ def seat_section(run: Run, st: RunStats) -> dict[str, Any]:
         f"{p}P: {pval(m.p)}" if m.estimable else f"{p}P: not estimable ({m.reason})" for p, m in st.seat_model.items()
     )
     mixed = any(st.by_bot.filter(pl.col("n_players") == p).height > 1 for p in run.players)
-    return {
-        "caveat": not run.rotate and mixed,
-        "figure": figure(
+    return SeatFairness(
+        unrotated=not run.rotate and mixed,
+        figure=figure(
             charts.win_rate_by_seat(pl.DataFrame(chart)),
             "win rate per seat",
             "seat 1 is the start player. Each bar is what the seat would win among equally strong bots "
@@ -332,13 +341,13 @@ def seat_section(run: Run, st: RunStats) -> dict[str, Any]:
             "bots cannot be told apart), with its 95% interval. With a fair game every bar sits on the "
             "dashed fair-share line.",
         ),
-        "table": table([*head, "mean score"], rows, [True, False, *[True] * 7], group_col=0),
-        "method": SEAT_METHOD,
-        "tests": tests,
-    }
+        table=table([*head, "mean score"], rows, [True, False, *[True] * 7], group_col=0),
+        method=SEAT_METHOD,
+        tests=tests,
+    )
 
 
-def tie_section(st: RunStats) -> dict[str, Any]:
+def tie_section(st: RunStats) -> FigureTable:
     ks = sorted({k for k in st.ties["k"].to_list() if k > 1})
     rows = []
     for g in st.games.iter_rows(named=True):
@@ -350,10 +359,10 @@ def tie_section(st: RunStats) -> dict[str, Any]:
             kcells.append(f"{num(n, 0)} ({pct(n / g['games'])})")
         rows.append((f"{p}", num(g["games"], 0), num(round(g["tie_games"]), 0), pct(g["tie_share"]), *kcells))
     head = ["players", "games", "shared first place", "share", *[f"{k}-way tie" for k in ks]]
-    return {"table": table(head, rows, [True] * len(head))}
+    return FigureTable(table=table(head, rows, [True] * len(head)))
 
 
-def score_section(st: RunStats, colors: dict[str, str], lower_wins: bool = False) -> dict[str, Any]:
+def score_section(st: RunStats, colors: dict[str, str], lower_wins: bool = False) -> FigureTable:
     fig = None
     if st.score_hist.height:
         fig = figure(
@@ -375,10 +384,10 @@ def score_section(st: RunStats, colors: dict[str, str], lower_wins: bool = False
         for r in st.by_bot.iter_rows(named=True)
     ]
     head = ["players", "bot", "mean", "sd", "min", "max"]
-    return {"figure": fig, "table": table(head, rows, [True, False, True, True, True, True], group_col=0)}
+    return FigureTable(fig, table(head, rows, [True, False, True, True, True, True], group_col=0))
 
 
-def breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> dict[str, Any] | None:
+def breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> FigureTable | None:
     """Where the points come from (None: the game reports no score categories)."""
     cats = run.categories
     if not cats:
@@ -387,8 +396,8 @@ def breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> dict[st
     for r in st.by_bot.iter_rows(named=True):
         total = sum(r[f"cat_{c}"] for c in cats)
         rows.append((f"{r['n_players']}", r["bot"], *[num(r[f"cat_{c}"]) for c in cats], num(total)))
-    return {
-        "figure": figure(
+    return FigureTable(
+        figure(
             charts.score_breakdown(st.by_bot, cats, colors),
             "mean score breakdown",
             "each bar is a bot's average final score split into the game's scoring categories; wider "
@@ -400,11 +409,11 @@ def breakdown_section(run: Run, st: RunStats, colors: dict[str, str]) -> dict[st
                 else "Compare the segments between bots to see which scoring route the winners use."
             ),
         ),
-        "table": table(["players", "bot", *cats, "total"], rows, [True, False, *[True] * len(cats), True], group_col=0),
-    }
+        table(["players", "bot", *cats, "total"], rows, [True, False, *[True] * len(cats), True], group_col=0),
+    )
 
 
-def length_section(run: Run, st: RunStats) -> dict[str, Any]:
+def length_section(run: Run, st: RunStats) -> FigureTable:
     unit = run.length_unit
     rows = [
         (
@@ -416,18 +425,18 @@ def length_section(run: Run, st: RunStats) -> dict[str, Any]:
         )
         for g in st.games.iter_rows(named=True)
     ]
-    return {
-        "figure": figure(
+    return FigureTable(
+        figure(
             charts.length_distribution(st.lengths, unit),
             "game length distribution",
             f"share of games lasting each number of {unit}; the dotted line is the mean. A wide spread "
             "means some games end early or drag on.",
         ),
-        "table": table(["players", f"mean {unit}", "sd", "min", "max"], rows, [True] * 5),
-    }
+        table(["players", f"mean {unit}", "sd", "min", "max"], rows, [True] * 5),
+    )
 
 
-def variety_section(run: Run) -> dict[str, Any] | None:
+def variety_section(run: Run) -> FigureTable | None:
     """For a game without chance once it starts: how many distinct games the run holds (else None)."""
     if run_has_chance(run):
         return None
@@ -436,38 +445,37 @@ def variety_section(run: Run) -> dict[str, Any] | None:
         (f"{r['n_players']}", num(r["games"], 0), num(r["distinct"], 0), pct(r["distinct"] / max(r["games"], 1)))
         for r in d.iter_rows(named=True)
     ]
-    return {"table": table(["players", "games", "distinct games", "share"], rows, [True] * 4)}
+    return FigureTable(table=table(["players", "games", "distinct games", "share"], rows, [True] * 4))
 
 
-def rank_section(st: RunStats, colors: dict[str, str]) -> dict[str, Any]:
-    return {
-        "figure": figure(
+def rank_section(st: RunStats, colors: dict[str, str]) -> FigureTable:
+    return FigureTable(
+        figure(
             charts.rank_distribution(st.ranks, colors),
             "rank distribution",
             "how often each bot finished 1st, 2nd, … (shared places count for every player sharing them). "
             "A dominant bot is mostly green; a bot that is often last is mostly red.",
         )
-    }
+    )
 
 
-def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[str, str]) -> dict[str, Any]:
+def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[str, str]) -> RunSection:
     """One run's whole section, for ``run.html.j2``."""
-    return {
-        "template": "run.html.j2",
-        "anchor": anchor,
-        "label": label,
-        "game": run.title,
-        "badge": status_badge(run),
-        "path": str(run.path),
-        "n_rows": num(run.n_rows, 0),
-        "header": header(run, st),
-        "findings": findings(run, st) + [n for n in [skill_note(run.meta)] if n],
-        "win": win_section(st, colors),
-        "seat": seat_section(run, st),
-        "ties": tie_section(st),
-        "score": score_section(st, colors, run.lower_wins),
-        "breakdown": breakdown_section(run, st, colors),
-        "length": length_section(run, st),
-        "variety": variety_section(run),
-        "ranks": rank_section(st, colors),
-    }
+    return RunSection(
+        anchor=anchor,
+        label=label,
+        game=run.title,
+        badge=status_badge(run),
+        path=str(run.path),
+        n_rows=num(run.n_rows, 0),
+        header=header(run, st),
+        findings=tuple(findings(run, st) + [n for n in [skill_note(run.meta)] if n]),
+        win=win_section(st, colors),
+        seat=seat_section(run, st),
+        ties=tie_section(st),
+        score=score_section(st, colors, run.lower_wins),
+        breakdown=breakdown_section(run, st, colors),
+        length=length_section(run, st),
+        variety=variety_section(run),
+        ranks=rank_section(st, colors),
+    )

@@ -1,7 +1,7 @@
 """Report section of a sequential what-if test (``compare --until-significant``): the verdict per player
 count and the log-likelihood ratio path against Wald's bounds. The record is the ``sprt`` entry of the
 variant's run.json, written by :func:`meeplab.lab.studies.sprt.run_sequential`; ``templates/sprt.html.j2``
-renders it."""
+renders its view model (:class:`reports.views.SequentialSection`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from meeplab.lab.studies.sprt import verdict_sentence
 
 from . import charts
 from .format import b, figure, num, pct, spct, table
+from .views import Figure, Fragment, SequentialSection
 
 
 def llr_chart(test: dict[str, Any]) -> str:
@@ -45,21 +46,23 @@ def llr_chart(test: dict[str, Any]) -> str:
     return charts.to_uri(fig)
 
 
-def verdict_finding(test: dict[str, Any], record: dict[str, Any], head: str) -> list[str]:
+def verdict_finding(test: dict[str, Any], record: dict[str, Any], head: str) -> list[Fragment]:
     """One player count's verdict as a finding: the sentence of :func:`meeplab.lab.studies.sprt.verdict_sentence`,
     the same in the sequential section and in the key changes (``head`` names the run there)."""
     label = record.get("metric_label", "the measured rate")
     return [b(f"{head}{test['n_players']} players"), f" (sequential test): {verdict_sentence(test, label)}."]
 
 
-def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> dict[str, Any]:
+def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> SequentialSection:
     st = record.get("settings", {})
     delta_text = (
         f"δ = {100 * st['delta']:.1f} win-share points"
         if st.get("delta") is not None
         else f"δ = {st.get('elo')} Elo at the fair share 1/P (converted per player count below)"
     )
-    rows, findings, figs = [], [], []
+    rows: list[tuple[Fragment, ...]] = []
+    findings: list[Fragment] = []
+    figs: list[Figure] = []
     for t in record.get("tests", []):
         sd = t.get("sd")
         half = (
@@ -100,18 +103,17 @@ def sprt_section(record: dict[str, Any], base_label: str, var_label: str) -> dic
         "final LLR",
         "verdict",
     ]
-    return {
-        "template": "sprt.html.j2",
-        "label": record.get("metric_label", "the measured rate"),
-        "base": base_label,
-        "variant": var_label,
-        "batch": f"{st.get('batch', 0):,}",
-        "alternative": st.get("alternative", ""),
-        "alpha": st.get("alpha"),
-        "beta": st.get("beta"),
-        "delta": delta_text,
-        "max_games": f"{st.get('max_games', 0):,}",
-        "findings": findings,
-        "table": table(head, rows, [True, True, True, True, True, True, True, True, False]),
-        "figures": figs,
-    }
+    return SequentialSection(
+        label=record.get("metric_label", "the measured rate"),
+        base=base_label,
+        variant=var_label,
+        batch=f"{st.get('batch', 0):,}",
+        alternative=st.get("alternative", ""),
+        alpha=st.get("alpha"),
+        beta=st.get("beta"),
+        delta=delta_text,
+        max_games=f"{st.get('max_games', 0):,}",
+        findings=tuple(findings),
+        table=table(head, rows, [True, True, True, True, True, True, True, True, False]),
+        figures=tuple(figs),
+    )

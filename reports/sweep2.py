@@ -2,7 +2,7 @@
 The report draws, per player count, a heat map of the largest seat gap (the best seat's win probability minus
 the worst seat's among equally strong bots: the lineup-aware seat model) over the grid, so a designer sees which
 corner of the two rules is fairest
-(``templates/grid.html.j2``; the numbers: :mod:`meeplab.analysis.compare`)."""
+(``templates/grid.html.j2``, :class:`reports.views.GridSection`; the numbers: :mod:`meeplab.analysis.compare`)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from meeplab.analysis.stats import RunStats
 
 from . import charts
 from .format import code, figure, fmt_value, pct, table
+from .views import FairestCell, Fragment, GridCount, GridSection
 
 
 def heatmap(a: str, b: str, xa: list[Any], xb: list[Any], gap: np.ndarray, n_players: int) -> str:
@@ -53,7 +54,7 @@ def heatmap(a: str, b: str, xa: list[Any], xb: list[Any], gap: np.ndarray, n_pla
     return charts.to_uri(fig)
 
 
-def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], params: tuple[str, str]) -> dict[str, Any]:
+def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], params: tuple[str, str]) -> GridSection:
     a, b = params
     xa = grid_values([r.params.get(a) for r in runs])
     xb = grid_values([r.params.get(b) for r in runs])
@@ -75,8 +76,8 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
         fairest = None
         if g.fairest is not None:
             i, j = g.fairest
-            fairest = {"a": fmt_value(xa[j]), "b": fmt_value(xb[i]), "gap": pct(g.gap[i, j])}
-        how = [
+            fairest = FairestCell(fmt_value(xa[j]), fmt_value(xb[i]), pct(g.gap[i, j]))
+        how: list[Fragment] = [
             "the largest seat gap (best minus worst seat among equally strong bots, the seat model) at each pair of "
             "values of ",
             code(a),
@@ -84,19 +85,19 @@ def grid_section(runs: list[Run], stats: list[RunStats], labels: list[str], para
             code(b),
         ]
         counts.append(
-            {
-                "n_players": p,
-                "figure": figure(
+            GridCount(
+                n_players=p,
+                figure=figure(
                     heatmap(a, b, xa, xb, g.gap, p),
                     f"seat gap over {a} and {b}",
                     [*how, " (up); the fairest cell is the palest."],
                 ),
-                "fairest": fairest,
-                "table": table(
+                fairest=fairest,
+                table=table(
                     [a, b, "run", "largest seat gap", "best / worst seat", "seat effect (Holm-adjusted p)"],
                     rows,
                     [True, True, False, True, False, True],
                 ),
-            }
+            )
         )
-    return {"template": "grid.html.j2", "a": a, "b": b, "counts": counts}
+    return GridSection(a=a, b=b, counts=tuple(counts))

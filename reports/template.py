@@ -1,7 +1,7 @@
 """The Jinja2 environment of the reports and the one page every report is: ``templates/base.html.j2`` with the
 stylesheet and script inlined, so the report stays one self-contained file.
 
-Section builders return plain data (dicts with a ``template`` key naming their section template); :func:`render_page`
+Section builders return view models (:mod:`reports.views`, each section naming its template); :func:`render_page`
 renders them into the page and :func:`write_page` writes it. Jinja2 escapes every value; the only HTML passed in
 as such is the package's own stylesheet and script (:func:`assets`), and JSON goes into a page through the
 ``tojson`` filter (``<``, ``>``, ``&`` and ``'`` written as ``\u003c`` ..., still valid JSON).
@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
+
+from .views import Section, Tag, TocEntry
 
 
 @cache
@@ -40,6 +41,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.tests["tag"] = lambda x: isinstance(x, Tag)  # a fragment's element (macros.html.j2)
     # ``tojson``: compact, and no NaN (not JSON; JSON.parse would refuse the page's data)
     env.policies["json.dumps_kwargs"] = {"sort_keys": False, "separators": (",", ":"), "allow_nan": False}
     return env
@@ -83,12 +85,12 @@ def now() -> str:
 def render_page(
     title: str,
     subtitle: str,
-    toc: list[tuple[str, str]],
-    sections: list[dict[str, Any]],
+    toc: Sequence[tuple[str, str]],
+    sections: Sequence[Section],
     footer: str,
 ) -> str:
     """The whole report: ``toc`` is (anchor, text) pairs (no table of contents with fewer than two), ``sections``
-    the builders' data, each rendered by the template its ``template`` key names."""
+    the builders' view models, each rendered by the template it names."""
     css, js = assets()
     return (
         environment()
@@ -96,8 +98,8 @@ def render_page(
         .render(
             title=title,
             subtitle=subtitle,
-            toc=toc,
-            sections=sections,
+            toc=tuple(TocEntry(a, t) for a, t in toc),
+            sections=tuple(sections),
             footer=footer,
             css=css,
             js=js,

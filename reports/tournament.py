@@ -1,5 +1,5 @@
 """The tournament report (``meeplab tournament``): ratings with intervals, seat effects, match-up matrix
-(``templates/tournament.html.j2``)."""
+(``templates/tournament.html.j2``, :class:`reports.views.TournamentSection`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 from . import charts
 from .format import figure, pct, table
 from .template import now, render_page, write_page
+from .views import TournamentSection
 
 
 def matrix_chart(names: list[str], share: dict[tuple[str, str], float]) -> str:
@@ -64,7 +65,7 @@ def rating_chart(rec: dict[str, Any]) -> str:
     return charts.to_uri(fig)
 
 
-def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
+def tournament_sections(rec: dict[str, Any]) -> TournamentSection:
     """Ratings, seat effects, the match-up matrix and the lineups played, for ``tournament.html.j2``."""
     names = [r["bot"] for r in rec["ratings"]]
     rat = sorted(rec["ratings"], key=lambda r: -r["rating"])
@@ -90,30 +91,29 @@ def tournament_sections(rec: dict[str, Any]) -> dict[str, Any]:
     ]
     lrows = [(l["n_players"], ", ".join(l["bots"]), f"{l['games']:,}", l["run"]) for l in rec["lineups"]]
     share = {(m["bot"], m["opponent"]): m["share"] for m in rec["matchups"]}
-    return {
-        "template": "tournament.html.j2",
-        "n_lineups": len(rec["lineups"]),
-        "n_bots": len(names),
-        "players": ", ".join(str(p) for p in rec["players"]),
-        "games_each": f"{rec['games_each']:,}",
-        "pairs": f"{rec['pairs']:,}",
-        "games": f"{rec['games']:,}",
-        "rating_figure": figure(rating_chart(rec), "ratings", "each bot's rating with its 95% interval."),
-        "ratings": table(["rank", "bot", "rating", "95% CI"], rows, [True, False, True, True]),
-        "seats": table(["players", "seat", "effect", "95% CI"], srows, [True, True, True, True], group_col=0),
-        "matrix_figure": figure(
+    return TournamentSection(
+        n_lineups=len(rec["lineups"]),
+        n_bots=len(names),
+        players=", ".join(str(p) for p in rec["players"]),
+        games_each=f"{rec['games_each']:,}",
+        pairs=f"{rec['pairs']:,}",
+        games=f"{rec['games']:,}",
+        rating_figure=figure(rating_chart(rec), "ratings", "each bot's rating with its 95% interval."),
+        ratings=table(["rank", "bot", "rating", "95% CI"], rows, [True, False, True, True]),
+        seats=table(["players", "seat", "effect", "95% CI"], srows, [True, True, True, True], group_col=0),
+        matrix_figure=figure(
             matrix_chart(names, share),
             "match-up matrix",
             "how often the row bot finished ahead of the column bot when they met (ties a half; a game counts "
             "once, its seat pairs of the two bots averaged), over all lineups and player counts.",
         ),
-        "matchups": table(
+        matchups=table(
             ["bot", "opponent", "games met", "won (mean per game)", "95% CI (Wilson, the game the unit)"],
             mrows,
             [False, False, True, True, True],
         ),
-        "lineups": table(["players", "bots", "games", "run directory"], lrows, [True, False, True, False], group_col=0),
-    }
+        lineups=table(["players", "bots", "games", "run directory"], lrows, [True, False, True, False], group_col=0),
+    )
 
 
 def write(rec: dict[str, Any], out: Path) -> Path:
