@@ -144,4 +144,4 @@ def test_reads_is_checked_and_inherited(tmp_path):
         B._module_bot("acbas", "fake", mod)
     cfg = tmp_path / "v.toml"
     cfg.write_text('[bots.greedy2]\nbase = "greedy"\n')
-    assert B.available("acbas", [str(cfg)])["greedy2"].reads == B.READS_MAX0
+    assert B.available("acbas", [str(cfg)])["greedy2"].reads == B.Reads.MAX0

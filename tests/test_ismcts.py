@@ -15,7 +15,7 @@ from meeplab.sim.core import forward, ismcts
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.explain import search_lines
-from meeplab.sim.core.forward import ALGO_ISMCTS, C_N, C_SEAT, S_ALGO, S_PERCAND, S_PLAYOUTS, S_SWITCH
+from meeplab.sim.core.forward import C_N, C_SEAT, S_ALGO, S_PERCAND, S_PLAYOUTS, S_SWITCH, Algo
 from meeplab.sim.core.play import new_player
 from meeplab.sim.core.registry import get_game
 from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
@@ -98,7 +98,7 @@ def test_every_game_ships_an_ismcts_bot_with_the_rollout_budget():
         assert w["grow"] == roll["grow"] and w["kinds"] == roll["kinds"]
         for p in (2, 3):
             row = make_lineup(game, ["ismcts"], p, False).search[0]
-            assert row[S_ALGO] == ALGO_ISMCTS
+            assert row[S_ALGO] == Algo.ISMCTS
             assert row[S_PERCAND] == make_lineup(game, ["rollout"], p, False).search[0][S_PLAYOUTS]
 
 
@@ -345,7 +345,7 @@ def test_tree_is_sized_from_the_budget():
         ("value = 3", "value"),
         ("widen = -1", "widen"),
         ("switch = -0.1", "switch"),
-        ("root = 3", "root must be 0 (UCB1), 1"),
+        ("root = 3", "root must be 0 = UCB (UCB1), 1 = HALVING"),
         ("depth = 1.5", "depth must be a whole number"),
         ("depth = -1", "depth must be a whole number"),
     ],

@@ -45,6 +45,7 @@ import math
 import pkgutil
 import tomllib
 from dataclasses import dataclass, replace
+from enum import IntEnum
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -64,16 +65,26 @@ from .forward import (
     S_SWITCH,
     S_VALUE,
     S_WIDTH,
-    VALUE_RANK,
-    VALUE_WIN,
+    Algo,
+    Value,
 )
 from .params import load_toml
 
-# what a bot's choose reads of the features (module attribute READS; Lineup.reads per entry)
-READS = {"all": 0, "max0": 1, "none": 2}
-READS_ALL, READS_MAX0, READS_NONE = 0, 1, 2
-# search algorithms a bot module may name with SEARCH (value = sim.core.forward ALGO_*)
-SEARCH_ALGOS = {"rollout": 1}
+
+class Reads(IntEnum):
+    """What a bot's ``choose`` reads of the features (``Lineup.reads`` per entry; a bot module's ``READS``, see the
+    module doc)."""
+
+    ALL = 0  # any of them
+    MAX0 = 1  # only which rows hold the largest feature 0
+    NONE = 2  # none
+
+
+# a bot module's READS -> its code
+READS = {"all": Reads.ALL, "max0": Reads.MAX0, "none": Reads.NONE}
+READS_ALL, READS_NONE = Reads.ALL, Reads.NONE  # the names sim.acbas and lab.studies.options import
+# search algorithms a bot module may name with SEARCH (value = sim.core.forward.Algo)
+SEARCH_ALGOS = {"rollout": Algo.ROLLOUT}
 # a search bot's budget (sim.core.forward S_*): name -> default
 SEARCH_WEIGHTS = {
     "playouts": 16.0,
@@ -106,11 +117,11 @@ SEARCH_TUNABLE: dict[str, dict[str, Tunable]] = {
 }
 
 
-def register_search_bot(name: str, algo: int, weights: dict[str, float], row, tunable=None) -> None:
-    """Let bot modules name search algorithm ``name`` with ``SEARCH`` (``algo``: its sim.core.forward ALGO_* code;
+def register_search_bot(name: str, algo: Algo, weights: dict[str, float], row, tunable=None) -> None:
+    """Let bot modules name search algorithm ``name`` with ``SEARCH`` (``algo``: its ``sim.core.forward.Algo``;
     ``weights``: its weights and defaults; ``row(spec, n_players)``: its engine search row; ``tunable``: the
     options ``tune`` may search, name -> :class:`Tunable`)."""
-    SEARCH_ALGOS[name] = int(algo)
+    SEARCH_ALGOS[name] = algo
     SEARCH_PLUGINS[name] = (dict(weights), row)
     SEARCH_TUNABLE[name] = dict(tunable or {})
 
@@ -177,7 +188,7 @@ class BotSpec:
     weight_names: tuple[str, ...]
     weights: tuple[float, ...]
     source: str
-    reads: int = READS_ALL  # READS code: which features choose reads
+    reads: Reads = Reads.ALL  # which features choose reads
     search: str = ""  # "" = a plain bot; else the search algorithm (SEARCH_ALGOS) playing with `policy`
     policy: str = ""  # search bots: the registered plain bot that plays the playouts
     origin: str = "built-in"  # where it comes from: "built-in", "plugin <distribution> <version>", a --bot-config
@@ -194,7 +205,7 @@ class Lineup:
     fns: tuple  # length E = lineup_entries(game, seats), padded with the first function
     weights: np.ndarray  # float64[E, W]
     rotate: bool
-    reads: np.ndarray = None  # int64[E]: READS code per entry (engines may use it or not)
+    reads: np.ndarray = None  # int64[E]: Reads per entry (engines may use it or not)
     # float64[E, S_WIDTH]: search configuration per entry (sim.core.forward S_*); row 0s = plain bot.
     # A search entry's fns/weights slot holds its playout policy.
     search: np.ndarray = None
@@ -292,7 +303,12 @@ def discover(game: str) -> dict[str, BotSpec]:
     the TOML variants of these packages. A plugin that fails to load is recorded in :data:`PLUGIN_PROBLEMS`."""
     if game in _CACHE:
         return dict(_CACHE[game])
+    from .policy import policy_bot
+
     bots: dict[str, BotSpec] = {}
+    policy = policy_bot(game)  # the kernel's learned-policy base, for every game that declares its features
+    if policy is not None:
+        bots[policy.name] = policy
     packages = []
     pkg_name = f"meeplab.strategies.{game}"
     try:
@@ -407,10 +423,10 @@ def search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     row[S_KINDS] = kinds
     if row[S_PLAYOUTS] < 1:
         raise MeeplabError(f"bot '{spec.name}': playouts must be at least 1, got {row[S_PLAYOUTS]:g}")
-    if row[S_VALUE] not in (VALUE_WIN, VALUE_RANK):
+    if row[S_VALUE] not in list(Value):
         raise MeeplabError(
-            f"bot '{spec.name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), "
-            f"got {row[S_VALUE]:g}"
+            f"bot '{spec.name}': value must be {Value.WIN:d} = {Value.WIN.name} (win share) or {Value.RANK:d} = "
+            f"{Value.RANK.name} (rank share), got {row[S_VALUE]:g}"
         )
     return row
 

@@ -28,7 +28,7 @@ from .forward import (
     S_MAXCAND,
     S_PLAYOUTS,
     S_VALUE,
-    VALUE_RANK,
+    Value,
     fm_apply,
     fm_copy,
     fm_determinise,
@@ -55,7 +55,7 @@ def clairvoyant_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, s
         first = 0
     nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, used)
     margin = cfg[S_MARGIN]
-    rank = cfg[S_VALUE] == VALUE_RANK
+    rank = int(cfg[S_VALUE]) == Value.RANK
     for ci in range(nc):
         acc[ci] = 0.0
     for k in range(k_play):

@@ -73,11 +73,11 @@ from numba import njit
 
 from .bots import entry_of_seat
 from .forward import (
-    ALGO_ROLLOUT,
     C_KIND,
     C_N,
     C_NP,
     S_ALGO,
+    Algo,
     fm_advance,
     fm_apply,
     fm_reset,
@@ -124,7 +124,7 @@ def trace_game(
         searched = searches(search[e], r.ctl[C_N], r.ctl[C_KIND])
         i = decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, stb, sbrk, srch)
         if searched and k < states.shape[0]:
-            rollout = search[e, S_ALGO] == ALGO_ROLLOUT  # other algorithms keep no per-candidate means here
+            rollout = int(search[e, S_ALGO]) == Algo.ROLLOUT  # other algorithms keep no per-candidate means here
             for j in range(m):
                 sacc[k, j] = acc[j] if rollout else 0.0
                 scand[k, j] = cand[j] if rollout else -1

@@ -31,7 +31,7 @@ of them. docs/adding-a-game.md walks through them for a new game.
 
 * :func:`register_search_bot`: a search algorithm's name for ``SEARCH``, its weights and defaults, its engine search
   row and what ``tune`` may search.
-* :func:`register_search`: the compiled step of a search algorithm (its ``ALGO_*`` code) for the shared loop.
+* :func:`register_search`: the compiled step of a search algorithm (its ``forward.Algo``) for the shared loop.
 """
 
 from __future__ import annotations

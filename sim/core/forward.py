@@ -47,6 +47,8 @@ player chooses goes through a decision. See ``docs/adding-a-game.md``.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 from numba import njit
 from numba.core.types.function_type import WrapperAddressProtocol
@@ -65,12 +67,12 @@ C_DECISIONS = 8  # bot decisions asked so far (n > 1)
 C_COMMON = 9  # first free ctl word for the game's own fields
 
 # -- search configuration rows (Lineup.search[entry, :]) ----------------------------------------------------
-S_ALGO = 0  # 0 = plain bot (ask fns[entry]); 1 = flat Monte-Carlo rollout search (sim.core.search); 2 = ismcts
+S_ALGO = 0  # the entry's search algorithm (Algo): none (a plain bot), rollout or ismcts
 S_PLAYOUTS = 1  # playouts per candidate
 S_MARGIN = 2  # weight of the score margin (points) added to the win share
 S_MAXCAND = 3  # at most this many candidates searched (the policy's own pick and then the best by feature 0)
 S_SWITCH = 4  # another candidate replaces the policy's pick only if its mean value is higher by more than this
-S_VALUE = 5  # playout value: VALUE_WIN (win share) or VALUE_RANK (share of the other seats beaten)
+S_VALUE = 5  # playout value (Value): the win share or the share of the other seats beaten
 S_FORBID = 6  # restricted play: option classes (bit mask over the game's OPTIONS) this entry may not choose
 S_ONLY = 7  # restricted play: option classes this entry must choose whenever one of them is a candidate
 S_KINDS = 8  # decision kinds searched (bit k = kind k); 0 = every kind. Other kinds: the playout policy decides
@@ -81,14 +83,36 @@ S_CUTOFF = 12  # ismcts: playouts stop after this many decisions (0 = at the end
 S_EPS = 13  # ismcts: probability that a playout decision is a uniformly random candidate instead of the policy's
 S_PERCAND = 14  # ismcts: iterations per root candidate searched (0 = S_PLAYOUTS iterations per decision)
 S_WIDEN = 15  # ismcts: progressive widening, a node visited v times offers at most 1 + S_WIDEN x sqrt(v) moves
-S_ROOT = 16  # ismcts: the root's schedule (0 = UCB1, 1 = sequential halving, 2 = the same keeping the policy's pick)
+S_ROOT = 16  # ismcts: the root's schedule (sim.core.ismcts.Root: UCB1, sequential halving, or it keeping the pick)
 S_DEPTH = 17  # ismcts: the tree holds at most this many searched decisions from the root (0 = no cap)
 S_WIDTH = 18
-ALGO_NONE = 0
-ALGO_ROLLOUT = 1
-ALGO_ISMCTS = 2  # information-set MCTS (sim.core.ismcts)
-VALUE_WIN = 0
-VALUE_RANK = 1
+
+
+class Algo(IntEnum):
+    """A lineup entry's search algorithm (``Lineup.search[entry, S_ALGO]``; ``sim.core.bots.SEARCH_ALGOS`` maps the
+    names a bot module gives in ``SEARCH`` to these)."""
+
+    NONE = 0  # a plain bot: fns[entry] is asked
+    ROLLOUT = 1  # flat Monte-Carlo rollout search (sim.core.search)
+    ISMCTS = 2  # information-set MCTS (sim.core.ismcts)
+
+
+ALGO_NONE = Algo.NONE  # the name lab.studies.quality and sim.acbas import
+
+
+def algo_name(code) -> str:
+    """Search algorithm ``code``'s name for people (``Algo``'s member name; the code itself if it names none)."""
+    try:
+        return Algo(int(code)).name
+    except ValueError:
+        return str(code)
+
+
+class Value(IntEnum):
+    """What a finished playout is worth to the searching seat (``Lineup.search[entry, S_VALUE]``)."""
+
+    WIN = 0  # its win share (a k-way shared first place: 1/k)
+    RANK = 1  # its share of the other seats it finishes ahead of (a tie counts half)
 
 
 def fm_new(cx, np_, log):
@@ -225,7 +249,7 @@ def searched_kind(cfg, kind):
 def searches(cfg, n, kind):
     """Whether a lineup entry (``cfg`` = its ``Lineup.search`` row) searches a decision of ``n`` candidates and
     ``kind`` (a search bot, more than one candidate, a kind it searches); otherwise its bot (or policy) is asked."""
-    return cfg[S_ALGO] != ALGO_NONE and n > 1 and searched_kind(cfg, kind)
+    return int(cfg[S_ALGO]) != Algo.NONE and n > 1 and searched_kind(cfg, kind)
 
 
 @njit(cache=True, inline="always")
@@ -249,8 +273,14 @@ def ask(st, fns, weights, entry):
 # batch, the search and each of their entry points). A game can instead compile its engine once, as one function
 # ``step(st, eng, i)`` (``eng``: the game's engine context, without the pointer itself), and keep it in its context
 # as a function pointer: ``fm_advance``/``fm_apply`` then call through the pointer, as the loop calls bots.
-STEP_ADVANCE = -1  # step(st, eng, STEP_ADVANCE): advance to the next decision, returns its seat or -1
-STEP_RESET = -2  # step(st, eng, STEP_RESET): set up the table (the stream already seeded); games that use it
+class Step(IntEnum):
+    """What ``step(st, eng, i)`` does for an ``i`` below 0 (``i >= 0``: perform candidate ``i``)."""
+
+    ADVANCE = -1  # advance to the next decision; returns its seat or -1
+    RESET = -2  # set up the table (the stream already seeded); games that use it
+
+
+STEP_ADVANCE, STEP_RESET = Step.ADVANCE, Step.RESET  # the names the games' engines import
 
 
 class StepPointer(WrapperAddressProtocol):

@@ -34,14 +34,15 @@ as it stands (the game's scoring of the unfinished game). Every seat's value is 
 share of the other seats beaten, plus ``margin`` x the score lead; lowest score wins where the game says so) and each
 node on the path adds the value of the seat that chose it.
 
-**Sequential halving** (``root = 1``; Karnin, Koren & Somekh 2013, at the root as in Pepels et al. 2014's H-MCTS)
-replaces UCB1 at the root: ``ceil(log2 n)`` rounds, each giving every candidate still in an even share of the budget
-left, the worse half by mean value dropped after each round; the candidates still in have equal visits, so each
-round plays them on the same worlds (common random numbers, as ``rollout``). The decision is the last one standing
-(with ``switch``, compared with the policy's pick on the worlds both played). ``root = 2``: the same, but the
-policy's pick is never dropped before the last round. Below the root nothing changes.
+**Sequential halving** (``root = 1``, :class:`Root` ``HALVING``; Karnin, Koren & Somekh 2013, at the root as in
+Pepels et al. 2014's H-MCTS) replaces UCB1 at the root: ``ceil(log2 n)`` rounds, each giving every candidate still in
+an even share of the budget left, the worse half by mean value dropped after each round; the candidates still in have
+equal visits, so each round plays them on the same worlds (common random numbers, as ``rollout``). The decision is the
+last one standing (with ``switch``, compared with the policy's pick on the worlds both played). ``root = 2``
+(``HALVING_PICK``): the same, but the policy's pick is never dropped before the last round. Below the root nothing
+changes.
 
-**The decision** (``root = 0``) is the root child with the most visits (then the best mean, then the earlier
+**The decision** (``root = 0``, ``UCB``) is the root child with the most visits (then the best mean, then the earlier
 candidate); with ``switch > 0`` the policy's own pick stands unless that child's mean value beats the pick's by more
 than ``switch`` (``rollout``'s switch margin, for games whose noisy playouts should not overturn a good policy on a
 small difference).
@@ -62,6 +63,7 @@ with the table by ``grow`` as ``rollout``'s playouts are (``sim.core.bots.search
 from __future__ import annotations
 
 import math
+from enum import IntEnum
 
 import numpy as np
 from numba import njit
@@ -70,7 +72,6 @@ from .bots import Tunable, register_search_bot, search_playouts
 from .errors import MeeplabError
 from .events import log_event
 from .forward import (
-    ALGO_ISMCTS,
     C_DECISIONS,
     C_KIND,
     C_N,
@@ -93,8 +94,8 @@ from .forward import (
     S_VALUE,
     S_WIDEN,
     S_WIDTH,
-    VALUE_RANK,
-    VALUE_WIN,
+    Algo,
+    Value,
     ask,
     fm_advance,
     fm_apply,
@@ -129,9 +130,14 @@ ISMCTS_WEIGHTS = {
     "root": 0.0,
     "depth": 0.0,
 }
-# the root's schedule (weight ``root``): UCB1; sequential halving on paired worlds; the same, the policy's pick kept
-# to the last round (it is dropped only by the final comparison)
-ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK = 0, 1, 2
+
+
+class Root(IntEnum):
+    """The root's schedule (weight ``root``, ``Lineup.search[entry, S_ROOT]``; see the module doc)."""
+
+    UCB = 0  # UCB1
+    HALVING = 1  # sequential halving on paired worlds
+    HALVING_PICK = 2  # the same, the policy's pick kept to the last round (dropped only by the final comparison)
 
 
 def tree_nodes(iterations: int, candidates: int) -> int:
@@ -149,7 +155,7 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
     w = spec.weights_dict()
     name = spec.name
     row = np.zeros(S_WIDTH, dtype=np.float64)
-    row[S_ALGO] = ALGO_ISMCTS
+    row[S_ALGO] = Algo.ISMCTS
     if w["grow"] < 0:
         raise MeeplabError(f"bot '{name}': grow must be at least 0, got {w['grow']:g}")
     row[S_PLAYOUTS] = search_playouts(w["iterations"], w["grow"], n_players)
@@ -172,14 +178,16 @@ def ismcts_row(spec, n_players: int) -> np.ndarray:
         raise MeeplabError(
             f"bot '{name}': depth must be a whole number of searched decisions (0 = no cap), got {w['depth']:g}"
         )
-    if w["root"] not in (ROOT_UCB, ROOT_HALVING, ROOT_HALVING_PICK):
+    if w["root"] not in list(Root):
         raise MeeplabError(
-            f"bot '{name}': root must be {ROOT_UCB} (UCB1), {ROOT_HALVING} (sequential halving) or "
-            f"{ROOT_HALVING_PICK} (sequential halving keeping the policy's pick), got {w['root']:g}"
+            f"bot '{name}': root must be {Root.UCB:d} = {Root.UCB.name} (UCB1), {Root.HALVING:d} = {Root.HALVING.name} "
+            f"(sequential halving) or {Root.HALVING_PICK:d} = {Root.HALVING_PICK.name} (sequential halving keeping the "
+            f"policy's pick), got {w['root']:g}"
         )
-    if w["value"] not in (VALUE_WIN, VALUE_RANK):
+    if w["value"] not in list(Value):
         raise MeeplabError(
-            f"bot '{name}': value must be {VALUE_WIN} (win share) or {VALUE_RANK} (rank share), got {w['value']:g}"
+            f"bot '{name}': value must be {Value.WIN:d} = {Value.WIN.name} (win share) or {Value.RANK:d} = "
+            f"{Value.RANK.name} (rank share), got {w['value']:g}"
         )
     kinds = w["kinds"]
     if kinds < 0 or kinds != int(kinds) or kinds >= 2**52:
@@ -229,7 +237,7 @@ def values_of(sim, cx, sc, tb, brk, cfg, out):
     if cfg[S_LOWER] != 0.0:  # lowest score wins: the value reads the negated scores (the tie-break stays higher-wins)
         for p in range(np_):
             sc[p] = -sc[p]
-    rank = cfg[S_VALUE] == VALUE_RANK
+    rank = int(cfg[S_VALUE]) == Value.RANK
     for p in range(np_):
         out[p] = seat_value(sc, tb, np_, p, cfg[S_MARGIN], rank)
 
@@ -303,8 +311,8 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
     else:
         iters = max(1, int(cfg[S_PLAYOUTS]))
     root_mode = int(cfg[S_ROOT])
-    halving = root_mode >= ROOT_HALVING
-    pin = root_mode == ROOT_HALVING_PICK
+    halving = root_mode >= Root.HALVING
+    pin = root_mode == Root.HALVING_PICK
     # sequential halving: round r gives each of its alive[r] candidates per[r] visits (the rounds' visits sum to
     # cum[r]); the scratch is tiny (a few int64 per candidate and round)
     nr = 0
@@ -637,7 +645,7 @@ def _step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
 
 def _mixed(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
     """As :func:`_step` in a lineup that also has ``rollout`` entries (searching with ``sim.core.play.search_step``)."""
-    if search[e, S_ALGO] == ALGO_ISMCTS:
+    if int(search[e, S_ALGO]) == Algo.ISMCTS:
         return ismcts_step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
     return search_step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
 
@@ -662,7 +670,7 @@ def _key_by_game() -> None:
 
 
 _key_by_game()
-register_search(ALGO_ISMCTS, ismcts_step, mixed_step)
+register_search(Algo.ISMCTS, ismcts_step, mixed_step)
 # the options `meeplab tune` may search: range and step (bias and epsilon start at 0, so their step sets the scale)
 ISMCTS_TUNABLE = {
     "c": Tunable(0.0, math.inf, 0.5),
@@ -672,4 +680,4 @@ ISMCTS_TUNABLE = {
     "switch": Tunable(0.0, 1.0, 0.05),
     "margin": Tunable(0.0, 1.0, 0.01),
 }
-register_search_bot("ismcts", ALGO_ISMCTS, ISMCTS_WEIGHTS, ismcts_row, ISMCTS_TUNABLE)
+register_search_bot("ismcts", Algo.ISMCTS, ISMCTS_WEIGHTS, ismcts_row, ISMCTS_TUNABLE)

@@ -18,7 +18,6 @@ from numba import njit
 from .bots import entry_of_seat
 from .errors import MeeplabError
 from .forward import (
-    ALGO_ROLLOUT,
     C_DECISIONS,
     C_END,
     C_KIND,
@@ -27,6 +26,8 @@ from .forward import (
     C_NP,
     C_SEAT,
     S_ALGO,
+    Algo,
+    algo_name,
     ask,
     fm_advance,
     fm_apply,
@@ -115,12 +116,12 @@ search_step = njit(cache=True, _nrt=False)(_search)
 no_search = njit(cache=True, _nrt=False)(_no_search)
 
 
-# Other search algorithms (sim.core.ismcts) register their step here: ALGO_* code -> (step for a lineup whose search
-# entries all use it, step for one that also has rollout entries); the module registers itself when a bot of it loads.
+# Other search algorithms (sim.core.ismcts) register their step here: Algo -> (step for a lineup whose search entries
+# all use it, step for one that also has rollout entries); the module registers itself when a bot of it loads.
 SEARCH_STEPS: dict = {}
 
 
-def register_search(algo: int, step, mixed) -> None:
+def register_search(algo: Algo, step, mixed) -> None:
     """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step`` and ``mixed`` are njit
     functions with :func:`search_step`'s signature (``mixed`` also serves rollout entries)."""
     SEARCH_STEPS[int(algo)] = (step, mixed)
@@ -130,17 +131,18 @@ def search_function(cx, lineup, np_, ncat):
     """The search as a function pointer for ``play_game`` (argument ``srch``): the rollout search if an entry of
     ``lineup`` is a search bot, another registered algorithm's step (:func:`register_search`) if one uses it, else
     a stub, so that a run without search bots never compiles the search."""
-    from .forward import ALGO_NONE, step_pointer
+    from .forward import step_pointer
 
     st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
-    algos = {int(a) for a in lineup.search[:, S_ALGO]} - {ALGO_NONE}
+    algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
     fn = search_step if algos else no_search
-    others = algos - {ALGO_ROLLOUT}
+    others = algos - {Algo.ROLLOUT}
     if others:
         algo = max(others)
         if algo not in SEARCH_STEPS or len(others) > 1:
-            raise MeeplabError(f"search algorithm(s) {sorted(others)} of this lineup are not loaded or cannot be mixed")
-        fn = SEARCH_STEPS[algo][1 if ALGO_ROLLOUT in algos else 0]
+            names = ", ".join(algo_name(a) for a in sorted(others))
+            raise MeeplabError(f"search algorithm(s) {names} of this lineup are not loaded or cannot be mixed")
+        fn = SEARCH_STEPS[algo][1 if Algo.ROLLOUT in algos else 0]
     return step_pointer(fn, st, sim, cx, lineup.fns, lineup.weights, lineup.search, 0, acc, cand, used, sc, tb, brk, 0)
 
 

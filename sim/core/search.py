@@ -6,8 +6,8 @@ Powley & Whitehouse 2012): at a decision of seat ``s`` with candidates ``c_1..c_
 ``fm_determinise``), candidate ``c`` applied and the game played to its end by the playout policy (a
 registered bot, for every seat). The value of a playout is ``s``'s win share (1, 0 or 1/k for a k-way
 shared first place, score tie-break included) plus ``margin`` times its score lead over the best other
-seat (a tie-breaker between candidates that win equally often); with ``value = 1`` the win share is replaced
-by the share of the other seats the searching seat finishes ahead of (a denser signal at many players). The
+seat (a tie-breaker between candidates that win equally often); with ``value = 1`` (``Value.RANK``) the win share
+is replaced by the share of the other seats the searching seat finishes ahead of (a denser signal at many players). The
 candidate with the best mean is played; equal means keep the earlier candidate, and the policy's own pick is
 always first and is kept unless another candidate's mean beats it by more than ``switch``.
 
@@ -37,7 +37,7 @@ from .forward import (
     S_PLAYOUTS,
     S_SWITCH,
     S_VALUE,
-    VALUE_RANK,
+    Value,
     ask,
     fm_advance,
     fm_apply,
@@ -181,7 +181,7 @@ def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, 
     seat = r.ctl[C_SEAT]
     np_ = r.ctl[C_NP]
     margin = cfg[S_MARGIN]
-    rank = cfg[S_VALUE] == VALUE_RANK
+    rank = int(cfg[S_VALUE]) == Value.RANK
     lower = cfg[S_LOWER] != 0.0
     for ci in range(nc):
         acc[ci] = 0.0
