@@ -556,3 +556,40 @@ def test_compare_report_reads_the_score_direction(runs, tmp_path):
     assert "Lowest score wins: a bot gains when its mean score falls, so a Δ score below 0 is better" in text
     assert "unpaired" in text and "Δ score (lower is better)" in text
     assert "(lowest score wins: points count against a player)" in text
+
+
+# -- the view models -------------------------------------------------------------------------
+
+
+def test_view_models_are_small_frozen_dataclasses():
+    """reports/views.py is the contract between the data and the templates: every class in it is a frozen dataclass
+    with a docstring, and every section names a template that exists."""
+    import dataclasses
+    import inspect
+    from importlib import resources
+
+    from meeplab.reports import views
+
+    classes = [c for _, c in inspect.getmembers(views, inspect.isclass) if c.__module__ == views.__name__]
+    assert len(classes) > 20
+    templates = {p.name for p in (resources.files("meeplab.reports") / "templates").iterdir()}
+    for c in classes:
+        assert dataclasses.is_dataclass(c) and c.__dataclass_params__.frozen, c
+        assert c.__doc__ and c.__doc__.strip(), c
+        if issubclass(c, views.Section) and c is not views.Section:
+            assert c.template in templates, c
+
+
+def test_report_templates_read_fields_only():
+    """The report templates read the view models' fields and loop over them: no subscript or ``.get`` lookup of
+    data, no mapping test, and no statistical threshold of their own (the viewer page, whose data is its script's
+    JSON, is not a report)."""
+    from importlib import resources
+
+    folder = resources.files("meeplab.reports") / "templates"
+    for path in folder.iterdir():
+        if not path.name.endswith(".html.j2") or path.name.startswith("viewer"):
+            continue
+        for expr in re.findall(r"\{\{.*?\}\}|\{%.*?%\}", path.read_text(encoding="utf-8"), flags=re.S):
+            assert "[" not in expr and ".get(" not in expr and "mapping" not in expr, (path.name, expr)
+            assert not re.search(r"[<>]=?\s*0?\.\d", expr), (path.name, expr)
