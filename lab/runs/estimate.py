@@ -79,8 +79,8 @@ def estimate(plans) -> Estimate:
     threads: each lineup (bots, seating and bot files) is calibrated once (:func:`calibrate`, on its first run; the
     lineups share :data:`CALIBRATE_S`, each plays at least one game after its compile), and a run of ``games`` takes
     ``games / (speed x the threads its batches keep busy)`` per player count."""
-    from meeplab.sim.core.play import parallel_width
     from meeplab.lab.runs.runner import play_threads
+    from meeplab.sim.core.play import parallel_width
 
     if not plans:
         return Estimate(0, 0.0, 0.0)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from meeplab.sim.core.game import Batch, GameSpec, rank_and_win
 from meeplab.lab.runs.rundir import GAME_KEY
+from meeplab.sim.core.game import Batch, GameSpec, rank_and_win
 
 
 def batch_table(game: GameSpec, batch: Batch, start: int, n_players: int, names: list[str], rotate: bool) -> pa.Table:

@@ -11,12 +11,11 @@ import contextlib
 import datetime as _dt
 import json
 import os
-import shutil
 import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from meeplab.lab.runs.shards import LocalExecutor
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write, atomic_writer
 from meeplab.sim.core.game import GameSpec
+
 
 def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
     """Every rule parameter of ``game`` with ``overrides`` applied and checked (the rule book's value elsewhere)."""

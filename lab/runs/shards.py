@@ -25,8 +25,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from meeplab.sim.core.files import atomic_write
 from meeplab.lab.runs.rundir import CHUNKS, MANIFEST, append_entry, entry_for, part_name
+from meeplab.sim.core.files import atomic_write
 
 __all__ = [
     "CHUNKS",
