@@ -11,6 +11,7 @@ import pytest
 from meeplab.sim.core import forward, search
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_N, C_SEAT
+from meeplab.sim.core.scratch import SearchScratch
 from meeplab.sim.goldrush import GAME, engine, state
 from meeplab.sim.goldrush.const import G_TOKPTR, PI_TOKN, PI_TOKSUM
 
@@ -127,23 +128,11 @@ def _decisions(st, other, bots, cfg):
             cp.rec[0]["rng"][:] = [1, 2, 3, 4]
             if lu.search[0, forward.S_ALGO]:
                 m = cp.rec[0]["moves"].shape[0]
-                picks.append(
-                    search.rollout_choose(
-                        cp,
-                        fresh(np_),
-                        CX,
-                        lu.fns,
-                        lu.weights,
-                        lu.search[0],
-                        0,
-                        np.zeros(m),
-                        np.zeros(m, np.int64),
-                        np.zeros(m, np.int64),
-                        np.zeros(np_),
-                        np.zeros(np_),
-                        np.zeros((np_, 5)),
-                    )
-                )
+                scratch = SearchScratch(
+                    fresh(np_), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(np_),
+                    np.zeros(np_), np.zeros((np_, 5)),
+                )  # fmt: skip
+                picks.append(search.rollout_choose(cp, scratch, CX, lu.fns, lu.weights, lu.search[0], 0))
             else:
                 picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
         out.append((name, picks[0], picks[1]))

@@ -12,6 +12,7 @@ from meeplab.sim.core import forward
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_N, C_NP, C_SEAT
 from meeplab.sim.core.registry import get_game
+from meeplab.sim.core.scratch import SearchScratch
 from meeplab.sim.hacienda import flow, state
 from meeplab.sim.hacienda.layout import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
 
@@ -208,23 +209,11 @@ def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_pa
         forward.fm_copy(cp, s)
         cp.rec[0]["rng"][:] = [1, 2, 3, 4]
         m = cp.rec[0]["moves"].shape[0]
-        picks.append(
-            search.rollout_choose(
-                cp,
-                fresh(c),
-                c.cx,
-                lu.fns,
-                lu.weights,
-                lu.search[0],
-                0,
-                np.zeros(m),
-                np.zeros(m, np.int64),
-                np.zeros(m, np.int64),
-                np.zeros(3),
-                np.zeros(3),
-                np.zeros((3, 10)),
-            )
-        )
+        scratch = SearchScratch(
+            fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
+            np.zeros((3, 10)),
+        )  # fmt: skip
+        picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
     assert picks[0] == picks[1]
 
 

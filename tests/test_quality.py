@@ -223,20 +223,21 @@ def test_certain_winner_has_probability_one(sb):
 
     g, ctx = sb
     lu = make_lineup(g.id, ["heuristic", "greedy", "heuristic"], 3, False)
-    st, sim, _, _, _, sc, tb, brk = new_player(ctx.cx, 3, len(g.categories), np.zeros((0, 8), np.int64))
+    st, scratch = new_player(ctx.cx, 3, len(g.categories), np.zeros((0, 8), np.int64))
+    sc, tb, brk = scratch.sc, scratch.tb, scratch.brk
     pa, pb = np.zeros(3), np.zeros(3)
     engine.reset(st, ctx.cx, 9, 2)
     steps = 0
     while (seat := engine.advance(st, ctx.cx)) >= 0:
         if steps == 10:
-            tr.win_probability(st, sim, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, sc, tb, brk, pa, pb)
+            tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb)
             assert pa.sum() == pytest.approx(1.0) and pb.max() > 0  # mid-game: uncertain
         engine.apply(st, ctx.cx, ask(st, lu.fns, lu.weights, seat))
         steps += 1
     engine.result(st, ctx.cx, sc, tb, brk)
     _, win = rank_and_win(sc[None].copy(), tb[None].copy())
     assert win.max() == 1.0  # one winner
-    tr.win_probability(st, sim, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, sc, tb, brk, pa, pb)
+    tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb)
     assert np.array_equal(pa, win[0]) and (pb == 0).all()
 
 

@@ -13,6 +13,7 @@ from sb_helpers import ctx
 from meeplab.sim.core import forward, search
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.forward import C_N, C_SEAT
+from meeplab.sim.core.scratch import SearchScratch
 from meeplab.sim.schweinebande import engine, state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,24 +96,11 @@ def _decisions(c, st, other, bots, tiny_cfg):
             cp.rec[0]["rng"][:] = [1, 2, 3, 4]
             if lu.search[0, forward.S_ALGO]:
                 m = cp.rec[0]["moves"].shape[0]
-                sim = fresh(c)
-                picks.append(
-                    search.rollout_choose(
-                        cp,
-                        sim,
-                        c.cx,
-                        lu.fns,
-                        lu.weights,
-                        lu.search[0],
-                        0,
-                        np.zeros(m),
-                        np.zeros(m, np.int64),
-                        np.zeros(m, np.int64),
-                        np.zeros(3),
-                        np.zeros(3),
-                        np.zeros((3, 4)),
-                    )
-                )
+                scratch = SearchScratch(
+                    fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
+                    np.zeros((3, 4)),
+                )  # fmt: skip
+                picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
             else:
                 picks.append(forward.ask(cp, lu.fns, lu.weights, 0))
         out.append((name, picks[0], picks[1]))

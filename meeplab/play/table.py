@@ -122,9 +122,9 @@ class Table:
         self.ncat = len(spec.categories)
         width = int(getattr(self.draw, "LOG_WIDTH", 16)) if self.draw is not None else 16
         self.log = np.zeros((TRACE_LOG_ROWS if trace else LOG_ROWS, max(width, 6)), dtype=np.int64)
-        (self.st, self.sim, self.acc, self.cand, self.used, self.sc, self.tb, self.brk) = new_player(
-            self.cx, self.n_players, self.ncat, self.log
-        )
+        # the state and its bots' search scratch (sim.core.scratch.SearchScratch: the searched candidates and their
+        # summed playout values are read from it after a search)
+        self.st, self.search_scratch = new_player(self.cx, self.n_players, self.ncat, self.log)
         self.scratch = engine.new_state(self.cx, self.n_players, self.log[:0])
         self.srch = search_function(self.cx, self.lineup, self.n_players, self.ncat)
         self.history: list[dict] = []  # one entry per decision (people's and bots')
@@ -204,7 +204,7 @@ class Table:
     def _keep_state(self) -> None:
         """Trace mode: keep the record before the decision about to be made (and where the log stands)."""
         if self.trace is not None:
-            m = self.acc.shape[0]
+            m = self.search_scratch.acc.shape[0]
             self.trace["states"].append(self.st.rec[0].copy())
             self.trace["logat"].append(int(self.st.nlog[0]))
             self.trace["sacc"].append(np.zeros(m))
@@ -275,19 +275,13 @@ class Table:
             pick = int(
                 engine.decide(
                     self.st,
-                    self.sim,
+                    self.search_scratch,
                     self.cx,
                     self.lineup.fns,
                     self.lineup.weights,
                     self.lineup.search,
                     self.lineup.rotate,
                     self.index,
-                    self.acc,
-                    self.cand,
-                    self.used,
-                    self.sc,
-                    self.tb,
-                    self.brk,
                     self.srch,
                 )
             )
@@ -304,20 +298,21 @@ class Table:
         bot's every candidate with its immediate value (feature 0); best first."""
         rows = self.log[start : int(self.st.nlog[0])]
         search = [r for r in rows if int(r[0]) == E_SEARCH]
+        acc, cand = self.search_scratch.acc, self.search_scratch.cand
         if self.trace is not None:
-            m = self.acc.shape[0]
-            self.trace["sacc"][-1] = self.acc.copy() if search else np.zeros(m)
-            self.trace["scand"][-1] = self.cand.copy() if search else np.zeros(m, dtype=np.int64)
+            m = acc.shape[0]
+            self.trace["sacc"][-1] = acc.copy() if search else np.zeros(m)
+            self.trace["scand"][-1] = cand.copy() if search else np.zeros(m, dtype=np.int64)
         out = []
         if search:
             nc, k_play = int(search[-1][3]), max(1, int(search[-1][5]))
             for j in range(nc):
-                c = int(self.cand[j])
+                c = int(cand[j])
                 out.append(
                     {
                         "id": c,
                         "label": lab[c][0] if c < len(lab) else f"candidate {c}",
-                        "value": float(self.acc[j]) / k_play,
+                        "value": float(acc[j]) / k_play,
                         "measure": "mean playout value",
                         "chosen": c == pick,
                     }

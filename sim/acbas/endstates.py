@@ -9,11 +9,11 @@ from . import engine
 
 @njit(cache=True)
 def end_states_nb(cx, fns, weights, search, rotate, seed, start, n_games, farms, brk, log, srch):
-    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, 2, brk.shape[2], log)
+    st, scratch = new_player(cx, 2, brk.shape[2], log)
     r = st.rec[0]
     for i in range(n_games):
-        play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk, srch)
-        engine.result(st, cx, sc, tb, brk[i])
+        play_game(st, scratch, cx, fns, weights, search, rotate, seed, start + i, srch)
+        engine.result(st, cx, scratch.sc, scratch.tb, brk[i])
         for p in range(2):
             for j in range(farms.shape[2]):
                 farms[i, p, j] = r.ps[p, j]

@@ -40,8 +40,10 @@ from .search import pick_best, playout, seat_value, select_candidates
 
 
 @njit(cache=True, _nrt=False)
-def clairvoyant_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk):
-    """The clairvoyant search's choice for the pending decision of ``st`` (see the module doc)."""
+def clairvoyant_choose(st, scratch, cx, fns, weights, cfg, entry):
+    """The clairvoyant search's choice for the pending decision of ``st`` (see the module doc), in ``scratch`` (a
+    :class:`~meeplab.sim.core.scratch.SearchScratch` of the same game)."""
+    sim, acc, cand, sc, tb, brk = scratch.sim, scratch.acc, scratch.cand, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
     n = r.ctl[C_N]
@@ -53,7 +55,7 @@ def clairvoyant_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, s
     first = fns[entry](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[entry], q.rng)
     if first < 0 or first >= n:
         first = 0
-    nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, used)
+    nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, scratch.used)
     margin = cfg[S_MARGIN]
     rank = int(cfg[S_VALUE]) == Value.RANK
     for ci in range(nc):
@@ -72,12 +74,12 @@ def clairvoyant_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, s
                 for p in range(np_):
                     sc[p] = -sc[p]
             acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
-    return pick_best(st, cfg, nc, k_play, acc, cand, used)
+    return pick_best(st, cfg, nc, k_play, scratch)
 
 
-def _clairvoyant(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
+def _clairvoyant(st, scratch, cx, fns, weights, search, e, k):
     """Lineup entry ``e``'s clairvoyant search (the shared loop's ``srch`` argument; restrictions are not supported)."""
-    return clairvoyant_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+    return clairvoyant_choose(st, scratch, cx, fns, weights, search[e], e)
 
 
 clairvoyant_step = njit(cache=True, _nrt=False)(_clairvoyant)
@@ -88,10 +90,8 @@ def clairvoyant_function(cx, lineup, np_, ncat):
     ``srch``): every search entry of ``lineup`` then searches from the true state."""
     from .forward import step_pointer
 
-    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
-    return step_pointer(
-        clairvoyant_step, st, sim, cx, lineup.fns, lineup.weights, lineup.search, 0, acc, cand, used, sc, tb, brk, 0
-    )
+    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
+    return step_pointer(clairvoyant_step, st, scratch, cx, lineup.fns, lineup.weights, lineup.search, 0, 0)
 
 
 def run_batch_with(cx, lineup, np_, seed, start, n_games, ncat, srch):

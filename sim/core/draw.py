@@ -106,7 +106,7 @@ def trace_game(
     array), the candidate applied in ``picks[k]``, the log rows written before it in ``logat[k]`` and, for a
     search decision, the search's sums of playout values ``sacc[k]`` of candidates ``scand[k]`` (the count
     searched and the playouts per candidate are in its E_SEARCH log row). Returns (decisions, log rows)."""
-    st, sim, acc, cand, used, sc, stb, sbrk = new_player(cx, score.shape[0], ncat, log)
+    st, scratch = new_player(cx, score.shape[0], ncat, log)
     st.nlog[1] = 1
     r = st.rec[0]
     fm_reset(st, cx, seed, g)
@@ -122,12 +122,12 @@ def trace_game(
             logat[k] = st.nlog[0]
         e = entry_of_seat(seat, g, np_, rotate)
         searched = searches(search[e], r.ctl[C_N], r.ctl[C_KIND])
-        i = decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, stb, sbrk, srch)
+        i = decide(st, scratch, cx, fns, weights, search, rotate, g, srch)
         if searched and k < states.shape[0]:
             rollout = int(search[e, S_ALGO]) == Algo.ROLLOUT  # other algorithms keep no per-candidate means here
             for j in range(m):
-                sacc[k, j] = acc[j] if rollout else 0.0
-                scand[k, j] = cand[j] if rollout else -1
+                sacc[k, j] = scratch.acc[j] if rollout else 0.0
+                scand[k, j] = scratch.cand[j] if rollout else -1
         if k < states.shape[0]:
             picks[k] = i
         k += 1

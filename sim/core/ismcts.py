@@ -230,10 +230,11 @@ def move_key(seat, kind, moves, i):
 
 
 @njit(cache=True, inline="always")
-def values_of(sim, cx, sc, tb, brk, cfg, out):
-    """Every seat's value of the (finished or cut-off) playout ``sim`` into ``out``."""
-    np_ = sim.rec[0].ctl[C_NP]
-    fm_result(sim, cx, sc, tb, brk)
+def values_of(scratch, cx, cfg, out):
+    """Every seat's value of the (finished or cut-off) playout ``scratch.sim`` into ``out``."""
+    sc, tb = scratch.sc, scratch.tb
+    np_ = scratch.sim.rec[0].ctl[C_NP]
+    fm_result(scratch.sim, cx, sc, tb, scratch.brk)
     if cfg[S_LOWER] != 0.0:  # lowest score wins: the value reads the negated scores (the tie-break stays higher-wins)
         for p in range(np_):
             sc[p] = -sc[p]
@@ -277,10 +278,12 @@ def playout_from(sim, cx, fns, weights, entry, cfg, seat, restricted, pick):
 
 
 @njit(cache=True)
-def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk, pick, k, restricted):
-    """The ISMCTS choice for the pending decision of ``st`` (see the module doc). ``sim``: a scratch state of the
-    same game; ``fns[entry]``/``weights[entry]``: the playout policy; with ``restricted``, the ``k`` allowed
-    candidates are in ``pick`` (the entry plays under a restriction, ``sim.core.restrict``)."""
+def ismcts_choose(st, scratch, cx, fns, weights, cfg, entry, pick, k, restricted):
+    """The ISMCTS choice for the pending decision of ``st`` (see the module doc), in ``scratch`` (a
+    :class:`~meeplab.sim.core.scratch.SearchScratch` of the same game; the tree is the search's own);
+    ``fns[entry]``/``weights[entry]``: the playout policy; with ``restricted``, the ``k`` allowed candidates are in
+    ``pick`` (the entry plays under a restriction, ``sim.core.restrict``)."""
+    sim, cand, used = scratch.sim, scratch.cand, scratch.used
     r = st.rec[0]
     q = sim.rec[0]
     n = r.ctl[C_N]
@@ -497,7 +500,7 @@ def ismcts_choose(st, sim, cx, fns, weights, cfg, entry, cand, used, sc, tb, brk
             plen += 1
             fm_apply(sim, cx, lst[jb])
         playout_from(sim, cx, fns, weights, entry, cfg, seat, restricted, pick2)
-        values_of(sim, cx, sc, tb, brk, cfg, val)
+        values_of(scratch, cx, cfg, val)
         ti[0, T_VISITS] += 1
         for d in range(plen):  # each node adds the value of the seat that chose its move
             nd = path[d]
@@ -633,21 +636,19 @@ def explain(st, nc, best, iters, ti, tw, cand):
         )
 
 
-def _step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
-    """Lineup entry ``e``'s ISMCTS search for the pending decision (the ``srch`` pointer of ``sim.core.play``; its
-    ``k`` allowed candidates in ``used[m:2m]`` when it plays restricted)."""
+def _step(st, scratch, cx, fns, weights, search, e, k):
+    """Lineup entry ``e``'s ISMCTS search for the pending decision, in ``scratch`` (the ``srch`` pointer of
+    ``sim.core.play``; its ``k`` allowed candidates in the middle row of ``scratch.used`` when it plays restricted)."""
     m = st.rec[0].moves.shape[0]
     restricted = is_restricted(search[e])
-    return ismcts_choose(
-        st, sim, cx, fns, weights, search[e], e, cand, used, sc, tb, brk, used[m : 2 * m], k, restricted
-    )
+    return ismcts_choose(st, scratch, cx, fns, weights, search[e], e, scratch.used[m : 2 * m], k, restricted)
 
 
-def _mixed(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
+def _mixed(st, scratch, cx, fns, weights, search, e, k):
     """As :func:`_step` in a lineup that also has ``rollout`` entries (searching with ``sim.core.play.search_step``)."""
     if int(search[e, S_ALGO]) == Algo.ISMCTS:
-        return ismcts_step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
-    return search_step(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
+        return ismcts_step(st, scratch, cx, fns, weights, search, e, k)
+    return search_step(st, scratch, cx, fns, weights, search, e, k)
 
 
 # Compiled per game's state through the forward model's overloads, as sim.core.play and sim.core.search are: reached

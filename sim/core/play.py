@@ -1,7 +1,7 @@
 """The one game loop every engine runs on: reset, then ask and apply until the game is over.
 
 ``play_batch`` is what a game's ``GameSpec.play`` calls (through :func:`run_batch`): blocks of games side by side
-on Python threads (the compiled loop releases the GIL), one state (and one scratch state for search bots) per
+on Python threads (the compiled loop releases the GIL), one state (and one search scratch, ``sim.core.scratch``) per
 block, every game ``g`` seeded from ``(seed, g)`` alone. :func:`run_batch`, :func:`run_decisions` and
 :func:`run_logged` are a game face's ``play``, ``decisions`` and event log in one call each, on the engine context
 ``cx`` of a run.
@@ -37,6 +37,7 @@ from .forward import (
     searches,
 )
 from .restrict import allowed_list, ask_among, is_restricted
+from .scratch import new_scratch
 from .search import rollout_among, rollout_choose
 
 CHUNK = 64  # a batch's blocks hold about this many games or more (fewer only to give every thread a block)
@@ -44,16 +45,17 @@ BLOCKS_PER_THREAD = 16  # at most this many blocks per thread in a batch (play_b
 
 
 @njit(cache=True, _nrt=False, inline="always", nogil=True)
-def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch):
+def decide(st, scratch, cx, fns, weights, search, rotate, g, srch):
     """The choice of the lineup entry whose seat is to move in game ``g`` (``st`` at a pending decision): an entry
-    under a restriction (``sim.core.restrict``) chooses among its allowed candidates, a search bot searches
-    (``srch``, see :func:`search_function`; scratch ``sim``), a plain bot is asked. The one place a bot's decision
-    is made: the batch (:func:`play_game`), the viewer's trace and the play server all go through it, so each
-    plays the game a run plays. ``used`` holds three rows' worth of scratch (``new_player``). Called from Python (the
-    play server) it releases the interpreter lock, so the server's other threads answer while a bot searches."""
+    under a restriction (``sim.core.restrict``) chooses among its allowed candidates (listed in the middle row of
+    ``scratch.used``), a search bot searches (``srch``, see :func:`search_function`, in ``scratch``, a
+    :class:`~meeplab.sim.core.scratch.SearchScratch`), a plain bot is asked. The one place a bot's decision is made:
+    the batch (:func:`play_game`), the viewer's trace and the play server all go through it, so each plays the game
+    a run plays. Called from Python (the play server) it releases the interpreter lock, so the server's other
+    threads answer while a bot searches."""
     r = st.rec[0]
     m = r.moves.shape[0]
-    pick = used[m : 2 * m]
+    pick = scratch.used[m : 2 * m]
     e = entry_of_seat(r.ctl[C_SEAT], g, r.ctl[C_NP], rotate)
     n = r.ctl[C_N]
     k = n
@@ -61,50 +63,33 @@ def decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb
         k = allowed_list(st, cx, search[e], pick)
     if searches(search[e], n, r.ctl[C_KIND]):
         r.ctl[C_DECISIONS] += 1
-        return srch(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k)
+        return srch(st, scratch, cx, fns, weights, search, e, k)
     if k < n:
         return ask_among(st, fns, weights, e, r.rng, pick, k)
     return ask(st, fns, weights, e)
 
 
 @njit(cache=True, _nrt=False)
-def play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, brk, srch):
-    """Play game ``g`` on state ``st``, every decision made by :func:`decide`. ``used`` holds three rows' worth of
-    scratch (``new_player``): the search's, and two lists of allowed candidates."""
+def play_game(st, scratch, cx, fns, weights, search, rotate, seed, g, srch):
+    """Play game ``g`` on state ``st``, every decision made by :func:`decide` (search scratch ``scratch``)."""
     fm_reset(st, cx, seed, g)
     while True:
         if fm_advance(st, cx) < 0:
             return
-        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
+        fm_apply(st, cx, decide(st, scratch, cx, fns, weights, search, rotate, g, srch))
 
 
-def _search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
-    """Lineup entry ``e``'s search for the pending decision (its ``k`` allowed candidates in ``used[m:2m]`` when it
-    plays restricted)."""
+def _search(st, scratch, cx, fns, weights, search, e, k):
+    """Lineup entry ``e``'s search for the pending decision, in ``scratch`` (its ``k`` allowed candidates in the
+    middle row of ``scratch.used`` when it plays restricted)."""
     m = st.rec[0].moves.shape[0]
     if is_restricted(search[e]):
-        return rollout_among(
-            st,
-            sim,
-            cx,
-            fns,
-            weights,
-            search[e],
-            e,
-            acc,
-            cand,
-            used,
-            sc,
-            tb,
-            brk,
-            used[m : 2 * m],
-            k,
-            used[2 * m : 3 * m],
-        )
-    return rollout_choose(st, sim, cx, fns, weights, search[e], e, acc, cand, used, sc, tb, brk)
+        used = scratch.used
+        return rollout_among(st, scratch, cx, fns, weights, search[e], e, used[m : 2 * m], k, used[2 * m : 3 * m])
+    return rollout_choose(st, scratch, cx, fns, weights, search[e], e)
 
 
-def _no_search(st, sim, cx, fns, weights, search, e, acc, cand, used, sc, tb, brk, k):
+def _no_search(st, scratch, cx, fns, weights, search, e, k):
     """Stands in for the search in a lineup without search bots (never called)."""
     return 0
 
@@ -123,7 +108,8 @@ SEARCH_STEPS: dict = {}
 
 def register_search(algo: Algo, step, mixed) -> None:
     """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step`` and ``mixed`` are njit
-    functions with :func:`search_step`'s signature (``mixed`` also serves rollout entries)."""
+    functions with :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights, search, e, k) -> candidate``
+    (``mixed`` also serves rollout entries)."""
     SEARCH_STEPS[int(algo)] = (step, mixed)
 
 
@@ -133,7 +119,7 @@ def search_function(cx, lineup, np_, ncat):
     a stub, so that a run without search bots never compiles the search."""
     from .forward import step_pointer
 
-    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
+    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
     fn = search_step if algos else no_search
     others = algos - {Algo.ROLLOUT}
@@ -143,26 +129,14 @@ def search_function(cx, lineup, np_, ncat):
             names = ", ".join(algo_name(a) for a in sorted(others))
             raise MeeplabError(f"search algorithm(s) {names} of this lineup are not loaded or cannot be mixed")
         fn = SEARCH_STEPS[algo][1 if Algo.ROLLOUT in algos else 0]
-    return step_pointer(fn, st, sim, cx, lineup.fns, lineup.weights, lineup.search, 0, acc, cand, used, sc, tb, brk, 0)
+    return step_pointer(fn, st, scratch, cx, lineup.fns, lineup.weights, lineup.search, 0, 0)
 
 
 @njit(cache=True)
 def new_player(cx, np_, ncat, log):
-    """A state writing its events to ``log`` (logging off until ``nlog[1]`` is set), a scratch state for search
-    bots and the search's buffers: (st, sim, acc, cand, used, sc, tb, brk), allocated once per chunk."""
-    st = fm_new(cx, np_, log)
-    sim = fm_new(cx, np_, log[:0])
-    m = st.rec[0].moves.shape[0]
-    return (
-        st,
-        sim,
-        np.zeros(m, dtype=np.float64),
-        np.zeros(m, dtype=np.int64),
-        np.zeros(3 * m, dtype=np.int64),
-        np.zeros(np_, dtype=np.float64),
-        np.zeros(np_, dtype=np.float64),
-        np.zeros((np_, ncat), dtype=np.float64),
-    )
+    """A state writing its events to ``log`` (logging off until ``nlog[1]`` is set) and the search scratch of its
+    bots (:func:`~meeplab.sim.core.scratch.new_scratch`): ``(st, scratch)``, allocated once per block."""
+    return fm_new(cx, np_, log), new_scratch(cx, np_, ncat, log)
 
 
 @njit(cache=True, nogil=True)
@@ -171,11 +145,11 @@ def play_range(
 ):
     """Games ``start + lo .. start + hi - 1`` into rows lo..hi-1 of the outputs (one thread, one state; the GIL is
     released, so :func:`play_batch` runs blocks on Python threads side by side)."""
-    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, brk.shape[2], log)
+    st, scratch = new_player(cx, np_, brk.shape[2], log)
     st.nlog[1] = 1 if log_on else 0
     r = st.rec[0]
     for i in range(lo, hi):
-        play_game(st, sim, cx, fns, weights, search, rotate, seed, start + i, acc, cand, used, sc, tb, sbrk, srch)
+        play_game(st, scratch, cx, fns, weights, search, rotate, seed, start + i, srch)
         fm_result(st, cx, score[i], tiebreak[i], brk[i])
         length[i] = r.ctl[C_LENGTH]
         end[i] = r.ctl[C_END]
@@ -262,10 +236,10 @@ def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat, srch)
 def count_decisions(cx, fns, weights, search, np_, rotate, seed, start, n_games, ncat, srch):
     """Bot decisions (more than one candidate) in games ``start .. start + n_games - 1``, on one thread: what
     the bench divides by to report decisions per second."""
-    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
+    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
     total = 0
     for g in range(start, start + n_games):
-        play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk, srch)
+        play_game(st, scratch, cx, fns, weights, search, rotate, seed, g, srch)
         total += st.rec[0].ctl[C_DECISIONS]
     return total
 

@@ -133,11 +133,12 @@ def playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk):
-    """The rollout search's choice for the pending decision of ``st`` (see the module doc). ``sim`` is a
-    scratch state of the same game; ``fns[entry]``/``weights[entry]`` are the playout policy."""
+def rollout_choose(st, scratch, cx, fns, weights, cfg, entry):
+    """The rollout search's choice for the pending decision of ``st`` (see the module doc), in ``scratch`` (a
+    :class:`~meeplab.sim.core.scratch.SearchScratch` of the same game); ``fns[entry]``/``weights[entry]`` are the
+    playout policy."""
     r = st.rec[0]
-    q = sim.rec[0]
+    q = scratch.sim.rec[0]
     n = r.ctl[C_N]
     k_play = max(1, int(cfg[S_PLAYOUTS]))
     base = rng_next(r.rng)  # the search's one draw from the game's stream
@@ -146,17 +147,18 @@ def rollout_choose(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, t
     first = fns[entry](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[entry], q.rng)
     if first < 0 or first >= n:
         first = 0
-    nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), cand, used)
-    evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, used, False)
-    return pick_best(st, cfg, nc, k_play, acc, cand, used)
+    nc = select_candidates(r.feats, n, first, int(cfg[S_MAXCAND]), scratch.cand, scratch.used)
+    evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, scratch.used, False)
+    return pick_best(st, cfg, nc, k_play, scratch)
 
 
 @njit(cache=True, _nrt=False)
-def rollout_among(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb, brk, pick, k, pick2):
+def rollout_among(st, scratch, cx, fns, weights, cfg, entry, pick, k, pick2):
     """:func:`rollout_choose` for a restricted player: only the ``k`` candidates in ``pick`` are searched, and in
     the playouts the searching seat keeps its restriction (``pick2``: scratch for its later decisions)."""
     r = st.rec[0]
-    q = sim.rec[0]
+    q = scratch.sim.rec[0]
+    used = scratch.used
     n = r.ctl[C_N]
     k_play = max(1, int(cfg[S_PLAYOUTS]))
     base = rng_next(r.rng)
@@ -167,15 +169,16 @@ def rollout_among(st, sim, cx, fns, weights, cfg, entry, acc, cand, used, sc, tb
         used[i] = 1
     for j in range(k):
         used[pick[j]] = 0
-    nc = select_from(r.feats, n, k, first, int(cfg[S_MAXCAND]), cand, used)
-    evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, pick2, True)
-    return pick_best(st, cfg, nc, k_play, acc, cand, used)
+    nc = select_from(r.feats, n, k, first, int(cfg[S_MAXCAND]), scratch.cand, used)
+    evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick2, True)
+    return pick_best(st, cfg, nc, k_play, scratch)
 
 
 @njit(cache=True, inline="always")
-def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, base, k_play, pick, restricted):
-    """acc[ci] = the summed playout values of candidate cand[ci] (common random numbers: playout k of every
-    candidate starts from the same re-deal and stream)."""
+def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, restricted):
+    """``scratch.acc[ci]`` = the summed playout values of candidate ``scratch.cand[ci]`` (common random numbers:
+    playout k of every candidate starts from the same re-deal and stream)."""
+    sim, acc, cand, sc, tb, brk = scratch.sim, scratch.acc, scratch.cand, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
     seat = r.ctl[C_SEAT]
@@ -203,15 +206,17 @@ def evaluate(st, sim, cx, fns, weights, cfg, entry, acc, cand, nc, sc, tb, brk, 
 
 
 @njit(cache=True, inline="always")
-def pick_best(st, cfg, nc, k_play, acc, cand, used):
-    """The policy's pick (cand[0]) unless another candidate's mean is better by more than the switch margin."""
+def pick_best(st, cfg, nc, k_play, scratch):
+    """The policy's pick (``scratch.cand[0]``) unless another candidate's mean is better by more than the switch
+    margin."""
+    acc, cand = scratch.acc, scratch.cand
     best = 0
     need = acc[0] + cfg[S_SWITCH] * k_play + 1e-12
     for ci in range(1, nc):
         if acc[ci] > need and acc[ci] > acc[best] + 1e-12:
             best = ci
     if st.nlog[1]:
-        explain(st, nc, best, k_play, acc, cand, used)
+        explain(st, nc, best, k_play, acc, cand, scratch.used)
     return cand[best]
 
 

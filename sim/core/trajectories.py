@@ -87,9 +87,11 @@ def add_wins(sc, tb, np_, acc, acc2, lower):
 
 
 @njit(cache=True, _nrt=False)
-def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, lower=False):
-    """Each seat's mean win share over ``k_play`` playouts from ``st`` (at a decision, or over): ``acc[p]`` = the
-    mean, ``acc2[p]`` = its standard error. The seat to move decides first by its own bot; streams ``(base, k)``."""
+def win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2, lower=False):
+    """Each seat's mean win share over ``k_play`` playouts from ``st`` (at a decision, or over), played in
+    ``scratch`` (a :class:`~meeplab.sim.core.scratch.SearchScratch`): ``acc[p]`` = the mean, ``acc2[p]`` = its
+    standard error. The seat to move decides first by its own bot; streams ``(base, k)``."""
+    sim, sc, tb, brk = scratch.sim, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
     np_ = r.ctl[C_NP]
@@ -114,11 +116,11 @@ def win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, 
 
 
 @njit(cache=True, _nrt=False)
-def kingmaking(
-    st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, brk, acc, acc2, cand, used, maxc, lead, lower=False
-):
+def kingmaking(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2, maxc, lead, lower=False):
     """1 if candidates of the seat to move make different other seats the clear favourite (see the module doc),
-    else 0. Candidate ``c`` is played out ``k_play`` times on the streams ``(base, k)`` (common random numbers)."""
+    else 0. Candidate ``c`` is played out ``k_play`` times on the streams ``(base, k)`` (common random numbers), in
+    ``scratch``."""
+    sim, sc, tb, brk, cand = scratch.sim, scratch.sc, scratch.tb, scratch.brk, scratch.cand
     r = st.rec[0]
     q = sim.rec[0]
     np_ = r.ctl[C_NP]
@@ -129,7 +131,7 @@ def kingmaking(
     first = fns[e](r.ctl[C_KIND], r.pub, r.moves, n, r.feats, weights[e], q.rng)
     if first < 0 or first >= n:
         first = 0
-    nc = select_candidates(r.feats, n, first, maxc, cand, used)
+    nc = select_candidates(r.feats, n, first, maxc, cand, scratch.used)
     seen = -1
     for ci in range(nc):
         for p in range(np_):
@@ -166,8 +168,8 @@ def trajectory_game(
     points, the decision index ``steps[j]``, game length so far ``rounds[j]``, each seat's win probability
     ``prob[j, p]`` and standard error ``se[j, p]`` (point ``points`` = the result) and ``king[j]`` (-1 = not a
     kingmaking probe, else 0/1). Returns D, the game's decision points."""
-    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
-    nbrk = brk
+    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 8), dtype=np.int64))
+    sc, tb = scratch.sc, scratch.tb
     lower = search[0, S_LOWER] != 0.0  # the game's lowest score wins (every lineup row carries it)
     pa = np.zeros(np_, dtype=np.float64)
     pb = np.zeros(np_, dtype=np.float64)
@@ -186,7 +188,7 @@ def trajectory_game(
             forced[seat] += 1
         hist[min(r.ctl[C_KIND], KIND_MAX - 1), min(n, NMAX - 1)] += 1
         d += 1
-        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
+        fm_apply(st, cx, decide(st, scratch, cx, fns, weights, search, rotate, g, srch))
     # pass 2: replay and estimate at the sample points
     fm_reset(st, cx, seed, g)
     j = 0
@@ -202,7 +204,7 @@ def trajectory_game(
             j += 1
         if j < points and (j * d) // points == i:
             base = point_seed(seed, g, i)
-            win_probability(st, sim, cx, fns, weights, g, rotate, base, k_play, sc, tb, nbrk, pa, pb, lower)
+            win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, pa, pb, lower)
             steps[j] = i
             rounds[j] = r.ctl[C_LENGTH]
             for p in range(np_):
@@ -210,13 +212,13 @@ def trajectory_game(
                 se[j, p] = pb[p]
             if np_ >= 3 and km_cand != 1 and r.ctl[C_N] > 1 and pa[seat] < km_below:
                 king[j] = kingmaking(
-                    st, sim, cx, fns, weights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play, sc, tb, nbrk,
-                    pa, pb, cand, used, km_cand, km_lead, lower,
+                    st, scratch, cx, fns, weights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play, pa, pb, km_cand,
+                    km_lead, lower,
                 )  # fmt: skip
             j += 1
         i += 1
-        fm_apply(st, cx, decide(st, sim, cx, fns, weights, search, rotate, g, acc, cand, used, sc, tb, brk, srch))
-    fm_result(st, cx, sc, tb, nbrk)
+        fm_apply(st, cx, decide(st, scratch, cx, fns, weights, search, rotate, g, srch))
+    fm_result(st, cx, sc, tb, scratch.brk)
     steps[points] = d
     # read through st, not r: a record view holds no reference, and numba frees st after its last use (r.ctl here
     # read freed memory: Hacienda's 1.1 MB record is unmapped at once under MALLOC_TRIM_THRESHOLD_, as in Dask workers)

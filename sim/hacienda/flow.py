@@ -323,9 +323,9 @@ forward.register(
 def play_logged(cx, fns, weights, search, np_, rotate, seed, g, log, ncat, srch):
     """Game ``g`` with its event log (the batch's very game, through the shared loop): (events written, score,
     tiebreak, breakdown, turns, snapshots of the board at both scorings)."""
-    st, sim, acc, cand, used, sc, tb, sbrk = new_player(cx, np_, ncat, log)
+    st, scratch = new_player(cx, np_, ncat, log)
     st.nlog[1] = 1
-    shared_play_game(st, sim, cx, fns, weights, search, rotate, seed, g, acc, cand, used, sc, tb, sbrk, srch)
+    shared_play_game(st, scratch, cx, fns, weights, search, rotate, seed, g, srch)
     score = np.zeros(np_)
     tiebreak = np.zeros(np_)
     brk = np.zeros((np_, ncat))
