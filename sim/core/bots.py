@@ -38,6 +38,7 @@ fixed-length tuple, so one cached engine serves any line-up and adding a bot tou
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
@@ -158,12 +159,26 @@ MIN_ENTRIES = 5
 MAX_ENTRIES = MIN_ENTRIES  # the entries of a game of at most 5 seats (ACBAS sizes its tables by it)
 _SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
 _LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
+_FEATURES: dict[str, dict[str, tuple[str, ...]]] = {}  # game id -> its declared feature columns (Face.features)
+_POLICY_CHOOSE = None  # the policy's choose, compiled with BOT_SIG on first use
+_GAME_LOOKUP = None  # the registry's get_game, handed over when the registry loads (this layer does not import it)
 
 
-def declare_game(game: str, max_players: int, lower_wins: bool = False) -> None:
-    """Record what line-ups of game ``game`` need to know of it: its most seats and whether the lowest score wins
-    (called by ``GameSpec`` when a game is made; the core's bot layer does not import the games)."""
+def set_game_lookup(lookup) -> None:
+    """Let :func:`discover` make a game it is asked about before anything made it (``lookup``: the registry's
+    ``get_game``; called once by ``sim.core.registry``)."""
+    global _GAME_LOOKUP
+    _GAME_LOOKUP = lookup
+
+
+def declare_game(
+    game: str, max_players: int, lower_wins: bool = False, features: dict[str, tuple[str, ...]] | None = None
+) -> None:
+    """Record what line-ups of game ``game`` need to know of it: its most seats, whether the lowest score wins and
+    the feature columns it declares (``Face.features``; the policy bot's weights are named after them). Called by
+    ``GameSpec`` when a game is made; the core's bot layer does not import the games."""
     _SEATS[game] = int(max_players)
+    _FEATURES[game] = {str(k): tuple(v) for k, v in (features or {}).items()}
     if lower_wins:
         _LOWER.add(game)
     else:
@@ -303,12 +318,7 @@ def discover(game: str) -> dict[str, BotSpec]:
     the TOML variants of these packages. A plugin that fails to load is recorded in :data:`PLUGIN_PROBLEMS`."""
     if game in _CACHE:
         return dict(_CACHE[game])
-    from .policy import policy_bot
-
     bots: dict[str, BotSpec] = {}
-    policy = policy_bot(game)  # the kernel's learned-policy base, for every game that declares its features
-    if policy is not None:
-        bots[policy.name] = policy
     packages = []
     pkg_name = f"meeplab.strategies.{game}"
     try:
@@ -337,6 +347,12 @@ def discover(game: str) -> dict[str, BotSpec]:
             continue
         if spec is not None:
             bots[spec.name] = replace(spec, origin=origin)
+    if game not in _SEATS and _GAME_LOOKUP is not None:  # not made yet: the registry makes it (declare_game)
+        with contextlib.suppress(MeeplabError):
+            _GAME_LOOKUP(game)
+    policy = policy_bot(game)  # the kernel's learned-policy base, for every game that declares its features
+    if policy is not None and policy.name not in bots:
+        bots[policy.name] = policy
     for pkg, origin in packages:
         for d in pkg.__path__:
             for toml in sorted(Path(d).glob("*.toml")):
@@ -344,6 +360,31 @@ def discover(game: str) -> dict[str, BotSpec]:
                     bots[name] = replace(bots[name], origin=origin)
     _CACHE[game] = dict(bots)
     return bots
+
+
+def policy_bot(game: str) -> BotSpec | None:
+    """The ``policy`` bot of ``game``: :func:`~meeplab.sim.core.policy.policy_choose` with one weight per term of
+    the features the game declares (:func:`~meeplab.sim.core.policy.policy_weight_names`), all 0 (a uniform pick)
+    until a bot config sets them (``meeplab learn`` writes one); None for a game that declares no feature columns.
+    :func:`discover` offers it to every game that declares them, plugins included."""
+    from .policy import policy_choose, policy_weight_names
+
+    global _POLICY_CHOOSE
+    features = _FEATURES.get(game)
+    if not features:
+        return None
+    if _POLICY_CHOOSE is None:
+        _POLICY_CHOOSE = bot_jit(policy_choose.py_func, nogil=True)
+    names = tuple(policy_weight_names(features))
+    return BotSpec(
+        name="policy",
+        base="policy",
+        description="a conditional logit over the game's candidate features (meeplab learn fits its weights)",
+        choose=_POLICY_CHOOSE,
+        weight_names=names,
+        weights=(0.0,) * len(names),
+        source="meeplab.sim.core.policy",
+    )
 
 
 def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:

@@ -163,7 +163,8 @@ class GameSpec:
     forward_context: Callable[..., Any] | None = None
 
     def __post_init__(self):
-        declare_game(self.id, self.max_players, self.lower_wins)
+        face = getattr(self.play, "__self__", None)  # a game on the forward model: its Face declares its features
+        declare_game(self.id, self.max_players, self.lower_wins, getattr(face, "features", None))
 
     def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`rank_and_win` in this game's score direction."""

@@ -15,7 +15,7 @@ from importlib import metadata
 
 from meeplab import sim
 
-from .bots import entry_point_origin, plugin_problem
+from .bots import entry_point_origin, plugin_problem, set_game_lookup
 from .errors import MeeplabError
 from .game import GameSpec
 
@@ -119,3 +119,6 @@ def check_players(game: GameSpec, n_players: int) -> None:
         else:
             allowed = f"{game.min_players} to {game.max_players}"
         raise MeeplabError(f"{game.id} is played by {allowed} players, not {n_players}")
+
+
+set_game_lookup(get_game)  # the bot layer makes a game it is asked about through this registry

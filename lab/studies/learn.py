@@ -1,0 +1,402 @@
+"""Learn a fast policy from a search bot: record its decisions, fit a conditional logit, write a bot.
+
+This is expert iteration's imitation step (Anthony et al. 2017; AlphaZero's policy target): the teacher (a search
+bot such as ``rollout`` or ``ismcts``) plays games against itself, and at each of its decisions with more than one
+candidate :func:`record` keeps what the deciding seat saw, the candidates' engine features (``feats``, which the
+engine fills with the deciding seat's view only), the decision kind and the candidate the teacher played. The
+policy (:mod:`meeplab.sim.core.policy`) scores a candidate ``w_kind . phi(features)``; :func:`fit` finds the
+weights of each kind by maximum likelihood of the teacher's choices under the softmax of those scores (L2
+regularised, L-BFGS from scipy) on the games of a training split, and measures agreement with the teacher on the
+held-out games. :func:`write_bot` writes the weights as a bot-config TOML (``[bots.NAME] base = "policy"``) that
+``--bot-config`` or a game's strategies folder takes.
+
+Game ``g`` of the teacher's games is played from ``(seed, g)`` alone, so a run reproduces exactly. A decision with
+many candidates keeps the teacher's choice and at most ``max_candidates - 1`` others drawn from a stream of
+``(seed, g)`` (sampling of alternatives: the logit's likelihood stays consistent, McFadden 1978).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from meeplab.sim.core.errors import MeeplabError
+
+__all__ = [
+    "Decisions",
+    "Fit",
+    "agreement_of",
+    "features_of",
+    "fit",
+    "held_out",
+    "reading_all",
+    "record",
+    "summary",
+    "write_bot",
+]
+
+#: candidates kept per recorded decision (the teacher's and others drawn at random)
+MAX_CANDIDATES = 32
+#: share of the teacher's games kept apart to measure agreement
+HOLDOUT = 0.2
+
+
+@dataclass
+class Decisions:
+    """The teacher's decisions: decision ``d`` is of kind ``kind[d]`` by seat ``seat[d]`` in game ``game[d]``; its
+    kept candidates' features are ``feats[start[d]:start[d + 1]]`` and the teacher played row ``pick[d]`` of them;
+    ``n[d]`` is how many candidates the decision had before sampling."""
+
+    kind: np.ndarray
+    seat: np.ndarray
+    game: np.ndarray
+    n: np.ndarray
+    pick: np.ndarray
+    start: np.ndarray
+    feats: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.kind.shape[0])
+
+    def save(self, path) -> None:
+        """Write the decisions to ``path`` (compressed ``.npz``, atomically)."""
+        import io
+
+        from meeplab.sim.core.files import atomic_write
+
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **{k: getattr(self, k) for k in self.__dataclass_fields__})
+        atomic_write(path, buf.getvalue())
+
+    @staticmethod
+    def load(path) -> Decisions:
+        """The decisions :meth:`save` wrote to ``path``; a file that is not such a record (damaged, edited, another
+        program's) is refused in one line."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                got = Decisions(**{k: np.asarray(z[k]) for k in Decisions.__dataclass_fields__})
+        except Exception as exc:  # a stranger's file: zip, npy or key errors of any kind
+            raise MeeplabError(f"{path}: not a record of teacher decisions ({type(exc).__name__})") from None
+        got.check(str(path))
+        return got
+
+    def check(self, where: str) -> None:
+        """Refuse arrays that do not fit together (what :meth:`load` reads from a file)."""
+        d = len(self)
+        ok = (
+            all(getattr(self, k).shape == (d,) for k in ("seat", "game", "n", "pick"))
+            and self.start.shape == (d + 1,)
+            and self.feats.ndim == 2
+            and all(np.issubdtype(getattr(self, k).dtype, np.integer) for k in ("kind", "seat", "game", "n", "pick"))
+            and np.issubdtype(self.start.dtype, np.integer)
+            and (d == 0 or (self.start[0] == 0 and np.all(np.diff(self.start) >= 2)))
+            and self.start[-1] == self.feats.shape[0]
+            and np.all((self.pick >= 0) & (self.pick < np.diff(self.start)))
+            and np.all(np.isfinite(self.feats))
+        )
+        if not ok:
+            raise MeeplabError(f"{where}: its arrays do not fit together; not a record of teacher decisions")
+
+    @staticmethod
+    def concat(parts: list[Decisions]) -> Decisions:
+        """Several records as one (rows renumbered)."""
+        if not parts:
+            raise MeeplabError("no teacher decisions to learn from")
+        offs = np.cumsum([0] + [p.feats.shape[0] for p in parts])
+        return Decisions(
+            kind=np.concatenate([p.kind for p in parts]),
+            seat=np.concatenate([p.seat for p in parts]),
+            game=np.concatenate([p.game for p in parts]),
+            n=np.concatenate([p.n for p in parts]),
+            pick=np.concatenate([p.pick for p in parts]),
+            start=np.concatenate([p.start[:-1] + o for p, o in zip(parts, offs)] + [offs[-1:]]).astype(np.int64),
+            feats=np.concatenate([p.feats for p in parts]),
+        )
+
+
+def reading_all(lineup):
+    """``lineup`` with every entry reading all features: the engine then fills every candidate's row (a bot that
+    reads only column 0 lets the engine leave the others out, and the policy is fitted on full rows)."""
+    from dataclasses import replace
+
+    return replace(lineup, reads=np.zeros_like(lineup.reads))
+
+
+def features_of(spec) -> dict[str, tuple[str, ...]]:
+    """The feature columns a game declares (kind name -> column names, :class:`~meeplab.sim.core.face.Face`), or a
+    one-line refusal for a game that declares none (the policy's weights are named after them)."""
+    from meeplab.sim.core.face import Face
+
+    face = Face.of(spec)
+    if not spec.forward_model or face is None:
+        raise MeeplabError(f"{spec.id} does not run on the forward model: learn needs to step its games")
+    if not face.features:
+        raise MeeplabError(
+            f"{spec.id} declares no feature columns: give its Face features={{kind: (column, ...)}} "
+            "(docs/adding-a-game.md) to learn a policy over them"
+        )
+    return dict(face.features)
+
+
+def record(
+    spec,
+    ctx,
+    lineup,
+    n_players: int,
+    seed: int,
+    games: range,
+    max_candidates: int = MAX_CANDIDATES,
+    threads: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Decisions:
+    """Play games ``games`` of ``lineup`` (the teacher in every seat) and keep every decision with more than one
+    candidate (see the module doc), ``threads`` games at a time (the compiled recorder releases the interpreter
+    lock); the decisions come out in game order whatever the thread count."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from meeplab.sim.core.face import Face
+    from meeplab.sim.core.record import record_games
+
+    face = Face.of(spec)
+    cx = spec.forward_context(ctx, lineup) if spec.forward_context is not None else ctx.cx
+
+    def one(g: int):
+        got = record_games(cx, lineup, n_players, seed, g, g + 1, face.n_categories, keep=max_candidates)
+        if progress is not None:
+            progress(1)
+        return got
+
+    if threads > 1 and len(games) > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            parts = list(pool.map(one, games))
+    else:
+        parts = [one(g) for g in games]
+    dec = np.concatenate([p.decisions for p in parts]) if parts else np.zeros((0, 6), dtype=np.int64)
+    nf = parts[0].rows.shape[1] if parts else 0
+    rows = [p.rows for p in parts]
+    offsets = np.cumsum([0] + [r.shape[0] for r in rows])
+    first = np.concatenate([p.decisions[:, 5] + off for p, off in zip(parts, offsets)]) if parts else np.zeros(0)
+    sizes = np.minimum(dec[:, 3], max_candidates)
+    return Decisions(
+        kind=dec[:, 1].copy(),
+        seat=dec[:, 2].copy(),
+        game=dec[:, 0].copy(),
+        n=dec[:, 3].copy(),
+        pick=dec[:, 4].copy(),
+        start=np.append(first, first[-1] + sizes[-1] if len(first) else 0).astype(np.int64),
+        feats=np.concatenate(rows) if rows else np.zeros((0, nf)),
+    )
+
+
+@dataclass
+class KindFit:
+    """One decision kind's fit: ``weights`` on the raw features' ``phi`` (what the bot plays), the decisions it was
+    fitted on and held out, and the agreement with the teacher on each (the expected share of decisions where the
+    policy plays the teacher's candidate, ties drawn at random), beside that of playing the best column 0."""
+
+    kind: str
+    weights: np.ndarray
+    train: int
+    held_out: int
+    train_agreement: float
+    agreement: float
+    greedy_agreement: float
+    log_loss: float  # held out, per decision (nats)
+    converged: bool
+
+
+@dataclass
+class Fit:
+    """The fitted policy: the weights of every kind in order (``weights``, named ``names``) and each kind's fit."""
+
+    weights: np.ndarray
+    names: list[str]
+    kinds: list[KindFit] = field(default_factory=list)
+
+    def agreement(self) -> tuple[float, int]:
+        """The held-out agreement over all kinds (weighted by decisions) and the held-out decisions."""
+        n = sum(k.held_out for k in self.kinds)
+        if n == 0:
+            return float("nan"), 0
+        return sum(k.agreement * k.held_out for k in self.kinds) / n, n
+
+    def greedy_agreement(self) -> float:
+        n = sum(k.held_out for k in self.kinds)
+        return sum(k.greedy_agreement * k.held_out for k in self.kinds) / n if n else float("nan")
+
+
+def _segments(data: Decisions, which: np.ndarray):
+    """Rows and decision segments of the decisions ``which`` (indices): (X rows, starts, picks as row indices)."""
+    starts, ends = data.start[which], data.start[which + 1]
+    sizes = ends - starts
+    rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends)]) if len(which) else np.zeros(0, np.int64)
+    seg = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return rows, seg, seg[:-1] + data.pick[which]
+
+
+def _expected_agreement(z: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray) -> float:
+    """The expected share of decisions whose best score (ties drawn uniformly) is the teacher's candidate."""
+    if len(seg) <= 1:
+        return float("nan")
+    best = np.maximum.reduceat(z, seg[:-1])
+    owner = np.repeat(np.arange(len(seg) - 1), np.diff(seg))
+    is_top = z >= best[owner] - 1e-9
+    ties = np.add.reduceat(is_top.astype(np.float64), seg[:-1])
+    return float(np.mean(is_top[pick_rows] / ties))
+
+
+def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float):
+    """Maximum-likelihood weights of a conditional logit on ``X`` (rows of decisions ``seg``; the chosen rows
+    ``pick_rows``) with an L2 penalty ``l2``: (weights, converged)."""
+    from scipy.optimize import minimize
+
+    owner = np.repeat(np.arange(len(seg) - 1), np.diff(seg))
+    heads = seg[:-1]
+    nd = len(heads)
+
+    def loss(w):
+        z = X @ w
+        top = np.maximum.reduceat(z, heads)
+        e = np.exp(z - top[owner])
+        tot = np.add.reduceat(e, heads)
+        p = e / tot[owner]
+        value = float(np.sum(np.log(tot) + top - z[pick_rows])) / nd + 0.5 * l2 * float(w @ w)
+        grad = X.T @ p
+        grad -= X[pick_rows].sum(axis=0)
+        return value, grad / nd + l2 * w
+
+    res = minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    return res.x, bool(res.success)
+
+
+def phi_rows(data: Decisions) -> np.ndarray:
+    """:func:`~meeplab.sim.core.policy.phi` of every kept candidate of every decision, in one pass (the top flag
+    compares a candidate with the others of its own decision)."""
+    from meeplab.sim.core.policy import TIE, width
+
+    f = data.feats
+    nr, nf = f.shape
+    out = np.empty((nr, width(nf)))
+    out[:, :nf] = f
+    k = nf
+    for a in range(nf):
+        out[:, k : k + nf - a] = f[:, a : a + 1] * f[:, a:]
+        k += nf - a
+    if nr and nf:
+        top = np.maximum.reduceat(f[:, 0], data.start[:-1])
+        out[:, k] = f[:, 0] >= np.repeat(top, np.diff(data.start)) - TIE
+    else:
+        out[:, k:] = 0.0
+    return out
+
+
+def fit(data: Decisions, features: dict[str, tuple[str, ...]], holdout: float = HOLDOUT, l2: float = 1e-3) -> Fit:
+    """Fit the policy's weights kind by kind on the teacher's decisions of the first ``1 - holdout`` of the games
+    (by game index) and measure agreement on the rest (see :class:`KindFit`)."""
+    from meeplab.sim.core.policy import phi_names, policy_weight_names, width
+
+    kinds = list(features)
+    nf = data.feats.shape[1]
+    d = width(nf)
+    if any(len(cols) != nf for cols in features.values()):
+        raise MeeplabError(f"the game declares feature columns of other widths than the engine's {nf}")
+    test = held_out(data, holdout)
+    X_all = phi_rows(data)
+    weights = np.zeros(len(kinds) * d)
+    out = Fit(weights=weights, names=policy_weight_names(features))
+    for k, name in enumerate(kinds):
+        tr = np.flatnonzero((data.kind == k) & ~test)
+        te = np.flatnonzero((data.kind == k) & test)
+        if len(tr) == 0:
+            continue
+        rows, seg, picks = _segments(data, tr)
+        X = X_all[rows]
+        mu, sd = X.mean(axis=0), X.std(axis=0)
+        live = sd > 1e-12
+        Z = np.zeros_like(X)
+        Z[:, live] = (X[:, live] - mu[live]) / sd[live]
+        w_std, ok = _fit_kind(Z, seg, picks, l2)
+        w = np.zeros(d)
+        w[live] = w_std[live] / sd[live]  # the mean's shift is the same for every candidate of a decision
+        weights[k * d : (k + 1) * d] = w
+        train_agree = _expected_agreement(X @ w, seg, picks)
+        agree = greedy = loss = float("nan")
+        if len(te):
+            rows_t, seg_t, picks_t = _segments(data, te)
+            z = data_z = X_all[rows_t] @ w
+            agree = _expected_agreement(z, seg_t, picks_t)
+            greedy = _expected_agreement(data.feats[rows_t, 0], seg_t, picks_t)
+            heads = seg_t[:-1]
+            owner = np.repeat(np.arange(len(heads)), np.diff(seg_t))
+            top = np.maximum.reduceat(data_z, heads)
+            lse = np.log(np.add.reduceat(np.exp(data_z - top[owner]), heads)) + top
+            loss = float(np.mean(lse - data_z[picks_t]))
+        out.kinds.append(KindFit(name, w, len(tr), len(te), train_agree, agree, greedy, loss, ok))
+    assert len(phi_names(next(iter(features.values())))) == d
+    return out
+
+
+def held_out(data: Decisions, holdout: float = HOLDOUT) -> np.ndarray:
+    """Which decisions :func:`fit` holds out: those of the last ``holdout`` of the games (by game index)."""
+    games = np.unique(data.game)
+    if len(games) <= 1 or holdout <= 0:
+        return np.zeros(len(data), dtype=bool)
+    return data.game >= games[int(math.floor(len(games) * (1 - holdout)))]
+
+
+def agreement_of(
+    data: Decisions, features: dict[str, tuple[str, ...]], weights: dict[str, float], holdout: float = HOLDOUT
+) -> float:
+    """The held-out agreement with the teacher of a policy given by named weights (``"kind.term"``, as
+    :func:`~meeplab.sim.core.policy.policy_weight_names`; missing ones 0): a linear bot whose weights are
+    ``kind.column`` plays exactly this policy, so its agreement is measured on the same decisions as the fit's."""
+    from meeplab.sim.core.policy import policy_weight_names, width
+
+    names = policy_weight_names(features)
+    w = np.array([float(weights.get(n, 0.0)) for n in names])
+    d = width(data.feats.shape[1])
+    X = phi_rows(data)
+    test = held_out(data, holdout)
+    total, n = 0.0, 0
+    for k in range(len(features)):
+        which = np.flatnonzero((data.kind == k) & test)
+        if len(which) == 0:
+            continue
+        rows, seg, picks = _segments(data, which)
+        total += _expected_agreement(X[rows] @ w[k * d : (k + 1) * d], seg, picks) * len(which)
+        n += len(which)
+    return total / n if n else float("nan")
+
+
+def write_bot(path, name: str, fit_: Fit, header: list[str], description: str) -> None:
+    """The policy as a bot-config TOML at ``path``: comment lines ``header`` (the command and the fit's numbers),
+    then ``[bots.NAME] base = "policy"`` with its weights by name (zeros left out: the base's default)."""
+    import tomli_w
+
+    from meeplab.sim.core.files import atomic_write
+
+    weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0}
+    body = tomli_w.dumps({"bots": {name: {"base": "policy", "description": description, "weights": weights}}})
+    lines = [f"# {line}" for text in header for line in str(text).splitlines() or [""]]
+    atomic_write(path, "\n".join(lines) + "\n" + body)
+
+
+def summary(fit_: Fit) -> list[dict[str, Any]]:
+    """One row per decision kind: decisions, agreement with the teacher (held out and in training), beside the
+    agreement of playing the best column 0, and the held-out log loss."""
+    return [
+        {
+            "kind": k.kind,
+            "train decisions": k.train,
+            "held-out decisions": k.held_out,
+            "agreement": k.agreement,
+            "train agreement": k.train_agreement,
+            "best column 0": k.greedy_agreement,
+            "log loss": k.log_loss,
+        }
+        for k in fit_.kinds
+    ]

@@ -1,0 +1,324 @@
+"""``learn``: distil a search bot into a fast policy (expert iteration's imitation step, ``lab.studies.learn``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+
+from meeplab.cli.common import cli, command_line, flag_values, lookup_game, run_plan, with_game_flags
+from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.sim.core.errors import MeeplabError
+
+#: the files ``learn`` writes into OUT (a folder holding any of them is refused without --force)
+OWNED = ("learn.json", "weights.npz")
+
+
+def _decisions_file(out: Path, p: int) -> Path:
+    return out / f"decisions-p{p}.npz"
+
+
+@cli.command("learn")
+@click.argument("game")
+@click.option("--players", "-p", default=None, help="Player count(s) to learn from: 3, or 2,3 (default: the usual).")
+@click.option("--teacher", default="rollout", show_default=True, help="The search bot to learn from (any bot).")
+@click.option("--games", "-n", "n_games", type=int, default=400, show_default=True, help="Teacher games per count.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Game i plays from (seed, i) alone.")
+@click.option("--threads", "-t", type=int, default=None, help="Teacher games played side by side (default: all).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameters the games play under.")
+@click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of rule parameters.")
+@click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(), help="TOML bot variants to add.")
+@click.option("--out", "-o", required=True, type=click.Path(), help="Folder for the bot, its weights and data.")
+@click.option("--name", default="learned", show_default=True, help="Name of the bot written to OUT/NAME.toml.")
+@click.option("--max-candidates", type=int, default=32, show_default=True, help="Candidates kept per decision.")
+@click.option("--holdout", type=float, default=0.2, show_default=True, help="Share of games kept to measure.")
+@click.option("--l2", type=float, default=1e-3, show_default=True, help="L2 penalty of the fit.")
+@click.option(
+    "--iterations",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Expert iteration: rounds of search with the last policy's playouts, until a round gains nothing.",
+)
+@click.option(
+    "--check-games", type=int, default=2000, show_default=True, help="Games per count of each round's head-to-head."
+)
+@click.option("--resume", is_flag=True, help="Fit again on the teacher's games OUT holds, playing only what it lacks.")
+@click.option("--force", is_flag=True, help="Replace what an earlier learn wrote into OUT, its games included.")
+@click.option("--quiet", "-q", is_flag=True, help="No plan, estimate or progress on stderr.")
+@with_game_flags
+@output_options
+def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file, bot_configs, out, name,
+              max_candidates, holdout, l2, iterations, check_games, resume, force, quiet, as_json, dry_run,
+              **kw):  # fmt: skip
+    """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
+    over the candidates' features by maximum likelihood, and write it as a bot.
+
+    At each teacher decision with more than one candidate the candidates' features are kept as the deciding seat
+    sees them (the engine's feature columns, never hidden information) with the candidate the teacher played. The
+    policy scores a candidate with weights per decision kind on those features, their pairwise products and
+    whether it holds the best immediate value (a conditional logit; docs/bots-and-search.md). It is fitted on the
+    first games and measured on the last --holdout of them: the result table gives, per decision kind, the share
+    of held-out decisions where it plays the teacher's candidate. OUT/NAME.toml is the bot (base "policy"):
+
+    \b
+      meeplab learn schweinebande --players 3 --teacher rollout --games 400 --out runs/learn-sb
+      meeplab run schweinebande --players 3 --bots learned,tuned --bot-config runs/learn-sb/learned.toml --out runs/x
+
+    The teacher's games are kept in OUT (decisions-pP.npz): with --resume a second learn into OUT (same teacher,
+    seed, games and rules) fits again without playing them, with other --holdout, --l2 or --name; --force plays
+    them again.
+    """
+    from meeplab.lab.studies import learn as ln
+
+    g = lookup_game(game)
+    features = ln.features_of(g)
+    for opt, v, lo, hi in (("--holdout", holdout, 0.0, 0.9), ("--l2", l2, 0.0, 1e6)):
+        if not lo <= v <= hi or v != v:
+            raise MeeplabError(f"{opt} must be in {lo:g}..{hi:g}, got {v}")
+    if max_candidates < 2:
+        raise MeeplabError(f"--max-candidates must be at least 2, got {max_candidates}")
+    if not name or any(c in name for c in "/\\\n\r\t\"'[].") or name != name.strip():
+        raise MeeplabError(f"--name {name!r}: a bot name of letters, digits, '-' and '_'")
+    if not 1 <= iterations <= 20:
+        raise MeeplabError(f"--iterations must be in 1..20, got {iterations}")
+    if check_games < 10:
+        raise MeeplabError(f"--check-games must be at least 10, got {check_games}")
+    plan_args = {
+        "game": game, "n_games": n_games, "players": players, "bots": teacher, "seed": seed, "threads": threads,
+        "sets": sets, "params_file": params_file, "bot_configs": bot_configs, "fixed_seats": False, "shard": None,
+        "chunk": None, "workers": None, "scheduler": None, "resume": False, "force": False, "quiet": quiet,
+        "flags": flag_values(kw), "out": None,
+    }  # fmt: skip
+    plan = run_plan(**plan_args)
+    root = Path(out)
+    if root.exists() and not root.is_dir():
+        raise MeeplabError(f"--out {root} is a file, not a folder")
+    bot_file = root / f"{name}.toml"
+    held = [f for f in [*(root / o for o in OWNED), bot_file] if f.exists()]
+    if resume and force:
+        raise MeeplabError("give --resume (fit again on the games OUT holds) or --force (play them again), not both")
+    if held and not (force or resume):
+        raise MeeplabError(
+            f"{root} already holds a learned bot ({held[0].name}); give --resume to fit it again on the games it "
+            "holds or --force to replace it"
+        )
+    what = f"learn from {teacher}: teacher games against itself" + (
+        f", up to {iterations} rounds of expert iteration" if iterations > 1 else ""
+    )
+    if echo_plan(what, [plan], dry_run, quiet):
+        return
+    root.mkdir(parents=True, exist_ok=True)
+    from meeplab.sim.core.bots import available
+
+    teacher_spec = available(g.id, bot_configs)[teacher]
+    if iterations > 1 and not teacher_spec.search:
+        raise MeeplabError(f"--iterations: {teacher} is no search bot; expert iteration gives a search its playouts")
+    rounds, configs, best = [], tuple(bot_configs), None
+    for r in range(iterations):
+        where = root if r == 0 else root / f"round-{r}"
+        bot_name = name if r == 0 else f"{name}-r{r}"
+        teach = teacher
+        if r > 0:  # the search plays its playouts with the last round's policy
+            teach = f"{teacher}-r{r}"
+            where.mkdir(exist_ok=True)
+            _write_teacher(where / "teacher.toml", teach, teacher, rounds[-1]["bot"])
+            configs = configs + (str(rounds[-1]["bot_file"]), str(where / "teacher.toml"))
+            plan = run_plan(**dict(plan_args, bots=teach, bot_configs=configs))
+        got = _learn_round(ln, g, plan, features, where, bot_name, teach, max_candidates, holdout, l2, force, quiet)
+        got["bot_file"] = where / f"{bot_name}.toml"
+        rounds.append(got)
+        if r > 0:
+            configs = configs + (str(got["bot_file"]),)
+            gain = _head_to_head(plan_args, plan.players, configs, bot_name, rounds[-2]["bot"], check_games, quiet)
+            got["head_to_head"] = gain
+            if not gain["gained"]:
+                break
+        best = got
+    fit, record = best["fit"], best["record"]
+    if iterations > 1:
+        record["rounds"] = [
+            {k: v for k, v in x["record"].items() if k in ("bot", "teacher", "agreement", "decisions")}
+            | ({"head_to_head": x["head_to_head"]} if "head_to_head" in x else {})
+            for x in rounds
+        ]
+        record["kept"] = best["bot"]
+    _write_outputs(ln, root, name, fit, record, teacher if len(rounds) == 1 else best["teacher"])
+    agree = record["agreement"]
+    bot_file = root / f"{name}.toml"
+    if not quiet:
+        click.echo(f"meeplab: bot '{name}' -> {bot_file} (use it with --bot-config {bot_file})", err=True)
+        if record.get("linear_bots_agreement"):
+            others = ", ".join(f"{b} {a:.3f}" for b, a in record["linear_bots_agreement"].items())
+            click.echo(
+                f"meeplab: the game's linear bots agree with {teacher} on the same decisions: {others}", err=True
+            )
+    echo_table(
+        f"{g.id}: {name} against its teacher {best['teacher']}, per decision kind (held-out agreement {agree:.3f})",
+        ln.summary(fit),
+        as_json,
+        {
+            "agreement": agree,
+            "bot_config": str(bot_file),
+            **({"rounds": record["rounds"]} if "rounds" in record else {}),
+        },
+    )
+
+
+def _learn_round(ln, g, plan, features, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet) -> dict:
+    """One round: the teacher's decisions (recorded or read back), the fit and its record."""
+    data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet) for p in plan.players]
+    merged = ln.Decisions.concat(data)
+    fit = ln.fit(merged, features, holdout=holdout, l2=l2)
+    agree, held_out = fit.agreement()
+    others = _linear_bots_agreement(ln, g, plan, features, merged, holdout)
+    record = {
+        "game": g.id,
+        "teacher": teacher,
+        "players": list(plan.players),
+        "games": plan.games,
+        "seed": plan.seed,
+        "params_changed": dict(g.params.changed(dict(plan.values))),
+        "bot": bot_name,
+        "decisions": len(merged),
+        "held_out_decisions": held_out,
+        "agreement": agree,
+        "best_column_0_agreement": fit.greedy_agreement(),
+        "linear_bots_agreement": others,
+        "max_candidates": max_candidates,
+        "holdout": holdout,
+        "l2": l2,
+        "kinds": ln.summary(fit),
+        "command": command_line(),
+    }
+    header = [
+        f"Made by: {command_line()}",
+        f"Learned by meeplab learn: a conditional logit fitted to {teacher}'s choices in {plan.games:,} games per "
+        f"player count ({', '.join(map(str, plan.players))} players), {len(merged):,} decisions.",
+        f"Held-out agreement with {teacher}: {agree:.3f} of {held_out:,} decisions (playing the best immediate "
+        f"value agrees {fit.greedy_agreement():.3f}" + "".join(f", {b} {a:.3f}" for b, a in others.items()) + ").",
+    ]
+    desc = f"policy learned from {teacher} ({agree:.2f} agreement held out)"
+    ln.write_bot(where / f"{bot_name}.toml", bot_name, fit, header, desc)
+    return {"fit": fit, "record": record, "bot": bot_name, "teacher": teacher, "header": header, "desc": desc}
+
+
+def _linear_bots_agreement(ln, g, plan, features, data, holdout) -> dict[str, float]:
+    """The held-out agreement with the teacher of each plain bot of the game whose weights are per decision kind
+    on the feature columns (``kind.column``: the policy with only its linear terms), on the fit's decisions."""
+    from meeplab.sim.core.bots import available
+    from meeplab.sim.core.policy import policy_weight_names
+
+    names = set(policy_weight_names(features))
+    out = {}
+    for name, spec in sorted(available(g.id, plan.bot_configs).items()):
+        w = spec.weights_dict()
+        if spec.search or name == "policy" or spec.base == "policy" or not w or not set(w) <= names:
+            continue
+        out[name] = ln.agreement_of(data, features, w, holdout)
+    return out
+
+
+def _write_outputs(ln, root: Path, name: str, fit, record: dict, teacher: str) -> None:
+    """OUT/NAME.toml (the kept round's policy under the name asked for), OUT/weights.npz and OUT/learn.json."""
+    import io
+
+    import numpy as np
+
+    from meeplab.sim.core.files import atomic_write
+
+    agree, held_out = fit.agreement()
+    header = [
+        f"Made by: {record['command']}",
+        f"Learned by meeplab learn: a conditional logit fitted to {teacher}'s choices in {record['games']:,} games "
+        f"per player count ({', '.join(map(str, record['players']))} players), {record['decisions']:,} decisions.",
+        f"Held-out agreement with {teacher}: {agree:.3f} of {held_out:,} decisions (playing the best immediate "
+        f"value agrees {fit.greedy_agreement():.3f}).",
+    ]
+    if record.get("linear_bots_agreement"):
+        header.append(
+            "The game's linear bots agree on the same decisions: "
+            + ", ".join(f"{b} {a:.3f}" for b, a in record["linear_bots_agreement"].items())
+            + "."
+        )
+    if "rounds" in record:
+        header.append(f"Expert iteration: {len(record['rounds'])} round(s), kept {record['kept']} (see learn.json).")
+    ln.write_bot(root / f"{name}.toml", name, fit, header, f"policy learned from {teacher} ({agree:.2f} agreement)")
+    buf = io.BytesIO()
+    np.savez(buf, weights=fit.weights, names=np.array(fit.names))
+    atomic_write(root / "weights.npz", buf.getvalue())
+    atomic_write(root / "learn.json", json.dumps(record, indent=2, default=str))
+
+
+def _write_teacher(path: Path, name: str, teacher: str, policy: str) -> None:
+    """A bot config: the teacher's search playing its playouts with ``policy`` (the last round's learned bot)."""
+    import tomli_w
+
+    from meeplab.sim.core.files import atomic_write
+
+    body = {"bots": {name: {"base": teacher, "policy": policy, "description": f"{teacher} with {policy} playouts"}}}
+    atomic_write(path, tomli_w.dumps(body))
+
+
+def _head_to_head(plan_args, players, configs, new: str, old: str, games: int, quiet: bool) -> dict:
+    """``new`` in one seat against ``old`` in the others, seats rotated, at each player count: its win share, the
+    95 % Wilson interval and whether the interval lies above the fair share at every count (a gain)."""
+    from meeplab.lab.runs.runner import run
+    from meeplab.lab.stats import wilson
+
+    rows, gained = [], True
+    for p in players:
+        plan = run_plan(**dict(plan_args, n_games=games, players=str(p), bots=",".join([new] + [old] * (p - 1)),
+                               bot_configs=configs, quiet=True))  # fmt: skip
+        table = run(plan).table
+        bot = np.asarray(table.column("bot").to_pylist())
+        win = np.asarray(table.column("win").to_numpy(zero_copy_only=False), dtype=float)
+        w = float(win[bot == new].sum())
+        lo, hi = wilson(w, games)
+        rows.append({"players": p, "games": games, "share": w / games, "lo": lo, "hi": hi, "fair": 1 / p})
+        gained = gained and lo > 1 / p
+        if not quiet:
+            click.echo(f"meeplab: {new} vs {old} at {p} players: {w / games:.3f} [{lo:.3f}, {hi:.3f}]", err=True)
+    return {"new": new, "old": old, "rows": rows, "gained": gained}
+
+
+def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool, quiet: bool):
+    """The teacher's decisions at ``p`` players: read from OUT when an earlier learn recorded exactly these games,
+    else played (with a progress bar) and kept there."""
+    path = _decisions_file(root, p)
+    key = {"game": g.id, "bots": list(plan.bots), "seed": plan.seed, "games": plan.games, "players": p,
+           "params": {k: str(v) for k, v in plan.values.items()}, "max_candidates": max_candidates}  # fmt: skip
+    meta = path.with_suffix(".json")
+    if path.exists() and meta.exists() and not force:
+        try:
+            same = json.loads(meta.read_text(encoding="utf-8")) == key
+            got = ln.Decisions.load(path) if same else None
+        except (OSError, ValueError, MeeplabError) as exc:
+            click.echo(f"meeplab: {path.name}: {exc}; playing the teacher's games again", err=True)
+            got = None
+        if got is not None:
+            if not quiet:
+                click.echo(f"meeplab: {path.name}: the teacher's games at {p} players, recorded before", err=True)
+            return got
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=plan.games, unit="game", desc=f"{plan.bots[0]} at {p} players", leave=False)
+    from meeplab.lab.runs.runner import play_threads
+
+    try:
+        data = ln.record(
+            plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games), max_candidates,
+            threads=play_threads(plan), progress=bar.update if bar else None,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    from meeplab.sim.core.files import atomic_write
+
+    data.save(path)
+    atomic_write(meta, json.dumps(key))
+    return data
