@@ -231,8 +231,8 @@ def tree_share(spec, players, twin, n_games, reps=2, seed=1, bot_configs=()):
                         t.st.nlog[1] = 1
                         t0 = time.perf_counter()
                         engine.decide(
-                            t.st, t.sim, t.cx, t.lineup.fns, t.lineup.weights, t.lineup.search, t.lineup.rotate,
-                            t.index, t.acc, t.cand, t.used, t.sc, t.tb, t.brk, t.srch,
+                            t.st, t.search_scratch, t.cx, t.lineup.fns, t.lineup.weights, t.lineup.search,
+                            t.lineup.rotate, t.index, t.srch,
                         )  # fmt: skip
                         if g > 0:
                             spent[b][0] += time.perf_counter() - t0

@@ -176,7 +176,7 @@ def trace_saved(path) -> SavedTrace:
     table = table_of(data, str(path), trace=True)
     t = table.trace
     k = len(t["picks"])
-    m = table.acc.shape[0]
+    m = table.search_scratch.acc.shape[0]
     states = np.array(t["states"], dtype=table.st.rec.dtype)
     nlog = int(table.st.nlog[0])
     logat = list(t["logat"])
