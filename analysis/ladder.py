@@ -112,7 +112,8 @@ def rung_rows(lad: Ladder) -> list[dict[str, Any]]:
 
 
 def gap_rows(lad: Ladder) -> list[dict[str, Any]]:
-    """Cross-play between neighbouring rungs: the stronger rung's win rate per seat (fair = 1/P)."""
+    """Cross-play between neighbouring rungs: the stronger rung's win rate per seat (fair = 1/P) and whether its
+    95 % interval lies above the fair share (``stronger_measured``: measurably stronger)."""
     out = []
     for weak, strong, run in lad.cross:
         st = run_stats(run)
@@ -126,6 +127,7 @@ def gap_rows(lad: Ladder) -> list[dict[str, Any]]:
                     "lo": float(row["lo"]),
                     "hi": float(row["hi"]),
                     "fair": 1.0 / int(row["n_players"]),
+                    "stronger_measured": bool(float(row["lo"]) > 1.0 / int(row["n_players"])),
                 }
             )
     return out
@@ -240,7 +242,7 @@ def settled(
             continue
         a, b = at[present[-2]], at[present[-1]]
         skill = skill_gap(gaps or [], present[-2], present[-1], p)
-        agree = SETTLED if skill is None or skill["lo"] > skill["fair"] else LEVEL
+        agree = SETTLED if skill is None or skill["stronger_measured"] else LEVEL
         quantities = [
             (f"seat {s + 1}'s win rate (fair {1 / p:.1%})", ("seat_rate", s), ("seat_lo", s), ("seat_hi", s))
             for s in range(p)

@@ -413,7 +413,7 @@ class RunStats:
     #   safety_share (games ended by a safety net, not the rule book: end != "rules")
     ties: pl.DataFrame  # n_players, k (winners sharing first place), games
     by_bot: pl.DataFrame  # n_players, bot, n, wins, win_rate (per seat), lo, hi, n_eff, by_game, games_won,
-    #   seats_per_game, mean_score, sd_score, min/max, mean_rank, cat_*
+    #   seats_per_game, mean_score, sd_score, min/max, mean_rank, cat_*, clear_lead (see clear_lead)
     by_seat: pl.DataFrame  # n_players, seat, n, wins, win_rate, lo, hi, n_eff, mean_score,
     #   adj_rate, adv, adv_lo, adv_hi, sig (lineup-adjusted seat effect, see seat_model)
     seat_bot: pl.DataFrame  # n_players, seat, bot, n, win_rate
@@ -459,6 +459,19 @@ def _game_cells(run: Run) -> tuple[pl.DataFrame, pl.DataFrame]:
         .agg((pl.col("s") ** 2 - pl.col("s2")).sum().alias("cross"))
     )
     return cells, cross
+
+
+def clear_lead(by_bot: pl.DataFrame) -> pl.DataFrame:
+    """``by_bot`` with ``clear_lead``: True for the bot with the highest win rate at a player count when its 95 %
+    interval lies wholly above the next bot's (the lead is clear), False for every other row."""
+    flags = []
+    for p, w, lo in zip(by_bot["n_players"], by_bot["win_rate"], by_bot["lo"]):
+        others = by_bot.filter(pl.col("n_players") == p)
+        ranked = others.sort("win_rate", descending=True)
+        top = ranked.row(0, named=True)
+        is_top = top["win_rate"] == w and top["lo"] == lo
+        flags.append(bool(is_top and ranked.height > 1 and top["lo"] > ranked.row(1, named=True)["hi"]))
+    return by_bot.with_columns(pl.Series("clear_lead", flags, dtype=pl.Boolean))
 
 
 def _bot_intervals(by_bot: pl.DataFrame, cells: pl.DataFrame, cross: pl.DataFrame) -> pl.DataFrame:
@@ -649,7 +662,7 @@ def run_stats(run: Run) -> RunStats:
     )
     by_seat = _with_wilson(by_seat)
     cells, cross = _game_cells(run)
-    by_bot = _bot_intervals(by_bot, cells, cross)
+    by_bot = clear_lead(_bot_intervals(by_bot, cells, cross))
     by_seat, seat_model = _seat_intervals(by_seat, cells)
 
     seat_bot = c(

@@ -66,7 +66,7 @@ def skill_note(judged: list[dict[str, Any]]) -> str | None:
         return None
     weak, strong = judged[0]["weaker"][0], judged[0]["stronger"][0]
     said = f"{strong} against {weak}: {pct(sk['rate'])} {ci(sk['lo'], sk['hi'])} per seat (fair {pct(sk['fair'])})"
-    if sk["lo"] > sk["fair"]:
+    if sk["stronger_measured"]:
         return said + ": measurably stronger, so a finding the two agree on has settled."
     return (
         said + ": not measurably stronger, so where the two agree the finding is replicated at one strength, not "

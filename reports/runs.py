@@ -195,7 +195,7 @@ def findings(run: Run, st: RunStats) -> list[Fragment]:
         bb = st.by_bot.filter(pl.col("n_players") == p).sort("win_rate", descending=True)
         if bb.height > 1:
             top, second = bb.row(0, named=True), bb.row(1, named=True)
-            clear = top["lo"] > second["hi"]
+            clear = top["clear_lead"]
             seats = top["seats_per_game"]
             many = f" per seat ({seats:.0f} seats, {pct(top['games_won'])} of all games)" if top["by_game"] else ""
             items.append(

@@ -173,7 +173,7 @@ def test_blind_to_what_its_seat_cannot_see(game, g, steps, tiny):
     np_ = 3
     plain = make_lineup(game, ["heuristic", "greedy", "random"], np_, False)
     ncat = len(spec.categories)
-    st, sim, acc, cand, used, sc, tb, brk = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
+    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
     reset(st, cx, 11, g)
     for _ in range(steps):
         seat = advance(st, cx)
@@ -192,7 +192,7 @@ def test_blind_to_what_its_seat_cannot_see(game, g, steps, tiny):
             determinise(st, cx, seat, r)
             differ += st.rec.tobytes() != base.tobytes()
         st.rec[0]["rng"][:] = [1, 2, 3, 4]
-        picks.append(ismcts.ismcts_step(st, sim, cx, lu.fns, lu.weights, lu.search, 0, acc, cand, used, sc, tb, brk, 0))
+        picks.append(ismcts.ismcts_step(st, scratch, cx, lu.fns, lu.weights, lu.search, 0, 0))
     assert differ > 0
     assert picks[0] == picks[1] == picks[2]
     assert int(st.rec[0]["ctl"][C_SEAT]) == seat
@@ -422,9 +422,9 @@ def test_agreement_is_settlement_only_when_the_strongest_rung_is_stronger():
     ]
     gap = {"weaker": "ismcts", "stronger": "ismcts-x4"}
     gaps = [
-        {**gap, "n_players": 2, "rate": 0.60, "lo": 0.56, "hi": 0.64, "fair": 0.5},  # stronger
-        {**gap, "n_players": 3, "rate": 0.31, "lo": 0.26, "hi": 0.35, "fair": 1 / 3},  # level
-        {**gap, "n_players": 4, "rate": 0.25, "lo": 0.21, "hi": 0.29, "fair": 0.25},  # level
+        {**gap, "n_players": 2, "rate": 0.60, "lo": 0.56, "hi": 0.64, "fair": 0.5, "stronger_measured": True},
+        {**gap, "n_players": 3, "rate": 0.31, "lo": 0.26, "hi": 0.35, "fair": 1 / 3, "stronger_measured": False},
+        {**gap, "n_players": 4, "rate": 0.25, "lo": 0.21, "hi": 0.29, "fair": 0.25, "stronger_measured": False},
         {
             "weaker": "heuristic",
             "stronger": "ismcts",
@@ -433,6 +433,7 @@ def test_agreement_is_settlement_only_when_the_strongest_rung_is_stronger():
             "lo": 0.8,
             "hi": 0.95,
             "fair": 1 / 3,
+            "stronger_measured": True,
         },
     ]
     out = {(f["n_players"], f["finding"]): f for f in settled(rows, rungs, gaps)}
