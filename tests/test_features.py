@@ -35,6 +35,7 @@ def test_game_declares_its_feature_columns(game):
     face = Face.of(spec)
     assert face is not None
     table = face.features
+    assert spec.features == table  # the spec holds what its face declares
     layout = importlib.import_module(f"meeplab.sim.{game}.{where}")
     kinds = layout.Kind
     width = getattr(layout, width_name)

@@ -127,19 +127,16 @@ def reading_all(lineup):
 
 
 def features_of(spec) -> dict[str, tuple[str, ...]]:
-    """The feature columns a game declares (kind name -> column names, :class:`~meeplab.sim.core.face.Face`), or a
+    """The feature columns a game declares (kind name -> column names, ``GameSpec.features`` from its Face), or a
     one-line refusal for a game that declares none (the policy's weights are named after them)."""
-    from meeplab.sim.core.face import Face
-
-    face = Face.of(spec)
-    if not spec.forward_model or face is None:
+    if not spec.forward_model:
         raise MeeplabError(f"{spec.id} does not run on the forward model: learn needs to step its games")
-    if not face.features:
+    if not spec.features:
         raise MeeplabError(
             f"{spec.id} declares no feature columns: give its Face features={{kind: (column, ...)}} "
             "(docs/adding-a-game.md) to learn a policy over them"
         )
-    return dict(face.features)
+    return dict(spec.features)
 
 
 def record(
@@ -158,14 +155,12 @@ def record(
     lock); the decisions come out in game order whatever the thread count."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from meeplab.sim.core.face import Face
     from meeplab.sim.core.record import record_games
 
-    face = Face.of(spec)
     cx = spec.forward_context(ctx, lineup) if spec.forward_context is not None else ctx.cx
 
     def one(g: int):
-        got = record_games(cx, lineup, n_players, seed, g, g + 1, face.n_categories, keep=max_candidates)
+        got = record_games(cx, lineup, n_players, seed, g, g + 1, len(spec.categories), keep=max_candidates)
         if progress is not None:
             progress(1)
         return got

@@ -9,8 +9,8 @@ hands the face to ``GameSpec`` in one line (:meth:`Face.spec_fields`; a game wit
     GAME = GameSpec(id=..., title=..., ..., **FACE.spec_fields())
 
 A game also hands the face the feature columns it declares (``features``): per decision kind name, the names of
-the columns its engine writes in ``feats``, in order. Generic code reads them from a game's spec with
-:meth:`Face.of` (``Face.of(get_game(id)).features``); a game names its columns with one ``IntEnum`` per kind
+the columns its engine writes in ``feats``, in order; :meth:`Face.spec_fields` hands them to the game's spec, where
+generic code reads them (``get_game(id).features``); a game names its columns with one ``IntEnum`` per kind
 (the engine writes ``feats[i, Place.GAIN]``, its bots read the same names) and :func:`column_names` turns one into
 the declared tuple.
 
@@ -210,7 +210,7 @@ class Face:
 
     def spec_fields(self, **own) -> dict[str, Any]:
         """The ``GameSpec`` fields the face provides (``play``, ``decisions``, ``events``, ``replay``,
-        ``forward_context``, ``forward_model``), with ``own`` in place of any the game makes itself."""
+        ``forward_context``, ``forward_model``, ``features``), with ``own`` in place of any the game makes itself."""
         fields = {
             "play": self.play,
             "decisions": self.decisions,
@@ -218,6 +218,7 @@ class Face:
             "replay": self.replay,
             "forward_context": self.forward_context,
             "forward_model": True,
+            "features": dict(self.features),
         }
         unknown = set(own) - set(fields)
         if unknown:

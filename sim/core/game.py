@@ -161,10 +161,13 @@ class GameSpec:
     # forward_context(ctx, lineup) -> the engine context the forward model (sim.core.forward) runs on for a run of
     # ``lineup`` (what ``play`` hands to the shared loop); None = ``ctx.cx`` (``meeplab quality`` plays from it)
     forward_context: Callable[..., Any] | None = None
+    # the feature columns the engine writes in ``feats``, per decision kind: {kind name: (column name, ...)}, kinds in
+    # ``ctl[C_KIND]`` order (``Face(features=...)`` hands them over); the policy bot (``meeplab learn``) is named
+    # after them; empty = the game declares none
+    features: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self):
-        face = getattr(self.play, "__self__", None)  # a game on the forward model: its Face declares its features
-        declare_game(self.id, self.max_players, self.lower_wins, getattr(face, "features", None))
+        declare_game(self.id, self.max_players, self.lower_wins, self.features)
 
     def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`rank_and_win` in this game's score direction."""
