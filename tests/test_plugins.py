@@ -155,6 +155,19 @@ def test_every_command_works_on_the_plugin_game(tmp_path, capsys, plugin_compare
     code, text, err = cli(["options", "nothanks", "--games", "200", "--players", "3", "--out", str(opt)], capsys)
     assert code == 0, err
     assert {r["option"] for r in json.loads((opt / "options.json").read_text())["rows"]} == {"take", "pass"}
+    learned = tmp_path / "learned"  # a learned bot from the features the plugin declares, no code of its own
+    code, text, err = cli(
+        ["learn", "nothanks", "--players", "3", "--teacher", "rollout", "--games", "6", "--threads", "1", "-q",
+         "--out", str(learned)],
+        capsys,
+    )  # fmt: skip
+    assert code == 0 and "against its teacher rollout" in text, err
+    code, _, err = cli(
+        ["run", "nothanks", "-q", "--games", "50", "--players", "3", "--bots", "learned,greedy", "--bot-config",
+         str(learned / "learned.toml"), "--out", str(tmp_path / "nt-learned")],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
     cmp = plugin_compare  # the paired compare (fixture), on the plugin game like a built-in one
     assert any(cmp.rglob("results.parquet"))
     # the core's code compiled for the plugin's state (loop, search, restricted play) is indexed apart from the
@@ -184,11 +197,12 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     env = {**os.environ, "PYTHONPATH": str(target)}
     run = subprocess.run(
         [sys.executable, "-m", "meeplab.cli", "run", "pigdice", "--quiet", "--games", "200", "--players", "2-3",
-         "--bots", "greedy,random", "--out", str(tmp_path / "run")],
+         "--bots", "greedy,policy", "--out", str(tmp_path / "run")],
         capture_output=True, text=True, env=env, timeout=600,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert json.loads((tmp_path / "run" / "run.json").read_text())["games_completed"] == {"2": 200, "3": 200}
+    # the scaffold declares its feature columns, so the kernel's policy bot (meeplab learn's base) plays it
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
         capture_output=True, text=True, env=env, cwd=pkg, timeout=600,

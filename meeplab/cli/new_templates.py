@@ -81,6 +81,8 @@ FACE = Face(
     n_categories=1,
     log_width=engine.LOGW,
     format_game=format_game,
+    # the feature columns the engine writes, per decision kind (kind 0 first): `meeplab learn` fits a policy over them
+    features={"turn": ("expected_gain", "turn_total")},
 )
 
 GAME = GameSpec(

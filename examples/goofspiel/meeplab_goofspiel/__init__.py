@@ -46,11 +46,15 @@ def reveals(rec, cx) -> int:
     return int(rec["ctl"][engine.C_ROUND])
 
 
+#: the feature columns the engine writes per decision kind (BOT_DOC below): the learned policy is named after them
+FEATURES = {"bid": ("value", "card", "at_stake", "win_chance", "card_rank", "prize_rank")}
+
 FACE = Face(
     forward_context=lambda ctx, lineup: ctx,
     n_categories=engine.NCAT,
     log_width=engine.LOGW,
     format_game=format_game,
+    features=FEATURES,
 )
 
 BOT_DOC = """One decision kind: 0 = bid: lay one of your bid cards face down (moves[i, 0] = the card, lowest first).

@@ -19,11 +19,15 @@ def _unseen_deck(rec, seat, cx):
     return np.arange(rec["ctl"][engine.C_POS] + 1, rec["ctl"][engine.C_NCARDS])
 
 
+#: the feature columns the engine writes per decision kind (BOT_DOC below): the learned policy is named after them
+FEATURES = {"card": ("value", "card", "chips_on_it", "own_chips")}
+
 FACE = Face(
     forward_context=lambda ctx, lineup: ctx,
     n_categories=engine.NCAT,
     log_width=engine.LOGW,
     format_game=format_game,
+    features=FEATURES,
 )
 
 BOT_DOC = """One decision kind: 0 = the card face up: move 0 takes it (with its chips), move 1 pays a chip ("no thanks",
