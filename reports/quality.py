@@ -305,11 +305,41 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
             redraw_note=s.get("redraw_note", ""),
             skill_games=s["skill_games"],
         ),
-        command=code(
-            f"meeplab quality {q['game']} --players {','.join(map(str, players))} --bots {','.join(q['bots'])} "
-            f"--seed {q['seed']}"
-        ),
+        command=code(reproduce_command(path, q, players)),
     )
+
+
+def reproduce_command(path, q: dict, players: list[int]) -> str:
+    """The ``meeplab quality`` command that plays these numbers again: the run's games and changed rules (from its
+    run.json, when readable) and every setting ``quality.json`` records."""
+    import shlex
+
+    from meeplab.lab.runs.rundir import read_meta
+    from meeplab.sim.core.errors import MeeplabError
+
+    s = q["settings"]
+    parts = ["meeplab", "quality", q["game"], "--players", ",".join(map(str, players))]
+    try:
+        meta = read_meta(Path(path))
+        parts += ["--games", str(int(meta["games"]))]
+        for name, value in (meta.get("params_changed") or {}).items():
+            shown = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+            parts += ["--set", f"{name}={shown}"]
+    except (MeeplabError, KeyError, TypeError, ValueError, AttributeError):
+        pass
+    parts += ["--bots", ",".join(q["bots"]), "--seed", str(q["seed"])]
+    for opt, key in (
+        ("--trajectory-games", "trajectory_games"),
+        ("--playouts", "playouts"),
+        ("--points", "points"),
+        ("--skill-games", "skill_games"),
+        ("--beginner", "beginner"),
+        ("--skilled", "skilled"),
+        ("--field", "field"),
+    ):
+        if s.get(key) is not None:
+            parts += [opt, str(s[key])]
+    return " ".join(shlex.quote(x) for x in parts)
 
 
 def skill_note(meta: dict) -> list[Fragment]:

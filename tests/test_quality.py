@@ -403,3 +403,18 @@ def test_relative_skill_counts_wins_in_the_games_direction():
     seats = (-np.arange(3, 9)) % 3  # the greedy entry's seat in games 3..8
     assert np.array_equal(wins, win[np.arange(6), seats])
     assert not np.array_equal(wins, rank_and_win(batch.score, batch.tiebreak)[1][np.arange(6), seats])
+
+
+def test_the_reports_command_plays_the_same_numbers_again(qdir):
+    """The command the report prints names every setting quality.json records and the run's games: read back as
+    arguments, it is the command that made the directory (but for its OUT and bot files)."""
+    import shlex
+
+    from meeplab.reports.quality import reproduce_command
+
+    data = json.loads((qdir / "quality.json").read_text())
+    words = shlex.split(reproduce_command(qdir, data, [3]))
+    given = dict(zip(words[3::2], words[4::2]))
+    assert words[:3] == ["meeplab", "quality", "schweinebande"]
+    assert given["--games"] == "40" and given["--trajectory-games"] == "6" and given["--playouts"] == "4"
+    assert given["--points"] == "4" and given["--skill-games"] == "4" and given["--skilled"] == "tiny"
