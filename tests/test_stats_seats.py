@@ -325,7 +325,7 @@ def test_comparison_holm_marks_and_no_wins(tmp_path):
     assert "per seat, 2 seats" in heur[1]
     greedy = next(r for r in rows if r[1].startswith("greedy"))
     assert "●" in greedy[7]  # the planted change survives the correction
-    key = doc.split("Key changes", 1)[1].split("</div>", 1)[0]
+    key = html.unescape(doc.split("Key changes", 1)[1].split("</div>", 1)[0])  # the text a reader sees
     assert (
         "greedy's win rate rises" in key and "Holm-adjusted" in key and "heuristic's win rate per seat (2 seats)" in key
     )
