@@ -5,7 +5,6 @@ sees everything, so a seat's view is the same drawing."""
 
 from __future__ import annotations
 
-import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -286,4 +285,4 @@ def events(ctx, log, lo, hi, names, seat=None):
     text = format_game(ctx, lineup, 0, 0, rows, z, z, np.zeros((2, len(CATEGORIES))))
     lines = text.split("\n")[4:]
     cut = next((i for i, line in enumerate(lines) if line.startswith("=== Final score")), len(lines))
-    return [re.sub(r"\bP(\d)\b", lambda m: f"P{int(m.group(1)) + 1}", ln.strip()) for ln in lines[:cut] if ln.strip()]
+    return [ln.strip() for ln in lines[:cut] if ln.strip()]  # the replay numbers players from P1, the start player

@@ -375,7 +375,7 @@ def events(ctx, log, lo, hi, names, seat=None):
 
 
 def _seat_names(line):
-    """The replay says "seat 0"; people read seats from 1 (P1 = the start player)."""
+    """The replay's "seat 1" (numbered from 1, the start player) as the viewer writes it, "P1"."""
     import re
 
-    return re.sub(r"\bseat (\d)\b", lambda m: f"P{int(m.group(1)) + 1}", line)
+    return re.sub(r"\bseat (\d)\b", lambda m: f"P{m.group(1)}", line)
