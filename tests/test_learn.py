@@ -164,3 +164,19 @@ def test_a_linear_bot_is_measured_on_the_same_decisions_as_the_fit():
     feats = {"only": ("a", "b", "c")}
     assert ln.agreement_of(data, feats, {"only.a": 2.0, "only.b*c": -1.0}) > 0.99  # the teacher itself
     assert ln.agreement_of(data, feats, {"only.a": 1.0}) == pytest.approx(ln.fit(data, feats).greedy_agreement())
+
+
+def test_recording_is_the_same_for_any_thread_count_and_keeps_only_real_choices():
+    from meeplab.lab.runs.plan import RunConfig, plan_run
+    from meeplab.sim.core.registry import get_game
+
+    g = get_game("schweinebande")
+    plan = plan_run(RunConfig(g, 6, [3], ["heuristic"]))
+    lineup = ln.reading_all(plan.lineups[3])
+    one = ln.record(g, plan.ctx, lineup, 3, 5, range(6), max_candidates=4, threads=1)
+    two = ln.record(g, plan.ctx, lineup, 3, 5, range(6), max_candidates=4, threads=2)
+    for k in one.__dataclass_fields__:
+        assert np.array_equal(getattr(one, k), getattr(two, k)), k
+    sizes = np.diff(one.start)
+    assert np.all(one.n >= 2) and np.all(sizes == np.minimum(one.n, 4))  # sampled down to 4, the pick kept
+    assert np.all(one.pick < sizes) and set(np.unique(one.game)) == set(range(6))
