@@ -100,19 +100,33 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
         for i in range(n):
             if feats[i, 0] > top0:
                 top0 = feats[i, 0]
+    # one pass finds the best score and counts the rows within TIE of it (as strategies.common.argmax_column); a
+    # second pass, only when several tie, finds the drawn one
     best = -np.inf
+    ties = 0
+    first = 0
     for i in range(n):
         v = _score(feats, i, weights, off, nf, top0)
         if v > best:
-            best = v
-    ties = 0
-    for i in range(n):
-        if _score(feats, i, weights, off, nf, top0) >= best - TIE:
+            if best < v - TIE:  # every earlier row is below the new one's tie band
+                best, ties, first = v, 1, i
+            else:  # a little higher, within the band: count the band again
+                best, ties = v, 0
+                for j in range(i + 1):
+                    if _score(feats, j, weights, off, nf, top0) >= best - TIE:
+                        if ties == 0:
+                            first = j
+                        ties += 1
+        elif v >= best - TIE:
+            if ties == 0:
+                first = i
             ties += 1
-    pick = rng_below(rng, ties) if ties > 1 else 0
-    for i in range(n):
+    if ties <= 1:
+        return first
+    pick = rng_below(rng, ties)
+    for i in range(first, n):
         if _score(feats, i, weights, off, nf, top0) >= best - TIE:
             if pick == 0:
                 return i
             pick -= 1
-    return 0
+    return first
