@@ -41,10 +41,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # (players, bot) cases per game, and games per timed run (sized for ~1-3 s on 2 cores)
 CASES = {
-    "schweinebande": ([3, 2, 5], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 100_000),
-    "hacienda": ([3], ["greedy", "random", "heuristic", "rollout+heuristic"], 10_000),
-    "acbas": ([2], ["greedy", "random", "heuristic", "rollout+heuristic", "rollout"], 40_000),
-    "goldrush": ([2, 4], ["greedy", "random", "heuristic", "rollout+heuristic"], 4_000),
+    "schweinebande": (
+        [3, 2, 5],
+        ["greedy", "random", "heuristic", "tuned", "learned", "rollout+heuristic", "rollout"],
+        100_000,
+    ),
+    "hacienda": ([3], ["greedy", "random", "heuristic", "tuned", "learned", "rollout+heuristic"], 10_000),
+    "acbas": ([2], ["greedy", "random", "heuristic", "tuned", "learned", "rollout+heuristic", "rollout"], 40_000),
+    "goldrush": ([2, 3, 4], ["greedy", "random", "heuristic", "tuned", "learned", "rollout+heuristic"], 4_000),
     # the example plugin game (examples/nothanks, registered by entry point): the plugin path adds nothing per game
     "nothanks": ([5, 7], ["greedy", "rollout+greedy"], 200_000),
 }
