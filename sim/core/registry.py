@@ -122,3 +122,7 @@ def check_players(game: GameSpec, n_players: int) -> None:
 
 
 set_game_lookup(get_game)  # the bot layer makes a game it is asked about through this registry
+
+# The kernel's second search algorithm registers itself (with the loop and as SEARCH = "ismcts") when imported: a
+# plugin's bot module may then name it without importing it first.
+from . import ismcts as _ismcts  # noqa: E402, F401
