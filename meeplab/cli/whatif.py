@@ -482,7 +482,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
         record["seat"] = seat
     for s in searches:
         where = cache[fr.fmt(s.value, prm.kind)][0]
-        record["results"].append(_fair_result(s, where, prm.kind, fair_param, what, not as_json))
+        record["results"].append(_fair_result(s, where, prm.kind, fair_param, what, (lo, hi), not kw["quiet"]))
     fr.save(Path(out), record)
     dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
     if len(dirs) > 1:
@@ -490,8 +490,8 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     rows = [
         {
             "players": r["n_players"],
-            fair_param: r["value"],
-            "95% interval": f"[{r['lo']:.3g}, {r['hi']:.3g}]",
+            fair_param: "no answer" if r["whole_range"] else r["value"],
+            "95% interval": "the whole range" if r["whole_range"] else f"[{r['lo']:.3g}, {r['hi']:.3g}]",
             "seat gap": r["seat_gap"]["gap"],
             "seat gap 95% CI": f"[{r['seat_gap']['lo']:.3f}, {r['seat_gap']['hi']:.3f}]",
             "values played": len(r["points"]),
@@ -561,8 +561,10 @@ def _gap_at(where, p: int):
     return seat_gaps([load_run(where)], p)[0]
 
 
-def _fair_result(s, where, kind: str, fair_param: str, what: str, echo: bool = True) -> dict:
-    """One player count's answer as fair.json records it (seats numbered from 1), echoed on stdout."""
+def _fair_result(s, where, kind: str, fair_param: str, what: str, searched, echo: bool = True) -> dict:
+    """One player count's answer as fair.json records it (seats numbered from 1), its details on stderr (the
+    command's result table on stdout is the answer). ``whole_range``: the 95 % interval covers all of ``searched``
+    (lowest, highest value), so the search gave no answer."""
     import polars as pl
 
     from meeplab.analysis.load import load_run
@@ -579,6 +581,7 @@ def _fair_result(s, where, kind: str, fair_param: str, what: str, echo: bool = T
         "lo": s.lo,
         "hi": s.hi,
         "crossing": s.crossing,
+        "whole_range": bool(s.crossing and s.lo <= searched[0] and s.hi >= searched[1]),
         "note": s.note,
         "run": str(where),
         "points": [{"x": q.x, "imbalance": q.f, "se": q.se} for q in s.points],
@@ -589,6 +592,33 @@ def _fair_result(s, where, kind: str, fair_param: str, what: str, echo: bool = T
     val = fr.fmt(s.value, kind)
     if not echo:
         return rec
+    if rec["whole_range"]:
+        click.echo(
+            f"{s.n_players} players: no value of {fair_param} in {searched[0]:g} .. {searched[1]:g} is measurably "
+            f"fairer than another (the 95% interval covers the whole range; {what}); play more games per value",
+            err=True,
+        )
+    elif s.crossing:
+        click.echo(
+            f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
+            f"{what}, {len(s.points)} values played)",
+            err=True,
+        )
+        if s.note:
+            click.echo(f"  note: {s.note}", err=True)
+    else:
+        click.echo(f"{s.n_players} players, {fair_param}: {s.note}", err=True)
+    click.echo(
+        "  at "
+        + val
+        + ": "
+        + ", ".join(f"{r['bot']} {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["bots"])
+        + "; seats "
+        + ", ".join(f"{r['seat']}: {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["seats"])
+        + f" (fair {1 / s.n_players:.3f}); seat gap {gp.gap:.3f} [{gp.lo:.3f}, {gp.hi:.3f}]",
+        err=True,
+    )
+    return rec
     if s.crossing:
         click.echo(
             f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
