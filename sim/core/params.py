@@ -53,6 +53,13 @@ class Param:
         if self.kind not in TYPES:
             raise ValueError(f"param {self.name}: unknown kind {self.kind}")
 
+    def is_default(self, value: Any) -> bool:
+        """Whether ``value`` plays as the default: equal to it, or for a per-seat parameter one value per seat,
+        each the default."""
+        if value == self.default:
+            return True
+        return bool(self.per_seat and isinstance(value, tuple) and value and all(v == self.default for v in value))
+
     # -- parsing -------------------------------------------------------------------------
     def parse(self, raw: Any) -> Any:
         """Convert a command-line string or a TOML value to this parameter's type and check it.
@@ -276,8 +283,9 @@ class ParamSet:
                 )
 
     def changed(self, values: dict[str, Any]) -> dict[str, Any]:
-        """The entries of ``values`` that differ from the defaults."""
-        return {k: v for k, v in values.items() if k in self._index and self._index[k].default != v}
+        """The entries of ``values`` that differ from the defaults (a per-seat value that gives every seat the
+        default, such as ``start_feed=0,0,0``, is the default)."""
+        return {k: v for k, v in values.items() if k in self._index and not self._index[k].is_default(v)}
 
 
 def seat_values(value: Any, n_seats: int, table: bool = False) -> list[Any]:
