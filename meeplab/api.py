@@ -420,6 +420,7 @@ def compare(
 
 #: the record file of each kind of directory meeplab writes besides runs and comparisons
 RECORDS = {
+    "sweep": "sweep.json",
     "ladder": "ladder.json",
     "options": "options.json",
     "tournament": "tournament.json",
@@ -447,12 +448,18 @@ class Study:
             raise MeeplabError(f"{self.path} is a {self.kind} directory; this table belongs to {' or '.join(kinds)}")
 
     def _ordered(self) -> list[tuple[str, Result]]:
-        """Runs in the order their comparison uses: the baseline (or the first swept value) first."""
+        """Runs in the order their comparison uses: the baseline first; a sweep's values in the order given (its
+        ``sweep.json``; a sweep written without one: by value)."""
         from meeplab.analysis.compare import sweep_order, sweep_param
 
         items = list(self.runs.items())
         if "baseline" in self.runs:
             return [("baseline", self.runs["baseline"])] + [(k, r) for k, r in items if k != "baseline"]
+        given = self.record.get("runs") if self.kind == "sweep" else None
+        if isinstance(given, list):  # a sweep's values in the order given: the first is the baseline, as in its report
+            at = {r.path.name: (k, r) for k, r in items}
+            if sorted(at) == sorted(str(g) for g in given):
+                return [at[str(g)] for g in given]
         name = sweep_param([r.run for _, r in items]) if len(items) > 1 else None
         if name:
             return [items[i] for i in sweep_order([r.run for _, r in items], name)]

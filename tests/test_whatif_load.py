@@ -113,3 +113,16 @@ def test_not_a_meeplab_directory(tmp_path):
         meeplab.load(tmp_path)
     with pytest.raises(MeeplabError, match="no such directory"):
         meeplab.load(tmp_path / "nope")
+
+
+def test_a_sweeps_baseline_is_its_first_value_given_in_python_as_in_its_report(tmp_path, capsys):
+    """`--values "3;1"`: the report and the stdout table compare against 3, the value given first; meeplab.load
+    reads the same order from the sweep's sweep.json (it took the lowest value before)."""
+    out = tmp_path / "sw"
+    args = ["sweep", "schweinebande", "--param", "start_feed", "--values", "3;1", "--players", "3", "--games", "200",
+            "--bots", "greedy", "--threads", "1", "-q", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    s = meeplab.load(out)
+    assert s.kind == "sweep" and s.record["runs"] == ["start_feed=3", "start_feed=1"]
+    assert list(s.comparisons()) == ["start_feed=1"]  # against the baseline start_feed=3
+    assert list(s.values()["start_feed"]) == [3, 1]

@@ -267,6 +267,10 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
     if echo_plan(f"sweep of {' x '.join(sweep_params)}", cfgs, dry_run, kw["quiet"]):
         return
     play_runs(cfgs, kw)
+    from meeplab.sim.core.files import atomic_write
+
+    sweep = {"params": list(sweep_params), "runs": [c.out.name for c in cfgs], "labels": [c.label for c in cfgs]}
+    atomic_write(Path(out) / "sweep.json", json.dumps(sweep, indent=2))  # the order: the first value is the baseline
     write_report([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
     echo_table(
         f"{game}: sweep of {' x '.join(sweep_params)} (seat gap: best - worst seat among equal bots, seat 1 = start "
