@@ -286,6 +286,11 @@ class Comparison:
         a, b = self.baseline.win_rates(), self.variant.win_rates()
         return pd.concat([a.assign(run="baseline"), b.assign(run="variant")], ignore_index=True)
 
+    def seat_gaps(self) -> pd.DataFrame:
+        """Per player count, the seat gap among equally strong bots in the baseline and in the variant (``run``),
+        the variant's change against the baseline (``d``, ``d_lo``, ``d_hi``, ``p``; paired on common seeds)."""
+        return seat_gap_table([("baseline", self.baseline), ("variant", self.variant)])
+
     def sprt_path(self) -> pd.DataFrame:
         """The sequential test's LLR after each batch (one row per player count and look)."""
         rec = self.sprt
@@ -418,6 +423,25 @@ def compare(
     return Comparison(Result(base_cfg.out), Result(var_cfg.out), root)
 
 
+def seat_gap_table(ordered: list[tuple[str, Result]]) -> pd.DataFrame:
+    """The seat gaps of ``(label, run)`` pairs per player count they share, each against the first
+    (:meth:`Study.seat_gaps`, :meth:`Comparison.seat_gaps`)."""
+    from meeplab.analysis.compare import pairing
+    from meeplab.analysis.seatgap import gap_frame, seat_gaps
+
+    runs = [r.run for _, r in ordered]
+    if not runs:
+        return pd.DataFrame()
+    players = sorted(set.intersection(*[set(r.players) for r in runs]))
+    paired = [True] + [pairing(runs[0], r)[0] for r in runs[1:]]
+    labels = [lab for lab, _ in ordered]
+    frames = []
+    for p in players:
+        df = gap_frame(seat_gaps(runs, p, paired))
+        frames.append(df.with_columns(pl.Series("run", [labels[i] for i in df["i"].to_list()])).drop("i"))
+    return pl.concat(frames).to_pandas() if frames else pd.DataFrame()
+
+
 #: the record file of each kind of directory meeplab writes besides runs and comparisons
 RECORDS = {
     "sweep": "sweep.json",
@@ -489,22 +513,14 @@ class Study:
     def seat_gaps(self) -> pd.DataFrame:
         """Per run and player count: the seat gap among equally strong bots (``gap``, ``lo``, ``hi``), the best and
         worst seat, and the change against the first run (``d``, ``d_lo``, ``d_hi``, ``p``; paired where the runs
-        share their deals); :mod:`meeplab.analysis.seatgap`."""
-        from meeplab.analysis.compare import pairing
-        from meeplab.analysis.seatgap import gap_frame, seat_gaps
-
+        share their deals); :mod:`meeplab.analysis.seatgap`. A ladder's are its self-play rungs, weakest first
+        (its cross-play runs seat different bots: no seat gap among equals to compare)."""
         ordered = self._ordered()
-        runs = [r.run for _, r in ordered]
-        if not runs:
-            return pd.DataFrame()
-        players = sorted(set.intersection(*[set(r.players) for r in runs]))
-        paired = [True] + [pairing(runs[0], r)[0] for r in runs[1:]]
-        frames = []
-        for p in players:
-            df = gap_frame(seat_gaps(runs, p, paired))
-            labels = [lab for lab, _ in ordered]
-            frames.append(df.with_columns(pl.Series("run", [labels[i] for i in df["i"].to_list()])).drop("i"))
-        return pl.concat(frames).to_pandas() if frames else pd.DataFrame()
+        if self.kind == "ladder":
+            selfplay = self.record.get("self") or {}
+            by_dir = {r.path.name: (lab, r) for lab, r in ordered}
+            ordered = [by_dir[str(d)] for d in selfplay.values() if str(d) in by_dir]
+        return seat_gap_table(ordered)
 
     def comparisons(self) -> dict[str, Comparison]:
         """An experiment's variants (or a sweep's values) against its baseline (the first run), by label."""

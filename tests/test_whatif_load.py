@@ -126,3 +126,20 @@ def test_a_sweeps_baseline_is_its_first_value_given_in_python_as_in_its_report(t
     assert s.kind == "sweep" and s.record["runs"] == ["start_feed=3", "start_feed=1"]
     assert list(s.comparisons()) == ["start_feed=1"]  # against the baseline start_feed=3
     assert list(s.values()["start_feed"]) == [3, 1]
+
+
+def test_a_ladders_seat_gaps_are_its_self_play_rungs(dirs):
+    s = meeplab.load(dirs["ladder"])
+    g = s.seat_gaps()
+    assert sorted(set(g["run"])) == sorted(f"{r} (self-play)" for r in ("random", "greedy"))
+    assert list(g["run"])[0] == "random (self-play)"  # weakest rung first: the others' change is against it
+
+
+def test_a_compare_directory_has_seat_gaps(tmp_path):
+    c = meeplab.compare("schweinebande", {"start_feed": 1}, games=200, players=3, bots="greedy", threads=1,
+                        out=tmp_path / "c")  # fmt: skip
+    again = meeplab.load(tmp_path / "c")
+    for cmp in (c, again):
+        g = cmp.seat_gaps()
+        assert list(g["run"]) == ["baseline", "variant"]
+        assert {"gap", "lo", "hi", "d", "d_lo", "d_hi"} <= set(g.columns)
