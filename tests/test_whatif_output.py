@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from cli_run import run_cli
 
 from meeplab.lab.runs.estimate import duration
@@ -171,3 +172,11 @@ def test_a_short_batch_keeps_every_thread_busy():
                 assert size >= CHUNK // 2  # few calls of the compiled loop for fast games
     finally:
         numba.set_num_threads(before)
+
+
+def test_a_bot_in_every_seat_gets_no_degenerate_interval(tmp_path, capsys):
+    """One bot in every seat wins 1/P per seat by construction: the table says so instead of '[0.333, 0.333]'."""
+    code, so, se = run_cli(["run", *SB, "--bots", "greedy", "-q", "--json", "--out", str(tmp_path / "r")], capsys)
+    assert code == 0, se
+    (row,) = json.loads(so)["rows"]
+    assert row["95% CI greedy"] == "– (every seat)" and row["win greedy"] == pytest.approx(1 / row["players"])

@@ -144,7 +144,9 @@ def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: b
             row: dict[str, Any] = {"run": lab, "players": p}
             for r in bb.iter_rows(named=True):
                 row[f"win {r['bot']}"] = r["win_rate"]
-                row[f"95% CI {r['bot']}"] = _ci(r["lo"], r["hi"])
+                # a bot in every seat wins 1/P per seat by construction: no interval to give
+                every = r["seats_per_game"] >= p - 1e-9
+                row[f"95% CI {r['bot']}"] = "– (every seat)" if every else _ci(r["lo"], r["hi"])
             g = gap_of.get(p, [None] * len(runs))[i]
             if g is not None:
                 row["seat gap"] = g.gap
