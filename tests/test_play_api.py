@@ -369,3 +369,22 @@ def test_meeplab_view_draws_a_saved_game(tiny, tmp_path):
     out = tmp_path / "part.html"
     assert main(["view", str(path), "--out", str(out)]) == 0
     assert out.is_file() and "Schweinebande" in out.read_text()
+
+
+def test_an_ismcts_bots_why_shows_its_root_values_and_visits(tmp_path):
+    """ismcts keeps no per-candidate sums in the search scratch: the page's "why?" reads the root candidates it logs
+    (mean playout value and visits), never a row of zeros."""
+    cfg = tmp_path / "tism.toml"
+    cfg.write_text('[bots.tism]\nbase = "ismcts"\n[bots.tism.weights]\nper_candidate = 4\n')
+    g = get_game("schweinebande")
+    values = g.params.resolve(small_params("schweinebande"), g.id)
+    table = Table(g, values, seat_bots(["tism"], [], 3), 3, 0, (str(cfg),))
+    searched = []
+    while not table.over and len(searched) < 6:
+        entry = table.play_bot()
+        if entry["alternatives"] and any("visits" in a["measure"] for a in entry["alternatives"]):
+            searched.append(entry["alternatives"])
+    assert searched
+    for alts in searched:
+        assert sum(a["chosen"] for a in alts) == 1
+        assert any(a["value"] for a in alts)  # values as logged, not zeros

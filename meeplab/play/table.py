@@ -22,6 +22,8 @@ and how they are checked are in :mod:`meeplab.play.hidden`. Nothing else of the 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from meeplab.sim.core.bots import available, make_lineup
@@ -29,7 +31,7 @@ from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.forward import C_KIND, C_N, C_OVER, C_SEAT
 from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.core.play import new_player, search_function
-from meeplab.sim.core.search import E_SEARCH
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
 from . import engine
 from .hidden import FACE_DOWN, decision_secrecy, face_down, is_secret_kind, knows_more, labels_of, reveals, undo_note
@@ -304,7 +306,22 @@ class Table:
             self.trace["sacc"][-1] = acc.copy() if search else np.zeros(m)
             self.trace["scand"][-1] = cand.copy() if search else np.zeros(m, dtype=np.int64)
         out = []
-        if search:
+        if search and int(search[-1][5]) < 0:  # ismcts: its root candidates' mean values and visits, as it logs them
+            for r in (r for r in rows if int(r[0]) == E_SEARCH_CAND):
+                c, visits = int(r[1]), int(r[5]) // EXPLAIN_VISITS
+                out.append(
+                    {
+                        "id": c,
+                        "label": lab[c][0] if c < len(lab) else f"candidate {c}",
+                        "value": float(r[4]) / 1e6,
+                        "measure": f"mean playout value, {visits} visits",
+                        "chosen": c == pick,
+                    }
+                )
+            if not any(a["chosen"] for a in out):  # played, but not among the most visited it logs
+                label = lab[pick][0] if pick < len(lab) else f"candidate {pick}"
+                out.append({"id": pick, "label": label, "value": None, "measure": "its choice", "chosen": True})
+        elif search:
             nc, k_play = int(search[-1][3]), max(1, int(search[-1][5]))
             for j in range(nc):
                 c = int(cand[j])
@@ -328,7 +345,7 @@ class Table:
                         "chosen": c == pick,
                     }
                 )
-        out.sort(key=lambda a: (-a["chosen"], -a["value"]))
+        out.sort(key=lambda a: (-a["chosen"], -(a["value"] if a["value"] is not None else -math.inf)))
         return out
 
     def undo_note(self) -> str | None:

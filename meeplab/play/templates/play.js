@@ -258,7 +258,7 @@
       if (d.forced) { li.append(" ", el("span", { className: "muted" }, "(only move)")); }
       if (d.alternatives) {
         const table = el("table", {}, ...d.alternatives.map((a) => el("tr", { className: a.chosen ? "chosen" : "" },
-          el("td", {}, a.label), el("td", {}, Number(a.value).toFixed(3)), el("td", { className: "muted" }, a.measure))));
+          el("td", {}, a.label), el("td", {}, a.value === null ? "–" : Number(a.value).toFixed(3)), el("td", { className: "muted" }, a.measure))));
         li.append(el("details", {}, el("summary", {}, "why? " + d.alternatives.length + " candidate(s) weighed"), table));
       } else if (d.withheld) {
         li.append(" ", el("span", { className: "muted" }, "(alternatives " + d.withheld + ")"));
