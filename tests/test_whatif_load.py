@@ -132,7 +132,7 @@ def test_a_ladders_seat_gaps_are_its_self_play_rungs(dirs):
     s = meeplab.load(dirs["ladder"])
     g = s.seat_gaps()
     assert sorted(set(g["run"])) == sorted(f"{r} (self-play)" for r in ("random", "greedy"))
-    assert list(g["run"])[0] == "random (self-play)"  # weakest rung first: the others' change is against it
+    assert g["run"].iloc[0] == "random (self-play)"  # weakest rung first: the others' change is against it
 
 
 def test_a_compare_directory_has_seat_gaps(tmp_path):
