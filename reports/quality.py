@@ -218,14 +218,27 @@ def findings(q: dict, p: int) -> list[Fragment]:
     return items
 
 
+def kind_names(game: str) -> list[str]:
+    """The game's decision kinds by name, in kind order (the kinds of the feature columns it declares; empty for a
+    game that declares none or is not installed here)."""
+    from meeplab.sim.core.errors import MeeplabError
+    from meeplab.sim.core.registry import get_game
+
+    try:
+        return list(get_game(game).features)
+    except MeeplabError:
+        return []
+
+
 def _decisions_table(q: dict, players: list[int]) -> Table:
     rows = []
+    names = kind_names(str(q.get("game", "")))
     for p in players:
         for kind, k in sorted(q["players"][str(p)]["branching"]["by_kind"].items(), key=lambda x: int(x[0])):
             rows.append(
                 [
                     str(p),
-                    kind,
+                    f"{names[int(kind)]} ({kind})" if int(kind) < len(names) else kind,
                     f"{k['decisions']:,}",
                     num(k["mean"], 1),
                     num(k["p10"], 0),

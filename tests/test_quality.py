@@ -418,3 +418,10 @@ def test_the_reports_command_plays_the_same_numbers_again(qdir):
     assert words[:3] == ["meeplab", "quality", "schweinebande"]
     assert given["--games"] == "40" and given["--trajectory-games"] == "6" and given["--playouts"] == "4"
     assert given["--points"] == "4" and given["--skill-games"] == "4" and given["--skilled"] == "tiny"
+
+
+def test_decision_kinds_are_named_in_the_report(qdir, tmp_path):
+    from meeplab.reports import build_report
+
+    html = build_report([qdir], tmp_path / "k.html").read_text()
+    assert "place (1)" in html and "collect (2)" in html  # Schweinebande's kinds, by name and number
