@@ -425,3 +425,17 @@ def test_decision_kinds_are_named_in_the_report(qdir, tmp_path):
 
     html = build_report([qdir], tmp_path / "k.html").read_text()
     assert "place (1)" in html and "collect (2)" in html  # Schweinebande's kinds, by name and number
+
+
+def test_quality_has_a_dry_run_and_a_result_table(tiny, tmp_path, capsys):
+    from meeplab.cli import main
+
+    out = tmp_path / "dry"
+    assert main(_quality_args(tiny, str(out))[:-3] + ["--out", str(out), "--dry-run"]) == 0
+    so = capsys.readouterr().out
+    assert so.startswith("plan: quality: the run, then trajectories") and "estimate:" in so and not out.exists()
+    out = tmp_path / "q2"
+    assert main(_quality_args(tiny, str(out)) + ["--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    (row,) = table["rows"]
+    assert row["players"] == 3 and "lead changes" in row and "relative skill 95% CI" in row

@@ -3,6 +3,8 @@ decisiveness, drama), closeness, kingmaking, decisions and what decides games (`
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from meeplab.cli.common import (
@@ -15,7 +17,11 @@ from meeplab.cli.common import (
     run_plan,
     write_report,
 )
+from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
+
+#: the metrics the result table on stdout shows per player count (quality.json's names)
+TABLE_METRICS = ("relative_skill", "lead_changes", "decisiveness", "drama", "comeback_rate", "margin_share")
 
 
 @cli.command("quality")
@@ -50,8 +56,21 @@ from meeplab.sim.core.errors import MeeplabError
 @click.option(
     "--report", "report_path", type=click.Path(), default=None, help="Also write the HTML report to this file."
 )
+@output_options
 def quality_cmd(
-    game, out, trajectory_games, playouts, points, skill_games, beginner, skilled, field, report_path, **kw
+    game,
+    out,
+    trajectory_games,
+    playouts,
+    points,
+    skill_games,
+    beginner,
+    skilled,
+    field,
+    report_path,
+    as_json,
+    dry_run,
+    **kw,
 ):
     """Is GAME a good game? Play a run of --games games into OUT (as 'meeplab run', with its default bots), then
     measure and write OUT/quality.json with its data files:
@@ -94,6 +113,12 @@ def quality_cmd(
         )
     from meeplab.analysis.quality import measure
 
+    what = (
+        f"quality: the run, then trajectories of {trajectory_games} games x {points} points x {playouts} playouts "
+        f"and {skill_games} relative-skill games per player (the estimate is the run's)"
+    )
+    if echo_plan(what, [cfg], dry_run, kw["quiet"]):
+        return
     values = dict(cfg.values)
     play_runs([cfg], kw)
     say = None if kw["quiet"] else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
@@ -109,3 +134,22 @@ def quality_cmd(
         click.echo(f"meeplab: quality data -> {cfg.out}/quality.json", err=True)
     if report_path:
         write_report([out], report_path, None)
+    echo_table(f"{g.id}: is it a good game? (95% intervals; docs/quality.md)", quality_rows(rec), as_json)
+
+
+def quality_rows(rec: dict) -> list[dict]:
+    """Per player count: the headline metrics of ``quality.json`` (:data:`TABLE_METRICS`) with their intervals."""
+    rows = []
+    for p, m in sorted(rec["players"].items(), key=lambda x: int(x[0])):
+        row: dict = {"players": int(p)}
+        for name in TABLE_METRICS:
+            v = m.get(name)
+            if isinstance(v, dict) and "value" in v:
+                label = name.replace("_", " ")
+                value = v["value"]
+                row[label] = value if isinstance(value, (int, float)) and math.isfinite(value) else None
+                lo, hi = v.get("lo"), v.get("hi")
+                finite = all(isinstance(x, (int, float)) and math.isfinite(x) for x in (lo, hi))
+                row[f"{label} 95% CI"] = f"[{lo:.3f}, {hi:.3f}]" if finite else "–"
+        rows.append(row)
+    return rows
