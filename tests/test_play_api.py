@@ -14,6 +14,7 @@ from meeplab.play import engine, saved
 from meeplab.play.server import Session, create_app
 from meeplab.play.table import Table, seat_bots, seat_list
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.forward import C_N
 from meeplab.sim.core.registry import get_game
 
 TINY = '[bots.tiny]\nbase = "rollout"\n[bots.tiny.weights]\nplayouts = 2\nmax_candidates = 3\n'
@@ -388,3 +389,17 @@ def test_an_ismcts_bots_why_shows_its_root_values_and_visits(tmp_path):
     for alts in searched:
         assert sum(a["chosen"] for a in alts) == 1
         assert any(a["value"] for a in alts)  # values as logged, not zeros
+
+
+def test_no_undo_once_the_game_is_over(tiny):
+    """A finished game's result stands: undo is neither offered nor taken, whatever the game hides."""
+    table = make_table("acbas", tiny)  # no hidden information: only the end stops an undo here
+    rng = random.Random(5)
+    while not table.over:
+        if table.bot_turn():
+            table.play_bot()
+        else:
+            table.play(rng.randrange(int(table.rec["ctl"][C_N])))
+    assert table.snapshots and not table.can_undo()
+    with pytest.raises(MeeplabError, match="the game is over"):
+        table.undo()

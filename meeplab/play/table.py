@@ -359,12 +359,15 @@ class Table:
         return self._undo[1]
 
     def can_undo(self) -> bool:
-        return bool(self.snapshots) and self.undo_note() is None
+        return bool(self.snapshots) and not self.over and self.undo_note() is None
 
     def undo(self) -> dict:
-        """Take back the last decision a person made (and every bot move after it), unless it revealed something."""
+        """Take back the last decision a person made (and every bot move after it), unless it revealed something or
+        the game is over (its result is final, as at a table)."""
         if not self.snapshots:
             raise MeeplabError("nothing to undo: no decision of yours yet")
+        if self.over:
+            raise MeeplabError("the game is over: its result stands (start a new game instead)")
         note = self.undo_note()
         if note is not None:
             raise MeeplabError(note)

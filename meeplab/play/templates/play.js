@@ -205,6 +205,7 @@
     else if (state.bot_turn) { prompt = "P" + state.turn + " (a bot) is thinking..."; }
     $("prompt").textContent = prompt;
     $("undo").disabled = !state.can_undo;
+    $("undo").hidden = Boolean(state.over);
     $("undo-note").textContent = state.undo_note || "";
     $("undo-note").hidden = !state.undo_note;
   }
