@@ -191,9 +191,12 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     assert (pkg / "pyproject.toml").is_file() and (pkg / "tests" / "test_pigdice.py").is_file()
     code, _, err = cli(["new", "nothanks", "--out", str(tmp_path / "again")], capsys)
     assert code == 2 and "already registered" in err
+    variant = '[bots.greedy2]\nbase = "greedy"\ndescription = "a variant shipped as TOML"\n'
+    (pkg / "meeplab_pigdice" / "bots" / "greedy2.toml").write_text(variant)
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--target", str(target)]
     done = subprocess.run([*pip, str(pkg)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert (target / "meeplab_pigdice" / "bots" / "greedy2.toml").is_file()  # package data: in the built wheel
     env = {**os.environ, "PYTHONPATH": str(target)}
     run = subprocess.run(
         [sys.executable, "-m", "meeplab.cli", "run", "pigdice", "--quiet", "--games", "200", "--players", "2-3",

@@ -28,6 +28,10 @@ $id = "$pkg.bots"
 [tool.setuptools.packages.find]
 include = ["$pkg*"]
 
+# the bots' TOML variants (tuned weights, a learned bot) travel in the wheel with the bot modules
+[tool.setuptools.package-data]
+"$pkg.bots" = ["*.toml"]
+
 [tool.pytest.ini_options]
 testpaths = ["tests"]
 filterwarnings = ["ignore::numba.NumbaExperimentalFeatureWarning"]
