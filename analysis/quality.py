@@ -44,6 +44,27 @@ THRESHOLDS = {
 }
 
 
+def band(metric: dict[str, Any], name: str) -> str:
+    """Where ``metric``'s 95 % interval lies against :data:`THRESHOLDS` [``name``]: ``"below"`` the (lower)
+    threshold, ``"between"`` two thresholds, ``"above"`` the (upper) one, or ``"undecided"`` when the interval
+    straddles a threshold (a verdict word would claim more than the games show). A metric without an interval is
+    judged by its value."""
+    t = THRESHOLDS[name]
+    lo_t, hi_t = t if isinstance(t, tuple) else (t, t)
+    v = metric.get("value")
+    lo, hi = metric.get("lo", v), metric.get("hi", v)
+    if lo is None or hi is None or v is None or any(x != x for x in (lo, hi)):
+        lo = hi = v
+    if v is None:
+        return "undecided"
+
+    def where(x: float) -> str:
+        return "below" if x < lo_t else "above" if x > hi_t else "between"
+
+    a, b = where(lo), where(hi)
+    return a if a == b else "undecided"
+
+
 # -- small statistics -----------------------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
-from meeplab.analysis.quality import DECIDED, THRESHOLDS, has_quality, load_quality
+from meeplab.analysis.quality import DECIDED, THRESHOLDS, band, has_quality, load_quality
 
 from . import charts
 from .format import b, ci, code, figure, num, pct, table
@@ -124,8 +124,11 @@ def findings(q: dict, p: int) -> list[Fragment]:
     rs = rec.get("relative_skill")
     if rs and rs.get("value") is not None:
         lo_t, hi_t = THRESHOLDS["relative_skill"]
-        v = rs["value"]
-        word = "mostly skill" if v >= hi_t else "mostly luck" if v < lo_t else "skill and luck both matter"
+        word = {
+            "above": "mostly skill",
+            "below": "mostly luck",
+            "between": "skill and luck both matter",
+        }.get(band(rs, "relative_skill"), f"undecided: the interval straddles {lo_t} or {hi_t}")
         add(
             "luck vs skill",
             f"{word}, relative skill {_iv(rs, _n2)} ",
@@ -133,7 +136,9 @@ def findings(q: dict, p: int) -> list[Fragment]:
         )
     lc = rec["lead_changes"]
     lo_t, hi_t = THRESHOLDS["lead_changes"]
-    word = "the early favourite usually wins" if lc["value"] < lo_t else "a seesaw" if lc["value"] > hi_t else "some"
+    word = {"below": "the early favourite usually wins", "above": "a seesaw", "between": "some"}.get(
+        band(lc, "lead_changes"), "undecided: the interval straddles a threshold"
+    )
     add(
         "lead changes",
         f"{_iv(lc, _n2)} per game ({word}; below {lo_t} the early "
@@ -141,12 +146,8 @@ def findings(q: dict, p: int) -> list[Fragment]:
     )
     de = rec["decisiveness"]
     lo_t, hi_t = THRESHOLDS["decisiveness"]
-    word = (
-        "decided early: runaway risk"
-        if de["value"] < lo_t
-        else "open to the end"
-        if de["value"] > hi_t
-        else "decided late"
+    word = {"below": "decided early: runaway risk", "above": "open to the end", "between": "decided late"}.get(
+        band(de, "decisiveness"), "undecided: the interval straddles a threshold"
     )
     add(
         "decisiveness",
@@ -154,7 +155,9 @@ def findings(q: dict, p: int) -> list[Fragment]:
         f"after {_iv(de)} of the game ({word}; before {pct(lo_t, 0)} is early, after {pct(hi_t, 0)} open).",
     )
     dr = rec["drama"]
-    word = "winners often come from behind" if dr["value"] > THRESHOLDS["drama"] else "winners mostly lead throughout"
+    word = {"above": "winners often come from behind", "below": "winners mostly lead throughout"}.get(
+        band(dr, "drama"), "undecided: the interval straddles the threshold"
+    )
     add(
         "drama",
         f"the eventual winner trailed the favourite by {_iv(dr)} on average ({word}; "
@@ -172,7 +175,9 @@ def findings(q: dict, p: int) -> list[Fragment]:
         f"thirds of the game (fair share of surprises at {p} players: up to {pct(1 - 1 / p, 0)}).",
     )
     rl = rec["runaway_leader"]
-    word = "runaway leader" if rl["value"] > THRESHOLDS["runaway_leader"] else "no runaway leader"
+    word = {"above": "runaway leader", "below": "no runaway leader"}.get(
+        band(rl, "runaway_leader"), "undecided: the interval straddles the threshold"
+    )
     add(
         "runaway leader",
         f"the favourite at half time wins {_iv(rl)} ({word}; above "
@@ -191,7 +196,9 @@ def findings(q: dict, p: int) -> list[Fragment]:
     km = rec.get("kingmaking")
     if km and km["games"].get("value") is not None:
         g = km["games"]
-        word = "a real concern" if g["value"] > THRESHOLDS["kingmaking_games"] else "rare"
+        word = {"above": "a real concern", "below": "rare"}.get(
+            band(g, "kingmaking_games"), "undecided: the interval straddles the threshold"
+        )
         add(
             "kingmaking",
             f"{_iv(g)} of games hold a decision by a seat below 2 % to win "

@@ -439,3 +439,13 @@ def test_quality_has_a_dry_run_and_a_result_table(tiny, tmp_path, capsys):
     table = json.loads(capsys.readouterr().out)
     (row,) = table["rows"]
     assert row["players"] == 3 and "lead changes" in row and "relative skill 95% CI" in row
+
+
+def test_a_verdict_needs_its_whole_interval_on_one_side():
+    """Verdict words follow the interval, not the point estimate: one that straddles a threshold is undecided."""
+    assert q.band({"value": 1.0, "lo": 0.7, "hi": 1.3}, "lead_changes") == "between"
+    assert q.band({"value": 0.6, "lo": 0.4, "hi": 0.8}, "lead_changes") == "undecided"
+    assert q.band({"value": 2.5, "lo": 2.1, "hi": 2.9}, "lead_changes") == "above"
+    assert q.band({"value": 0.12, "lo": 0.08, "hi": 0.16}, "drama") == "undecided"
+    assert q.band({"value": 0.04, "lo": 0.02, "hi": 0.06}, "drama") == "below"
+    assert q.band({"value": 0.2}, "drama") == "above"  # no interval: the value decides
