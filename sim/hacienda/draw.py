@@ -313,6 +313,13 @@ def _hex_name(ctx, i):
     return f"hex {int(b.cols[i]) * 100 + int(b.rows[i]):04d}" if i >= 0 else "-"
 
 
+def water_cells(code: int) -> list[int]:
+    """The hexes a water candidate covers, from its ``moves[i, 3]`` (anchor + 1024 x second + 1048576 x third; 1023:
+    none)."""
+    cells = [code % 1024, (code // 1024) % 1024, code // 1048576]
+    return [c for c in cells if c != 1023]
+
+
 def moves(ctx, rec):
     ctl = rec["ctl"]
     kind, n, seat = int(ctl[C_KIND]), int(ctl[C_N]), int(ctl[C_SEAT])
@@ -337,8 +344,10 @@ def moves(ctx, rec):
         elif kind == E.K_HACIENDA:
             what = "land chain" if m1 == 0 else f"{ANIMALS[m1 - 1]} herd"
             out.append((f"hacienda on the {what} at {_hex_name(ctx, m0)}", f"hx-{m0}"))
-        elif kind == E.K_WATER:
-            out.append((f"{SHAPES[m0]} water tile at {_hex_name(ctx, m1)}", f"hx-{m1}"))
+        elif kind == E.K_WATER:  # named by the hexes it covers: an anchor alone repeats over orientations
+            cells = water_cells(int(rec["moves"][i, 3]))
+            where = ", ".join(_hex_name(ctx, c).removeprefix("hex ") for c in cells)
+            out.append((f"{SHAPES[m0]} water tile on hex{'es' if len(cells) > 1 else ''} {where}", f"hx-{m1}"))
         else:
             chip = f" (chip from {_hex_name(ctx, m1)})" if m1 >= 0 else ""
             out.append((f"harvest the chain at {_hex_name(ctx, m0)}{chip}", f"hx-{m0}"))
