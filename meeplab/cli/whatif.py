@@ -623,22 +623,3 @@ def _fair_result(s, where, kind: str, fair_param: str, what: str, searched, echo
         err=True,
     )
     return rec
-    if s.crossing:
-        click.echo(
-            f"{s.n_players} players: fairest {fair_param} = {val} (95% interval {s.lo:.3g} .. {s.hi:.3g}; "
-            f"{what}, {len(s.points)} values played)"
-        )
-        if s.note:
-            click.echo(f"  note: {s.note}")
-    else:
-        click.echo(f"{s.n_players} players, {fair_param}: {s.note}")
-    click.echo(
-        "  at "
-        + val
-        + ": "
-        + ", ".join(f"{r['bot']} {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["bots"])
-        + "; seats "
-        + ", ".join(f"{r['seat']}: {r['win_rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]" for r in rec["seats"])
-        + f" (fair {1 / s.n_players:.3f}); seat gap {gp.gap:.3f} [{gp.lo:.3f}, {gp.hi:.3f}]"
-    )
-    return rec
