@@ -23,10 +23,11 @@ def test_event_lines_name_only_the_tables_players(game, players):
     assert min(named) == 1 and max(named) == players
 
 
-@pytest.mark.parametrize(("game", "players"), [("hacienda", 3), ("schweinebande", 3)])
+@pytest.mark.parametrize(("game", "players"), [("hacienda", 3), ("schweinebande", 3), ("goldrush", 3)])
 def test_every_candidate_of_a_decision_has_its_own_label(game, players):
     """A person choosing on the play page tells candidates apart by their labels (Hacienda's water tiles were named
-    by their anchor alone, so orientations repeated it: they are named by the hexes they cover)."""
+    by their anchor alone, so orientations repeated it: they are named by the hexes they cover; Gold Rush's segments
+    by their tile alone: they name the sides they touch)."""
     from meeplab.sim.core.forward import C_N
 
     g = get_game(game)

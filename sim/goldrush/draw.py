@@ -338,12 +338,33 @@ def kind_name(kind):
     return ("where to place the tile", "cowboy, tent or mining")[kind] if kind in (0, 1) else f"kind {kind}"
 
 
+#: the halves of the tile's edges, in the deck's order (sim/goldrush/deck.py: 2d the first met going clockwise)
+HALVES = ("N-west", "N-east", "E-north", "E-south", "S-east", "S-west", "W-south", "W-north")
+
+
+def _sides(ctx, inst, rot, s) -> str:
+    """The sides of the placed tile segment ``s`` touches, as the board shows them: whole edges (N, E, S, W) and,
+    for a prairie, the halves of edges it shares with another ("N-west")."""
+    deck = ctx.deck
+    out = []
+    for d in range(4):
+        if int(deck.edge_seg[inst, rot, d]) == s:
+            out.append("NESW"[d])
+            continue
+        halves = [h for h in (2 * d, 2 * d + 1) if int(deck.half_seg[inst, rot, h]) == s]
+        if len(halves) == 2:
+            out.append("NESW"[d])
+        elif halves:
+            out.append(HALVES[halves[0]])
+    return ", ".join(out) if out else "inside"
+
+
 def _seg_words(ctx, rec, node):
     t, s = divmod(int(node), SLOTS)
     if t >= int(rec["gi"][G_NPL]):
         return f"node {node}"
-    inst = _place(rec, t)[0]
-    return f"{KIND_WORDS[int(ctx.deck.seg[inst, s, S_KIND])]} of tile {t + 1}"
+    inst, rot, _cell = _place(rec, t)
+    return f"{KIND_WORDS[int(ctx.deck.seg[inst, s, S_KIND])]} of tile {t + 1} ({_sides(ctx, inst, rot, s)})"
 
 
 def moves(ctx, rec):
