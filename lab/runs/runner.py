@@ -31,11 +31,6 @@ from meeplab.sim.core.files import atomic_write, atomic_writer
 from meeplab.sim.core.game import GameSpec
 
 
-def resolve_params(game: GameSpec, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Every rule parameter of ``game`` with ``overrides`` applied and checked (the rule book's value elsewhere)."""
-    return game.params.resolve(overrides, game.id)
-
-
 class _Interrupted(Exception):
     pass
 

@@ -269,24 +269,10 @@ def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float):
 
 
 def phi_rows(data: Decisions) -> np.ndarray:
-    """:func:`~meeplab.sim.core.policy.phi` of every kept candidate of every decision, in one pass (the top flag
-    compares a candidate with the others of its own decision)."""
-    from meeplab.sim.core.policy import TIE, width
+    """:func:`~meeplab.sim.core.policy.phi` of every kept candidate of every decision."""
+    from meeplab.sim.core.policy import phi
 
-    f = data.feats
-    nr, nf = f.shape
-    out = np.empty((nr, width(nf)))
-    out[:, :nf] = f
-    k = nf
-    for a in range(nf):
-        out[:, k : k + nf - a] = f[:, a : a + 1] * f[:, a:]
-        k += nf - a
-    if nr and nf:
-        top = np.maximum.reduceat(f[:, 0], data.start[:-1])
-        out[:, k] = f[:, 0] >= np.repeat(top, np.diff(data.start)) - TIE
-    else:
-        out[:, k:] = 0.0
-    return out
+    return phi(data.feats, data.start)
 
 
 def fit(data: Decisions, features: dict[str, tuple[str, ...]], holdout: float = HOLDOUT, l2: float = 1e-3) -> Fit:

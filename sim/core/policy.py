@@ -51,19 +51,25 @@ def policy_weight_names(features: dict[str, tuple[str, ...]]) -> list[str]:
     return [f"{kind}.{term}" for kind, cols in features.items() for term in phi_names(cols)]
 
 
-def phi(feats: np.ndarray) -> np.ndarray:
-    """``phi`` of every row of one decision's features ``feats`` (n x nf) as an n x width(nf) array (numpy; what
-    the fit reads, term for term what :func:`policy_choose` computes)."""
+def phi(feats: np.ndarray, starts: np.ndarray | None = None) -> np.ndarray:
+    """``phi`` of every row of ``feats`` (rows x nf) as a rows x width(nf) array (numpy; what the fit reads, term for
+    term what :func:`policy_choose` computes). The rows are one decision's candidates, or with ``starts`` several
+    decisions' (decision ``d`` is rows ``starts[d]:starts[d + 1]``): the top flag compares a candidate with the
+    others of its own decision."""
     feats = np.asarray(feats, dtype=np.float64)
     n, nf = feats.shape
     out = np.empty((n, width(nf)))
     out[:, :nf] = feats
     k = nf
     for a in range(nf):
-        for b in range(a, nf):
-            out[:, k] = feats[:, a] * feats[:, b]
-            k += 1
-    out[:, k] = feats[:, 0] >= feats[:, 0].max() - TIE if n and nf else 0.0
+        out[:, k : k + nf - a] = feats[:, a : a + 1] * feats[:, a:]
+        k += nf - a
+    if n == 0 or nf == 0:
+        out[:, k:] = 0.0
+        return out
+    starts = np.array([0, n]) if starts is None else np.asarray(starts)
+    top = np.maximum.reduceat(feats[:, 0], starts[:-1])
+    out[:, k] = feats[:, 0] >= np.repeat(top, np.diff(starts)) - TIE
     return out
 
 
