@@ -330,7 +330,11 @@ def held_out(data: Decisions, holdout: float = HOLDOUT) -> np.ndarray:
 
 
 def agreement_of(
-    data: Decisions, features: dict[str, tuple[str, ...]], weights: dict[str, float], holdout: float = HOLDOUT
+    data: Decisions,
+    features: dict[str, tuple[str, ...]],
+    weights: dict[str, float],
+    holdout: float = HOLDOUT,
+    X: np.ndarray | None = None,
 ) -> float:
     """The held-out agreement with the teacher of a policy given by named weights (``"kind.term"``, as
     :func:`~meeplab.sim.core.policy.policy_weight_names`; missing ones 0): a linear bot whose weights are
@@ -340,7 +344,7 @@ def agreement_of(
     names = policy_weight_names(features)
     w = np.array([float(weights.get(n, 0.0)) for n in names])
     d = width(data.feats.shape[1])
-    X = phi_rows(data)
+    X = phi_rows(data) if X is None else X  # X: phi_rows(data), when several policies are measured
     test = held_out(data, holdout)
     total, n = 0.0, 0
     for k in range(len(features)):

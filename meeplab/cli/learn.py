@@ -145,7 +145,7 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
             for x in rounds
         ]
         record["kept"] = best["bot"]
-    _write_outputs(ln, root, name, fit, record, teacher if len(rounds) == 1 else best["teacher"])
+    _write_outputs(ln, root, name, fit, record)
     agree = record["agreement"]
     bot_file = root / f"{name}.toml"
     if not quiet:
@@ -193,42 +193,14 @@ def _learn_round(ln, g, plan, features, where, bot_name, teacher, max_candidates
         "kinds": ln.summary(fit),
         "command": command_line(),
     }
-    header = [
-        f"Made by: {command_line()}",
-        f"Learned by meeplab learn: a conditional logit fitted to {teacher}'s choices in {plan.games:,} games per "
-        f"player count ({', '.join(map(str, plan.players))} players), {len(merged):,} decisions.",
-        f"Held-out agreement with {teacher}: {agree:.3f} of {held_out:,} decisions (playing the best immediate "
-        f"value agrees {fit.greedy_agreement():.3f}" + "".join(f", {b} {a:.3f}" for b, a in others.items()) + ").",
-    ]
-    desc = f"policy learned from {teacher} ({agree:.2f} agreement held out)"
-    ln.write_bot(where / f"{bot_name}.toml", bot_name, fit, header, desc)
-    return {"fit": fit, "record": record, "bot": bot_name, "teacher": teacher, "header": header, "desc": desc}
+    ln.write_bot(where / f"{bot_name}.toml", bot_name, fit, _header(record, fit), _description(record))
+    return {"fit": fit, "record": record, "bot": bot_name, "teacher": teacher}
 
 
-def _linear_bots_agreement(ln, g, plan, features, data, holdout) -> dict[str, float]:
-    """The held-out agreement with the teacher of each plain bot of the game whose weights are per decision kind
-    on the feature columns (``kind.column``: the policy with only its linear terms), on the fit's decisions."""
-    from meeplab.sim.core.bots import available
-    from meeplab.sim.core.policy import policy_weight_names
-
-    names = set(policy_weight_names(features))
-    out = {}
-    for name, spec in sorted(available(g.id, plan.bot_configs).items()):
-        w = spec.weights_dict()
-        if spec.search or name == "policy" or spec.base == "policy" or not w or not set(w) <= names:
-            continue
-        out[name] = ln.agreement_of(data, features, w, holdout)
-    return out
-
-
-def _write_outputs(ln, root: Path, name: str, fit, record: dict, teacher: str) -> None:
-    """OUT/NAME.toml (the kept round's policy under the name asked for), OUT/weights.npz and OUT/learn.json."""
-    import io
-
-    import numpy as np
-
-    from meeplab.sim.core.files import atomic_write
-
+def _header(record: dict, fit) -> list[str]:
+    """The comment lines of a learned bot's TOML: the command, the fit and its agreement beside the game's linear
+    bots (and, after expert iteration, the rounds)."""
+    teacher = record["teacher"]
     agree, held_out = fit.agreement()
     header = [
         f"Made by: {record['command']}",
@@ -245,7 +217,40 @@ def _write_outputs(ln, root: Path, name: str, fit, record: dict, teacher: str) -
         )
     if "rounds" in record:
         header.append(f"Expert iteration: {len(record['rounds'])} round(s), kept {record['kept']} (see learn.json).")
-    ln.write_bot(root / f"{name}.toml", name, fit, header, f"policy learned from {teacher} ({agree:.2f} agreement)")
+    return header
+
+
+def _description(record: dict) -> str:
+    """A learned bot's one-line description (``meeplab bots``)."""
+    return f"policy learned from {record['teacher']} ({record['agreement']:.2f} agreement held out)"
+
+
+def _linear_bots_agreement(ln, g, plan, features, data, holdout) -> dict[str, float]:
+    """The held-out agreement with the teacher of each plain bot of the game whose weights are per decision kind
+    on the feature columns (``kind.column``: the policy with only its linear terms), on the fit's decisions."""
+    from meeplab.sim.core.bots import available
+    from meeplab.sim.core.policy import policy_weight_names
+
+    names = set(policy_weight_names(features))
+    out, X = {}, None
+    for name, spec in sorted(available(g.id, plan.bot_configs).items()):
+        w = spec.weights_dict()
+        if spec.search or name == "policy" or spec.base == "policy" or not w or not set(w) <= names:
+            continue
+        X = ln.phi_rows(data) if X is None else X
+        out[name] = ln.agreement_of(data, features, w, holdout, X)
+    return out
+
+
+def _write_outputs(ln, root: Path, name: str, fit, record: dict) -> None:
+    """OUT/NAME.toml (the kept round's policy under the name asked for), OUT/weights.npz and OUT/learn.json."""
+    import io
+
+    import numpy as np
+
+    from meeplab.sim.core.files import atomic_write
+
+    ln.write_bot(root / f"{name}.toml", name, fit, _header(record, fit), _description(record))
     buf = io.BytesIO()
     np.savez(buf, weights=fit.weights, names=np.array(fit.names))
     atomic_write(root / "weights.npz", buf.getvalue())
