@@ -217,8 +217,8 @@ def _play(plan: RunPlan, out: Path | None, lock: rundir.RunLock | None = None) -
                 with compile_notice(game):
                     game.play(plan.ctx, lineup, plan.seed, 0, 1, p)
                 compile_time += time.perf_counter() - tc
-                shards_mod.adopt(job, p, game, plan.ctx, lineup)  # this process plays it as planned
         # the bar starts with play, so its rate and time left never count the compile
+        plan.adopt()  # this process plays the shards with the plan's own context and lineups
         bar = _progress(total, plan.progress, initial=sum(completed.values()))
         stream = executor.results(job, todo)
         for shard, data in stream:
