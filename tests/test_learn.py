@@ -6,41 +6,74 @@ import pytest
 
 from meeplab.lab.studies import learn as ln
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.policy import phi, phi_names, policy_choose, policy_weight_names, width
+from meeplab.sim.core.policy import Shape, phi, phi_names, policy_choose, width
 from meeplab.sim.core.rng import rng_init
 
 
-def _choose(kind, feats, weights, seed=1):
+def _choose(kind, feats, weights, seed=1, codes=None, view=None):
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, 0)
     n = feats.shape[0]
-    return policy_choose(kind, np.zeros(1, np.int64), np.zeros((n, 1), np.int64), n, feats, weights, rng)
+    moves = np.zeros((n, 1), np.int64) if codes is None else np.asarray(codes, np.int64).reshape(n, 1)
+    view = np.zeros(1, np.int64) if view is None else np.asarray(view, np.int64)
+    return policy_choose(kind, view, moves, n, feats, weights, rng)
 
 
 def test_the_compiled_policy_plays_the_best_score_of_its_definition():
+    """Random shapes (kinds with and without move codes, with progress), random weights: the compiled choice is
+    always among the best of phi's scores in the candidate's own code block."""
     rng = np.random.default_rng(5)
     for trial in range(200):
-        nf, n, kinds = int(rng.integers(1, 6)), int(rng.integers(2, 12)), 3
+        nf, n = int(rng.integers(1, 6)), int(rng.integers(2, 12))
+        cols = tuple(f"c{j}" for j in range(nf))
+        shape = Shape({"a": cols, "b": cols, "c": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
+        w = shape.vector({})
+        w[len(shape.header()) :] = rng.normal(size=len(w) - len(shape.header()))
         feats = rng.normal(size=(n, nf)).round(2)
-        weights = rng.normal(size=kinds * width(nf))
-        kind = int(rng.integers(kinds))
-        d = width(nf)
-        scores = phi(feats) @ weights[kind * d : (kind + 1) * d]
+        codes = rng.integers(-1, 5, size=n)  # out of range: clamped
+        view = np.array([int(rng.integers(0, 9)), 8])
+        kind = int(rng.integers(3))
+        name = shape.kinds[kind]
+        x = view[0] / view[1] if shape.progress else 0.0
+        block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
+        P = phi(feats, x=x)
+        scores = np.array([P[i] @ w[block[i] : block[i] + width(nf)] for i in range(n)])
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
-        assert _choose(kind, feats, weights, seed=trial + 1) in best
+        assert _choose(kind, feats, w, seed=trial + 1, codes=codes, view=view) in best
 
 
 def test_phi_names_every_term_in_order():
     names = phi_names(("gain", "left"))
-    assert names == ["gain", "left", "gain*gain", "gain*left", "left*left", "top:gain"]
+    assert names == ["1", "gain", "left", "gain*gain", "gain*left", "left*left", "top:gain", "x", "x*gain",
+                     "x*left", "x*top:gain"]  # fmt: skip
     assert len(names) == width(2)
-    assert policy_weight_names({"place": ("gain", "left"), "sell": ("gain", "left")})[6] == "sell.gain"
+    shape = Shape({"place": ("gain", "left"), "sell": ("gain", "left")}, {"sell": 2})
+    assert shape.weight_names()[width(2) + 1] == "sell[0].gain"
+    assert shape.weight_names()[2 * width(2) + 1] == "sell[1].gain"
+    assert len(shape.names()) == len(shape.header()) + 3 * width(2)
+    # a name without a code stands for the term in every code's block (a linear bot's kind.column)
+    w = shape.vector({"sell.gain": 2.0, "place.left": 1.0})
+    names = shape.names()
+    assert w[names.index("sell[0].gain")] == w[names.index("sell[1].gain")] == 2.0
+    assert w[names.index("place.left")] == 1.0 and shape.accepts("sell.gain") and not shape.accepts("shape.kinds")
 
 
 def test_a_kind_without_weights_is_a_uniform_pick():
     feats = np.arange(12.0).reshape(6, 2)
-    picks = {_choose(5, feats, np.ones(width(2)), seed=s) for s in range(1, 60)}
+    shape = Shape({"only": ("a", "b")})
+    w = shape.vector({"only.a": 1.0})
+    picks = {_choose(5, feats, w, seed=s) for s in range(1, 60)}
     assert picks == set(range(6))
+    assert {_choose(0, feats, np.ones(width(2)), seed=s) for s in range(1, 60)} == set(range(6))  # no header
+
+
+def test_the_move_code_and_the_progress_choose_the_weights():
+    """A kind with codes scores each candidate by its code's block; the progress term turns a preference round."""
+    shape = Shape({"act": ("gain",)}, {"act": 2}, (0, 1))
+    w = shape.vector({"act[1].1": 1.0, "act[0].x": 3.0})
+    feats = np.zeros((2, 1))
+    assert _choose(0, feats, w, codes=[0, 1], view=[0, 10]) == 1  # early: code 1's constant
+    assert _choose(0, feats, w, codes=[0, 1], view=[9, 10]) == 0  # late: code 0's progress term (2.7 > 1)
 
 
 def _teacher_data(n_dec=3000, nf=3, seed=0, noise=0.0):
@@ -57,29 +90,76 @@ def _teacher_data(n_dec=3000, nf=3, seed=0, noise=0.0):
         rows.append(f)
         start.append(start[-1] + k)
         game.append(d // 30)
+    feats = np.concatenate(rows)
     return ln.Decisions(
         kind=np.array(kind), seat=np.zeros(n_dec, np.int64), game=np.array(game), n=np.array(n),
-        pick=np.array(pick), start=np.array(start), feats=np.concatenate(rows),
+        pick=np.array(pick), start=np.array(start), feats=feats, code=np.zeros(len(feats), np.int64),
+        progress=np.zeros(n_dec),
     )  # fmt: skip
+
+
+ONLY = Shape({"only": ("a", "b", "c")})
 
 
 def test_the_fit_recovers_a_teacher_it_can_express_and_measures_it_on_unseen_games():
     data = _teacher_data()
-    got = ln.fit(data, {"only": ("a", "b", "c")}, holdout=0.25, l2=1e-4)
+    got = ln.fit(data, ONLY, holdout=0.25, l2=1e-4)
     (k,) = got.kinds
     assert k.held_out > 500 and k.train > 1500
     assert k.agreement > 0.93  # the teacher is inside the model's reach
     assert k.greedy_agreement < 0.8  # playing the best column 0 is not the teacher
-    d = width(3)
-    w = got.weights[:d]
-    assert w[phi_names(("a", "b", "c")).index("b*c")] < 0 < w[0]
+    names = got.names
+    assert got.weights[names.index("only.b*c")] < 0 < got.weights[names.index("only.a")]
     agree, n = got.agreement()
     assert n == k.held_out and agree == k.agreement
 
 
+def test_the_fit_learns_each_codes_own_weights():
+    """A teacher that plays code 0's candidates by column a and code 1's against it, and prefers code 1 late in
+    the game: a fit with the codes and the progress recovers it; one without them cannot."""
+    rng = np.random.default_rng(3)
+    kind, n, pick, start, rows, codes, game, prog = [], [], [], [0], [], [], [], []
+    for d in range(3000):
+        k = int(rng.integers(2, 6))
+        f = rng.normal(size=(k, 2))
+        c = rng.integers(0, 2, size=k)
+        x = rng.random()
+        score = np.where(c == 0, f[:, 0], -f[:, 0]) + 3.0 * x * c
+        kind.append(0), n.append(k), pick.append(int(np.argmax(score))), rows.append(f), codes.append(c)
+        start.append(start[-1] + k), game.append(d // 30), prog.append(x)
+    data = ln.Decisions(
+        kind=np.array(kind), seat=np.zeros(len(kind), np.int64), game=np.array(game), n=np.array(n),
+        pick=np.array(pick), start=np.array(start), feats=np.concatenate(rows), code=np.concatenate(codes),
+        progress=np.array(prog),
+    )  # fmt: skip
+    coded = ln.fit(data, Shape({"act": ("a", "b")}, {"act": 2}, (0, 1)), l2=1e-4).agreement()[0]
+    plain = ln.fit(data, Shape({"act": ("a", "b")}), l2=1e-4).agreement()[0]
+    assert coded > 0.9 and plain < coded - 0.2
+
+
+def test_a_strong_pull_keeps_the_prior_and_a_weak_one_fits_the_teacher():
+    """--prior: the fit starts from a policy and is pulled towards it. Pulled hard it stays there (the weights come
+    back through the standardisation unchanged, in a kind with codes too); pulled softly the teacher wins."""
+    data = _teacher_data()
+    prior = ONLY.vector({"only.b": 3.0, "only.a*a": -0.5})
+    held = ln.fit(data, ONLY, l2=1e6, prior=prior)
+    assert np.allclose(held.weights, prior, atol=1e-3)
+    assert ln.fit(data, ONLY, l2=1e-4, prior=prior).agreement()[0] > 0.93
+    coded = Shape({"only": ("a", "b", "c")}, {"only": 3}, (0, 1))
+    data.code = np.arange(len(data.feats)) % 3
+    data.progress = np.linspace(0, 1, len(data))
+    rng = np.random.default_rng(2)
+    p2 = coded.vector({})
+    p2[len(coded.header()) :] = rng.normal(size=len(p2) - len(coded.header()))
+    back = ln.fit(data, coded, l2=1e6, prior=p2).weights
+    assert np.allclose(back, p2, atol=1e-3)
+    with pytest.raises(MeeplabError, match="prior policy has"):
+        ln.fit(data, coded, prior=p2[:-1])
+
+
 def test_noise_in_the_teacher_lowers_held_out_agreement_not_the_fit():
-    clean = ln.fit(_teacher_data(noise=0.0), {"only": ("a", "b", "c")}).agreement()[0]
-    noisy = ln.fit(_teacher_data(noise=2.0), {"only": ("a", "b", "c")}).agreement()[0]
+    clean = ln.fit(_teacher_data(noise=0.0), ONLY).agreement()[0]
+    noisy = ln.fit(_teacher_data(noise=2.0), ONLY).agreement()[0]
     assert noisy < clean - 0.1
 
 
@@ -99,9 +179,15 @@ def test_a_record_of_decisions_survives_a_round_trip_and_a_strangers_file_is_ref
 
 def test_phi_of_all_rows_at_once_is_phi_of_each_decision():
     data = _teacher_data(50)
+    data.progress = np.linspace(0, 1, len(data))
     whole = ln.phi_rows(data)
-    each = np.concatenate([phi(data.feats[s:e]) for s, e in zip(data.start[:-1], data.start[1:])])
+    each = np.concatenate(
+        [phi(data.feats[s:e], x=x) for s, e, x in zip(data.start[:-1], data.start[1:], data.progress)]
+    )
     assert np.array_equal(whole, each)
+    some = np.array([3, 7, 8])
+    assert np.array_equal(ln.phi_rows(data, some), np.concatenate([phi(data.feats[data.start[d] : data.start[d + 1]],
+                                                                       x=data.progress[d]) for d in some]))  # fmt: skip
 
 
 def test_learn_writes_a_bot_that_the_lab_plays_and_fits_again_without_playing(tmp_path, capsys):
@@ -149,6 +235,8 @@ def test_learn_writes_a_bot_that_the_lab_plays_and_fits_again_without_playing(tm
         (["--name", "a/b"], "--name"),
         (["--holdout", "1.5"], "--holdout must be in"),
         (["--max-candidates", "1"], "--max-candidates must be at least 2"),
+        (["--prior", "nosuchbot"], "--prior nosuchbot: no such bot"),
+        (["--prior", "tuned"], "--prior tuned: a policy bot"),
     ],
 )
 def test_learn_refuses_bad_input_in_one_line(tmp_path, capsys, extra, message):
@@ -161,9 +249,8 @@ def test_learn_refuses_bad_input_in_one_line(tmp_path, capsys, extra, message):
 
 def test_a_linear_bot_is_measured_on_the_same_decisions_as_the_fit():
     data = _teacher_data(600)
-    feats = {"only": ("a", "b", "c")}
-    assert ln.agreement_of(data, feats, {"only.a": 2.0, "only.b*c": -1.0}) > 0.99  # the teacher itself
-    assert ln.agreement_of(data, feats, {"only.a": 1.0}) == pytest.approx(ln.fit(data, feats).greedy_agreement())
+    assert ln.agreement_of(data, ONLY, {"only.a": 2.0, "only.b*c": -1.0}) > 0.99  # the teacher itself
+    assert ln.agreement_of(data, ONLY, {"only.a": 1.0}) == pytest.approx(ln.fit(data, ONLY).greedy_agreement())
 
 
 def test_recording_is_the_same_for_any_thread_count_and_keeps_only_real_choices():

@@ -4,9 +4,10 @@ This is expert iteration's imitation step (Anthony et al. 2017; AlphaZero's poli
 bot such as ``rollout`` or ``ismcts``) plays games against itself, and at each of its decisions with more than one
 candidate :func:`record` keeps what the deciding seat saw, the candidates' engine features (``feats``, which the
 engine fills with the deciding seat's view only), the decision kind and the candidate the teacher played. The
-policy (:mod:`meeplab.sim.core.policy`) scores a candidate ``w_kind . phi(features)``; :func:`fit` finds the
-weights of each kind by maximum likelihood of the teacher's choices under the softmax of those scores (L2
-regularised, L-BFGS from scipy) on the games of a training split, and measures agreement with the teacher on the
+policy (:mod:`meeplab.sim.core.policy`) scores a candidate ``w . phi(features, progress)`` with the block of weights
+of its kind and move code; :func:`fit` finds the weights of each kind by maximum likelihood of the teacher's
+choices under the softmax of those scores (L2 regularised, towards 0 or a prior policy; L-BFGS from scipy) on the
+games of a training split, and measures agreement with the teacher on the
 held-out games. :func:`write_bot` writes the weights as a bot-config TOML (``[bots.NAME] base = "policy"``) that
 ``--bot-config`` or a game's strategies folder takes.
 
@@ -48,8 +49,9 @@ HOLDOUT = 0.2
 @dataclass
 class Decisions:
     """The teacher's decisions: decision ``d`` is of kind ``kind[d]`` by seat ``seat[d]`` in game ``game[d]``; its
-    kept candidates' features are ``feats[start[d]:start[d + 1]]`` and the teacher played row ``pick[d]`` of them;
-    ``n[d]`` is how many candidates the decision had before sampling."""
+    kept candidates' features are ``feats[start[d]:start[d + 1]]`` (their move codes ``code[...]``, the same rows)
+    and the teacher played row ``pick[d]`` of them; ``n[d]`` is how many candidates the decision had before sampling
+    and ``progress[d]`` the game's progress the seat saw (:func:`~meeplab.sim.core.policy.progress_of`)."""
 
     kind: np.ndarray
     seat: np.ndarray
@@ -58,6 +60,8 @@ class Decisions:
     pick: np.ndarray
     start: np.ndarray
     feats: np.ndarray
+    code: np.ndarray
+    progress: np.ndarray
 
     def __len__(self) -> int:
         return int(self.kind.shape[0])
@@ -88,9 +92,12 @@ class Decisions:
         """Refuse arrays that do not fit together (what :meth:`load` reads from a file)."""
         d = len(self)
         ok = (
-            all(getattr(self, k).shape == (d,) for k in ("seat", "game", "n", "pick"))
+            all(getattr(self, k).shape == (d,) for k in ("seat", "game", "n", "pick", "progress"))
             and self.start.shape == (d + 1,)
             and self.feats.ndim == 2
+            and self.code.shape == (self.feats.shape[0],)
+            and np.issubdtype(self.code.dtype, np.integer)
+            and np.all(np.isfinite(self.progress))
             and all(np.issubdtype(getattr(self, k).dtype, np.integer) for k in ("kind", "seat", "game", "n", "pick"))
             and np.issubdtype(self.start.dtype, np.integer)
             and (d == 0 or (self.start[0] == 0 and np.all(np.diff(self.start) >= 2)))
@@ -115,6 +122,8 @@ class Decisions:
             pick=np.concatenate([p.pick for p in parts]),
             start=np.concatenate([p.start[:-1] + o for p, o in zip(parts, offs)] + [offs[-1:]]).astype(np.int64),
             feats=np.concatenate([p.feats for p in parts]),
+            code=np.concatenate([p.code for p in parts]),
+            progress=np.concatenate([p.progress for p in parts]),
         )
 
 
@@ -126,9 +135,12 @@ def reading_all(lineup):
     return replace(lineup, reads=np.zeros_like(lineup.reads))
 
 
-def features_of(spec) -> dict[str, tuple[str, ...]]:
-    """The feature columns a game declares (kind name -> column names, ``GameSpec.features`` from its Face), or a
-    one-line refusal for a game that declares none (the policy's weights are named after them)."""
+def features_of(spec):
+    """The shape of the game's policy (:class:`~meeplab.sim.core.policy.Shape`: the feature columns it declares,
+    ``GameSpec.features`` from its Face, its move codes and progress), or a one-line refusal for a game that declares
+    no feature columns (the policy's weights are named after them)."""
+    from meeplab.sim.core.policy import Shape
+
     if not spec.forward_model:
         raise MeeplabError(f"{spec.id} does not run on the forward model: learn needs to step its games")
     if not spec.features:
@@ -136,7 +148,7 @@ def features_of(spec) -> dict[str, tuple[str, ...]]:
             f"{spec.id} declares no feature columns: give its Face features={{kind: (column, ...)}} "
             "(docs/adding-a-game.md) to learn a policy over them"
         )
-    return dict(spec.features)
+    return Shape(dict(spec.features), dict(spec.feature_codes), spec.feature_progress)
 
 
 def record(
@@ -149,10 +161,12 @@ def record(
     max_candidates: int = MAX_CANDIDATES,
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
+    shape=None,
 ) -> Decisions:
     """Play games ``games`` of ``lineup`` (the teacher in every seat) and keep every decision with more than one
     candidate (see the module doc), ``threads`` games at a time (the compiled recorder releases the interpreter
-    lock); the decisions come out in game order whatever the thread count."""
+    lock); the decisions come out in game order whatever the thread count. ``shape``: the policy's
+    (:func:`features_of`), whose progress each decision records."""
     from concurrent.futures import ThreadPoolExecutor
 
     from meeplab.sim.core.record import record_games
@@ -160,7 +174,10 @@ def record(
     cx = spec.forward_context(ctx, lineup) if spec.forward_context is not None else ctx.cx
 
     def one(g: int):
-        got = record_games(cx, lineup, n_players, seed, g, g + 1, len(spec.categories), keep=max_candidates)
+        got = record_games(
+            cx, lineup, n_players, seed, g, g + 1, len(spec.categories), keep=max_candidates,
+            progress=shape.progress if shape is not None else None,
+        )  # fmt: skip
         if progress is not None:
             progress(1)
         return got
@@ -184,6 +201,8 @@ def record(
         pick=dec[:, 4].copy(),
         start=np.append(first, first[-1] + sizes[-1] if len(first) else 0).astype(np.int64),
         feats=np.concatenate(rows) if rows else np.zeros((0, nf)),
+        code=np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, np.int64),
+        progress=np.concatenate([p.progress for p in parts]) if parts else np.zeros(0),
     )
 
 
@@ -244,14 +263,16 @@ def _expected_agreement(z: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray) -
     return float(np.mean(is_top[pick_rows] / ties))
 
 
-def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float):
+def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float, prior: np.ndarray | None = None):
     """Maximum-likelihood weights of a conditional logit on ``X`` (rows of decisions ``seg``; the chosen rows
-    ``pick_rows``) with an L2 penalty ``l2``: (weights, converged)."""
+    ``pick_rows``) with an L2 penalty ``l2`` on their distance from ``prior`` (None: from 0), starting there:
+    (weights, converged)."""
     from scipy.optimize import minimize
 
     owner = np.repeat(np.arange(len(seg) - 1), np.diff(seg))
     heads = seg[:-1]
     nd = len(heads)
+    chosen = np.asarray(X[pick_rows].sum(axis=0)).ravel()  # X dense or sparse
 
     def loss(w):
         z = X @ w
@@ -259,65 +280,139 @@ def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float):
         e = np.exp(z - top[owner])
         tot = np.add.reduceat(e, heads)
         p = e / tot[owner]
-        value = float(np.sum(np.log(tot) + top - z[pick_rows])) / nd + 0.5 * l2 * float(w @ w)
-        grad = X.T @ p
-        grad -= X[pick_rows].sum(axis=0)
-        return value, grad / nd + l2 * w
+        dw = w - w0
+        value = float(np.sum(np.log(tot) + top - z[pick_rows])) / nd + 0.5 * l2 * float(dw @ dw)
+        grad = np.asarray(X.T @ p).ravel() - chosen
+        return value, grad / nd + l2 * dw
 
-    res = minimize(loss, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    w0 = np.zeros(X.shape[1]) if prior is None else np.asarray(prior, dtype=np.float64)
+    res = minimize(loss, w0.copy(), jac=True, method="L-BFGS-B", options={"maxiter": 500})
     return res.x, bool(res.success)
 
 
-def phi_rows(data: Decisions) -> np.ndarray:
-    """:func:`~meeplab.sim.core.policy.phi` of every kept candidate of every decision."""
+def phi_rows(data: Decisions, which: np.ndarray | None = None) -> np.ndarray:
+    """:func:`~meeplab.sim.core.policy.phi` of every kept candidate of the decisions ``which`` (indices; None: all),
+    rows in decision order."""
     from meeplab.sim.core.policy import phi
 
-    return phi(data.feats, data.start)
+    if which is None:
+        return phi(data.feats, data.start, data.progress)
+    rows, seg, _ = _segments(data, which)
+    return phi(data.feats[rows], seg, data.progress[which])
 
 
-def fit(data: Decisions, features: dict[str, tuple[str, ...]], holdout: float = HOLDOUT, l2: float = 1e-3) -> Fit:
+def _codes(shape, kind: str, data: Decisions, rows: np.ndarray) -> np.ndarray:
+    """The block (move code, clamped) of each of ``rows``: 0 for a kind without codes."""
+    n = shape.n_codes(kind)
+    return np.zeros(len(rows), np.int64) if n == 1 else np.clip(data.code[rows], 0, n - 1)
+
+
+def _blocks(P: np.ndarray, codes: np.ndarray, n: int):
+    """The design matrix of a kind: each row's ``phi`` in its code's block of ``n`` (dense for one code, else
+    sparse: a row has one block's terms)."""
+    if n == 1:
+        return P
+    from scipy.sparse import csr_matrix
+
+    r, w = P.shape
+    cols = (codes[:, None] * w + np.arange(w)[None, :]).ravel()
+    return csr_matrix((P.ravel(), cols, np.arange(0, r * w + 1, w)), shape=(r, n * w))
+
+
+def _standardise(P: np.ndarray, codes: np.ndarray, n: int):
+    """``P`` centred and scaled per code and term (what the fit works on, so one L2 penalty suits every term), and
+    the (mean, scale) per code that map the weights back. A term constant within a code is left out (scale 0),
+    except the constant itself where the kind has codes: each code's own preference."""
+    Z = np.zeros_like(P)
+    mu, sd = np.zeros((n, P.shape[1])), np.zeros((n, P.shape[1]))
+    for c in range(n):
+        at = codes == c
+        if not at.any():
+            continue
+        m, v = P[at].mean(axis=0), P[at].std(axis=0)
+        live = v > 1e-12
+        mu[c, live], sd[c, live] = m[live], v[live]
+        if n > 1:
+            mu[c, 0], sd[c, 0] = 0.0, 1.0
+        ok = sd[c] > 0
+        Z[np.ix_(at, ok)] = (P[np.ix_(at, ok)] - mu[c, ok]) / sd[c, ok]
+    return Z, mu, sd
+
+
+def _unstandardise(w_std: np.ndarray, mu: np.ndarray, sd: np.ndarray, prior: np.ndarray | None = None) -> np.ndarray:
+    """Weights on the raw terms from weights on the standardised ones (per code block; a code's shift of the mean
+    goes into its constant, which a kind of one code leaves at 0: the shift is the same for every candidate). A term
+    the data leave out (constant within its code) keeps the ``prior``'s raw weight (None: 0)."""
+    n, w = mu.shape
+    W = w_std.reshape(n, w)
+    out = np.zeros_like(W) if prior is None else np.asarray(prior, dtype=np.float64).reshape(n, w).copy()
+    live = sd > 0
+    out[live] = W[live] / sd[live]
+    if n > 1:
+        shift = np.where(live & (np.arange(w) > 0), W * mu / np.where(live, sd, 1.0), 0.0).sum(axis=1)
+        out[:, 0] -= shift
+    return out.ravel()
+
+
+def _standardise_weights(raw: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`_unstandardise` on the terms the data keep: raw weights (a prior policy's) as weights on
+    the standardised terms (0 on the terms left out)."""
+    n, w = mu.shape
+    R = np.asarray(raw, dtype=np.float64).reshape(n, w)
+    live = sd > 0
+    out = np.where(live, R * sd, 0.0)
+    if n > 1:
+        out[:, 0] = np.where(live[:, 0], R[:, 0] + np.where(live & (np.arange(w) > 0), R * mu, 0.0).sum(axis=1), 0.0)
+    return out.ravel()
+
+
+def fit(data: Decisions, shape, holdout: float = HOLDOUT, l2: float = 1e-3, prior: np.ndarray | None = None) -> Fit:
     """Fit the policy's weights kind by kind on the teacher's decisions of the first ``1 - holdout`` of the games
-    (by game index) and measure agreement on the rest (see :class:`KindFit`)."""
-    from meeplab.sim.core.policy import phi_names, policy_weight_names, width
+    (by game index) and measure agreement on the rest (see :class:`KindFit`); ``shape``: the game's
+    (:func:`features_of`). ``prior``: a policy's whole weight vector (``shape.vector``) the fit starts from and is
+    pulled towards (the L2 penalty on the distance from it), where the teacher's choices say little; None: 0."""
+    from meeplab.sim.core.policy import width
 
-    kinds = list(features)
     nf = data.feats.shape[1]
     d = width(nf)
-    if any(len(cols) != nf for cols in features.values()):
+    if shape.nf != nf:
         raise MeeplabError(f"the game declares feature columns of other widths than the engine's {nf}")
     test = held_out(data, holdout)
-    X_all = phi_rows(data)
-    weights = np.zeros(len(kinds) * d)
-    out = Fit(weights=weights, names=policy_weight_names(features))
-    for k, name in enumerate(kinds):
+    weights = shape.vector({})
+    if prior is not None:
+        if len(prior) != len(weights):
+            raise MeeplabError(f"the prior policy has {len(prior)} weights, the game's policy {len(weights)}")
+        weights[len(shape.header()) :] = prior[len(shape.header()) :]  # a kind without decisions keeps the prior's
+    out = Fit(weights=weights, names=shape.names())
+    for k, name in enumerate(shape.kinds):
         tr = np.flatnonzero((data.kind == k) & ~test)
         te = np.flatnonzero((data.kind == k) & test)
         if len(tr) == 0:
             continue
+        n = shape.n_codes(name)
         rows, seg, picks = _segments(data, tr)
-        X = X_all[rows]
-        mu, sd = X.mean(axis=0), X.std(axis=0)
-        live = sd > 1e-12
-        Z = np.zeros_like(X)
-        Z[:, live] = (X[:, live] - mu[live]) / sd[live]
-        w_std, ok = _fit_kind(Z, seg, picks, l2)
-        w = np.zeros(d)
-        w[live] = w_std[live] / sd[live]  # the mean's shift is the same for every candidate of a decision
-        weights[k * d : (k + 1) * d] = w
-        train_agree = _expected_agreement(X @ w, seg, picks)
+        codes = _codes(shape, name, data, rows)
+        Z, mu, sd = _standardise(phi_rows(data, tr), codes, n)
+        at = shape.at(name)
+        p_raw = None if prior is None else prior[at : at + n * d]
+        p_std = None if p_raw is None else _standardise_weights(p_raw, mu, sd)
+        w_std, ok = _fit_kind(_blocks(Z, codes, n), seg, picks, l2, p_std)
+        del Z
+        w = _unstandardise(w_std, mu, sd, p_raw)
+        weights[at : at + n * d] = w
+        train_agree = _expected_agreement(_blocks(phi_rows(data, tr), codes, n) @ w, seg, picks)
         agree = greedy = loss = float("nan")
         if len(te):
             rows_t, seg_t, picks_t = _segments(data, te)
-            z = data_z = X_all[rows_t] @ w
+            z = _blocks(phi_rows(data, te), _codes(shape, name, data, rows_t), n) @ w
             agree = _expected_agreement(z, seg_t, picks_t)
             greedy = _expected_agreement(data.feats[rows_t, 0], seg_t, picks_t)
             heads = seg_t[:-1]
             owner = np.repeat(np.arange(len(heads)), np.diff(seg_t))
-            top = np.maximum.reduceat(data_z, heads)
-            lse = np.log(np.add.reduceat(np.exp(data_z - top[owner]), heads)) + top
-            loss = float(np.mean(lse - data_z[picks_t]))
+            top = np.maximum.reduceat(z, heads)
+            lse = np.log(np.add.reduceat(np.exp(z - top[owner]), heads)) + top
+            loss = float(np.mean(lse - z[picks_t]))
         out.kinds.append(KindFit(name, w, len(tr), len(te), train_agree, agree, greedy, loss, ok))
-    assert len(phi_names(next(iter(features.values())))) == d
     return out
 
 
@@ -329,30 +424,24 @@ def held_out(data: Decisions, holdout: float = HOLDOUT) -> np.ndarray:
     return data.game >= games[int(math.floor(len(games) * (1 - holdout)))]
 
 
-def agreement_of(
-    data: Decisions,
-    features: dict[str, tuple[str, ...]],
-    weights: dict[str, float],
-    holdout: float = HOLDOUT,
-    X: np.ndarray | None = None,
-) -> float:
+def agreement_of(data: Decisions, shape, weights: dict[str, float], holdout: float = HOLDOUT) -> float:
     """The held-out agreement with the teacher of a policy given by named weights (``"kind.term"``, as
-    :func:`~meeplab.sim.core.policy.policy_weight_names`; missing ones 0): a linear bot whose weights are
+    :meth:`~meeplab.sim.core.policy.Shape.vector` reads them; missing ones 0): a linear bot whose weights are
     ``kind.column`` plays exactly this policy, so its agreement is measured on the same decisions as the fit's."""
-    from meeplab.sim.core.policy import policy_weight_names, width
+    from meeplab.sim.core.policy import width
 
-    names = policy_weight_names(features)
-    w = np.array([float(weights.get(n, 0.0)) for n in names])
+    w = shape.vector(weights)
     d = width(data.feats.shape[1])
-    X = phi_rows(data) if X is None else X  # X: phi_rows(data), when several policies are measured
     test = held_out(data, holdout)
     total, n = 0.0, 0
-    for k in range(len(features)):
+    for k, name in enumerate(shape.kinds):
         which = np.flatnonzero((data.kind == k) & test)
         if len(which) == 0:
             continue
         rows, seg, picks = _segments(data, which)
-        total += _expected_agreement(X[rows] @ w[k * d : (k + 1) * d], seg, picks) * len(which)
+        nc, at = shape.n_codes(name), shape.at(name)
+        z = _blocks(phi_rows(data, which), _codes(shape, name, data, rows), nc) @ w[at : at + nc * d]
+        total += _expected_agreement(z, seg, picks) * len(which)
         n += len(which)
     return total / n if n else float("nan")
 
@@ -364,7 +453,7 @@ def write_bot(path, name: str, fit_: Fit, header: list[str], description: str) -
 
     from meeplab.sim.core.files import atomic_write
 
-    weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0}
+    weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0 and not n.startswith("shape.")}
     body = tomli_w.dumps({"bots": {name: {"base": "policy", "description": description, "weights": weights}}})
     lines = [f"# {line}" for text in header for line in str(text).splitlines() or [""]]
     atomic_write(path, "\n".join(lines) + "\n" + body)

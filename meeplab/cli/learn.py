@@ -14,6 +14,8 @@ from meeplab.sim.core.errors import MeeplabError
 
 #: the files ``learn`` writes into OUT (a folder holding any of them is refused without --force)
 OWNED = ("learn.json", "weights.npz")
+#: what a recorded decisions file holds (2: move codes and progress too); another is played again, not read
+RECORD_FORMAT = 2
 
 
 def _decisions_file(out: Path, p: int) -> Path:
@@ -34,7 +36,12 @@ def _decisions_file(out: Path, p: int) -> Path:
 @click.option("--name", default="learned", show_default=True, help="Name of the bot written to OUT/NAME.toml.")
 @click.option("--max-candidates", type=int, default=32, show_default=True, help="Candidates kept per decision.")
 @click.option("--holdout", type=float, default=0.2, show_default=True, help="Share of games kept to measure.")
-@click.option("--l2", type=float, default=1e-3, show_default=True, help="L2 penalty of the fit.")
+@click.option("--l2", type=float, default=1e-3, show_default=True, help="L2 penalty of the fit (towards --prior).")
+@click.option(
+    "--prior",
+    default=None,
+    help="A policy bot (a learned bot) the fit starts from and is pulled towards; later rounds: the last round's.",
+)
 @click.option(
     "--iterations",
     type=int,
@@ -51,15 +58,16 @@ def _decisions_file(out: Path, p: int) -> Path:
 @with_game_flags
 @output_options
 def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file, bot_configs, out, name,
-              max_candidates, holdout, l2, iterations, check_games, resume, force, quiet, as_json, dry_run,
+              max_candidates, holdout, l2, prior, iterations, check_games, resume, force, quiet, as_json, dry_run,
               **kw):  # fmt: skip
     """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
     over the candidates' features by maximum likelihood, and write it as a bot.
 
     At each teacher decision with more than one candidate the candidates' features are kept as the deciding seat
     sees them (the engine's feature columns, never hidden information) with the candidate the teacher played. The
-    policy scores a candidate with weights per decision kind on those features, their pairwise products and
-    whether it holds the best immediate value (a conditional logit; docs/bots-and-search.md). It is fitted on the
+    policy scores a candidate with weights per decision kind (and per move code, where the game declares codes)
+    on those features, their pairwise products, whether it holds the best immediate value and their products with
+    the game's progress (a conditional logit; docs/bots-and-search.md). It is fitted on the
     first games and measured on the last --holdout of them: the result table gives, per decision kind, the share
     of held-out decisions where it plays the teacher's candidate. OUT/NAME.toml is the bot (base "policy"):
 
@@ -74,7 +82,7 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
     from meeplab.lab.studies import learn as ln
 
     g = lookup_game(game)
-    features = ln.features_of(g)
+    shape = ln.features_of(g)
     for opt, v, lo, hi in (("--holdout", holdout, 0.0, 0.9), ("--l2", l2, 0.0, 1e6)):
         if not lo <= v <= hi or v != v:
             raise MeeplabError(f"{opt} must be in {lo:g}..{hi:g}, got {v}")
@@ -105,15 +113,17 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
             f"{root} already holds a learned bot ({held[0].name}); give --resume to fit it again on the games it "
             "holds or --force to replace it"
         )
+    from meeplab.sim.core.bots import available
+
+    bots = available(g.id, bot_configs)
+    prior_w = (prior, _prior_weights(bots, prior, shape)) if prior else None
     what = f"learn from {teacher}: teacher games against itself" + (
         f", up to {iterations} rounds of expert iteration" if iterations > 1 else ""
     )
     if echo_plan(what, [plan], dry_run, quiet):
         return
     root.mkdir(parents=True, exist_ok=True)
-    from meeplab.sim.core.bots import available
-
-    teacher_spec = available(g.id, bot_configs)[teacher]
+    teacher_spec = bots[teacher]
     if iterations > 1 and not teacher_spec.search:
         raise MeeplabError(f"--iterations: {teacher} is no search bot; expert iteration gives a search its playouts")
     rounds, configs, best = [], tuple(bot_configs), None
@@ -127,7 +137,11 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
             _write_teacher(where / "teacher.toml", teach, teacher, rounds[-1]["bot"])
             configs = configs + (str(rounds[-1]["bot_file"]), str(where / "teacher.toml"))
             plan = run_plan(**dict(plan_args, bots=teach, bot_configs=configs))
-        got = _learn_round(ln, g, plan, features, where, bot_name, teach, max_candidates, holdout, l2, force, quiet)
+        if r > 0:  # each round's fit is pulled towards the last round's policy
+            prior_w = (rounds[-1]["bot"], rounds[-1]["fit"].weights)
+        got = _learn_round(
+            ln, g, plan, shape, where, bot_name, teach, max_candidates, holdout, l2, force, quiet, prior_w
+        )
         got["bot_file"] = where / f"{bot_name}.toml"
         rounds.append(got)
         if r > 0:
@@ -167,13 +181,26 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
     )
 
 
-def _learn_round(ln, g, plan, features, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet) -> dict:
-    """One round: the teacher's decisions (recorded or read back), the fit and its record."""
+def _prior_weights(bots: dict, name: str, shape):
+    """The whole weight vector of policy bot ``name`` (``--prior``), or a one-line refusal."""
+    spec = bots.get(name)
+    if spec is None:
+        raise MeeplabError(f"--prior {name}: no such bot ({', '.join(sorted(bots))}); give its --bot-config")
+    if spec.base != "policy":
+        raise MeeplabError(f"--prior {name}: a policy bot (one that meeplab learn wrote), not a {spec.base} bot")
+    return shape.vector(spec.weights_dict())
+
+
+def _learn_round(
+    ln, g, plan, shape, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet, prior=None
+) -> dict:
+    """One round: the teacher's decisions (recorded or read back), the fit (pulled towards ``prior``, a policy's
+    (name, whole weight vector), where given) and its record."""
     data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet) for p in plan.players]
     merged = ln.Decisions.concat(data)
-    fit = ln.fit(merged, features, holdout=holdout, l2=l2)
+    fit = ln.fit(merged, shape, holdout=holdout, l2=l2, prior=prior[1] if prior else None)
     agree, held_out = fit.agreement()
-    others = _linear_bots_agreement(ln, g, plan, features, merged, holdout)
+    others = _linear_bots_agreement(ln, g, plan, shape, merged, holdout)
     record = {
         "game": g.id,
         "teacher": teacher,
@@ -190,6 +217,7 @@ def _learn_round(ln, g, plan, features, where, bot_name, teacher, max_candidates
         "max_candidates": max_candidates,
         "holdout": holdout,
         "l2": l2,
+        "prior": prior[0] if prior else None,
         "kinds": ln.summary(fit),
         "command": command_line(),
     }
@@ -215,6 +243,8 @@ def _header(record: dict, fit) -> list[str]:
             + ", ".join(f"{b} {a:.3f}" for b, a in record["linear_bots_agreement"].items())
             + "."
         )
+    if record.get("prior"):
+        header.append(f"Fitted from, and pulled towards (L2 {record['l2']:g}), the policy {record['prior']}.")
     if "rounds" in record:
         header.append(f"Expert iteration: {len(record['rounds'])} round(s), kept {record['kept']} (see learn.json).")
     return header
@@ -225,20 +255,17 @@ def _description(record: dict) -> str:
     return f"policy learned from {record['teacher']} ({record['agreement']:.2f} agreement held out)"
 
 
-def _linear_bots_agreement(ln, g, plan, features, data, holdout) -> dict[str, float]:
+def _linear_bots_agreement(ln, g, plan, shape, data, holdout) -> dict[str, float]:
     """The held-out agreement with the teacher of each plain bot of the game whose weights are per decision kind
     on the feature columns (``kind.column``: the policy with only its linear terms), on the fit's decisions."""
     from meeplab.sim.core.bots import available
-    from meeplab.sim.core.policy import policy_weight_names
 
-    names = set(policy_weight_names(features))
-    out, X = {}, None
+    out = {}
     for name, spec in sorted(available(g.id, plan.bot_configs).items()):
         w = spec.weights_dict()
-        if spec.search or name == "policy" or spec.base == "policy" or not w or not set(w) <= names:
+        if spec.search or name == "policy" or spec.base == "policy" or not w or not all(map(shape.accepts, w)):
             continue
-        X = ln.phi_rows(data) if X is None else X
-        out[name] = ln.agreement_of(data, features, w, holdout, X)
+        out[name] = ln.agreement_of(data, shape, w, holdout)
     return out
 
 
@@ -294,7 +321,8 @@ def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool,
     else played (with a progress bar) and kept there."""
     path = _decisions_file(root, p)
     key = {"game": g.id, "bots": list(plan.bots), "seed": plan.seed, "games": plan.games, "players": p,
-           "params": {k: str(v) for k, v in plan.values.items()}, "max_candidates": max_candidates}  # fmt: skip
+           "params": {k: str(v) for k, v in plan.values.items()}, "max_candidates": max_candidates,
+           "record": RECORD_FORMAT}  # fmt: skip
     meta = path.with_suffix(".json")
     if path.exists() and meta.exists() and not force:
         try:
@@ -317,7 +345,7 @@ def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool,
     try:
         data = ln.record(
             plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games), max_candidates,
-            threads=play_threads(plan), progress=bar.update if bar else None,
+            threads=play_threads(plan), progress=bar.update if bar else None, shape=ln.features_of(plan.game),
         )  # fmt: skip
     finally:
         if bar is not None:

@@ -9,7 +9,7 @@ from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
 from meeplab.sim.core.game import GameSpec
 
 from . import draw, engine, options
-from .features import FEATURES
+from .features import CODES, FEATURES, PROGRESS
 from .layout import LOGW
 from .params import PARAMS, pack
 from .scoring import CATEGORIES
@@ -53,6 +53,8 @@ FACE = Face(
     n_categories=NCAT,
     log_width=LOGW,
     features=FEATURES,
+    codes=CODES,
+    progress=PROGRESS,
 )
 
 

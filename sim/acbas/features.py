@@ -6,9 +6,13 @@
 
 from meeplab.sim.core.face import column_names
 
-from .layout import NF, Feature, Kind
+from .layout import NF, NSLOT, V_ROUND, V_ROUNDS, Feature, Kind
 
 COLUMNS = column_names(Feature, NF)
 FEATURES = {k.name.lower(): COLUMNS for k in Kind}
+# what shapes the learned policy's weights (sim.core.policy): the action's moves[i, 0] is the action space's slot,
+# and the progress the seat sees is the round of the rounds
+CODES = {"action": NSLOT}
+PROGRESS = (V_ROUND, V_ROUNDS)
 
-__all__ = ["COLUMNS", "FEATURES", "NF", "Feature", "Kind"]
+__all__ = ["CODES", "COLUMNS", "FEATURES", "NF", "PROGRESS", "Feature", "Kind"]

@@ -159,7 +159,7 @@ MIN_ENTRIES = 5
 MAX_ENTRIES = MIN_ENTRIES  # the entries of a game of at most 5 seats (ACBAS sizes its tables by it)
 _SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
 _LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
-_FEATURES: dict[str, dict[str, tuple[str, ...]]] = {}  # game id -> its declared feature columns (Face.features)
+_SHAPES: dict[str, Any] = {}  # game id -> its policy's Shape (Face.features, codes, progress); none declared: absent
 _POLICY_CHOOSE = None  # the policy's choose, compiled with BOT_SIG on first use
 _GAME_LOOKUP = None  # the registry's get_game, handed over when the registry loads (this layer does not import it)
 
@@ -172,13 +172,25 @@ def set_game_lookup(lookup) -> None:
 
 
 def declare_game(
-    game: str, max_players: int, lower_wins: bool = False, features: dict[str, tuple[str, ...]] | None = None
+    game: str,
+    max_players: int,
+    lower_wins: bool = False,
+    features: dict[str, tuple[str, ...]] | None = None,
+    codes: dict[str, int] | None = None,
+    progress: tuple[int, int] | None = None,
 ) -> None:
     """Record what line-ups of game ``game`` need to know of it: its most seats, whether the lowest score wins and
-    the feature columns it declares (``Face.features``; the policy bot's weights are named after them). Called by
-    ``GameSpec`` when a game is made; the core's bot layer does not import the games."""
+    the shape of its policy (the feature columns it declares, its move codes and progress: ``Face.features``,
+    ``codes``, ``progress``; the policy bot's weights are named after them). Called by ``GameSpec`` when a game is
+    made; the core's bot layer does not import the games."""
+    from .policy import Shape
+
     _SEATS[game] = int(max_players)
-    _FEATURES[game] = {str(k): tuple(v) for k, v in (features or {}).items()}
+    feats = {str(k): tuple(v) for k, v in (features or {}).items()}
+    if feats:
+        _SHAPES[game] = Shape(feats, dict(codes or {}), progress)
+    else:
+        _SHAPES.pop(game, None)
     if lower_wins:
         _LOWER.add(game)
     else:
@@ -363,26 +375,27 @@ def discover(game: str) -> dict[str, BotSpec]:
 
 
 def policy_bot(game: str) -> BotSpec | None:
-    """The ``policy`` bot of ``game``: :func:`~meeplab.sim.core.policy.policy_choose` with one weight per term of
-    the features the game declares (:func:`~meeplab.sim.core.policy.policy_weight_names`), all 0 (a uniform pick)
-    until a bot config sets them (``meeplab learn`` writes one); None for a game that declares no feature columns.
-    :func:`discover` offers it to every game that declares them, plugins included."""
-    from .policy import policy_choose, policy_weight_names
+    """The ``policy`` bot of ``game``: :func:`~meeplab.sim.core.policy.policy_choose` with the header of the game's
+    :class:`~meeplab.sim.core.policy.Shape` and one weight per term of each kind's (and code's) block, all 0 (a
+    uniform pick) until a bot config sets them (``meeplab learn`` writes one); None for a game that declares no
+    feature columns. :func:`discover` offers it to every game that declares them, plugins included."""
+    from .policy import policy_choose
 
     global _POLICY_CHOOSE
-    features = _FEATURES.get(game)
-    if not features:
+    shape = _SHAPES.get(game)
+    if shape is None:
         return None
     if _POLICY_CHOOSE is None:
         _POLICY_CHOOSE = bot_jit(policy_choose.py_func, nogil=True)
-    names = tuple(policy_weight_names(features))
+    names = tuple(shape.names())
+    defaults = tuple(float(v) for v in shape.vector({}))
     return BotSpec(
         name="policy",
         base="policy",
         description="a conditional logit over the game's candidate features (meeplab learn fits its weights)",
         choose=_POLICY_CHOOSE,
         weight_names=names,
-        weights=(0.0,) * len(names),
+        weights=defaults,
         source="meeplab.sim.core.policy",
     )
 
@@ -399,8 +412,13 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
         base = bots[entry.base]
         w = base.weights_dict()
         for k, v in entry.weights.items():
+            if k.startswith("shape.") and base.base == "policy":
+                raise MeeplabError(
+                    f"bot config {path}: bot '{name}' sets '{k}', part of the policy's shape, which the game declares"
+                )
             if k not in w:
-                known = ", ".join(w) or "none"
+                names = [n for n in w if not n.startswith("shape.")]
+                known = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "") or "none"
                 close = difflib.get_close_matches(k, list(w), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise MeeplabError(

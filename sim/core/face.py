@@ -183,7 +183,9 @@ class Face:
     explain=False) -> str``: the replay text from the event log (``None``: :meth:`replay` lists the raw rows).
     ``features``: the feature columns the game declares, ``{kind name: (column name, ...)}`` with the kinds in
     ``ctl[C_KIND]`` order and each tuple in column order (``feats[i, j]`` of a decision of kind ``k`` is column
-    ``features[list(features)[k]][j]``); empty for a game that declares none."""
+    ``features[list(features)[k]][j]``); empty for a game that declares none. ``codes`` (kind name -> number of
+    codes: the kinds whose ``moves[i, 0]`` is a move code) and ``progress`` (view indices ``(num, den)``) shape the
+    learned policy's weights (``sim.core.policy``)."""
 
     def __init__(
         self,
@@ -193,6 +195,8 @@ class Face:
         format_game: Callable[..., str] | None = None,
         log_rows: int = LOG_ROWS,
         features: Mapping[str, tuple[str, ...]] | None = None,
+        codes: Mapping[str, int] | None = None,
+        progress: tuple[int, int] | None = None,
     ):
         self.forward_context = forward_context
         self.n_categories = int(n_categories)
@@ -200,6 +204,8 @@ class Face:
         self.format_game = format_game
         self.log_rows = int(log_rows)
         self.features = {str(k): tuple(str(c) for c in v) for k, v in (features or {}).items()}
+        self.codes = {str(k): int(v) for k, v in (codes or {}).items()}
+        self.progress = None if progress is None else (int(progress[0]), int(progress[1]))
 
     @staticmethod
     def of(spec) -> Face | None:
@@ -210,7 +216,8 @@ class Face:
 
     def spec_fields(self, **own) -> dict[str, Any]:
         """The ``GameSpec`` fields the face provides (``play``, ``decisions``, ``events``, ``replay``,
-        ``forward_context``, ``forward_model``, ``features``), with ``own`` in place of any the game makes itself."""
+        ``forward_context``, ``forward_model``, ``features``, ``feature_codes``, ``feature_progress``), with ``own``
+        in place of any the game makes itself."""
         fields = {
             "play": self.play,
             "decisions": self.decisions,
@@ -219,6 +226,8 @@ class Face:
             "forward_context": self.forward_context,
             "forward_model": True,
             "features": dict(self.features),
+            "feature_codes": dict(self.codes),
+            "feature_progress": self.progress,
         }
         unknown = set(own) - set(fields)
         if unknown:

@@ -165,9 +165,16 @@ class GameSpec:
     # ``ctl[C_KIND]`` order (``Face(features=...)`` hands them over); the policy bot (``meeplab learn``) is named
     # after them; empty = the game declares none
     features: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the kinds whose ``moves[i, 0]`` is a move code, {kind name: number of codes}: the policy weighs each code's
+    # candidates with a block of its own (sim.core.policy); empty = none
+    feature_codes: dict[str, int] = field(default_factory=dict)
+    # the game's progress as its view shows it, (num, den): x = view[num] / view[den] (den -1: view[num]); None = none
+    feature_progress: tuple[int, int] | None = None
 
     def __post_init__(self):
-        declare_game(self.id, self.max_players, self.lower_wins, self.features)
+        declare_game(
+            self.id, self.max_players, self.lower_wins, self.features, self.feature_codes, self.feature_progress
+        )
 
     def rank_and_win(self, score: np.ndarray, tiebreak: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`rank_and_win` in this game's score direction."""

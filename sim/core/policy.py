@@ -1,106 +1,259 @@
 """The learned policy: a conditional logit over the candidates' features, the same for every game.
 
 A decision of kind ``k`` with candidates ``i = 0..n-1`` and their engine features ``f_i`` (the row ``feats[i]`` the
-engine wrote for the deciding seat; ``nf`` columns) scores each candidate ``w_k . phi(f_i)`` and plays the best
+engine wrote for the deciding seat; ``nf`` columns) scores each candidate ``w . phi(f_i, x)`` and plays the best
 (ties drawn at random). ``phi`` widens the features the game declares with what a linear score cannot see:
 
+* a constant, ``1`` (a move code's own preference, below);
 * the columns themselves, ``f_i[a]`` (``nf`` terms);
-* their pairwise products, ``f_i[a] * f_i[b]`` for ``a <= b`` (``nf (nf + 1) / 2`` terms: "a gain matters more late");
+* their pairwise products, ``f_i[a] * f_i[b]`` for ``a <= b`` (``nf (nf + 1) / 2`` terms: "a gain matters more
+  when the herd is large");
 * whether the candidate holds the decision's largest column 0 (the immediate value, by the forward model's
-  contract), ``top`` (one term: "the best immediate gain", relative to the other candidates; what ``greedy``
-  plays).
+  contract), ``top`` (one term: what ``greedy`` plays);
+* the game's progress ``x`` (declared by the game, below; 0 where it declares none) and its products with the
+  constant, the columns and ``top`` (``nf + 2`` terms: "wood is worth more early than late").
 
-The weights are one block of :func:`width` per decision kind, kinds in ``ctl[C_KIND]`` order; a block missing from
-a shorter weight vector scores every candidate 0 (a uniform pick). ``lab.studies.learn`` fits them to a search
-bot's choices by maximum likelihood (the softmax of the same scores), and :func:`policy_choose` plays them in
-the compiled loop, allocating nothing.
+Two declarations of the game (``Face(codes=..., progress=...)``) shape the weights:
+
+* **codes**: a kind whose ``moves[i, 0]`` is a move code of ``c`` values (Hacienda's action: buy, play, harvest,
+  ...) gets one block of weights per code; a candidate is scored by its code's block, so "play a card" and "buy a
+  card" weigh the same columns differently, and each code has its own constant. Codes outside ``0..c-1`` are
+  clamped to the nearest.
+* **progress**: view indices ``(num, den)``: ``x = view[num] / view[den]`` (``den = -1``: ``x = view[num]``), what
+  the seat sees of how far the game is (a round of the rounds, tiles left of all).
+
+The weight vector starts with a header (:class:`Shape`: the kinds, the progress indices, each kind's first
+weight and its codes) that :func:`policy_choose` reads, then one block of :func:`width` terms per code, kinds in
+``ctl[C_KIND]`` order. A header that does not fit the vector, or a kind past it, scores every candidate 0 (a
+uniform pick). ``lab.studies.learn`` fits the blocks to a search bot's choices by maximum likelihood (the softmax
+of the same scores), and :func:`policy_choose` plays them in the compiled loop, allocating nothing.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
 from .rng import rng_below
 
-__all__ = ["phi", "phi_names", "policy_choose", "policy_weight_names", "width"]
+__all__ = ["Shape", "phi", "phi_names", "policy_choose", "progress_of", "width"]
 
 #: rows within this of the best score tie (and one of them is drawn)
 TIE = 1e-9
+#: the header's fixed slots: kinds, progress numerator, progress denominator; then (first weight, codes) per kind
+H_KINDS, H_NUM, H_DEN, H_KIND0 = 0, 1, 2, 3
 
 
 def width(nf: int) -> int:
-    """Terms of ``phi`` for ``nf`` feature columns: the columns, their pairwise products and the top flag."""
-    return nf + nf * (nf + 1) // 2 + 1
+    """Terms of ``phi`` for ``nf`` feature columns (one block): the constant, the columns, their pairwise products,
+    the top flag, and the progress times the constant, the columns and the top flag."""
+    return 1 + nf + nf * (nf + 1) // 2 + 1 + 1 + nf + 1
 
 
 def phi_names(columns: tuple[str, ...] | list[str]) -> list[str]:
     """The names of ``phi``'s terms for feature columns named ``columns``, in the weights' order."""
     cols = list(columns)
-    out = list(cols)
+    out = ["1", *cols]
     for a in range(len(cols)):
         for b in range(a, len(cols)):
             out.append(f"{cols[a]}*{cols[b]}")
-    out.append(f"top:{cols[0]}" if cols else "top")
+    top = f"top:{cols[0]}" if cols else "top"
+    out.append(top)
+    out += ["x", *(f"x*{c}" for c in cols), f"x*{top}"]
     return out
 
 
-def policy_weight_names(features: dict[str, tuple[str, ...]]) -> list[str]:
-    """Every weight of the policy of a game declaring ``features`` (kind name -> column names):
-    ``"<kind>.<term>"``, kind by kind in their order."""
-    return [f"{kind}.{term}" for kind, cols in features.items() for term in phi_names(cols)]
+@dataclass(frozen=True)
+class Shape:
+    """The shape of a game's policy weights: its kinds' feature columns (``features``, kind name -> column names,
+    every kind as wide as the engine's ``feats``), the kinds whose ``moves[i, 0]`` is a move code (``codes``, kind
+    name -> number of codes) and the progress view indices (``progress``, ``(num, den)`` or None)."""
+
+    features: Mapping[str, tuple[str, ...]]
+    codes: Mapping[str, int] = field(default_factory=dict)
+    progress: tuple[int, int] | None = None
+
+    def __post_init__(self):
+        unknown = set(self.codes) - set(self.features)
+        if unknown:
+            raise ValueError(f"codes name kinds the features do not: {', '.join(sorted(unknown))}")
+        if any(int(c) < 1 for c in self.codes.values()):
+            raise ValueError("a kind's codes must be at least 1")
+        if self.progress is not None and (len(self.progress) != 2 or int(self.progress[0]) < 0):
+            raise ValueError("progress must be (numerator view index >= 0, denominator view index or -1)")
+
+    @property
+    def kinds(self) -> list[str]:
+        return list(self.features)
+
+    @property
+    def nf(self) -> int:
+        return len(next(iter(self.features.values()))) if self.features else 0
+
+    def n_codes(self, kind: str) -> int:
+        return int(self.codes.get(kind, 1))
+
+    def header_names(self) -> list[str]:
+        out = ["shape.kinds", "shape.progress", "shape.progress_of"]
+        for k in self.kinds:
+            out += [f"shape.{k}.at", f"shape.{k}.codes"]
+        return out
+
+    def header(self) -> np.ndarray:
+        """The header :func:`policy_choose` reads: kinds, progress indices, then each kind's first weight (an index
+        into the whole vector) and its number of codes."""
+        num, den = self.progress if self.progress is not None else (-1, -1)
+        out = [float(len(self.kinds)), float(num), float(den)]
+        at = H_KIND0 + 2 * len(self.kinds)
+        for k in self.kinds:
+            out += [float(at), float(self.n_codes(k))]
+            at += self.n_codes(k) * width(self.nf)
+        return np.array(out)
+
+    def at(self, kind: str) -> int:
+        """Index of kind ``kind``'s first weight in the whole vector."""
+        return int(self.header()[H_KIND0 + 2 * self.kinds.index(kind)])
+
+    def block_names(self, kind: str) -> list[str]:
+        """Kind ``kind``'s weight names: ``kind.term``, or ``kind[c].term`` per code for a kind with codes."""
+        terms = phi_names(self.features[kind])
+        if self.n_codes(kind) == 1:
+            return [f"{kind}.{t}" for t in terms]
+        return [f"{kind}[{c}].{t}" for c in range(self.n_codes(kind)) for t in terms]
+
+    def weight_names(self) -> list[str]:
+        """Every weight after the header, kind by kind (:meth:`block_names`)."""
+        return [n for k in self.kinds for n in self.block_names(k)]
+
+    def names(self) -> list[str]:
+        """The whole vector's names: the header's, then the weights'."""
+        return self.header_names() + self.weight_names()
+
+    def vector(self, named: Mapping[str, float]) -> np.ndarray:
+        """The whole vector of weights given by name (missing ones 0). In a kind with codes, a name without a code
+        (``kind.term``) stands for the term in every code's block: a linear bot's ``kind.column`` weights are the
+        policy that weighs every code alike."""
+        names = self.names()
+        out = np.zeros(len(names))
+        out[: len(self.header())] = self.header()
+        index = {n: i for i, n in enumerate(names)}
+        for name, v in named.items():
+            if name in index and not name.startswith("shape."):
+                out[index[name]] = float(v)
+                continue
+            kind, _, term = name.partition(".")
+            if kind in self.features and self.n_codes(kind) > 1:
+                for c in range(self.n_codes(kind)):
+                    j = index.get(f"{kind}[{c}].{term}")
+                    if j is not None:
+                        out[j] = float(v)
+        return out
+
+    def accepts(self, name: str) -> bool:
+        """Whether :meth:`vector` reads a weight named ``name``."""
+        if name.startswith("shape."):
+            return False
+        if name in set(self.weight_names()):
+            return True
+        kind, _, term = name.partition(".")
+        return kind in self.features and self.n_codes(kind) > 1 and term in phi_names(self.features[kind])
 
 
-def phi(feats: np.ndarray, starts: np.ndarray | None = None) -> np.ndarray:
+def phi(feats: np.ndarray, starts: np.ndarray | None = None, x: np.ndarray | float = 0.0) -> np.ndarray:
     """``phi`` of every row of ``feats`` (rows x nf) as a rows x width(nf) array (numpy; what the fit reads, term for
-    term what :func:`policy_choose` computes). The rows are one decision's candidates, or with ``starts`` several
-    decisions' (decision ``d`` is rows ``starts[d]:starts[d + 1]``): the top flag compares a candidate with the
-    others of its own decision."""
+    term what :func:`policy_choose` computes in a code's block). The rows are one decision's candidates, or with
+    ``starts`` several decisions' (decision ``d`` is rows ``starts[d]:starts[d + 1]``): the top flag compares a
+    candidate with the others of its own decision; ``x`` is the progress, one value or one per decision."""
     feats = np.asarray(feats, dtype=np.float64)
     n, nf = feats.shape
+    starts = np.array([0, n]) if starts is None else np.asarray(starts)
+    xs = np.repeat(np.broadcast_to(np.asarray(x, dtype=np.float64), (len(starts) - 1,)), np.diff(starts))
     out = np.empty((n, width(nf)))
-    out[:, :nf] = feats
-    k = nf
+    out[:, 0] = 1.0
+    out[:, 1 : 1 + nf] = feats
+    k = 1 + nf
     for a in range(nf):
         out[:, k : k + nf - a] = feats[:, a : a + 1] * feats[:, a:]
         k += nf - a
-    if n == 0 or nf == 0:
-        out[:, k:] = 0.0
-        return out
-    starts = np.array([0, n]) if starts is None else np.asarray(starts)
-    top = np.maximum.reduceat(feats[:, 0], starts[:-1])
-    out[:, k] = feats[:, 0] >= np.repeat(top, np.diff(starts)) - TIE
+    if n and nf:
+        top = np.maximum.reduceat(feats[:, 0], starts[:-1])
+        out[:, k] = feats[:, 0] >= np.repeat(top, np.diff(starts)) - TIE
+    else:
+        out[:, k] = 0.0
+    out[:, k + 1] = xs
+    out[:, k + 2 : k + 2 + nf] = xs[:, None] * feats
+    out[:, k + 2 + nf] = xs * out[:, k]
     return out
 
 
 @njit(cache=True, inline="always")
-def _score(feats, i, weights, off, nf, top0):
-    v = 0.0
+def progress_of(view, num, den):
+    """The game's progress as the seat sees it: ``view[num] / view[den]`` (``den < 0``: ``view[num]``); 0 when
+    ``num`` is negative or past the view, and when the denominator is not positive."""
+    if num < 0 or num >= view.shape[0]:
+        return 0.0
+    v = float(view[num])
+    if den < 0:
+        return v
+    if den >= view.shape[0] or view[den] <= 0:
+        return 0.0
+    return v / view[den]
+
+
+@njit(cache=True, inline="always")
+def _score(feats, i, weights, off, nf, top0, x):
+    v = weights[off]
     for a in range(nf):
-        v += feats[i, a] * weights[off + a]
-    k = off + nf
+        v += feats[i, a] * weights[off + 1 + a]
+    k = off + 1 + nf
     for a in range(nf):
         fa = feats[i, a]
         for b in range(a, nf):
             v += fa * feats[i, b] * weights[k]
             k += 1
-    if nf > 0 and feats[i, 0] >= top0 - TIE:
-        v += weights[k]
+    top = 1.0 if nf > 0 and feats[i, 0] >= top0 - TIE else 0.0
+    v += top * weights[k]
+    if x != 0.0:
+        u = weights[k + 1] + top * weights[k + 2 + nf]
+        for a in range(nf):
+            u += feats[i, a] * weights[k + 2 + a]
+        v += x * u
     return v
+
+
+@njit(cache=True, inline="always")
+def _block(moves, i, at, codes, d):
+    """The first weight of candidate ``i``'s block: its move code's (clamped), or the kind's only one."""
+    if codes <= 1:
+        return at
+    c = moves[i, 0]
+    if c < 0:
+        c = 0
+    elif c >= codes:
+        c = codes - 1
+    return at + c * d
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def policy_choose(kind, view, moves, n, feats, weights, rng):
-    """The candidate with the best ``w_kind . phi(feats[i])`` among the first ``n`` rows (ties drawn uniformly); the
-    bot contract's ``choose`` (``sim.core.bots``). Reads only ``feats``, which the engine fills with what the
-    deciding seat sees."""
+    """The candidate with the best score among the first ``n`` rows (ties drawn uniformly); the bot contract's
+    ``choose`` (``sim.core.bots``). Reads ``feats`` (filled with what the deciding seat sees), its own ``view``
+    (the progress) and ``moves[i, 0]`` (the move code)."""
     if n <= 1:
         return 0
-    nf = feats.shape[1]
-    d = nf + nf * (nf + 1) // 2 + 1
-    off = kind * d
-    if kind < 0 or off + d > weights.shape[0]:
+    nw = weights.shape[0]
+    if nw < H_KIND0 or kind < 0 or kind >= weights[H_KINDS] or H_KIND0 + 2 * kind + 1 >= nw:
         return rng_below(rng, n)
+    nf = feats.shape[1]
+    d = 1 + nf + nf * (nf + 1) // 2 + 1 + 1 + nf + 1
+    at = int(weights[H_KIND0 + 2 * kind])
+    codes = int(weights[H_KIND0 + 2 * kind + 1])
+    if at < H_KIND0 or codes < 1 or at + codes * d > nw:
+        return rng_below(rng, n)
+    x = progress_of(view, int(weights[H_NUM]), int(weights[H_DEN]))
     top0 = -np.inf
     if nf > 0:
         for i in range(n):
@@ -112,14 +265,14 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
     ties = 0
     first = 0
     for i in range(n):
-        v = _score(feats, i, weights, off, nf, top0)
+        v = _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x)
         if v > best:
             if best < v - TIE:  # every earlier row is below the new one's tie band
                 best, ties, first = v, 1, i
             else:  # a little higher, within the band: count the band again
                 best, ties = v, 0
                 for j in range(i + 1):
-                    if _score(feats, j, weights, off, nf, top0) >= best - TIE:
+                    if _score(feats, j, weights, _block(moves, j, at, codes, d), nf, top0, x) >= best - TIE:
                         if ties == 0:
                             first = j
                         ties += 1
@@ -131,7 +284,7 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
         return first
     pick = rng_below(rng, ties)
     for i in range(first, n):
-        if _score(feats, i, weights, off, nf, top0) >= best - TIE:
+        if _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x) >= best - TIE:
             if pick == 0:
                 return i
             pick -= 1

@@ -15,7 +15,7 @@ from meeplab.sim.core.game import GameSpec, Hidden
 from . import draw
 from .const import CATEGORIES, K_CITY, K_RAIL, LOGW, S_KIND, S_SPUR
 from .deck import Deck, Tokens, load_deck, load_tokens
-from .features import FEATURES
+from .features import CODES, FEATURES, PROGRESS
 from .options import OPTIONS
 from .params import PARAMS, param_vector
 
@@ -83,7 +83,14 @@ def prepare(values: dict[str, Any]) -> Ctx:
 
 
 # play, decisions, the event log (GameSpec.events, grown until a game fits) and the feature columns: the core's face
-FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW, features=FEATURES)
+FACE = Face(
+    forward_context=lambda ctx, lineup: ctx.cx,
+    n_categories=len(CATEGORIES),
+    log_width=LOGW,
+    features=FEATURES,
+    codes=CODES,
+    progress=PROGRESS,
+)
 
 
 def play_logged(ctx: Ctx, lineup, seed: int, index: int, n_players: int):

@@ -11,7 +11,7 @@ from enum import IntEnum
 
 from meeplab.sim.core.face import column_names
 
-from .const import NFEAT, Kind
+from .const import NFEAT, V_TILES_LEFT, V_TILES_TOTAL, Kind
 
 
 class Place(IntEnum):
@@ -61,3 +61,7 @@ class Action(IntEnum):
 
 COLUMNS = {Kind.PLACE: Place, Kind.ACTION: Action}
 FEATURES = {k.name.lower(): column_names(cols, NFEAT) for k, cols in COLUMNS.items()}
+# what shapes the learned policy's weights (sim.core.policy): the action's moves[i, 0] is its type (pass, cowboy,
+# tent, mine, remove), and the progress the seat sees is the share of the tiles still to draw
+CODES = {"action": 5}
+PROGRESS = (V_TILES_LEFT, V_TILES_TOTAL)

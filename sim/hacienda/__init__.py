@@ -14,7 +14,7 @@ from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
 from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
-from .features import FEATURES
+from .features import CODES, FEATURES, PROGRESS
 from .layout import LOGW, MAXP, NT, T_ANIMAL
 from .params import PARAMS
 from .scoring import (
@@ -206,7 +206,14 @@ END_CODES = ("rules", "cap", "stalled")
 # play, decisions, GameSpec.events (the conformance kit's; grown until a game fits) and the feature columns: the
 # core's face. The replay reads Hacienda's own event log below (the same rows, with tie-breaks and the board at
 # both scorings)
-FACE = Face(forward_context=lambda ctx, lineup: ctx.cx, n_categories=len(CATEGORIES), log_width=LOGW, features=FEATURES)
+FACE = Face(
+    forward_context=lambda ctx, lineup: ctx.cx,
+    n_categories=len(CATEGORIES),
+    log_width=LOGW,
+    features=FEATURES,
+    codes=CODES,
+    progress=PROGRESS,
+)
 
 
 def play_with_endings(ctx, lineup, seed, start, n_games, n_players):

@@ -11,7 +11,7 @@ from enum import IntEnum
 
 from meeplab.sim.core.face import column_names
 
-from .layout import NF, Kind
+from .layout import NF, V_ROUND, Kind
 
 
 class Action(IntEnum):
@@ -79,3 +79,8 @@ COLUMNS = {
     Kind.HARVEST: Harvest,
 }
 FEATURES = {k.name.lower(): column_names(cols, NF) for k, cols in COLUMNS.items()}
+# what shapes the learned policy's weights (sim.core.policy): the action's moves[i, 0] is its code (buy land face
+# up / blind, buy an animal face up / blind, play, hacienda, water, harvest, end the turn), and the progress the
+# seat sees is the round (the game has no fixed length: its stacks run out)
+CODES = {"action": 9}
+PROGRESS = (V_ROUND, -1)

@@ -8,7 +8,7 @@ from meeplab.sim.core.params import seat_values
 
 from . import draw, engine, layout, options
 from .board import build
-from .features import FEATURES
+from .features import CODES, FEATURES, PROGRESS
 from .layout import LOGW
 from .params import ANIMALS, PARAMS
 from .replay import format_game
@@ -55,6 +55,8 @@ FACE = Face(
     log_width=LOGW,
     format_game=format_game,
     features=FEATURES,
+    codes=CODES,
+    progress=PROGRESS,
 )
 events = FACE.events  # one game's event log and results (scripts/feed_supply.py, tests)
 

@@ -11,7 +11,7 @@ from enum import IntEnum
 
 from meeplab.sim.core.face import column_names
 
-from .layout import KIND_NAMES, NF, Kind
+from .layout import KIND_NAMES, NF, NK, V_NROUNDS, V_ROUND, Kind
 
 
 class Reveal(IntEnum):
@@ -92,3 +92,8 @@ COLUMNS = {
     Kind.SELL: Sell,
 }
 FEATURES = {KIND_NAMES[k]: column_names(cols, NF) for k, cols in COLUMNS.items()}
+# what shapes the learned policy's weights (sim.core.policy): the kinds whose moves[i, 0] is a move code (place:
+# pass / place; farm: stop / group / mixed group / pig bonus; sack: markers / sack; sell: the animal kind), and the
+# progress the seat sees, the round of the rounds
+CODES = {"place": 2, "farm": 4, "sack": 2, "sell": NK}
+PROGRESS = (V_ROUND, V_NROUNDS)
