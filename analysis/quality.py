@@ -41,7 +41,15 @@ THRESHOLDS = {
     "runaway_leader": 0.8,  # the favourite at half time wins this often: the game is settled early
     "margin_share": 0.1,  # median margin below 10 % of the winner's score: close games
     "kingmaking_games": 0.1,  # one game in ten holds a kingmaking decision: a real concern
+    # expected calibration error of the win probabilities: above it, the trajectories' estimates do not match how
+    # often the run's own games are won, and the metrics that rest on them (TRAJECTORY_METRICS) are marked
+    "calibration_error": 0.05,
 }
+#: the metrics computed from the win-probability trajectories (marked when the estimates are not calibrated)
+TRAJECTORY_METRICS = ("lead_changes", "decisiveness", "drama", "uncertainty", "comeback_rate", "runaway_leader",
+                      "kingmaking")  # fmt: skip
+CALIBRATION_BINS = 10
+CALIBRATION_MIN_GAMES = 30  # fewer trajectory games give no calibration verdict
 
 
 def band(metric: dict[str, Any], name: str) -> str:
@@ -216,6 +224,76 @@ def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
         "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
         "trajectory_se": {"value": float(traj.loc[~traj["final"], "se"].mean()), "n": int((~traj["final"]).sum())},
     }
+
+
+def calibration(traj: pd.DataFrame, bins: int = CALIBRATION_BINS, reps: int = 1000) -> dict[str, Any]:
+    """How well the trajectories' win probabilities match the games' results, for one player count: every estimate
+    before the end (a seat at a point) against that seat's result (its win share: 1, 0, or 1/k of a k-way shared
+    first place), grouped in ``bins`` equal bins of the estimate. Per bin: estimates, mean estimate, observed win
+    rate with its Wilson interval.
+
+    ``value``: the calibration error, the root of the bins' mean squared distance between mean estimate and
+    observed rate (bins weighted by their estimates), each bin's squared distance less what its finite results
+    would give if the estimates were right, ``p (1 - p) / m`` with ``p`` the bin's mean estimate and ``m`` its
+    distinct (game, seat) results (a debiased calibration error, after Kumar, Liang & Ma 2019: a calibrated estimator
+    gives about 0 whatever the games, where the plain expected calibration error of 100 games reads 0.05 or more from
+    noise alone). Its 95 % interval is a
+    bootstrap over the games (a game's estimates are resampled together). ``ece``: the plain expected calibration
+    error, for comparison."""
+    d = traj[~traj["final"]]
+    fin = traj[traj["final"]][["game", "seat", "p_win"]].rename(columns={"p_win": "won"})
+    d = d.merge(fin, on=["game", "seat"], how="inner")
+    if d.empty:
+        return {"value": None, "lo": None, "hi": None, "n": 0, "bins": []}
+    pred = d["p_win"].to_numpy(dtype=float)
+    won = d["won"].to_numpy(dtype=float)
+    which = np.clip((pred * bins).astype(np.int64), 0, bins - 1)
+    games, gi = np.unique(d["game"].to_numpy(), return_inverse=True)
+    # one result per (game, seat, bin): the unit that is independent between games
+    unit = (gi * (int(d["seat"].max()) + 1) + d["seat"].to_numpy()) * bins + which
+    units, ui = np.unique(unit, return_inverse=True)
+    unit_bin = units % bins
+
+    def errors(weight: np.ndarray) -> tuple[float, float]:  # weight: how often each estimate is drawn
+        n = np.bincount(which, weight, bins)
+        live = n > 0
+        p_ = np.bincount(which, weight * pred, bins)[live] / n[live]
+        o_ = np.bincount(which, weight * won, bins)[live] / n[live]
+        m = np.bincount(unit_bin, np.bincount(ui, weight, len(units)) > 0, bins)[live]
+        noise = p_ * (1 - p_) / np.maximum(m, 1)
+        w = n[live] / n.sum()
+        sq = float(np.sum(w * ((p_ - o_) ** 2 - noise)))
+        return math.sqrt(max(sq, 0.0)), float(np.sum(w * np.abs(p_ - o_)))
+
+    value, ece = errors(np.ones(len(pred)))
+    rng = np.random.default_rng(0)
+    boot = np.array([errors(np.bincount(rng.integers(0, len(games), len(games)), minlength=len(games))[gi]
+                            .astype(float))[0] for _ in range(reps)])  # fmt: skip
+    lo, hi = _pct(boot)
+    out_bins = []
+    for k in range(bins):
+        at = which == k
+        n = int(at.sum())
+        if n == 0:
+            continue
+        obs = share_ci(won[at].sum(), n)
+        out_bins.append({"from": k / bins, "to": (k + 1) / bins, "n": n, "predicted": float(pred[at].mean()),
+                         "observed": obs["value"], "observed_lo": obs["lo"], "observed_hi": obs["hi"]})  # fmt: skip
+    return {"value": value, "lo": min(lo, value), "hi": max(hi, value), "ece": ece, "n": int(len(pred)),
+            "games": int(len(games)), "bins": out_bins}  # fmt: skip
+
+
+def calibrated(rec: dict[str, Any]) -> str:
+    """The calibration verdict of one player count's record: ``"calibrated"`` (the error's interval below
+    :data:`THRESHOLDS` ``calibration_error``), ``"miscalibrated"`` (above it), ``"undecided"`` (it straddles it, or
+    fewer than :data:`CALIBRATION_MIN_GAMES` trajectory games: a bootstrap of a handful of games says nothing) or
+    ``""`` (no estimate)."""
+    cal = rec.get("calibration") or {}
+    if cal.get("value") is None:
+        return ""
+    if int(cal.get("games") or 0) < CALIBRATION_MIN_GAMES:
+        return "undecided"
+    return {"below": "calibrated", "above": "miscalibrated"}.get(band(cal, "calibration_error"), "undecided")
 
 
 # -- closeness and what decides games -------------------------------------------------------------------------------
@@ -426,10 +504,13 @@ def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
     beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None, executor=None,
+    evaluator: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
-    results from ``out`` (written before by the runner) and write every file and ``quality.json``. Returns the
+    results from ``out`` (written before by the runner) and write every file and ``quality.json``. ``evaluator``: the
+    plain bot that plays the trajectories' playouts in every seat (None: the run's own plain bots, a search seat's
+    playout policy). Returns the
     ``quality.json`` record. ``executor``: a Dask executor (``lab.distributed.cluster.DaskExecutor``,
     ``--workers`` / ``--scheduler``) that plays the trajectories and the relative-skill games in parts
     (``lab.distributed.quality_cluster``; the same numbers as in this process, only the timings differ), or None:
@@ -458,7 +539,8 @@ def measure(
         "game": game.id, "title": game.title, "seed": seed, "bots": list(bots), "players": {},
         "lower_wins": bool(getattr(game, "lower_wins", False)),
         "settings": {"trajectory_games": traj_games, "playouts": playouts, "points": points, "decided": DECIDED,
-                     "skill_games": skill_games, "beginner": beginner, "skilled": skilled, "field": field,
+                     "evaluator": evaluator, "skill_games": skill_games, "beginner": beginner, "skilled": skilled,
+                     "field": field,
                      "kingmaking_below": 0.02, "kingmaking_candidates": 6, "kingmaking_lead": 0.1},
         "thresholds": THRESHOLDS, "timing": {},
     }  # fmt: skip
@@ -466,10 +548,13 @@ def measure(
     for p in players:
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
         if executor is None:
-            arr = core.play_trajectories(game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs)
+            arr = core.play_trajectories(
+                game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator
+            )
         else:
             arr = dist.play_trajectories_on(
-                executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs
+                executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs,
+                evaluator=evaluator,
             )
         record["settings"].update(redraw_setting(arr["exact_redraw"]))
         games = np.arange(traj_games)
@@ -491,6 +576,7 @@ def measure(
         )
         frames["kingmaking.parquet"].append(probes)
         rec: dict[str, Any] = trajectory_metrics(traj)
+        rec["calibration"] = calibration(traj)
         rec.update(decision_metrics(dec, seats))
         if p >= 3:
             rec["kingmaking"] = kingmaking_metrics(probes, traj_games)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
-from meeplab.analysis.quality import DECIDED, THRESHOLDS, band, has_quality, load_quality
+from meeplab.analysis.quality import DECIDED, THRESHOLDS, band, calibrated, has_quality, load_quality
 
 from . import charts
 from .format import b, ci, code, figure, num, pct, table
@@ -87,6 +87,32 @@ def histograms(q: dict, players: list[int]) -> str:
     return charts.to_uri(fig)
 
 
+def calibration_chart(q: dict, players: list[int]) -> str:
+    """Per player count: the observed win rate (with its interval) against the estimated win probability, by bin of
+    the estimate; on the diagonal the estimates are calibrated."""
+    fig, axes = _panels(len(players))
+    for ax, p in zip(axes, players):
+        cal = q["players"][str(p)].get("calibration") or {}
+        rows = cal.get("bins") or []
+        ax.plot([0, 1], [0, 1], color=charts.FAIR, ls="--", lw=1, label="calibrated")
+        if rows:
+            x = np.array([r["predicted"] for r in rows])
+            y = np.array([r["observed"] for r in rows])
+            lo = np.array([r["observed_lo"] for r in rows])
+            hi = np.array([r["observed_hi"] for r in rows])
+            ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o-", color=charts.PALETTE[0],
+                        capsize=3, lw=1.5, label="observed")  # fmt: skip
+        err = cal.get("value")
+        ax.set_title(f"{p} players" + (f": error {pct(err)}" if err is not None else ""))
+        ax.set_xlabel("estimated win probability")
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        _pct_axis(ax, 1.02)
+    axes[0].set_ylabel("observed win rate")
+    axes[0].legend(loc="upper left")
+    return charts.to_uri(fig)
+
+
 def skill_bar(q: dict, players: list[int]) -> str:
     """Relative skill per player count: a bar split into skill (RS) and luck (1 - RS), with RS's interval."""
     fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.55 * len(players)), layout="constrained")
@@ -111,15 +137,41 @@ def skill_bar(q: dict, players: list[int]) -> str:
 
 # -- findings ---------------------------------------------------------------------------------------------------------
 
+#: the findings' lines that rest on the win-probability trajectories (analysis.quality.TRAJECTORY_METRICS)
+FROM_TRAJECTORIES = (
+    "lead changes",
+    "decisiveness",
+    "drama",
+    "uncertainty",
+    "comebacks",
+    "runaway leader",
+    "kingmaking",
+)
+
 
 def findings(q: dict, p: int) -> list[Fragment]:
     """One line per metric, in plain words, with the thresholds of docs/quality.md."""
     rec = q["players"][str(p)]
     items: list[Fragment] = []
     lab = b(f"{p} players:")
+    off = calibrated(rec) == "miscalibrated"
 
     def add(metric: str, *text) -> None:
-        items.append([lab, " ", b(f"{metric}: "), *text])
+        mark = [b("uncalibrated: "), "rests on win probabilities that do not match the results (see calibration); "]
+        items.append([lab, " ", b(f"{metric}: "), *(mark if off and metric in FROM_TRAJECTORIES else []), *text])
+
+    cal = rec.get("calibration") or {}
+    if cal.get("value") is not None:
+        word = {
+            "calibrated": "the estimates match the results",
+            "miscalibrated": "the estimates do not match the results; the metrics from them are marked",
+            "undecided": "undecided: the interval straddles the threshold",
+        }[calibrated(rec)]
+        add(
+            "calibration",
+            f"the win probabilities are off by {_iv(cal)} on average ({word}; above "
+            f"{pct(THRESHOLDS['calibration_error'], 0)} they do not; {cal['n']:,} estimates of {cal['games']} games).",
+        )
 
     rs = rec.get("relative_skill")
     if rs and rs.get("value") is not None:
@@ -293,6 +345,17 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
                 f"{pct(DECIDED, 0)}.",
             )
         )
+    if any((q["players"][str(p)].get("calibration") or {}).get("bins") for p in players):
+        figs.append(
+            figure(
+                calibration_chart(q, players),
+                "calibration of the win probabilities",
+                "Observed win rate (95 % Wilson interval) against the estimated win probability, in ten bins of the "
+                "estimate, every estimate before the end of the trajectories' games; on the dashed diagonal the "
+                "estimates are calibrated. The error in the title is the calibration error: the root of the bins' "
+                "mean squared distance from the diagonal, less what the finite games alone give (docs/quality.md).",
+            )
+        )
     figs.append(
         figure(
             histograms(q, players),
@@ -324,6 +387,7 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
             redraw=s.get("redraw", ""),
             redraw_note=s.get("redraw_note", ""),
             skill_games=s["skill_games"],
+            evaluator=str(s.get("evaluator") or ""),
         ),
         command=code(reproduce_command(path, q, players)),
     )
@@ -352,6 +416,7 @@ def reproduce_command(path, q: dict, players: list[int]) -> str:
         ("--trajectory-games", "trajectory_games"),
         ("--playouts", "playouts"),
         ("--points", "points"),
+        ("--evaluator", "evaluator"),
         ("--skill-games", "skill_games"),
         ("--beginner", "beginner"),
         ("--skilled", "skilled"),

@@ -347,12 +347,14 @@ class SequentialSection(Section):
 @dataclass(frozen=True)
 class QualitySettings:
     """How the win probabilities were estimated: playouts per point, how fresh chance was drawn (``redraw``:
-    ``exact``, ``determinise`` with its ``redraw_note``, or empty) and the relative-skill games per player."""
+    ``exact``, ``determinise`` with its ``redraw_note``, or empty), who played the playouts (``evaluator``: a bot's
+    name, or empty: the run's own bots) and the relative-skill games per player."""
 
     playouts: int
     redraw: str
     redraw_note: str
     skill_games: int
+    evaluator: str = ""
 
 
 @dataclass(frozen=True)

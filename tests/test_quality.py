@@ -355,12 +355,13 @@ def test_quality_section_in_chromium(browser, qdir, tmp_path):
     page.goto(html.as_uri())
     sec = page.locator("section", has_text="Is it a good game?").last
     text = sec.inner_text()
-    for words in ("luck vs skill", "lead changes", "decisiveness", "drama", "kingmaking", "What decides games"):
+    for words in ("luck vs skill", "calibration", "lead changes", "decisiveness", "drama", "kingmaking",
+                  "What decides games"):  # fmt: skip
         assert words in text
     assert "from the true state: every holding kept" in text  # Schweinebande registers its redraw
     imgs = sec.locator("img")
-    assert imgs.count() == 3  # fan chart, histograms, luck-skill bar
-    assert all(imgs.nth(i).evaluate("e => e.naturalWidth > 100") for i in range(3))
+    assert imgs.count() == 4  # fan chart, calibration, histograms, luck-skill bar
+    assert all(imgs.nth(i).evaluate("e => e.naturalWidth > 100") for i in range(4))
     assert "meeplab ladder schweinebande" in page.locator(".findings").first.inner_text()
     sec.screenshot(path=str(tmp_path / "quality.png"))
 
@@ -449,3 +450,48 @@ def test_a_verdict_needs_its_whole_interval_on_one_side():
     assert q.band({"value": 0.12, "lo": 0.08, "hi": 0.16}, "drama") == "undecided"
     assert q.band({"value": 0.04, "lo": 0.02, "hi": 0.06}, "drama") == "below"
     assert q.band({"value": 0.2}, "drama") == "above"  # no interval: the value decides
+
+
+def _planted_trajectories(sharp: float, games: int = 400, seed: int = 0) -> pd.DataFrame:
+    """Two seats, four points per game: seat 1's true chance p is drawn per game, the game is won by it with
+    probability p, and the estimates say 0.5 + sharp (p - 0.5) (seat 2: the rest): calibrated at ``sharp`` 1,
+    overconfident above it (the failure of playouts by a weaker policy than the seats': 0.86 said, 0.45 won)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for g in range(games):
+        p = rng.uniform(0.05, 0.95)
+        won = float(rng.random() < p)
+        est = min(max(0.5 + sharp * (p - 0.5), 0.0), 1.0)
+        for j in range(4):
+            final = j == 3
+            for seat, e, w in ((1, est, won), (2, 1 - est, 1 - won)):
+                rows.append((2, g, j, j, j, j / 3, seat, w if final else e, 0.0, final))
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "final"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_calibration_tells_estimates_that_match_the_results_from_ones_that_do_not():
+    """Planted: estimates that are the true chances are calibrated (their error's interval below the threshold);
+    estimates 0.25 too high for seat 1 (and so too low for seat 2) are not, bin by bin and in the verdict, and the
+    report marks the metrics that rest on them."""
+    from meeplab.reports.quality import findings
+
+    good = q.calibration(_planted_trajectories(1.0, games=2000), reps=300)
+    assert good["hi"] < q.THRESHOLDS["calibration_error"] and q.calibrated({"calibration": good}) == "calibrated"
+    assert sum(b["n"] for b in good["bins"]) == good["n"] == 2000 * 3 * 2
+    assert good["value"] < good["ece"]  # the plain error reads its finite games' noise; the debiased one does not
+    few = q.calibration(_planted_trajectories(1.0, games=100), reps=300)
+    assert q.calibrated({"calibration": few}) == "undecided"  # 100 games cannot tell
+    bad = q.calibration(_planted_trajectories(2.0), reps=300)
+    assert bad["lo"] > q.THRESHOLDS["calibration_error"] and q.calibrated({"calibration": bad}) == "miscalibrated"
+    top = bad["bins"][-1]
+    assert top["predicted"] > 0.9 and top["observed_hi"] < top["predicted"]
+    traj = _planted_trajectories(2.0)
+    rec = {**q.trajectory_metrics(traj), "calibration": bad, "relative_skill": None,
+           "margin_share": {"median": 0.2}, "margin": {"median": 3.0}, "tiebreak_decided": {"value": 0.0},
+           "shared_wins": {"value": 0.0}, "decisions_per_seat": {"value": 4.0}, "branching": {"mean": 2.0},
+           "forced_share": {"value": 0.0}}  # fmt: skip
+    lines = [" ".join(x if isinstance(x, str) else str(x) for x in f) for f in findings({"players": {"2": rec}}, 2)]
+    marked = [line for line in lines if "uncalibrated" in line]
+    assert any("lead changes" in line for line in marked) and any("drama" in line for line in marked)
+    assert not any("closeness" in line for line in marked) and any("calibration" in line for line in lines)

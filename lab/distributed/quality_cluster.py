@@ -67,17 +67,17 @@ def _warm(key, fn) -> None:
     _WARM.add(key)
 
 
-def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, playouts, points, rotate, km):
+def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator):
     """Worker side: the trajectories of the game indices ``games`` and the CPU seconds they took."""
     game, ctx = _prepared(job)
     use_threads(worker_threads(threads))
     args = (game, ctx, list(bots), n_players, seed)
     _warm(
-        ("traj", job, tuple(bots), n_players, rotate),
-        lambda: trajectory_part(*args, [0], 2, 2, rotate, job.bot_configs),
+        ("traj", job, tuple(bots), n_players, rotate, evaluator),
+        lambda: trajectory_part(*args, [0], 2, 2, rotate, job.bot_configs, evaluator=evaluator),
     )
     c0 = time.process_time()
-    out = trajectory_part(*args, np.asarray(games), playouts, points, rotate, job.bot_configs, *km)
+    out = trajectory_part(*args, np.asarray(games), playouts, points, rotate, job.bot_configs, *km, evaluator)
     out["cpu_seconds"] = time.process_time() - c0
     return out
 
@@ -123,6 +123,7 @@ def gather(ex, calls: list[tuple]) -> list:
 def play_trajectories_on(
     ex, game, values: dict, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+    evaluator: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """:func:`lab.studies.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
     ``cpu_seconds`` summed over the workers, ``workers`` the cluster's size."""
@@ -132,7 +133,7 @@ def play_trajectories_on(
     t0 = time.perf_counter()
     calls = [
         (trajectory_task, job, ex.threads, tuple(bots), n_players, seed, np.arange(s, s + n), playouts, points,
-         rotate, km)
+         rotate, km, evaluator)
         for s, n in parts(games, ex.workers)
     ]  # fmt: skip
     got = gather(ex, calls)

@@ -31,6 +31,19 @@ def engine_context(game: GameSpec, ctx: Any, lineup) -> Any:
     return cx
 
 
+def evaluator_lineup(game: GameSpec, name: str, n_players: int, bot_configs=()):
+    """The lineup that plays the trajectories' playouts for ``--evaluator NAME``: that plain bot in every seat, or a
+    one-line refusal (an unknown bot, or a search bot: a search inside every playout would take hours)."""
+    known = available(game.id, bot_configs)
+    if name not in known:
+        raise MeeplabError(f"--evaluator: unknown bot '{name}' for {game.id}; available: {', '.join(sorted(known))}")
+    if known[name].search:
+        raise MeeplabError(
+            f"--evaluator {name} is a search bot: the playouts need a plain bot (learned, tuned, heuristic, ...)"
+        )
+    return make_lineup(game.id, [name], n_players, True, bot_configs)
+
+
 def check_trajectory_budget(games: int, playouts: int, points: int) -> None:
     """Refuse a trajectory budget that cannot give the metrics (one clear line)."""
     if playouts < 2:
@@ -44,15 +57,17 @@ def check_trajectory_budget(games: int, playouts: int, points: int) -> None:
 def play_trajectories(
     game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+    evaluator: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``): the arrays
-    of :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
+    """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``; playouts by
+    ``evaluator`` in every seat, None: the run's own plain bots): the arrays of
+    :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
     check_trajectory_budget(games, playouts, points)
-    trajectory_part(game, ctx, bots, n_players, seed, [0], 2, 2, rotate, bot_configs)  # compile (or load) apart
+    trajectory_part(game, ctx, bots, n_players, seed, [0], 2, 2, rotate, bot_configs, evaluator=evaluator)  # compile
     t0, c0 = time.perf_counter(), time.process_time()
     out = trajectory_part(
         game, ctx, bots, n_players, seed, np.arange(games), playouts, points, rotate, bot_configs, km_below, km_cand,
-        km_lead,
+        km_lead, evaluator,
     )  # fmt: skip
     return trajectory_timing(out, time.perf_counter() - t0, time.process_time() - c0, playouts, points, km_cand)
 
@@ -60,6 +75,7 @@ def play_trajectories(
 def trajectory_part(
     game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
+    evaluator: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The trajectories of the run's games with the indices ``games`` (any subset, any order: game ``g`` depends on
     ``(seed, g)`` alone), as :func:`sim.core.trajectories.trajectories` returns them, plus ``exact_redraw`` (whether
@@ -71,9 +87,12 @@ def trajectory_part(
     lineup = make_lineup(game.id, bots, n_players, rotate, bot_configs)
     if any(is_restricted(lineup.search[e]) for e in range(n_players)):
         raise MeeplabError("quality plays unrestricted bots only")
+    ev = None if evaluator is None else evaluator_lineup(game, evaluator, n_players, bot_configs)
     cx = engine_context(game, ctx, lineup)
     ncat = max(1, len(game.categories))
-    out = trajectories(cx, lineup, n_players, ncat, seed, games, playouts, points, km_below, km_cand, km_lead)
+    out = trajectories(
+        cx, lineup, n_players, ncat, seed, games, playouts, points, km_below, km_cand, km_lead, evaluator=ev
+    )
     out["exact_redraw"] = exact_redraw(cx)
     return out
 

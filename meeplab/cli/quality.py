@@ -21,7 +21,15 @@ from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 
 #: the metrics the result table on stdout shows per player count (quality.json's names)
-TABLE_METRICS = ("relative_skill", "lead_changes", "decisiveness", "drama", "comeback_rate", "margin_share")
+TABLE_METRICS = (
+    "relative_skill",
+    "calibration",
+    "lead_changes",
+    "decisiveness",
+    "drama",
+    "comeback_rate",
+    "margin_share",
+)
 
 
 @cli.command("quality")
@@ -48,6 +56,12 @@ TABLE_METRICS = ("relative_skill", "lead_changes", "decisiveness", "drama", "com
     show_default=True,
     help="Games per player of the relative-skill measurement (0 = skip it).",
 )
+@click.option(
+    "--evaluator",
+    default=None,
+    help="The plain bot that plays the trajectories' playouts in every seat (default: the run's own plain bots; a "
+    "search seat's playout policy). The report's calibration says whether its estimates match the results.",
+)
 @click.option("--beginner", default="random", show_default=True, help="Relative skill: the beginner.")
 @click.option("--skilled", default=None, help="Relative skill: the skilled player, a search bot (default: rollout).")
 @click.option(
@@ -64,6 +78,7 @@ def quality_cmd(
     playouts,
     points,
     skill_games,
+    evaluator,
     beginner,
     skilled,
     field,
@@ -78,8 +93,9 @@ def quality_cmd(
     \b
     - win-probability trajectories (OUT/trajectories.parquet): at --points points of the first
       --trajectory-games games, each seat's chance to win given the true state, by --playouts playouts of
-      the run's bots with fresh chance; from them lead changes, decisiveness, drama, uncertainty,
-      comeback rate, runaway leader;
+      the run's bots (or of --evaluator) with fresh chance, and their calibration against the games'
+      results (miscalibrated: a warning, and the metrics from them are marked); from them lead changes,
+      decisiveness, drama, uncertainty, comeback rate, runaway leader;
     - relative skill (Dreef et al. 2004): beginner, skilled and clairvoyant skilled player, each in one
       seat against --field on the same --skill-games games;
     - closeness (margins, tie-breaks, shared wins), decisions and branching factor, kingmaking (3+
@@ -104,6 +120,10 @@ def quality_cmd(
     from meeplab.sim.core.bots import available
 
     known = available(g.id, cfg.bot_configs)
+    if evaluator is not None:
+        from meeplab.lab.studies.quality import evaluator_lineup
+
+        evaluator_lineup(g, evaluator, cfg.players[0], cfg.bot_configs)  # refused here, before the run plays
     for opt, name in (("--beginner", beginner), ("--skilled", skilled), ("--field", field)):
         if name is not None and name not in known:
             raise MeeplabError(f"{opt}: unknown bot '{name}' for {g.id}; available: {', '.join(sorted(known))}")
@@ -126,10 +146,21 @@ def quality_cmd(
         rec = measure(
             g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
             traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games,
-            beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex,
+            beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex, evaluator=evaluator,
         )  # fmt: skip
     if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
         click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)
+    from meeplab.analysis.quality import THRESHOLDS, calibrated
+
+    for p, m in sorted(rec["players"].items(), key=lambda x: int(x[0])):
+        if calibrated(m) == "miscalibrated":  # never silent either
+            cal = m["calibration"]
+            click.echo(
+                f"meeplab: warning: {g.id}, {p} players: the win probabilities are off by {cal['value']:.3f} on "
+                f"average [{cal['lo']:.3f}, {cal['hi']:.3f}] (above {THRESHOLDS['calibration_error']:g}): lead "
+                "changes, decisiveness, drama, comebacks and kingmaking rest on them (docs/quality.md, calibration)",
+                err=True,
+            )
     if not kw["quiet"]:
         click.echo(f"meeplab: quality data -> {cfg.out}/quality.json", err=True)
     if report_path:

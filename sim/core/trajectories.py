@@ -7,7 +7,8 @@ The second pass replays it and, at ``points`` decision points spread evenly over
 ``j * D // points``), estimates each seat's probability of winning given the true state: ``playouts`` copies of the
 state, each with its future chance drawn afresh (``fm_redraw``: the unseen order of every deck, pile and stock; every
 seat keeps what it holds, the other seats' hidden cards included, and the pending candidates stay valid) and played to
-the end by the run's own plain bots (a search seat by its playout policy). A game that registers no ``redraw`` gets
+the end by the run's own plain bots (a search seat by its playout policy), or by an evaluator the caller names (one
+plain bot in every seat: ``trajectories(..., evaluator=lineup)``). A game that registers no ``redraw`` gets
 its ``fm_determinise`` for the seat to move instead, which also re-deals the other seats' hidden holdings: the
 estimate is then conditioned on what the seat to move knows, not on the true state (``forward.exact_redraw``;
 ``meeplab quality`` records which one ran). A seat's estimate is its mean win share (a k-way
@@ -116,10 +117,10 @@ def win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc,
 
 
 @njit(cache=True, _nrt=False)
-def kingmaking(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2, maxc, lead, lower=False):
+def kingmaking(st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k_play, acc, acc2, maxc, lead, lower):
     """1 if candidates of the seat to move make different other seats the clear favourite (see the module doc),
-    else 0. Candidate ``c`` is played out ``k_play`` times on the streams ``(base, k)`` (common random numbers), in
-    ``scratch``."""
+    else 0. The seat's own bot (``fns``/``weights``) names its pick; candidate ``c`` is played out ``k_play`` times
+    by the evaluator (``efns``/``eweights``) on the streams ``(base, k)`` (common random numbers), in ``scratch``."""
     sim, sc, tb, brk, cand = scratch.sim, scratch.sc, scratch.tb, scratch.brk, scratch.cand
     r = st.rec[0]
     q = sim.rec[0]
@@ -141,7 +142,7 @@ def kingmaking(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2
             rng_init(q.rng, base, k)
             fm_redraw(sim, cx, q.rng)
             fm_apply(sim, cx, cand[ci])
-            playout_lineup(sim, cx, fns, weights, g, np_, rotate)
+            playout_lineup(sim, cx, efns, eweights, g, np_, rotate)
             fm_result(sim, cx, sc, tb, brk)
             add_wins(sc, tb, np_, acc, acc2, lower)
         best = -1
@@ -161,10 +162,11 @@ def kingmaking(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2
 
 @njit(cache=True, nogil=True)
 def trajectory_game(
-    cx, fns, weights, search, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch, ncat,
-    steps, rounds, prob, se, dec, forced, hist, king,
+    cx, fns, weights, search, efns, eweights, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch,
+    ncat, steps, rounds, prob, se, dec, forced, hist, king,
 ):  # fmt: skip
-    """Game ``g``: its decision counts (``dec``/``forced`` per seat, ``hist[kind, n]``) and, at ``points`` + 1
+    """Game ``g`` (played by the lineup ``fns``/``weights``/``search``; its playouts by ``efns``/``eweights``): its
+    decision counts (``dec``/``forced`` per seat, ``hist[kind, n]``) and, at ``points`` + 1
     points, the decision index ``steps[j]``, game length so far ``rounds[j]``, each seat's win probability
     ``prob[j, p]`` and standard error ``se[j, p]`` (point ``points`` = the result) and ``king[j]`` (-1 = not a
     kingmaking probe, else 0/1). Returns D, the game's decision points."""
@@ -204,7 +206,7 @@ def trajectory_game(
             j += 1
         if j < points and (j * d) // points == i:
             base = point_seed(seed, g, i)
-            win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, pa, pb, lower)
+            win_probability(st, scratch, cx, efns, eweights, g, rotate, base, k_play, pa, pb, lower)
             steps[j] = i
             rounds[j] = r.ctl[C_LENGTH]
             for p in range(np_):
@@ -212,8 +214,8 @@ def trajectory_game(
                 se[j, p] = pb[p]
             if np_ >= 3 and km_cand != 1 and r.ctl[C_N] > 1 and pa[seat] < km_below:
                 king[j] = kingmaking(
-                    st, scratch, cx, fns, weights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play, pa, pb, km_cand,
-                    km_lead, lower,
+                    st, scratch, cx, fns, weights, efns, eweights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play,
+                    pa, pb, km_cand, km_lead, lower,
                 )  # fmt: skip
             j += 1
         i += 1
@@ -234,9 +236,10 @@ def trajectory_game(
 
 def trajectories(
     cx, lineup, np_: int, ncat: int, seed: int, games, playouts: int, points: int, km_below=0.02, km_cand=6,
-    km_lead=0.1,
+    km_lead=0.1, evaluator=None,
 ) -> dict:  # fmt: skip
-    """Trajectories of the given game indices (see the module doc) as numpy arrays: ``steps``/``rounds``
+    """Trajectories of the given game indices (see the module doc; ``evaluator``: a lineup of plain bots whose entries
+    play the playouts, None: ``lineup``'s own) as numpy arrays: ``steps``/``rounds``
     [G, points+1], ``prob``/``se`` [G, points+1, P], ``dec``/``forced`` [G, P], ``hist`` [G, KIND_MAX, NMAX],
     ``king`` [G, points+1], ``length`` [G] (decision points per game)."""
     games = np.ascontiguousarray(games, dtype=np.int64)  # one compiled signature (a reversed view would be another)
@@ -253,10 +256,12 @@ def trajectories(
         "length": np.zeros(ng, dtype=np.int64),
     }
     srch = search_function(cx, lineup, np_, ncat)
+    ev = lineup if evaluator is None else evaluator
 
     def game(i):
         out["length"][i] = trajectory_game(
-            cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate, seed, games[i], int(playouts),
+            cx, lineup.fns, lineup.weights, lineup.search, ev.fns, ev.weights, np_, lineup.rotate, seed, games[i],
+            int(playouts),
             int(points), float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"][i],
             out["rounds"][i], out["prob"][i], out["se"][i], out["dec"][i], out["forced"][i], out["hist"][i],
             out["king"][i],
