@@ -555,7 +555,7 @@ def measure(
             arr = dist.play_trajectories_on(
                 executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs,
                 evaluator=evaluator,
-            )
+            )  # fmt: skip
         record["settings"].update(redraw_setting(arr["exact_redraw"]))
         games = np.arange(traj_games)
         traj = trajectory_frame(arr, p, games)
