@@ -49,6 +49,8 @@ THRESHOLDS = {
 TRAJECTORY_METRICS = ("lead_changes", "decisiveness", "drama", "uncertainty", "comeback_rate", "runaway_leader",
                       "kingmaking")  # fmt: skip
 CALIBRATION_BINS = 10
+#: Ludii's state-evaluation metrics computed on the trajectories (:func:`ludii_metrics`), per game then averaged
+LUDII_METRICS = ("ludii_lead_change", "ludii_decisiveness_threshold", "ludii_decisiveness", "ludii_drama")
 CALIBRATION_MIN_GAMES = 30  # fewer trajectory games give no calibration verdict
 
 
@@ -189,6 +191,7 @@ def game_metrics(prog: np.ndarray, p: np.ndarray) -> dict[str, float]:
         return int(np.argmax(p[j]))
 
     return {
+        **ludii_metrics(p),
         "lead_changes": lead_changes(p),
         "decided_at": decided_at,
         "drama": drama,
@@ -196,6 +199,40 @@ def game_metrics(prog: np.ndarray, p: np.ndarray) -> dict[str, float]:
         "comeback": float(favourite_at(2 / 3) != w),
         "half_leader_win": float(p[-1, favourite_at(0.5)]),
         "winner": w + 1,
+    }
+
+
+def ludii_metrics(p: np.ndarray) -> dict[str, float]:
+    """Ludii's Lead Change, Decisiveness Threshold, Decisiveness and Drama (Average) of one game, as Ludii's
+    ``metrics`` package defines them, on our estimates: ``p`` [points, seats] with the last row the result; the
+    winners are the seats with the largest result (Ludii's highest-ranked players, ties included). Ludii evaluates
+    every move with its UCT evaluations; here the evaluation is the win probability at the sample points.
+
+    * ``ludii_lead_change``: the points at which the set of seats with the highest evaluation differs from the set
+      at the point before (the first point counts, Ludii's initial set being empty), divided by the points;
+    * ``ludii_decisiveness_threshold``: the highest evaluation a non-winner reached;
+    * ``ludii_decisiveness``: the first point at which a winner's evaluation exceeds that threshold, as a share of
+      the points (1 if none does; Ludii divides two integers there, which gives 0 or 1; we divide as reals);
+    * ``ludii_drama``: the mean over the points of the highest evaluation less the winners' mean evaluation (Ludii's
+      Drama with the Average aggregate: our ``drama``, with the winners' mean for a shared win)."""
+    p = np.asarray(p, dtype=float)
+    before = p[:-1]
+    n = len(before)
+    if n == 0:
+        return {"ludii_lead_change": 0.0, "ludii_decisiveness_threshold": 0.0, "ludii_decisiveness": 1.0,
+                "ludii_drama": 0.0}  # fmt: skip
+    win = np.flatnonzero(p[-1] >= p[-1].max() - 1e-12)
+    losers = np.setdiff1d(np.arange(p.shape[1]), win)
+    top = before.max(axis=1)
+    leaders = [frozenset(np.flatnonzero(row >= t - 1e-12)) for row, t in zip(before, top)]
+    changes = sum(1 for i in range(n) if i == 0 or leaders[i] != leaders[i - 1])
+    threshold = float(before[:, losers].max()) if len(losers) else -1.0
+    above = np.flatnonzero((before[:, win] > threshold).any(axis=1))
+    return {
+        "ludii_lead_change": changes / n,
+        "ludii_decisiveness_threshold": threshold,
+        "ludii_decisiveness": float(above[0]) / n if len(above) else 1.0,
+        "ludii_drama": float(np.mean(top - before[:, win].mean(axis=1))),
     }
 
 
@@ -222,6 +259,7 @@ def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
         "uncertainty": mean_ci(pg["uncertainty"]),
         "comeback_rate": share_ci(pg["comeback"].sum(), n),
         "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
+        "ludii": {k.removeprefix("ludii_"): mean_ci(pg[k]) for k in LUDII_METRICS},
         "trajectory_se": {"value": float(traj.loc[~traj["final"], "se"].mean()), "n": int((~traj["final"]).sum())},
     }
 

@@ -324,6 +324,26 @@ def _decides_table(q: dict, players: list[int]) -> Table:
     )
 
 
+def _ludii_table(q: dict, players: list[int]) -> Table | None:
+    """Per player count: Ludii's Lead Change, Decisiveness Threshold, Decisiveness and Drama beside ours."""
+    rows = []
+    for p in players:
+        rec = q["players"][str(p)]
+        lu = rec.get("ludii")
+        if not lu:
+            continue
+        pairs = (
+            ("lead change", _iv(lu["lead_change"], _n2) + " per point", _iv(rec["lead_changes"], _n2) + " per game"),
+            ("decisiveness threshold", _iv(lu["decisiveness_threshold"]), f"{pct(DECIDED, 0)} (fixed)"),
+            ("decisiveness", _iv(lu["decisiveness"]) + " of the game", _iv(rec["decisiveness"]) + " of the game"),
+            ("drama", _iv(lu["drama"]), _iv(rec["drama"])),
+        )
+        rows += [[str(p), name, ludii, ours] for name, ludii, ours in pairs]
+    if not rows:
+        return None
+    return table(["players", "metric", "Ludii's definition", "meeplab's"], rows, numeric=[False, False, True, True])
+
+
 def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
     """The section for a directory holding ``quality.json`` (None otherwise)."""
     if not has_quality(path):
@@ -390,6 +410,7 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
             evaluator=str(s.get("evaluator") or ""),
         ),
         command=code(reproduce_command(path, q, players)),
+        ludii=_ludii_table(q, players),
     )
 
 

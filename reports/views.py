@@ -359,7 +359,8 @@ class QualitySettings:
 
 @dataclass(frozen=True)
 class QualitySection(Section):
-    """ "Is it a good game?": findings, charts, what decides games, decisions, settings and the command."""
+    """ "Is it a good game?": findings, charts, what decides games, decisions, Ludii's metrics beside ours, settings
+    and the command."""
 
     template: ClassVar[str] = "quality.html.j2"
     anchor: str
@@ -369,6 +370,7 @@ class QualitySection(Section):
     decisions: Table
     settings: QualitySettings
     command: Fragment
+    ludii: Table | None = None
 
 
 # -- the skill ladder -------------------------------------------------------------------------------------------------

@@ -495,3 +495,19 @@ def test_calibration_tells_estimates_that_match_the_results_from_ones_that_do_no
     marked = [line for line in lines if "uncalibrated" in line]
     assert any("lead changes" in line for line in marked) and any("drama" in line for line in marked)
     assert not any("closeness" in line for line in marked) and any("calibration" in line for line in lines)
+
+
+def test_ludiis_definitions_on_a_hand_written_trajectory():
+    """Ludii's Lead Change, Decisiveness Threshold, Decisiveness and Drama, as its metrics package defines them, on
+    a trajectory worked by hand: seat 2 wins; the leaders are {1, 2}, {1}, {2}, {2} (three changes in four points,
+    the first counting); seat 1 reached 0.6 at best, seat 2 first passes it at the third point; seat 2 trailed
+    only at the second point, by 0.2."""
+    p = [[0.5, 0.5], [0.6, 0.4], [0.3, 0.7], [0.2, 0.8], [0.0, 1.0]]
+    got = q.ludii_metrics(np.array(p))
+    assert got["ludii_lead_change"] == pytest.approx(0.75)
+    assert got["ludii_decisiveness_threshold"] == pytest.approx(0.6)
+    assert got["ludii_decisiveness"] == pytest.approx(0.5)
+    assert got["ludii_drama"] == pytest.approx(0.05)
+    assert q.game_metrics(np.linspace(0, 1, 5), np.array(p))["drama"] == pytest.approx(got["ludii_drama"])
+    never = q.ludii_metrics(np.array([[0.9, 0.1], [0.9, 0.1], [0.0, 1.0]]))  # the winner never passes 0.9
+    assert never["ludii_decisiveness"] == 1.0 and never["ludii_lead_change"] == 0.5
