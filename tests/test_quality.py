@@ -256,6 +256,36 @@ def test_acbas_clairvoyant_is_the_skilled_player(tiny):
         assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
 
 
+TINY_ISMCTS = '[bots.tiny-ismcts]\nbase = "ismcts"\n[bots.tiny-ismcts.weights]\nper_candidate = 2\nmax_candidates = 3\n'
+
+
+@pytest.mark.parametrize("search", ["tiny", "tiny-ismcts"])
+def test_the_clairvoyant_twin_is_the_same_search_on_the_true_state(tiny, tmp_path, search):
+    """The fictive player is the skilled search bot itself with S_TRUE on: for rollout and ismcts alike it plays
+    ACBAS (no chance, no hidden information) exactly as the skilled player, game for game, so RS = 1 exactly; in
+    Schweinebande (chance) knowing the true state changes its games."""
+    from meeplab.lab.studies import quality as core
+    from meeplab.sim.core.forward import S_TRUE
+
+    cfg = tmp_path / "ismcts.toml"
+    cfg.write_text(TINY_ISMCTS)
+    configs = (tiny, str(cfg))
+    for game, p, field, same in (("acbas", 2, "heuristic", True), ("schweinebande", 3, "heuristic", False)):
+        g = get_game(game)
+        ctx = g.prepare(g.params.resolve({}, g.id))
+        plain = core.skill_lineup(g.id, p, "skilled", search, field, configs)
+        twin = core.skill_lineup(g.id, p, "fictive", search, field, configs)
+        assert twin.search[0, S_TRUE] == 1.0 and plain.search[0, S_TRUE] == 0.0 and not twin.search[1:, S_TRUE].any()
+        a = g.play(ctx, plain, 3, 0, 6, p)
+        b = g.play(ctx, twin, 3, 0, 6, p)
+        assert np.array_equal(a.score, b.score) == same, game
+    g = get_game("acbas")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    sk = core.play_skill(g, ctx, 2, 3, 6, "random", search, "heuristic", bot_configs=configs)
+    rs = q.relative_skill(sk["wins"], reps=200)
+    assert rs["random_effect"]["value"] == 0.0 and np.array_equal(sk["wins"]["fictive"], sk["wins"]["skilled"])
+
+
 def test_no_learnable_skill_gives_rs_zero(sb, tiny):
     """Chance only: when the skilled player is the beginner (no skill to learn between them), the two win exactly the
     same games (common random numbers), LE = 0, and the clairvoyant player's gain is all chance: RS = 0."""

@@ -1,6 +1,7 @@
 """What ``meeplab quality`` plays, through any game's face (``GameSpec``): win-probability trajectories of a run's
 games (``sim.core.trajectories``) and the three players of Dreef et al.'s relative skill (beginner, skilled and
-the clairvoyant fictive player of ``sim.core.clairvoyant``), each against the same field on common random numbers.
+the clairvoyant fictive player: the skilled search bot searching from the true state, ``S_TRUE``), each against the
+same field on common random numbers.
 
 Raw numbers only (numpy arrays); ``meeplab.analysis.quality`` turns them into the metrics and files.
 """
@@ -14,7 +15,7 @@ import numpy as np
 
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.forward import ALGO_NONE, S_ALGO
+from meeplab.sim.core.forward import ALGO_NONE, S_ALGO, S_TRUE
 from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.restrict import is_restricted
 
@@ -127,8 +128,8 @@ def play_skill(
 ) -> dict[str, Any]:  # fmt: skip
     """Dreef et al.'s three players, each in one seat against ``n_players - 1`` seats of ``field``, rotated over the
     seats game by game, on the same games ``0 .. games-1`` (common random numbers: game ``g`` is dealt from
-    ``(seed, g)`` for all three). The fictive player is ``skilled`` searching from the true state
-    (``sim.core.clairvoyant``; ``skilled`` must be a search bot). Returns per role the tested seat's win share per game
+    ``(seed, g)`` for all three). The fictive player is ``skilled`` itself, searching from the true state (its
+    search row's ``S_TRUE``, for rollout and ismcts alike; ``skilled`` must be a search bot). Returns per role the tested seat's win share per game
     (``wins[role]``: float[games]) and its seconds."""
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")
@@ -145,13 +146,15 @@ def play_skill(
 
 def skill_lineup(game_id: str, n_players: int, role: str, name: str, field: str, bot_configs=()):
     """The lineup of one relative-skill player: ``name`` in entry 0, ``field`` in the others, rotated; the fictive
-    player's ``name`` must be a search bot."""
+    player is ``name`` searching from the true state (``S_TRUE`` on entry 0), so ``name`` must be a search bot."""
     lineup = make_lineup(game_id, [name] + [field] * (n_players - 1), n_players, True, bot_configs)
-    if role == "fictive" and lineup.search[0, S_ALGO] == ALGO_NONE:
-        raise MeeplabError(
-            f"the skilled player '{name}' is no search bot: the fictive (clairvoyant) player is a search bot "
-            "playing out the true state (e.g. --skilled rollout)"
-        )
+    if role == "fictive":
+        if lineup.search[0, S_ALGO] == ALGO_NONE:
+            raise MeeplabError(
+                f"the skilled player '{name}' is no search bot: the fictive (clairvoyant) player is a search bot "
+                "playing out the true state (e.g. --skilled rollout)"
+            )
+        lineup.search[0, S_TRUE] = 1.0  # a lineup is made afresh for each call: nothing else sees the flag
     return lineup
 
 
@@ -162,16 +165,8 @@ def skill_wins(
     """One role of :func:`play_skill` on games ``start .. start+games-1``: the tested seat's win share per game, in the
     game's score direction (any split of the games gives the same numbers: game ``g`` depends on ``(seed, g)``
     alone)."""
-    from meeplab.sim.core.clairvoyant import clairvoyant_function, run_batch_with
-
     lineup = skill_lineup(game.id, n_players, role, name, field, bot_configs)
-    if role == "fictive":
-        ncat = max(1, len(game.categories))
-        cx = engine_context(game, ctx, lineup)
-        srch = clairvoyant_function(cx, lineup, n_players, ncat)
-        batch = run_batch_with(cx, lineup, n_players, seed, start, games, ncat, srch)
-    else:
-        batch = game.play(ctx, lineup, seed, start, games, n_players)
+    batch = game.play(ctx, lineup, seed, start, games, n_players)
     _, win = game.rank_and_win(batch.score, batch.tiebreak)  # in the game's direction (lowest score wins: No Thanks!)
     seats = (-np.arange(start, start + games)) % n_players  # entry 0 sits here in game g (entry = (seat + g) % P)
     return win[np.arange(games), seats]

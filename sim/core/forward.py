@@ -85,7 +85,12 @@ S_PERCAND = 14  # ismcts: iterations per root candidate searched (0 = S_PLAYOUTS
 S_WIDEN = 15  # ismcts: progressive widening, a node visited v times offers at most 1 + S_WIDEN x sqrt(v) moves
 S_ROOT = 16  # ismcts: the root's schedule (sim.core.ismcts.Root: UCB1, sequential halving, or it keeping the pick)
 S_DEPTH = 17  # ismcts: the tree holds at most this many searched decisions from the root (0 = no cap)
-S_WIDTH = 18
+# 1: search from the TRUE state, Dreef et al.'s fictive (clairvoyant) player of relative skill: each playout or
+# iteration copy is re-dealt as usual (so whatever else a re-deal does is done alike) and then overwritten by the true
+# record, its stream started again; the playouts so know the chance outcomes and the other seats' hidden holdings.
+# In a game without chance or hidden information the search then makes exactly its plain choices.
+S_TRUE = 18
+S_WIDTH = 19
 
 
 class Algo(IntEnum):

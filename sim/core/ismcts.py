@@ -91,6 +91,7 @@ from .forward import (
     S_PLAYOUTS,
     S_ROOT,
     S_SWITCH,
+    S_TRUE,
     S_VALUE,
     S_WIDEN,
     S_WIDTH,
@@ -387,6 +388,9 @@ def ismcts_choose(st, scratch, cx, fns, weights, cfg, entry, pick, k, restricted
         fm_copy(sim, st)
         rng_init(q.rng, base, ti[1 + ci, T_VISITS])
         fm_determinise(sim, cx, seat, q.rng)
+        if cfg[S_TRUE] != 0.0:  # the clairvoyant player: the true state again (the re-deal's other effects stay)
+            fm_copy(sim, st)
+            rng_init(q.rng, base, ti[1 + ci, T_VISITS])
         node = 1 + ci
         plen = 0
         path[plen] = node

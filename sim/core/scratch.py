@@ -1,7 +1,7 @@
 """The search scratch: what a search bot works in, one named structure allocated once per block of games.
 
 The shared loop (``sim.core.play``) hands a :class:`SearchScratch` down as one argument, through the search's
-function pointer too, to the searches (``sim.core.search``, ``sim.core.ismcts``, ``sim.core.clairvoyant``) and to the
+function pointer too, to the searches (``sim.core.search``, ``sim.core.ismcts``) and to the
 win-probability playouts (``sim.core.trajectories``). Numba takes it as a heterogeneous named tuple: passing it costs
 what passing its seven fields one by one costs, and nothing in it is allocated during a game.
 """

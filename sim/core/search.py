@@ -36,6 +36,7 @@ from .forward import (
     S_MAXCAND,
     S_PLAYOUTS,
     S_SWITCH,
+    S_TRUE,
     S_VALUE,
     Value,
     ask,
@@ -177,7 +178,7 @@ def rollout_among(st, scratch, cx, fns, weights, cfg, entry, pick, k, pick2):
 @njit(cache=True, inline="always")
 def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, restricted):
     """``scratch.acc[ci]`` = the summed playout values of candidate ``scratch.cand[ci]`` (common random numbers:
-    playout k of every candidate starts from the same re-deal and stream)."""
+    playout k of every candidate starts from the same re-deal and stream; ``cfg[S_TRUE]``: from the true state)."""
     sim, acc, cand, sc, tb, brk = scratch.sim, scratch.acc, scratch.cand, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
@@ -186,6 +187,7 @@ def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, 
     margin = cfg[S_MARGIN]
     rank = int(cfg[S_VALUE]) == Value.RANK
     lower = cfg[S_LOWER] != 0.0
+    true = cfg[S_TRUE] != 0.0
     for ci in range(nc):
         acc[ci] = 0.0
     for k in range(k_play):
@@ -193,6 +195,9 @@ def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, 
             fm_copy(sim, st)
             rng_init(q.rng, base, k)
             fm_determinise(sim, cx, seat, q.rng)
+            if true:  # the clairvoyant player: the true state again (the re-deal's other effects stay)
+                fm_copy(sim, st)
+                rng_init(q.rng, base, k)
             fm_apply(sim, cx, cand[ci])
             if restricted:
                 playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick)
