@@ -129,8 +129,8 @@ def play_skill(
     """Dreef et al.'s three players, each in one seat against ``n_players - 1`` seats of ``field``, rotated over the
     seats game by game, on the same games ``0 .. games-1`` (common random numbers: game ``g`` is dealt from
     ``(seed, g)`` for all three). The fictive player is ``skilled`` itself, searching from the true state (its
-    search row's ``S_TRUE``, for rollout and ismcts alike; ``skilled`` must be a search bot). Returns per role the tested seat's win share per game
-    (``wins[role]``: float[games]) and its seconds."""
+    search row's ``S_TRUE``, for rollout and ismcts alike; ``skilled`` must be a search bot). Returns per role the
+    tested seat's win share per game (``wins[role]``: float[games]) and its seconds."""
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")
     out: dict[str, Any] = {"wins": {}, "seconds": {}, "cpu_seconds": {}, "bots": {}}
