@@ -459,6 +459,14 @@ def rank_section(st: RunStats, colors: dict[str, str]) -> FigureTable:
     )
 
 
+def settled_notes(run: Run, st: RunStats) -> list[Fragment]:
+    """The run's seat finding against the settled one its game ships (``analysis.settled``): a bot artefact at the
+    default rules, or the advice to confirm away from them; one fragment each."""
+    from meeplab.analysis.settled import run_disagreements
+
+    return [[b("Settled finding:"), " ", text] for text in run_disagreements(run, st)]
+
+
 def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[str, str]) -> RunSection:
     """One run's whole section, for ``run.html.j2``."""
     return RunSection(
@@ -469,7 +477,7 @@ def run_section(run: Run, st: RunStats, label: str, anchor: str, colors: dict[st
         path=str(run.path),
         n_rows=num(run.n_rows, 0),
         header=header(run, st),
-        findings=tuple(findings(run, st) + [n for n in [skill_note(run.meta)] if n]),
+        findings=tuple(findings(run, st) + [n for n in [skill_note(run.meta)] if n] + settled_notes(run, st)),
         win=win_section(st, colors),
         seat=seat_section(run, st),
         ties=tie_section(st),

@@ -51,7 +51,15 @@ def run_cmd(game, out, label, report_path, as_json, dry_run, **kw):
     play_runs([cfg], kw)
     if report_path:
         write_report([out], report_path, None)
-    echo_table(f"{game}: win rates and seat gap (seat 1 = start player)", runs_rows([out]), as_json)
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.settled import run_disagreements
+
+    notes = run_disagreements(load_run(out))
+    title = f"{game}: win rates and seat gap (seat 1 = start player)"
+    echo_table(title, runs_rows([out]), as_json, {"settled": notes} if notes else None)
+    if not as_json:
+        for note in notes:
+            click.echo(f"  settled finding: {note}")
 
 
 @cli.command("report")

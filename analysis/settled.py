@@ -1,0 +1,237 @@
+"""The settled seat findings a game ships as data, and the check every run at the default rules makes against them.
+
+A game's folder may hold ``settled.toml`` (:data:`SETTLED_FILE`): per player count, the seat win rates of the
+strongest rung of a skill ladder (``meeplab ladder``; docs/findings.md says how each was made), with their 95 %
+intervals, the ladder's verdict and one line of finding. ``scripts/settled.py GAME LADDER_DIR...`` writes it from
+ladder directories (:func:`from_ladder`, :func:`write_settled`), the one command that regenerates it.
+
+:func:`disagreements` is what a run's report and ``meeplab run``'s stdout say: a run at the default rules, every seat
+the same bot, whose seat win rates lie outside the settled ones (an interval that does not overlap the settled
+interval of the same seat) is told "treat this as a bot artefact; the settled finding is ..."; a run away from the
+default rules is told to confirm its seat findings with strong bots, since the settled ones hold at the default
+rules only.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from meeplab.sim.core.errors import MeeplabError
+
+from .ladder import LEVEL, MOVING, SETTLED
+
+__all__ = [
+    "SETTLED_FILE",
+    "Settled",
+    "disagreements",
+    "from_ladder",
+    "load_settled",
+    "parse_settled",
+    "run_disagreements",
+    "settled_path",
+    "write_settled",
+]
+
+SETTLED_FILE = "settled.toml"
+VERDICTS = (SETTLED, LEVEL, MOVING)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The settled seat finding of one player count: the ladder's verdict, the strongest rung (``bot``) and its games,
+    each seat's win rate with its 95 % interval (seat 1 = the start player) and the finding in words."""
+
+    players: int
+    verdict: str
+    bot: str
+    games: int
+    win: tuple[float, ...]
+    lo: tuple[float, ...]
+    hi: tuple[float, ...]
+    finding: str
+
+    def seats_text(self) -> str:
+        return ", ".join(f"seat {i + 1} {w:.3f} [{a:.3f}, {b:.3f}]" for i, (w, a, b) in enumerate(zip(*self.rates())))
+
+    def rates(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+        return self.win, self.lo, self.hi
+
+
+def settled_path(spec) -> Path | None:
+    """Where game ``spec``'s settled findings would be: ``settled.toml`` in the package of its ``prepare`` (the game's
+    folder, a plugin's package alike); None when that package cannot be found."""
+    module = getattr(getattr(spec, "prepare", None), "__module__", None)
+    if not module:
+        return None
+    try:
+        root = importlib.resources.files(module)
+    except (ModuleNotFoundError, TypeError):  # a plain module, not a package: its package
+        try:
+            root = importlib.resources.files(module.rpartition(".")[0])
+        except (ModuleNotFoundError, TypeError, ValueError):
+            return None
+    try:
+        return Path(str(root / SETTLED_FILE))
+    except TypeError:
+        return None
+
+
+def parse_settled(data: Any, where: str) -> dict[int, Settled]:
+    """The findings of a parsed ``settled.toml`` (``where``: its name in messages), or a one-line refusal naming
+    what is wrong."""
+    if not isinstance(data, dict) or not isinstance(data.get("players"), dict):
+        raise MeeplabError(f"{where}: no [players.N] tables")
+    out: dict[int, Settled] = {}
+    for key, row in data["players"].items():
+        try:
+            p = int(key)
+        except ValueError:
+            raise MeeplabError(f"{where}: [players.{key}] is not a player count") from None
+        if not isinstance(row, dict):
+            raise MeeplabError(f"{where}: [players.{key}] is not a table")
+        try:
+            item = Settled(
+                players=p,
+                verdict=str(row["verdict"]),
+                bot=str(row["bot"]),
+                games=int(row["games"]),
+                win=tuple(float(x) for x in row["win"]),
+                lo=tuple(float(x) for x in row["lo"]),
+                hi=tuple(float(x) for x in row["hi"]),
+                finding=str(row["finding"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MeeplabError(f"{where}: [players.{key}] lacks or mistypes a field ({exc})") from None
+        numbers = (*item.win, *item.lo, *item.hi)
+        if (
+            item.verdict not in VERDICTS
+            or item.games < 1
+            or not (len(item.win) == len(item.lo) == len(item.hi) == p)
+            or not all(math.isfinite(x) and 0.0 <= x <= 1.0 for x in numbers)
+            or any(not a <= w <= b for w, a, b in zip(*item.rates()))
+        ):
+            raise MeeplabError(
+                f"{where}: [players.{key}] needs verdict one of {', '.join(VERDICTS)}, games >= 1 and {p} seat rates "
+                "in 0..1 inside their intervals"
+            )
+        out[p] = item
+    return out
+
+
+def load_settled(spec) -> dict[int, Settled]:
+    """Game ``spec``'s settled findings by player count ({} for a game that ships none)."""
+    import tomllib
+
+    path = settled_path(spec)
+    if path is None or not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise MeeplabError(f"{path}: not readable TOML ({exc})") from None
+    return parse_settled(data, str(path))
+
+
+def from_ladder(lad) -> dict[int, dict[str, Any]]:
+    """The settled findings a ladder (``analysis.ladder.load_ladder``) makes, per player count: its strongest rung's
+    self-play seat rates and intervals, the seat verdict of its two strongest rungs (``analysis.ladder``) and a
+    finding in words (which seat is above or below its fair share, or fair seats)."""
+    from .ladder import gap_rows, rung_rows, seat_verdicts, settled
+
+    top = lad.rungs[-1]
+    rows = rung_rows(lad)
+    verdicts = seat_verdicts(settled(rows, lad.rungs, gap_rows(lad)))
+    out: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row["rung"] != top:
+            continue
+        p = row["n_players"]
+        fair = 1.0 / p
+        words = [
+            f"seat {i + 1} {'above' if lo > fair else 'below'} its fair share ({w:.3f})"
+            for i, (w, lo, hi) in enumerate(zip(row["seat_rate"], row["seat_lo"], row["seat_hi"]))
+            if lo > fair or hi < fair
+        ]
+        status = (verdicts.get(p) or {}).get("status", "still moving")
+        out[p] = {
+            "verdict": status,
+            "bot": top,
+            "games": int(row["games"]),
+            "win": [round(float(x), 4) for x in row["seat_rate"]],
+            "lo": [round(float(x), 4) for x in row["seat_lo"]],
+            "hi": [round(float(x), 4) for x in row["seat_hi"]],
+            "finding": "; ".join(words) if words else "fair seats (no seat's interval excludes its fair share)",
+        }
+    return out
+
+
+def write_settled(path: str | Path, found: dict[int, dict[str, Any]], header: list[str]) -> None:
+    """``settled.toml`` at ``path`` (atomically): comment lines ``header``, then ``[players.N]`` per player count."""
+    import tomli_w
+
+    from meeplab.sim.core.files import atomic_write
+
+    parse_settled({"players": {str(p): v for p, v in found.items()}}, str(path))
+    body = tomli_w.dumps({"players": {str(p): found[p] for p in sorted(found)}})
+    atomic_write(path, "".join(f"# {h}\n" for h in header) + body)
+
+
+def disagreements(
+    settled: dict[int, Settled], players: int, bots: list[str], default_rules: bool, seats: list[tuple[float, float]]
+) -> list[str]:
+    """What a run says about its seat finding at ``players`` players (``seats``: each seat's 95 % interval, seat 1
+    first): away from the default rules, that the settled findings do not cover it; at them, with every seat the same
+    bot, the seats whose interval misses the settled one, as a bot artefact. Empty when nothing is to be said (no
+    settled finding, a mixed line-up, or agreement)."""
+    item = settled.get(players)
+    if item is None:
+        return []
+    if not default_rules:
+        return [
+            f"{players} players: the rules differ from the defaults, where the settled seat finding holds "
+            f"({item.finding}; {item.bot}); confirm this run's seat findings with strong bots (meeplab ladder GAME "
+            "--set ..., or the same run with --bots ismcts)"
+        ]
+    if len(set(bots)) != 1 or len(seats) != players:
+        return []
+    off = [
+        f"seat {i + 1} [{lo:.3f}, {hi:.3f}]"
+        for i, ((lo, hi), a, b) in enumerate(zip(seats, item.lo, item.hi))
+        if hi < a or lo > b
+    ]
+    if not off:
+        return []
+    return [
+        f"{players} players: {', '.join(off)} disagrees with the settled seat finding: treat this as a bot artefact "
+        f"of {bots[0]}; the settled finding ({item.verdict}; {item.bot}, {item.games:,} games) is {item.finding}: "
+        f"{item.seats_text()} (docs/findings.md)"
+    ]
+
+
+def run_disagreements(run, st=None) -> list[str]:
+    """:func:`disagreements` for a loaded run (``analysis.load.Run``; ``st`` its ``run_stats``, computed when None),
+    every player count it played: at the default rules, with one bot in every seat, the seats whose 95 % interval
+    misses the settled one; away from them, the advice to confirm with strong bots. Empty for a game that ships no
+    settled findings or one not installed here."""
+    from meeplab.sim.core.registry import get_game
+
+    from .stats import run_stats
+
+    try:
+        settled = load_settled(get_game(run.game))
+    except MeeplabError:
+        return []
+    if not settled:
+        return []
+    st = run_stats(run) if st is None else st
+    bots = [str(b) for b in run.meta.get("bots") or []]
+    out = []
+    for p in sorted({int(x) for x in st.by_seat["n_players"].to_list()}):
+        seats = st.by_seat.filter(st.by_seat["n_players"] == p).sort("seat")
+        ivs = list(zip(seats["lo"].to_list(), seats["hi"].to_list()))
+        out += disagreements(settled, p, bots, not run.params_changed, ivs)
+    return out

@@ -1,0 +1,61 @@
+"""Write a game's settled seat findings (``sim/GAME/settled.toml``, ``meeplab.analysis.settled``) from ladder runs.
+
+    meeplab ladder hacienda --players 2,3 --bots heuristic,ismcts --budgets 0.25,1 --games 400 --out runs/lad-hac
+    python scripts/settled.py hacienda runs/lad-hac
+
+Each ladder directory gives, per player count it played, its strongest rung's self-play seat win rates with their
+95 % intervals, the verdict of its two strongest rungs and a finding in words; a later directory replaces an earlier
+one's player counts. The file is written into the game's own folder (``--out`` elsewhere), its header naming the
+ladder commands. Bad input (an unknown game, a folder that is no ladder) is one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("ladders", nargs="+", help="ladder directories (meeplab ladder --out)")
+    ap.add_argument("--out", default=None, help="file to write (default: the game's settled.toml)")
+    args = ap.parse_args(argv)
+    from meeplab.analysis.ladder import load_ladder
+    from meeplab.analysis.settled import from_ladder, settled_path, write_settled
+    from meeplab.sim.core.errors import MeeplabError
+    from meeplab.sim.core.registry import get_game
+
+    try:
+        spec = get_game(args.game)
+        found, commands = {}, []
+        for d in args.ladders:
+            lad = load_ladder(d)
+            if lad.meta.get("game") not in (None, spec.id):
+                raise MeeplabError(f"{d}: a ladder of {lad.meta.get('game')}, not of {spec.id}")
+            found.update(from_ladder(lad))
+            commands.append(str(lad.meta.get("command") or f"(the ladder in {d})"))
+        if not found:
+            raise MeeplabError("the ladders hold no player count with a self-play run of their strongest rung")
+        out = Path(args.out) if args.out else settled_path(spec)
+        if out is None:
+            raise MeeplabError(f"{spec.id}: its package folder cannot be found; give --out")
+        header = [
+            f"The settled seat findings of {spec.title} (docs/findings.md): per player count, the strongest ladder "
+            "rung's",
+            "self-play seat win rates with 95 % Wilson intervals (seat 1 = the start player), the ladder's verdict and "
+            "the finding.",
+            "Made by python scripts/settled.py from the ladders of:",
+            *[f"  {c}" for c in commands],
+        ]
+        write_settled(out, found, header)
+    except MeeplabError as exc:
+        print(f"settled.py: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"settled findings of {spec.id} at {', '.join(map(str, sorted(found)))} players -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

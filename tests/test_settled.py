@@ -1,0 +1,89 @@
+"""The settled seat findings each game ships (analysis.settled): valid data for every built-in game, a run at the
+default rules that contradicts them is told it is a bot artefact (report and stdout), a run away from them is told
+to confirm with strong bots, and scripts/settled.py regenerates the file from ladder directories."""
+
+import subprocess
+import sys
+
+import pytest
+
+from meeplab.analysis import settled as sd
+from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.registry import get_game
+
+
+@pytest.mark.parametrize(
+    ("game", "counts"), [("schweinebande", [2, 3, 4, 5]), ("acbas", [2]), ("hacienda", [2, 3]), ("goldrush", [2, 3])]
+)
+def test_every_built_in_game_ships_its_settled_findings(game, counts):
+    found = sd.load_settled(get_game(game))
+    assert sorted(found) == counts
+    for p, item in found.items():
+        assert len(item.win) == p and item.verdict in sd.VERDICTS and item.games >= 400 and item.finding
+
+
+def test_a_game_without_settled_findings_says_nothing():
+    assert sd.load_settled(get_game("nothanks")) == {}
+
+
+HALF = sd.Settled(2, "settled", "ismcts", 400, (0.5, 0.5), (0.45, 0.45), (0.55, 0.55), "fair seats")
+
+
+def test_a_seat_outside_the_settled_interval_is_a_bot_artefact_and_other_rules_ask_for_strong_bots():
+    far = sd.disagreements({2: HALF}, 2, ["tuned"], True, [(0.60, 0.64), (0.36, 0.40)])
+    assert len(far) == 1 and "bot artefact of tuned" in far[0] and "seat 1 [0.600, 0.640]" in far[0]
+    assert "fair seats" in far[0] and "seat 2 [0.360, 0.400]" in far[0]
+    assert sd.disagreements({2: HALF}, 2, ["tuned"], True, [(0.52, 0.56), (0.44, 0.48)]) == []  # overlaps: agrees
+    assert sd.disagreements({2: HALF}, 2, ["tuned", "greedy"], True, [(0.6, 0.64), (0.36, 0.4)]) == []  # mixed
+    assert sd.disagreements({2: HALF}, 3, ["tuned"], True, [(0.6, 0.64)] * 3) == []  # no finding at 3 players
+    other = sd.disagreements({2: HALF}, 2, ["tuned"], False, [(0.52, 0.56), (0.44, 0.48)])
+    assert len(other) == 1 and "rules differ from the defaults" in other[0] and "strong bots" in other[0]
+
+
+def test_a_strangers_settled_file_is_refused_in_one_line(tmp_path):
+    good = {"verdict": "settled", "bot": "x", "games": 10, "win": [0.5, 0.5], "lo": [0.4, 0.4], "hi": [0.6, 0.6],
+            "finding": "fair"}  # fmt: skip
+    for bad in ({"verdict": "fine"}, {"win": [0.5]}, {"lo": [0.55, 0.4]}, {"games": 0}, {"hi": [0.6, 1.5]}):
+        with pytest.raises(MeeplabError, match=r"\[players.2\]"):
+            sd.write_settled(tmp_path / "s.toml", {2: {**good, **bad}}, [])
+    with pytest.raises(MeeplabError, match="lacks or mistypes"):
+        sd.write_settled(tmp_path / "s.toml", {2: {k: v for k, v in good.items() if k != "bot"}}, [])
+    assert not (tmp_path / "s.toml").exists()
+
+
+def test_run_says_on_stdout_and_in_its_report_when_it_contradicts_the_settled_finding(tmp_path, capsys):
+    """greedy gives Schweinebande's start player far more than the settled 0.43 at 3 players."""
+    from meeplab.analysis.load import load_run
+    from meeplab.reports.runs import settled_notes
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "r"
+    code, so, se = run_cli(["run", "schweinebande", "-p", "3", "-n", "600", "-b", "greedy", "-q", "--out", str(out)],
+                           capsys)  # fmt: skip
+    assert code == 0, se
+    assert "settled finding: 3 players: seat 1" in so and "bot artefact of greedy" in so
+    notes = settled_notes(load_run(out), None)
+    assert notes and "bot artefact" in notes[0][2]
+
+
+def test_scripts_settled_writes_the_file_from_a_ladder(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    lad = tmp_path / "lad"
+    code, _, se = run_cli(["ladder", "schweinebande", "--players", "2", "--bots", "greedy,heuristic", "--games", "80",
+                           "--threads", "1", "-q", "--out", str(lad)], capsys)  # fmt: skip
+    assert code == 0, se
+    out = tmp_path / "settled.toml"
+    got = subprocess.run(
+        [sys.executable, "scripts/settled.py", "schweinebande", str(lad), "--out", str(out)], capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    import tomllib
+
+    found = sd.parse_settled(tomllib.loads(out.read_text()), "t")
+    assert list(found) == [2] and found[2].bot == "heuristic" and found[2].games == 80
+    assert "Made by python scripts/settled.py from the ladders of:\n#   meeplab " in out.read_text()
+    bad = subprocess.run([sys.executable, "scripts/settled.py", "schweinebande", str(tmp_path)], capture_output=True,
+                         text=True)  # fmt: skip
+    assert bad.returncode == 2 and "not a readable ladder" in bad.stderr and "Traceback" not in bad.stderr
