@@ -43,6 +43,10 @@ def run_cmd(game, out, label, report_path, as_json, dry_run, **kw):
     One process writes OUT at a time (a second is refused, naming the first). Every finished shard
     is recorded with its rows and checksum; --resume verifies them and plays a damaged or missing
     one again from its seeds. 'meeplab check OUT' verifies a run without changing it.
+
+    Under the table, a run checks its seats against the game's settled findings (docs/findings.md): at the
+    default rules with one bot in every seat, a seat outside the settled interval is named as a bot artefact;
+    away from the default rules it says to confirm the seat findings with strong bots.
     """
     flags = flag_values(kw)
     cfg = run_plan(game, flags=flags, out=out, label=label, **kw)
