@@ -114,6 +114,22 @@ def welch_diff(m1: float, sd1: float, n1: int, m2: float, sd2: float, n2: int, c
     return MeanDiff(min(n1, n2), d, d - half, d + half, math.nan)
 
 
+#: the margin a finding of fair seats is stated to: every seat within this of its fair share (95 %)
+FAIR_MARGIN = 0.02
+
+
+def fair_within(lo: Sequence[float], hi: Sequence[float], margin: float = FAIR_MARGIN) -> tuple[bool, float]:
+    """Equivalence, not "no effect found": given each seat's 95 % interval of its advantage over its fair share
+    (``lo``, ``hi``), whether every interval lies inside ``±margin`` (fair within the margin: the interval-inclusion
+    form of two one-sided tests), and the margin the intervals do rule out (the largest distance of any interval's
+    end from 0; nan without intervals)."""
+    ends = [abs(float(x)) for x in (*lo, *hi) if x is not None and math.isfinite(float(x))]
+    if not ends or len(ends) < 2 * len(lo):
+        return False, math.nan
+    ruled = max(ends)
+    return ruled <= margin, ruled
+
+
 def seat_uniformity_p(wins: Sequence[float]) -> float:
     """Chi-square goodness-of-fit p-value that wins are spread evenly over the seats
     (``wins[s]`` = total win share of seat ``s``; shared wins make these fractional)."""

@@ -9,7 +9,7 @@ import polars as pl
 
 from meeplab.analysis.load import Run
 from meeplab.analysis.rungs import rung_text
-from meeplab.analysis.stats import SEAT_METHOD, RunStats, distinct_games, run_has_chance
+from meeplab.analysis.stats import FAIR_MARGIN, SEAT_METHOD, RunStats, distinct_games, fair_within, run_has_chance
 
 from . import charts
 from .format import (
@@ -157,7 +157,17 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list[Fragment]:
     idle = [f" {', '.join(m.never_won)} never won at {p} players and adds nothing to the seat model."]
     idle = idle if m.never_won else []
     if not sig:
-        return [*text, "no significant seat effect.", *idle]
+        fair, ruled = fair_within(seats["adv_lo"].to_list(), seats["adv_hi"].to_list())
+        if fair:
+            verdict = f"no significant seat effect, and fair within ±{FAIR_MARGIN * 100:.0f} pp: every seat's interval lies there."
+        elif ruled == ruled:
+            verdict = (
+                f"no significant seat effect found, which is not fairness: the intervals cannot rule out seat "
+                f"effects up to ±{ruled * 100:.1f} pp (fair within ±{FAIR_MARGIN * 100:.0f} pp needs more games)."
+            )
+        else:
+            verdict = "no significant seat effect."
+        return [*text, verdict, *idle]
     text += ["a ", tag("span", "significant seat effect", "sig")]
     if not marked:
         return [*text, ", though no single seat's interval excludes the fair share.", *idle]

@@ -330,3 +330,15 @@ def test_comparison_holm_marks_and_no_wins(tmp_path):
         "greedy's win rate rises" in key and "Holm-adjusted" in key and "heuristic's win rate per seat (2 seats)" in key
     )
     assert "across all 3 win-rate comparisons" in key
+
+
+def test_fair_is_an_equivalence_with_its_margin_stated():
+    """"No seat effect found" is not "fair": fair within the margin only when every seat's advantage interval lies
+    inside it; otherwise the margin the intervals do rule out is stated."""
+    from meeplab.analysis.stats import FAIR_MARGIN, fair_within
+
+    assert fair_within([-0.015, -0.012], [0.012, 0.015]) == (True, 0.015)
+    wide, ruled = fair_within([-0.046, -0.03], [0.03, 0.046])
+    assert not wide and ruled == 0.046
+    assert fair_within([-0.01], [0.03])[0] is False and FAIR_MARGIN == 0.02
+    assert fair_within([], [])[0] is False
