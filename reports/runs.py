@@ -159,7 +159,10 @@ def seat_finding(st: RunStats, p: int, seats: pl.DataFrame) -> list[Fragment]:
     if not sig:
         fair, ruled = fair_within(seats["adv_lo"].to_list(), seats["adv_hi"].to_list())
         if fair:
-            verdict = f"no significant seat effect, and fair within ±{FAIR_MARGIN * 100:.0f} pp: every seat's interval lies there."
+            verdict = (
+                f"no significant seat effect, and fair within ±{FAIR_MARGIN * 100:.0f} pp: every seat's interval "
+                "lies there."
+            )
         elif ruled == ruled:
             verdict = (
                 f"no significant seat effect found, which is not fairness: the intervals cannot rule out seat "
