@@ -333,7 +333,7 @@ def test_comparison_holm_marks_and_no_wins(tmp_path):
 
 
 def test_fair_is_an_equivalence_with_its_margin_stated():
-    """"No seat effect found" is not "fair": fair within the margin only when every seat's advantage interval lies
+    """ "No seat effect found" is not "fair": fair within the margin only when every seat's advantage interval lies
     inside it; otherwise the margin the intervals do rule out is stated."""
     from meeplab.analysis.stats import FAIR_MARGIN, fair_within
 
