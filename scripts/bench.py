@@ -171,6 +171,110 @@ def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_sh
     return text
 
 
+def bench_scale(n_games, repeats, shard=20, players=3, bots=("rollout", "heuristic")):
+    """Scale-out as a cluster is started the documented way: ``dask scheduler`` and separate ``dask worker``
+    processes (one thread each, here on this machine), a what-if with a search bot (a ``compare`` of Schweinebande's
+    ``pig_bonus_farm`` 2 against 3, ``rollout`` in one seat) played through ``--scheduler`` by 1, then 2 workers,
+    interleaved; the speed-up, the shards, what a shard sends back and how busy the scheduler was."""
+    import socket
+    import subprocess
+    import tempfile
+
+    from meeplab.lab.distributed.cluster import DaskExecutor
+    from meeplab.lab.runs.plan import RunConfig, plan_run
+    from meeplab.lab.runs.runner import run
+
+    game = get_game("schweinebande")
+    tmp = Path(tempfile.mkdtemp(prefix="meeplab-scale-"))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    addr = f"tcp://127.0.0.1:{port}"
+    dask = str(Path(sys.executable).with_name("dask"))
+    log = open(tmp / "cluster.log", "w")
+    sched = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                             stdout=log, stderr=log)  # fmt: skip
+    workers: list[subprocess.Popen] = []
+
+    def add_worker():
+        workers.append(subprocess.Popen([dask, "worker", addr, "--nworkers", "1", "--nthreads", "1",
+                                         "--no-dashboard"], stdout=log, stderr=log))  # fmt: skip
+
+    def one(name, ex, value):
+        cfg = RunConfig(game=game, games=n_games, players=[players], bots=list(bots), out=tmp / name, shard=shard,
+                        progress=False, force=True, executor=ex, overrides={"pig_bonus_farm": value})  # fmt: skip
+        meta = run(plan_run(cfg)).meta
+        size = sum(f.stat().st_size for f in (tmp / name).rglob("*.parquet"))
+        return meta["wall_time_s"] - meta["compile_time_s"], meta["shards"], size
+
+    try:
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 60:  # the scheduler takes a few seconds to listen
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        import psutil
+
+        proc = psutil.Process(sched.pid)
+
+        def cpu() -> float:
+            c = proc.cpu_times()
+            return c.user + c.system
+
+        times: dict[int, list[float]] = {1: [], 2: []}
+        add_worker()
+        busy_cpu = busy_wall = 0.0
+        n_shards = 0
+        for k in (1, 2):
+            if k == 2:
+                add_worker()
+            ex = DaskExecutor(scheduler=addr, timeout=120)
+            while len(ex.client.scheduler_info()["workers"]) < k:
+                time.sleep(0.5)
+            one("warm", ex, 2)  # each worker imports and loads the engine once, untimed
+            for _ in range(repeats):
+                for value in (2, 3):  # the what-if: baseline and variant
+                    c0, w0 = cpu(), time.perf_counter()
+                    t, shards, size = one(f"w{k}-{value}", ex, value)
+                    busy_cpu += cpu() - c0
+                    busy_wall += time.perf_counter() - w0
+                    n_shards += shards
+                    times[k].append(t)
+            ex.close()
+        c0, w0 = cpu(), time.perf_counter()
+        time.sleep(10)  # the scheduler's own cost with 2 idle workers (heartbeats), to take out of the busy cost
+        idle_rate = (cpu() - c0) / (time.perf_counter() - w0)
+        per_shard_ms = 1000 * max(0.0, busy_cpu - idle_rate * busy_wall) / max(1, n_shards)
+    finally:
+        for w in workers:
+            w.terminate()
+        sched.terminate()
+        for w in [*workers, sched]:
+            w.wait(timeout=30)
+        log.close()
+    med = {k: statistics.median(v) for k, v in times.items()}
+    per_shard_kb = size / shards / 1024
+    text = (
+        f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} cores; `dask scheduler` and `dask worker "
+        f"--nworkers 1 --nthreads 1` processes; each run {n_games:,} Schweinebande games at {players} players, "
+        f"{' + '.join(bots)} (rollout in one seat, rotated), {shard}-game shards ({shards} per run), a what-if of two "
+        f"runs (pig_bonus_farm 2 and 3) repeated {repeats} times per cluster size; play time = wall minus "
+        "compile/load, median per run.\n\n"
+        "| workers | s per run | games/s | speed-up |\n|---|---|---|---|\n"
+        f"| 1 | {med[1]:.1f} | {n_games / med[1]:,.1f} | 1 |\n"
+        f"| 2 | {med[2]:.1f} | {n_games / med[2]:,.1f} | **{med[1] / med[2]:.2f}** |\n\n"
+        f"A shard's results: {per_shard_kb:.1f} kB on disk ({n_games // shards} games). The scheduler used "
+        f"{busy_cpu:.2f} s of CPU in {busy_wall:.0f} s of timed runs ({n_shards} shards) and {idle_rate * 100:.1f} % of "
+        f"a core while idle with 2 workers: "
+        + (f"about {per_shard_ms:.1f} ms" if per_shard_ms >= 1 else "under 1 ms (below what this resolves)")
+        + " of scheduler CPU per shard beyond idling.\n"
+    )
+    print(text)
+    return text
+
+
 def _replay_counts(text: str) -> int:
     """Playouts a replay's search decisions spent: ismcts iterations, or rollout's candidates x playouts."""
     total = 0
@@ -337,6 +441,11 @@ def main(argv=None):
     )
     ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
     ap.add_argument(
+        "--scale",
+        action="store_true",
+        help="instead: a search-bot what-if on `dask scheduler` + 1, then 2 `dask worker` processes (speed-up)",
+    )
+    ap.add_argument(
         "--procs",
         type=int,
         default=None,
@@ -362,6 +471,9 @@ def main(argv=None):
         numba.set_num_threads(args.threads)
     if args.cluster:
         bench_cluster(args.games or 1_000_000, args.repeats)
+        return
+    if args.scale:
+        bench_scale(args.games or 200, args.repeats)
         return
     ids = args.game or [g for g in CASES if g in game_ids()]
     if args.quality:
