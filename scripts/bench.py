@@ -191,7 +191,7 @@ def bench_scale(n_games, repeats, shard=20, players=3, bots=("rollout", "heurist
         port = sock.getsockname()[1]
     addr = f"tcp://127.0.0.1:{port}"
     dask = str(Path(sys.executable).with_name("dask"))
-    log = open(tmp / "cluster.log", "w")
+    log = (tmp / "cluster.log").open("w")  # closed in the finally below, after the processes writing to it end
     sched = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
                              stdout=log, stderr=log)  # fmt: skip
     workers: list[subprocess.Popen] = []
@@ -266,8 +266,8 @@ def bench_scale(n_games, repeats, shard=20, players=3, bots=("rollout", "heurist
         f"| 1 | {med[1]:.1f} | {n_games / med[1]:,.1f} | 1 |\n"
         f"| 2 | {med[2]:.1f} | {n_games / med[2]:,.1f} | **{med[1] / med[2]:.2f}** |\n\n"
         f"A shard's results: {per_shard_kb:.1f} kB on disk ({n_games // shards} games). The scheduler used "
-        f"{busy_cpu:.2f} s of CPU in {busy_wall:.0f} s of timed runs ({n_shards} shards) and {idle_rate * 100:.1f} % of "
-        f"a core while idle with 2 workers: "
+        f"{busy_cpu:.2f} s of CPU in {busy_wall:.0f} s of timed runs ({n_shards} shards) and "
+        f"{idle_rate * 100:.1f} % of a core while idle with 2 workers: "
         + (f"about {per_shard_ms:.1f} ms" if per_shard_ms >= 1 else "under 1 ms (below what this resolves)")
         + " of scheduler CPU per shard beyond idling.\n"
     )
