@@ -23,6 +23,17 @@ Z95 = 1.959963984540054  # the two-sided 95 % normal quantile
 ALPHA = 0.05  # the error rate of every finding meeplab marks (family-wise where Holm adjusts a family)
 
 
+def games_for_precision(half_width: float, n_players: int, change: bool = False, z: float = Z95) -> int:
+    """Games that give a win rate near its fair share ``1/P`` a 95 % interval of half-width at most ``half_width``
+    (normal approximation, ``z^2 p (1 - p) / h^2`` with ``p = 1/P``; a seat plays every game, so this holds for each
+    seat's rate); with ``change``, for the difference of two such rates from independent runs (twice the variance;
+    a paired what-if on common random numbers needs fewer, so this is a bound)."""
+    if not 0.0 < half_width < 0.5 or not math.isfinite(half_width):
+        raise ValueError(f"a half-width must be in (0, 0.5), got {half_width}")
+    p = 1.0 / max(2, int(n_players))
+    return max(1, math.ceil(z * z * (2 if change else 1) * p * (1 - p) / (half_width * half_width)))
+
+
 def significant(p: float) -> bool:
     """Whether a p-value (Holm-adjusted where it belongs to a family) is below :data:`ALPHA`; NaN never is."""
     return bool(math.isfinite(p) and p < ALPHA)

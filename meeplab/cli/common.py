@@ -170,6 +170,13 @@ def run_options(fn):
             "--games", "-n", "n_games", type=int, default=10000, show_default=True, help="Games per player count."
         ),
         click.option(
+            "--precision",
+            type=float,
+            default=None,
+            help="Instead of --games: size the run so that a seat's win rate (compare and sweep: its change between "
+            "two rule sets) has a 95 %% interval of at most ±H, e.g. 0.02; the plan says how many games.",
+        ),
+        click.option(
             "--players",
             "-p",
             default=None,
@@ -296,20 +303,27 @@ def run_plan(
     out,
     label="",
     timeout=None,
+    precision=None,
+    precision_of="rate",
 ):
     """The checked :class:`~meeplab.lab.runs.plan.RunPlan` of one run from the options of :func:`run_options`
     (``flags`` from :func:`flag_values`, ``out`` the run directory, ``label`` its name in reports): the one place a
-    command's run is validated; what plays it takes the plan as it is."""
+    command's run is validated; what plays it takes the plan as it is. ``precision`` (``--precision``) sizes the
+    run instead of ``n_games`` (:func:`~meeplab.lab.stats.games_for_precision`, for a seat's win rate, or with
+    ``precision_of="change"`` for its change between two runs)."""
     from meeplab.lab.runs.plan import DEFAULT_SHARD, RunConfig, plan_run
 
     if out is not None and not str(out).strip():
         raise MeeplabError("--out needs a directory name (got an empty one)")
     g = lookup_game(game)
+    counts = parse_players(players) if players else [g.default_players]
+    if precision is not None:
+        n_games = sized_games(precision, counts, precision_of, quiet)
     return plan_run(
         RunConfig(
             game=g,
             games=n_games,
-            players=parse_players(players) if players else [g.default_players],
+            players=counts,
             bots=parse_bots(default_bots(g.id, bots)),
             seed=seed,
             threads=threads,
@@ -325,6 +339,35 @@ def run_plan(
             force=force,
         )
     )
+
+
+def sized_games(precision: float, counts: list[int], of: str, quiet: bool) -> int:
+    """``--precision H``: the games per player count that give every count's win rate (``of="change"``: its change
+    between two runs) a 95 % half-width of at most H, said on stderr; one line for a bad H."""
+    from meeplab.lab.stats import games_for_precision
+
+    if not (0.0 < precision < 0.5):
+        raise MeeplabError(f"--precision must be a half-width between 0 and 0.5 (0.02 = ±2 points), got {precision}")
+    games = max(games_for_precision(precision, p, change=of == "change") for p in counts)
+    if not quiet:
+        what = "a seat's win rate" if of == "rate" else "a seat's change in win rate between the two rule sets"
+        click.echo(
+            f"meeplab: --precision {precision:g}: {games:,} games per player count (95 % interval of {what} at "
+            f"most ±{precision:g} near its fair share; instead of --games)",
+            err=True,
+        )
+    return games
+
+
+def apply_precision(kw: dict, game: str, of: str = "rate") -> dict:
+    """The keyword arguments of a command that plans several runs, with ``--precision`` turned into ``--games`` once
+    (:func:`sized_games`; ``of="change"`` for a what-if's change between rule sets), so that each plan is not sized
+    and said again."""
+    if kw.get("precision") is None:
+        return kw
+    g = lookup_game(game)
+    counts = parse_players(kw["players"]) if kw.get("players") else [g.default_players]
+    return dict(kw, n_games=sized_games(kw["precision"], counts, of, kw.get("quiet", False)), precision=None)
 
 
 def resume_unless_force(kw) -> dict:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import (
+    apply_precision,
     cli,
     flag_values,
     lookup_game,
@@ -59,7 +60,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
     if len(names) < 2:
         raise MeeplabError("tournament needs at least two different bots in --bots")
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
-    kw = resume_unless_force(kw)
+    kw = resume_unless_force(apply_precision(kw, game))
     cfgs, plan = [], []
     for p in players:
         for lineup in tn.lineups(names, p):
@@ -88,7 +89,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
         "game": g.id,
         "title": g.title,
         "players": players,
-        "games_each": kw["n_games"],
+        "games_each": cfgs[0].games,
         "games": fit.games,
         "pairs": fit.pairs,
         "converged": fit.converged,
@@ -99,8 +100,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
         "seats": fit.seats.to_dicts(),
         "matchups": tn.matchups(pairs, names).to_dicts(),
         "lineups": [
-            {"n_players": p, "bots": list(lu), "games": kw["n_games"], "run": str(c.out)}
-            for (p, lu), c in zip(plan, cfgs)
+            {"n_players": p, "bots": list(lu), "games": c.games, "run": str(c.out)} for (p, lu), c in zip(plan, cfgs)
         ],
     }
     atomic_write(Path(out, "tournament.json"), json.dumps(rec, indent=2))
@@ -164,7 +164,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
     if flags.get(param) is not None or any(s.split("=", 1)[0].strip() == param for s in kw["sets"]):
         raise MeeplabError(f"the {what} come from the files given; do not also set {param}")
     files = _files_of(paths, glob)
-    kw = resume_unless_force(kw)
+    kw = resume_unless_force(apply_precision(kw, game))
     cfgs = [
         run_plan(
             game,
@@ -189,7 +189,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
         "param": param,
         "files": [str(f) for f in files],
         "players": players,
-        "games": kw["n_games"],
+        "games": cfgs[0].games if cfgs else kw["n_games"],
         "bots": parse_bots(kw["bots"]),
         "adjust": adjust,
         "ranking": ranking,

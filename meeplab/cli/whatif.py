@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import (
+    apply_precision,
     cli,
     default_bots,
     executor,
@@ -127,6 +128,9 @@ def compare_cmd(
           --until-significant --delta 0.02 --max-games 50000 --out runs/pigs
     """
     flags = flag_values(kw)
+    if sequential and kw.get("precision") is not None:
+        raise MeeplabError("--precision sizes a run of fixed size; --until-significant sizes itself (--delta)")
+    kw = apply_precision(kw, game, "change")
     variant_cfg = run_plan(game, flags=flags, out=Path(out) / "variant", label="variant", **kw)
     if not variant_cfg.overrides:
         raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
@@ -234,6 +238,7 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
 
     flags = flag_values(kw)
     g = lookup_game(game)
+    kw = apply_precision(kw, game, "change")
     if len(sweep_params) != len(sweep_values):
         raise MeeplabError("give one --values for each --param")
     if len(sweep_params) > 2:
@@ -436,7 +441,7 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
             f"--seat {seat}: seats are numbered 1 (start player) to {min(players)} at {min(players)} players"
         )
     setting = _seat_setting(g, prm, name, seat_text, players, kw, flags)
-    kw = resume_unless_force(kw)
+    kw = resume_unless_force(apply_precision(kw, game))
     cache: dict = {}  # value -> (run directory, its rows)
 
     plans: dict = {}  # value -> its run's plan, checked once
