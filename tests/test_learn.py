@@ -267,3 +267,24 @@ def test_recording_is_the_same_for_any_thread_count_and_keeps_only_real_choices(
     sizes = np.diff(one.start)
     assert np.all(one.n >= 2) and np.all(sizes == np.minimum(one.n, 4))  # sampled down to 4, the pick kept
     assert np.all(one.pick < sizes) and set(np.unique(one.game)) == set(range(6))
+
+
+def test_learn_records_the_same_teacher_games_on_a_cluster(tmp_path, capsys):
+    """--workers 2: the teacher's games are recorded by Dask worker processes in parts of consecutive games; the
+    decisions (and so the fit) are those of one process."""
+    from tests.cli_run import run_cli
+
+    args = ["learn", "schweinebande", "--players", "3", "--teacher", "heuristic", "--games", "8", "-q"]
+    code, so1, se = run_cli([*args, "--threads", "1", "--out", str(tmp_path / "one"), "--json"], capsys)
+    assert code == 0, se
+    code, so2, se = run_cli([*args, "--workers", "2", "--out", str(tmp_path / "two"), "--json"], capsys)
+    assert code == 0, se
+    one = ln.Decisions.load(tmp_path / "one" / "decisions-p3.npz")
+    two = ln.Decisions.load(tmp_path / "two" / "decisions-p3.npz")
+    for k in one.__dataclass_fields__:
+        assert np.array_equal(getattr(one, k), getattr(two, k)), k
+    import json
+
+    assert json.loads(so1)["agreement"] == json.loads(so2)["agreement"]
+    code, _, se = run_cli([*args, "--workers", "2", "--scheduler", "tcp://x:1", "--out", str(tmp_path / "x")], capsys)
+    assert code == 2 and "not both" in se and not (tmp_path / "x").exists()

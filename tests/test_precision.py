@@ -21,12 +21,12 @@ def test_run_and_compare_are_sized_by_precision(tmp_path, capsys):
     from tests.cli_run import run_cli
 
     out = tmp_path / "r"
-    code, so, se = run_cli(["run", "schweinebande", "-p", "2,3", "-b", "greedy", "--precision", "0.05", "-q",
+    code, _, se = run_cli(["run", "schweinebande", "-p", "2,3", "-b", "greedy", "--precision", "0.05", "-q",
                             "--out", str(out)], capsys)  # fmt: skip
     assert code == 0, se
     games = json.loads((out / "run.json").read_text())["games_completed"]
     assert games == {"2": 385, "3": 385}  # the larger of 2 and 3 players' (385 and 342)
-    code, so, se = run_cli(["compare", "schweinebande", "-p", "3", "-b", "greedy", "--set", "pig_bonus_farm=3",
+    code, _, se = run_cli(["compare", "schweinebande", "-p", "3", "-b", "greedy", "--set", "pig_bonus_farm=3",
                             "--precision", "0.05", "--out", str(tmp_path / "c"), "--dry-run"], capsys)  # fmt: skip
     assert code == 0, se
     assert se.count("--precision 0.05: 683 games per player count") == 1 and "change in win rate" in se

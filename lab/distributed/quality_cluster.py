@@ -4,22 +4,21 @@ Both stages that follow the run itself are split into parts of consecutive games
 workers: the win-probability trajectories (:func:`lab.studies.quality.trajectory_part`) and each relative-skill player's
 games (:func:`lab.studies.quality.skill_wins`). Game ``g`` depends on ``(seed, g)`` alone, its playouts included, so the
 parts put back in game order give exactly the numbers one process gives, for any number of workers; only the
-timings differ. A worker prepares the game from its id and parameter values (a :class:`QualityJob`, small and
-picklable) once per process and compiles or loads the engine one process of a machine at a time.
+timings differ. A worker prepares the game from its id and parameter values (a
+:class:`~meeplab.lab.distributed.jobs.GameJob`, small and picklable) once per process and compiles or loads the
+engine one process of a machine at a time (``lab.distributed.jobs``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from meeplab.lab.distributed.cluster import worker_threads
-from meeplab.lab.runs.shards import machine_lock, use_threads
+from meeplab.lab.distributed.jobs import GameJob, gather, parts, prepared, warm_once
+from meeplab.lab.runs.shards import use_threads
 from meeplab.lab.studies.quality import (
     SKILL_ROLES,
     check_trajectory_budget,
@@ -33,46 +32,12 @@ from meeplab.sim.core.errors import MeeplabError
 TRAJECTORY_KEYS = ("steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "length")
 
 
-@dataclass(frozen=True)
-class QualityJob:
-    """What a worker needs to prepare the game (no engine state)."""
-
-    game: str
-    values: tuple  # resolved parameter values as (name, value) pairs
-    bot_configs: tuple[str, ...]
-
-
-_PREPARED: dict[str, Any] = {}
-_WARM: set = set()
-
-
-def _prepared(job: QualityJob):
-    key = hashlib.sha256(pickle.dumps(job)).hexdigest()
-    if key not in _PREPARED:
-        from meeplab.sim.core.registry import get_game
-
-        game = get_game(job.game)
-        _PREPARED.clear()  # a worker serves one quality run at a time: keep the latest
-        _PREPARED[key] = (game, game.prepare(dict(job.values)))
-    return _PREPARED[key]
-
-
-def _warm(key, fn) -> None:
-    """Compile or load what ``fn`` plays, once per process, one process of a machine at a time (the first compiles
-    into the shared numba cache, the others then load it)."""
-    if key in _WARM:
-        return
-    with machine_lock():
-        fn()
-    _WARM.add(key)
-
-
-def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator):
+def trajectory_task(job: GameJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator):
     """Worker side: the trajectories of the game indices ``games`` and the CPU seconds they took."""
-    game, ctx = _prepared(job)
+    game, ctx = prepared(job)
     use_threads(worker_threads(threads))
     args = (game, ctx, list(bots), n_players, seed)
-    _warm(
+    warm_once(
         ("traj", job, tuple(bots), n_players, rotate, evaluator),
         lambda: trajectory_part(*args, [0], 2, 2, rotate, job.bot_configs, evaluator=evaluator),
     )
@@ -82,42 +47,18 @@ def trajectory_task(job: QualityJob, threads, bots, n_players, seed, games, play
     return out
 
 
-def skill_task(job: QualityJob, threads, n_players, seed, start, n, role, name, field):
+def skill_task(job: GameJob, threads, n_players, seed, start, n, role, name, field):
     """Worker side: one relative-skill player's win share per game on games ``start .. start+n-1``, with the wall
     and CPU seconds they took."""
-    game, ctx = _prepared(job)
+    game, ctx = prepared(job)
     use_threads(worker_threads(threads))
-    _warm(
+    warm_once(
         ("skill", job, n_players, role, name, field),
         lambda: skill_wins(game, ctx, n_players, seed, 0, 1, role, name, field, job.bot_configs),
     )
     t0, c0 = time.perf_counter(), time.process_time()
     wins = skill_wins(game, ctx, n_players, seed, start, n, role, name, field, job.bot_configs)
     return wins, time.perf_counter() - t0, time.process_time() - c0
-
-
-def parts(games: int, workers: int) -> list[tuple[int, int]]:
-    """``0 .. games-1`` as (start, count) parts of consecutive games, about four per worker."""
-    size = max(1, -(-games // (4 * max(1, workers))))
-    return [(s, min(size, games - s)) for s in range(0, games, size)]
-
-
-def gather(ex, calls: list[tuple]) -> list:
-    """Submit ``(fn, *args)`` calls to the executor's cluster and return their results in the order given."""
-    futures = [ex.client.submit(fn, *args, pure=False) for fn, *args in calls]
-    out = []
-    try:
-        for fut in futures:
-            try:
-                out.append(fut.result())
-            except MeeplabError:
-                raise
-            except Exception as exc:
-                msg = str(exc).splitlines()[0] if str(exc) else ""
-                raise MeeplabError(f"a quality task failed on the cluster: {type(exc).__name__}: {msg}") from None
-    finally:
-        ex.client.cancel(futures)
-    return out
 
 
 def play_trajectories_on(
@@ -128,7 +69,7 @@ def play_trajectories_on(
     """:func:`lab.studies.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
     ``cpu_seconds`` summed over the workers, ``workers`` the cluster's size."""
     check_trajectory_budget(games, playouts, points)
-    job = QualityJob(game.id, tuple(values.items()), tuple(bot_configs))
+    job = GameJob(game.id, tuple(values.items()), tuple(bot_configs))
     km = (km_below, km_cand, km_lead)
     t0 = time.perf_counter()
     calls = [
@@ -136,7 +77,7 @@ def play_trajectories_on(
          rotate, km, evaluator)
         for s, n in parts(games, ex.workers)
     ]  # fmt: skip
-    got = gather(ex, calls)
+    got = gather(ex, calls, "quality")
     out: dict[str, Any] = {k: np.concatenate([g[k] for g in got]) for k in TRAJECTORY_KEYS}
     out["exact_redraw"] = got[0]["exact_redraw"]
     cpu = sum(g["cpu_seconds"] for g in got)
@@ -153,7 +94,7 @@ def play_skill_on(
     ``seconds`` and ``cpu_seconds`` of a role are its parts' seconds summed over the workers."""
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")
-    job = QualityJob(game.id, tuple(values.items()), tuple(bot_configs))
+    job = GameJob(game.id, tuple(values.items()), tuple(bot_configs))
     roles = list(zip(SKILL_ROLES, (beginner, skilled, skilled)))
     for role, name in roles:
         skill_lineup(game.id, n_players, role, name, field, bot_configs)  # bad bots fail here, not on a worker
@@ -163,7 +104,7 @@ def play_skill_on(
         for role, name in roles
         for s, n in split
     ]
-    got = iter(gather(ex, calls))
+    got = iter(gather(ex, calls, "quality"))
     out: dict[str, Any] = {"wins": {}, "seconds": {}, "cpu_seconds": {}, "bots": {}, "field": field}
     for role, name in roles:
         mine = [next(got) for _ in split]

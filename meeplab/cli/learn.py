@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from meeplab.cli.common import cli, command_line, flag_values, lookup_game, run_plan, with_game_flags
+from meeplab.cli.common import cli, command_line, executor, flag_values, lookup_game, run_plan, with_game_flags
 from meeplab.cli.output import echo_plan, echo_table, output_options
 from meeplab.sim.core.errors import MeeplabError
 
@@ -29,6 +29,8 @@ def _decisions_file(out: Path, p: int) -> Path:
 @click.option("--games", "-n", "n_games", type=int, default=400, show_default=True, help="Teacher games per count.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Game i plays from (seed, i) alone.")
 @click.option("--threads", "-t", type=int, default=None, help="Teacher games played side by side (default: all).")
+@click.option("--workers", type=int, default=None, help="Record the teacher's games on a local Dask cluster of N.")
+@click.option("--scheduler", default=None, help="Record the teacher's games on the Dask cluster at this address.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameters the games play under.")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of rule parameters.")
 @click.option("--bot-config", "bot_configs", multiple=True, type=click.Path(), help="TOML bot variants to add.")
@@ -57,9 +59,9 @@ def _decisions_file(out: Path, p: int) -> Path:
 @click.option("--quiet", "-q", is_flag=True, help="No plan, estimate or progress on stderr.")
 @with_game_flags
 @output_options
-def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file, bot_configs, out, name,
-              max_candidates, holdout, l2, prior, iterations, check_games, resume, force, quiet, as_json, dry_run,
-              **kw):  # fmt: skip
+def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler, sets, params_file, bot_configs, out,
+              name, max_candidates, holdout, l2, prior, iterations, check_games, resume, force, quiet, as_json,
+              dry_run, **kw):  # fmt: skip
     """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
     over the candidates' features by maximum likelihood, and write it as a bot.
 
@@ -94,6 +96,10 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
         raise MeeplabError(f"--iterations must be in 1..20, got {iterations}")
     if check_games < 10:
         raise MeeplabError(f"--check-games must be at least 10, got {check_games}")
+    if workers is not None and scheduler:
+        raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
+    if workers is not None and workers < 1:
+        raise MeeplabError(f"--workers must be at least 1, got {workers}")
     plan_args = {
         "game": game, "n_games": n_games, "players": players, "bots": teacher, "seed": seed, "threads": threads,
         "sets": sets, "params_file": params_file, "bot_configs": bot_configs, "fixed_seats": False, "shard": None,
@@ -127,30 +133,31 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, sets, params_file,
     if iterations > 1 and not teacher_spec.search:
         raise MeeplabError(f"--iterations: {teacher} is no search bot; expert iteration gives a search its playouts")
     rounds, configs, best = [], tuple(bot_configs), None
-    for r in range(iterations):
-        where = root if r == 0 else root / f"round-{r}"
-        bot_name = name if r == 0 else f"{name}-r{r}"
-        teach = teacher
-        if r > 0:  # the search plays its playouts with the last round's policy
-            teach = f"{teacher}-r{r}"
-            where.mkdir(exist_ok=True)
-            _write_teacher(where / "teacher.toml", teach, teacher, rounds[-1]["bot"])
-            configs = configs + (str(rounds[-1]["bot_file"]), str(where / "teacher.toml"))
-            plan = run_plan(**dict(plan_args, bots=teach, bot_configs=configs))
-        if r > 0:  # each round's fit is pulled towards the last round's policy
-            prior_w = (rounds[-1]["bot"], rounds[-1]["fit"].weights)
-        got = _learn_round(
-            ln, g, plan, shape, where, bot_name, teach, max_candidates, holdout, l2, force, quiet, prior_w
-        )
-        got["bot_file"] = where / f"{bot_name}.toml"
-        rounds.append(got)
-        if r > 0:
-            configs = configs + (str(got["bot_file"]),)
-            gain = _head_to_head(plan_args, plan.players, configs, bot_name, rounds[-2]["bot"], check_games, quiet)
-            got["head_to_head"] = gain
-            if not gain["gained"]:
-                break
-        best = got
+    with executor(workers, scheduler, threads) as ex:  # --workers/--scheduler: the teacher's games there
+        for r in range(iterations):
+            where = root if r == 0 else root / f"round-{r}"
+            bot_name = name if r == 0 else f"{name}-r{r}"
+            teach = teacher
+            if r > 0:  # the search plays its playouts with the last round's policy
+                teach = f"{teacher}-r{r}"
+                where.mkdir(exist_ok=True)
+                _write_teacher(where / "teacher.toml", teach, teacher, rounds[-1]["bot"])
+                configs = configs + (str(rounds[-1]["bot_file"]), str(where / "teacher.toml"))
+                plan = run_plan(**dict(plan_args, bots=teach, bot_configs=configs))
+            if r > 0:  # each round's fit is pulled towards the last round's policy
+                prior_w = (rounds[-1]["bot"], rounds[-1]["fit"].weights)
+            got = _learn_round(
+                ln, g, plan, shape, where, bot_name, teach, max_candidates, holdout, l2, force, quiet, prior_w, ex
+            )
+            got["bot_file"] = where / f"{bot_name}.toml"
+            rounds.append(got)
+            if r > 0:
+                configs = configs + (str(got["bot_file"]),)
+                gain = _head_to_head(plan_args, plan.players, configs, bot_name, rounds[-2]["bot"], check_games, quiet)
+                got["head_to_head"] = gain
+                if not gain["gained"]:
+                    break
+            best = got
     fit, record = best["fit"], best["record"]
     if iterations > 1:
         record["rounds"] = [
@@ -192,11 +199,11 @@ def _prior_weights(bots: dict, name: str, shape):
 
 
 def _learn_round(
-    ln, g, plan, shape, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet, prior=None
+    ln, g, plan, shape, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet, prior=None, ex=None
 ) -> dict:
-    """One round: the teacher's decisions (recorded or read back), the fit (pulled towards ``prior``, a policy's
-    (name, whole weight vector), where given) and its record."""
-    data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet) for p in plan.players]
+    """One round: the teacher's decisions (recorded or read back; played on the cluster of ``ex`` where given), the
+    fit (pulled towards ``prior``, a policy's (name, whole weight vector), where given) and its record."""
+    data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet, ex) for p in plan.players]
     merged = ln.Decisions.concat(data)
     fit = ln.fit(merged, shape, holdout=holdout, l2=l2, prior=prior[1] if prior else None)
     agree, held_out = fit.agreement()
@@ -316,9 +323,9 @@ def _head_to_head(plan_args, players, configs, new: str, old: str, games: int, q
     return {"new": new, "old": old, "rows": rows, "gained": gained}
 
 
-def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool, quiet: bool):
+def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool, quiet: bool, ex=None):
     """The teacher's decisions at ``p`` players: read from OUT when an earlier learn recorded exactly these games,
-    else played (with a progress bar) and kept there."""
+    else played (with a progress bar; on the cluster of ``ex`` where given, the same decisions) and kept there."""
     path = _decisions_file(root, p)
     key = {"game": g.id, "bots": list(plan.bots), "seed": plan.seed, "games": plan.games, "players": p,
            "params": {k: str(v) for k, v in plan.values.items()}, "max_candidates": max_candidates,
@@ -343,10 +350,19 @@ def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool,
     from meeplab.lab.runs.runner import play_threads
 
     try:
-        data = ln.record(
-            plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games), max_candidates,
-            threads=play_threads(plan), progress=bar.update if bar else None, shape=ln.features_of(plan.game),
-        )  # fmt: skip
+        if ex is not None:
+            from meeplab.lab.distributed.learn_cluster import record_on
+
+            data = record_on(
+                ex, plan.game, dict(plan.values), plan.bots[0], p, plan.seed, plan.games, max_candidates,
+                plan.bot_configs, progress=bar.update if bar else None,
+            )  # fmt: skip
+        else:
+            data = ln.record(
+                plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games),
+                max_candidates, threads=play_threads(plan), progress=bar.update if bar else None,
+                shape=ln.features_of(plan.game),
+            )  # fmt: skip
     finally:
         if bar is not None:
             bar.close()
