@@ -7,7 +7,8 @@ A quality directory is a run directory (``results.parquet``, ``run.json``) that 
 * ``decisions.parquet``: ``n_players, kind, candidates, count`` (decision points by kind and number of candidates)
   and ``decisions_seat.parquet``: ``n_players, game, seat, decisions, forced``;
 * ``skill.parquet``: ``n_players, game, role, bot, win`` (the tested seat's win share per game, per Dreef role);
-* ``kingmaking.parquet``: ``n_players, game, step, seat, kingmaking`` (one row per probe);
+* ``kingmaking.parquet``: one row per kingmaking probe and candidate probed: ``n_players, game, point, step, seat,
+  kind, p_win, se, candidate, favourite, lead, playouts, kingmaking`` (:func:`kingmaking_rows`);
 * ``quality.json``: every figure with its 95% interval, keyed by player count, each under the metric's name.
 
 Every function here takes frames (pandas) that an analyst can read from those files and returns the same numbers
@@ -470,9 +471,49 @@ def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, A
 # -- kingmaking -----------------------------------------------------------------------------------------------------
 
 
+KINGMAKING_COLUMNS = ["n_players", "game", "point", "step", "seat", "kind", "p_win", "se", "candidate", "favourite",
+                      "lead", "playouts", "kingmaking"]  # fmt: skip
+
+
+def kingmaking_rows(arr: dict[str, Any], n_players: int, games, playouts: int) -> pd.DataFrame:
+    """The kingmaking probes of ``sim.core.trajectories``' arrays as ``kingmaking.parquet``'s rows: one per probe and
+    candidate probed, with the seat to move (from 1), the decision kind, the seat's win probability and its standard
+    error there, the candidate (0 = the seat's own bot's pick), the other seat it makes the favourite (from 1) and
+    that seat's lead over the next other seat (a share of the ``playouts``), and the probe's verdict: enough to
+    recompute every verdict (:func:`kingmaking_recount`) and the share of games."""
+    rows = []
+    for i, j in np.argwhere(arr["king"] >= 0):
+        seat = int(arr["king_seat"][i, j])
+        for c in np.flatnonzero(arr["king_fav"][i, j] >= 0):
+            rows.append((n_players, int(games[i]), int(j), int(arr["steps"][i, j]), seat + 1,
+                         int(arr["king_kind"][i, j]), float(arr["prob"][i, j, seat]), float(arr["se"][i, j, seat]),
+                         int(c), int(arr["king_fav"][i, j, c]) + 1, float(arr["king_lead"][i, j, c]), int(playouts),
+                         int(arr["king"][i, j])))  # fmt: skip
+    return pd.DataFrame(rows, columns=KINGMAKING_COLUMNS)
+
+
+def kingmaking_recount(rows: pd.DataFrame, lead: float) -> pd.Series:
+    """Each probe's verdict recomputed from its rows (indexed by game and step): kingmaking when, taking the
+    candidates in order, a second one makes a different other seat the favourite by at least ``lead``."""
+
+    def verdict(d: pd.DataFrame) -> int:
+        seen = None
+        for fav, ld in zip(d.sort_values("candidate")["favourite"], d.sort_values("candidate")["lead"]):
+            if ld >= lead:
+                if seen is not None and fav != seen:
+                    return 1
+                seen = fav
+        return 0
+
+    return rows.groupby(["game", "step"]).apply(verdict, include_groups=False)
+
+
 def kingmaking_metrics(probes: pd.DataFrame, games: int) -> dict[str, Any]:
     """Share of the probed decisions (a seat below 2 % to win, 3+ players) whose choice changes the favourite among
-    the others, and share of the games holding one."""
+    the others, and share of the games holding one (``probes``: :func:`kingmaking_rows`, one row per probe and
+    candidate, or one per probe)."""
+    if len(probes):
+        probes = probes.drop_duplicates(["game", "step"])
     k = float(probes["kingmaking"].sum()) if len(probes) else 0.0
     g = probes.loc[probes["kingmaking"] > 0, "game"].nunique() if len(probes) else 0
     return {
@@ -607,11 +648,7 @@ def measure(
              for s in range(p)], columns=["n_players", "game", "seat", "decisions", "forced"],
         )  # fmt: skip
         frames["decisions_seat.parquet"].append(seats)
-        kj = np.argwhere(arr["king"] >= 0)
-        probes = pd.DataFrame(
-            [(p, int(games[i]), int(arr["steps"][i, j]), int(arr["king"][i, j])) for i, j in kj],
-            columns=["n_players", "game", "step", "kingmaking"],
-        )
+        probes = kingmaking_rows(arr, p, games, playouts)
         frames["kingmaking.parquet"].append(probes)
         rec: dict[str, Any] = trajectory_metrics(traj)
         rec["calibration"] = calibration(traj)

@@ -541,3 +541,21 @@ def test_ludiis_definitions_on_a_hand_written_trajectory():
     assert q.game_metrics(np.linspace(0, 1, 5), np.array(p))["drama"] == pytest.approx(got["ludii_drama"])
     never = q.ludii_metrics(np.array([[0.9, 0.1], [0.9, 0.1], [0.0, 1.0]]))  # the winner never passes 0.9
     assert never["ludii_decisiveness"] == 1.0 and never["ludii_lead_change"] == 0.5
+
+
+def test_kingmaking_probes_are_exported_so_that_every_verdict_can_be_recounted():
+    """kingmaking.parquet holds, per probe and candidate probed, the seat, the decision kind, the seat's win
+    probability and standard error, the favourite the candidate makes and its lead over the playouts: the verdicts
+    recounted from those rows are the ones the engine gave (a lenient 20 % threshold probes many decisions)."""
+    from meeplab.lab.studies import quality as core
+
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    arr = core.play_trajectories(g, ctx, ["heuristic"], 3, 1, 12, 8, 12, km_below=0.2)
+    rows = q.kingmaking_rows(arr, 3, np.arange(12), 8)
+    assert list(rows.columns) == q.KINGMAKING_COLUMNS and len(rows) > 10
+    assert rows["seat"].between(1, 3).all() and rows["favourite"].between(1, 3).all()
+    assert (rows["seat"] != rows["favourite"]).all() and (rows["p_win"] < 0.2).all() and (rows["playouts"] == 8).all()
+    stored = rows.drop_duplicates(["game", "step"]).set_index(["game", "step"])["kingmaking"].sort_index()
+    assert q.kingmaking_recount(rows, 0.1).sort_index().tolist() == stored.tolist()
+    assert q.kingmaking_metrics(rows, 12)["decisions"]["n"] == len(stored)

@@ -29,7 +29,10 @@ from meeplab.lab.studies.quality import (
 )
 from meeplab.sim.core.errors import MeeplabError
 
-TRAJECTORY_KEYS = ("steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "length")
+TRAJECTORY_KEYS = (
+    "steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "king_seat", "king_kind", "king_fav",
+    "king_lead", "length",
+)  # fmt: skip
 
 
 def trajectory_task(job: GameJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator):

@@ -117,10 +117,15 @@ def win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc,
 
 
 @njit(cache=True, _nrt=False)
-def kingmaking(st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k_play, acc, acc2, maxc, lead, lower):
+def kingmaking(
+    st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k_play, acc, acc2, maxc, lead, lower, fav, margin
+):  # fmt: skip
     """1 if candidates of the seat to move make different other seats the clear favourite (see the module doc),
     else 0. The seat's own bot (``fns``/``weights``) names its pick; candidate ``c`` is played out ``k_play`` times
-    by the evaluator (``efns``/``eweights``) on the streams ``(base, k)`` (common random numbers), in ``scratch``."""
+    by the evaluator (``efns``/``eweights``) on the streams ``(base, k)`` (common random numbers), in ``scratch``.
+    Per candidate probed, in order: ``fav[c]`` the other seat with the most wins and ``margin[c]`` its lead over the
+    next other seat (a share of the playouts); candidates not probed (the search stops at the second favourite)
+    keep ``fav`` -1."""
     sim, sc, tb, brk, cand = scratch.sim, scratch.sc, scratch.tb, scratch.brk, scratch.cand
     r = st.rec[0]
     q = sim.rec[0]
@@ -133,6 +138,9 @@ def kingmaking(st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k
     if first < 0 or first >= n:
         first = 0
     nc = select_candidates(r.feats, n, first, maxc, cand, scratch.used)
+    for ci in range(fav.shape[0]):
+        fav[ci] = -1
+        margin[ci] = 0.0
     seen = -1
     for ci in range(nc):
         for p in range(np_):
@@ -153,6 +161,9 @@ def kingmaking(st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k
         for p in range(np_):
             if p != seat and p != best and acc[p] > second:
                 second = acc[p]
+        if ci < fav.shape[0]:
+            fav[ci] = best
+            margin[ci] = (acc[best] - second) / k_play
         if (acc[best] - second) / k_play >= lead:
             if seen >= 0 and seen != best:
                 return 1
@@ -163,7 +174,7 @@ def kingmaking(st, scratch, cx, fns, weights, efns, eweights, g, rotate, base, k
 @njit(cache=True, nogil=True)
 def trajectory_game(
     cx, fns, weights, search, efns, eweights, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch,
-    ncat, steps, rounds, prob, se, dec, forced, hist, king,
+    ncat, steps, rounds, prob, se, dec, forced, hist, king, king_seat, king_kind, king_fav, king_lead,
 ):  # fmt: skip
     """Game ``g`` (played by the lineup ``fns``/``weights``/``search``; its playouts by ``efns``/``eweights``): its
     decision counts (``dec``/``forced`` per seat, ``hist[kind, n]``) and, at ``points`` + 1
@@ -213,9 +224,11 @@ def trajectory_game(
                 prob[j, p] = pa[p]
                 se[j, p] = pb[p]
             if np_ >= 3 and km_cand != 1 and r.ctl[C_N] > 1 and pa[seat] < km_below:
+                king_seat[j] = seat
+                king_kind[j] = r.ctl[C_KIND]
                 king[j] = kingmaking(
                     st, scratch, cx, fns, weights, efns, eweights, g, rotate, base ^ np.uint64(0x5BD1E995), k_play,
-                    pa, pb, km_cand, km_lead, lower,
+                    pa, pb, km_cand, km_lead, lower, king_fav[j], king_lead[j],
                 )  # fmt: skip
             j += 1
         i += 1
@@ -241,7 +254,9 @@ def trajectories(
     """Trajectories of the given game indices (see the module doc; ``evaluator``: a lineup of plain bots whose entries
     play the playouts, None: ``lineup``'s own) as numpy arrays: ``steps``/``rounds``
     [G, points+1], ``prob``/``se`` [G, points+1, P], ``dec``/``forced`` [G, P], ``hist`` [G, KIND_MAX, NMAX],
-    ``king`` [G, points+1], ``length`` [G] (decision points per game)."""
+    ``king`` [G, points+1] (-1: no probe, else 0/1) with each probe's ``king_seat``, ``king_kind`` [G, points+1] and
+    per candidate probed ``king_fav`` (the favourite other seat, -1: not probed) and ``king_lead`` (its lead)
+    [G, points+1, km_cand], ``length`` [G] (decision points per game)."""
     games = np.ascontiguousarray(games, dtype=np.int64)  # one compiled signature (a reversed view would be another)
     ng = len(games)
     out = {
@@ -253,6 +268,10 @@ def trajectories(
         "forced": np.zeros((ng, np_), dtype=np.int64),
         "hist": np.zeros((ng, KIND_MAX, NMAX), dtype=np.int32),
         "king": np.zeros((ng, points + 1), dtype=np.int64),
+        "king_seat": np.full((ng, points + 1), -1, dtype=np.int64),
+        "king_kind": np.full((ng, points + 1), -1, dtype=np.int64),
+        "king_fav": np.full((ng, points + 1, max(1, int(km_cand))), -1, dtype=np.int64),
+        "king_lead": np.zeros((ng, points + 1, max(1, int(km_cand)))),
         "length": np.zeros(ng, dtype=np.int64),
     }
     srch = search_function(cx, lineup, np_, ncat)
@@ -264,7 +283,7 @@ def trajectories(
             int(playouts),
             int(points), float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"][i],
             out["rounds"][i], out["prob"][i], out["se"][i], out["dec"][i], out["forced"][i], out["hist"][i],
-            out["king"][i],
+            out["king"][i], out["king_seat"][i], out["king_kind"][i], out["king_fav"][i], out["king_lead"][i],
         )  # fmt: skip
 
     on_threads(game, range(ng))
