@@ -3,7 +3,8 @@
 A quality directory is a run directory (``results.parquet``, ``run.json``) that also holds
 
 * ``trajectories.parquet``: one row per (player count, game, sample point, seat): ``n_players, game, point, step,
-  round, progress, seat`` (1-based), ``p_win, se, final`` (the last point of a game is its result);
+  round, progress, seat`` (1-based), ``p_win, se, playouts, final`` (the last point of a game is its result, with
+  0 playouts);
 * ``decisions.parquet``: ``n_players, kind, candidates, count`` (decision points by kind and number of candidates)
   and ``decisions_seat.parquet``: ``n_players, game, seat, decisions, forced``;
 * ``skill.parquet``: ``n_players, game, role, bot, win`` (the tested seat's win share per game, per Dreef role);
@@ -140,6 +141,8 @@ def trajectory_frame(arrays: dict[str, Any], n_players: int, games) -> pd.DataFr
     """The trajectories of ``sim.core.trajectories`` as rows (the columns of ``trajectories.parquet``)."""
     steps, rounds, prob, se = arrays["steps"], arrays["rounds"], arrays["prob"], arrays["se"]
     ng, npts = steps.shape
+    nplay = arrays.get("nplay")
+    nplay = np.zeros((ng, npts), dtype=np.int64) if nplay is None else nplay
     rows = []
     for i in range(ng):
         d = max(int(arrays["length"][i]), 1)
@@ -149,9 +152,9 @@ def trajectory_frame(arrays: dict[str, Any], n_players: int, games) -> pd.DataFr
             for p in range(n_players):
                 rows.append(
                     (n_players, int(games[i]), j, int(steps[i, j]), int(rounds[i, j]), steps[i, j] / d, p + 1,
-                     float(prob[i, j, p]), float(se[i, j, p]), j == npts - 1)
+                     float(prob[i, j, p]), float(se[i, j, p]), int(nplay[i, j]), j == npts - 1)
                 )  # fmt: skip
-    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "final"]
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "playouts", "final"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -262,6 +265,10 @@ def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
         "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
         "ludii": {k.removeprefix("ludii_"): mean_ci(pg[k]) for k in LUDII_METRICS},
         "trajectory_se": {"value": float(traj.loc[~traj["final"], "se"].mean()), "n": int((~traj["final"]).sum())},
+        "trajectory_playouts": {
+            "value": float(traj.loc[~traj["final"], "playouts"].mean()) if "playouts" in traj else None,
+            "n": int((~traj["final"]).sum()),
+        },
     }
 
 
@@ -583,13 +590,14 @@ def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
     beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None, executor=None,
-    evaluator: str | None = None,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
     results from ``out`` (written before by the runner) and write every file and ``quality.json``. ``evaluator``: the
     plain bot that plays the trajectories' playouts in every seat (None: the run's own plain bots, a search seat's
-    playout policy). Returns the
+    playout policy); ``se_target``/``max_playouts``: a point's playouts continue past ``playouts`` until every seat's
+    standard error is at most ``se_target`` or ``max_playouts`` are played (0: a fixed ``playouts``). Returns the
     ``quality.json`` record. ``executor``: a Dask executor (``lab.distributed.cluster.DaskExecutor``,
     ``--workers`` / ``--scheduler``) that plays the trajectories and the relative-skill games in parts
     (``lab.distributed.quality_cluster``; the same numbers as in this process, only the timings differ), or None:
@@ -618,7 +626,8 @@ def measure(
         "game": game.id, "title": game.title, "seed": seed, "bots": list(bots), "players": {},
         "lower_wins": bool(getattr(game, "lower_wins", False)),
         "settings": {"trajectory_games": traj_games, "playouts": playouts, "points": points, "decided": DECIDED,
-                     "evaluator": evaluator, "skill_games": skill_games, "beginner": beginner, "skilled": skilled,
+                     "evaluator": evaluator, "se_target": se_target, "max_playouts": max(max_playouts, playouts),
+                     "skill_games": skill_games, "beginner": beginner, "skilled": skilled,
                      "field": field,
                      "kingmaking_below": 0.02, "kingmaking_candidates": 6, "kingmaking_lead": 0.1},
         "thresholds": THRESHOLDS, "timing": {},
@@ -628,12 +637,13 @@ def measure(
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
         if executor is None:
             arr = core.play_trajectories(
-                game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator
-            )
+                game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
+                se_target=se_target, max_playouts=max_playouts,
+            )  # fmt: skip
         else:
             arr = dist.play_trajectories_on(
                 executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs,
-                evaluator=evaluator,
+                evaluator=evaluator, se_target=se_target, max_playouts=max_playouts,
             )  # fmt: skip
         record["settings"].update(redraw_setting(arr["exact_redraw"]))
         games = np.arange(traj_games)

@@ -436,6 +436,8 @@ def reproduce_command(path, q: dict, players: list[int]) -> str:
     for opt, key in (
         ("--trajectory-games", "trajectory_games"),
         ("--playouts", "playouts"),
+        ("--se-target", "se_target"),
+        ("--max-playouts", "max_playouts"),
         ("--points", "points"),
         ("--evaluator", "evaluator"),
         ("--skill-games", "skill_games"),

@@ -301,7 +301,8 @@ def test_no_learnable_skill_gives_rs_zero(sb, tiny):
 
 
 def _quality_args(tiny, out):
-    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4"]
+    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "6", "--playouts", "4",
+            "--se-target", "0"]  # fmt: skip
     return args + ["--points", "4", "--skill-games", "4", "--skilled", "tiny", "--bot-config", tiny, "-q", "--out", out]
 
 
@@ -559,3 +560,22 @@ def test_kingmaking_probes_are_exported_so_that_every_verdict_can_be_recounted()
     stored = rows.drop_duplicates(["game", "step"]).set_index(["game", "step"])["kingmaking"].sort_index()
     assert q.kingmaking_recount(rows, 0.1).sort_index().tolist() == stored.tolist()
     assert q.kingmaking_metrics(rows, 12)["decisions"]["n"] == len(stored)
+
+
+def test_a_points_playouts_go_on_until_its_standard_error_is_small_enough():
+    """--se-target: a point keeps its first playouts (the same streams) and adds more, 8 at a time, until every
+    seat's standard error is at most the target or the cap is reached; the count is in trajectories.parquet."""
+    from meeplab.lab.studies import quality as core
+
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    fixed = core.play_trajectories(g, ctx, ["heuristic"], 3, 1, 4, 8, 6)
+    grown = core.play_trajectories(g, ctx, ["heuristic"], 3, 1, 4, 8, 6, se_target=0.06, max_playouts=64)
+    live = grown["steps"][:, :6] >= 0
+    n = grown["nplay"][:, :6][live]
+    assert (fixed["nplay"][:, :6][live] == 8).all() and n.min() >= 8 and n.max() <= 64 and n.max() > 8
+    se = grown["se"][:, :6].max(axis=2)[live]
+    assert ((se <= 0.06) | (n == 64)).all()
+    assert (n[(fixed["se"][:, :6].max(axis=2)[live] <= 0.06)] == 8).all()  # already small enough: nothing added
+    frame = q.trajectory_frame(grown, 3, np.arange(4))
+    assert "playouts" in frame.columns and (frame.loc[frame["final"], "playouts"] == 0).all()

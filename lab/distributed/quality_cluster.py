@@ -31,11 +31,13 @@ from meeplab.sim.core.errors import MeeplabError
 
 TRAJECTORY_KEYS = (
     "steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "king_seat", "king_kind", "king_fav",
-    "king_lead", "length",
+    "king_lead", "nplay", "length",
 )  # fmt: skip
 
 
-def trajectory_task(job: GameJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator):
+def trajectory_task(
+    job: GameJob, threads, bots, n_players, seed, games, playouts, points, rotate, km, evaluator, se=(0.0, 0)
+):  # fmt: skip
     """Worker side: the trajectories of the game indices ``games`` and the CPU seconds they took."""
     game, ctx = prepared(job)
     use_threads(worker_threads(threads))
@@ -45,7 +47,7 @@ def trajectory_task(job: GameJob, threads, bots, n_players, seed, games, playout
         lambda: trajectory_part(*args, [0], 2, 2, rotate, job.bot_configs, evaluator=evaluator),
     )
     c0 = time.process_time()
-    out = trajectory_part(*args, np.asarray(games), playouts, points, rotate, job.bot_configs, *km, evaluator)
+    out = trajectory_part(*args, np.asarray(games), playouts, points, rotate, job.bot_configs, *km, evaluator, *se)
     out["cpu_seconds"] = time.process_time() - c0
     return out
 
@@ -67,7 +69,7 @@ def skill_task(job: GameJob, threads, n_players, seed, start, n, role, name, fie
 def play_trajectories_on(
     ex, game, values: dict, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
-    evaluator: str | None = None,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """:func:`lab.studies.quality.play_trajectories` on the cluster of ``ex`` (a ``DaskExecutor``): the same arrays;
     ``cpu_seconds`` summed over the workers, ``workers`` the cluster's size."""
@@ -77,7 +79,7 @@ def play_trajectories_on(
     t0 = time.perf_counter()
     calls = [
         (trajectory_task, job, ex.threads, tuple(bots), n_players, seed, np.arange(s, s + n), playouts, points,
-         rotate, km, evaluator)
+         rotate, km, evaluator, (se_target, max_playouts))
         for s, n in parts(games, ex.workers)
     ]  # fmt: skip
     got = gather(ex, calls, "quality")

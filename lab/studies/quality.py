@@ -58,17 +58,18 @@ def check_trajectory_budget(games: int, playouts: int, points: int) -> None:
 def play_trajectories(
     game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
-    evaluator: str | None = None,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``; playouts by
-    ``evaluator`` in every seat, None: the run's own plain bots): the arrays of
+    ``evaluator`` in every seat, None: the run's own plain bots; ``playouts`` at each point, more up to
+    ``max_playouts`` until every seat's standard error is at most ``se_target``): the arrays of
     :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
     check_trajectory_budget(games, playouts, points)
     trajectory_part(game, ctx, bots, n_players, seed, [0], 2, 2, rotate, bot_configs, evaluator=evaluator)  # compile
     t0, c0 = time.perf_counter(), time.process_time()
     out = trajectory_part(
         game, ctx, bots, n_players, seed, np.arange(games), playouts, points, rotate, bot_configs, km_below, km_cand,
-        km_lead, evaluator,
+        km_lead, evaluator, se_target, max_playouts,
     )  # fmt: skip
     return trajectory_timing(out, time.perf_counter() - t0, time.process_time() - c0, playouts, points, km_cand)
 
@@ -76,7 +77,7 @@ def play_trajectories(
 def trajectory_part(
     game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
-    evaluator: str | None = None,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """The trajectories of the run's games with the indices ``games`` (any subset, any order: game ``g`` depends on
     ``(seed, g)`` alone), as :func:`sim.core.trajectories.trajectories` returns them, plus ``exact_redraw`` (whether
@@ -92,7 +93,20 @@ def trajectory_part(
     cx = engine_context(game, ctx, lineup)
     ncat = max(1, len(game.categories))
     out = trajectories(
-        cx, lineup, n_players, ncat, seed, games, playouts, points, km_below, km_cand, km_lead, evaluator=ev
+        cx,
+        lineup,
+        n_players,
+        ncat,
+        seed,
+        games,
+        playouts,
+        points,
+        km_below,
+        km_cand,
+        km_lead,
+        evaluator=ev,
+        se_target=se_target,
+        max_playouts=max_playouts,
     )
     out["exact_redraw"] = exact_redraw(cx)
     return out
@@ -103,7 +117,7 @@ def trajectory_timing(out: dict, seconds: float, cpu_seconds: float, playouts: i
     and ``playouts_per_second`` to trajectories ``out``; returns it."""
     out["seconds"] = seconds
     out["cpu_seconds"] = cpu_seconds
-    n_po = int((out["steps"][:, :points] >= 0).sum()) * playouts
+    n_po = int(out["nplay"].sum()) if "nplay" in out else int((out["steps"][:, :points] >= 0).sum()) * playouts
     n_po += int((out["king"] >= 0).sum()) * playouts * km_cand
     out["playouts"] = n_po
     out["playouts_per_second"] = n_po / max(seconds, 1e-9)

@@ -45,7 +45,17 @@ TABLE_METRICS = (
     show_default=True,
     help="Games whose win-probability trajectories are estimated (the run's first games).",
 )
-@click.option("--playouts", type=int, default=32, show_default=True, help="Playouts per sample point of a trajectory.")
+@click.option(
+    "--playouts", type=int, default=32, show_default=True, help="Playouts per sample point of a trajectory (at least)."
+)
+@click.option(
+    "--se-target",
+    type=float,
+    default=0.03,
+    show_default=True,
+    help="A point's playouts go on past --playouts until every seat's standard error is at most this (0 = never).",
+)
+@click.option("--max-playouts", type=int, default=None, help="Playouts per point at most (default: 8 x --playouts).")
 @click.option(
     "--points", type=int, default=12, show_default=True, help="Sample points per game (evenly over its decisions)."
 )
@@ -76,6 +86,8 @@ def quality_cmd(
     out,
     trajectory_games,
     playouts,
+    se_target,
+    max_playouts,
     points,
     skill_games,
     evaluator,
@@ -93,8 +105,9 @@ def quality_cmd(
     \b
     - win-probability trajectories (OUT/trajectories.parquet): at --points points of the first
       --trajectory-games games, each seat's chance to win given the true state, by --playouts playouts of
-      the run's bots (or of --evaluator) with fresh chance, and their calibration against the games'
-      results (miscalibrated: a warning, and the metrics from them are marked); from them lead changes,
+      the run's bots (or of --evaluator) with fresh chance, more until every seat's standard error is
+      at most --se-target (or --max-playouts), and their calibration against the games' results
+      (miscalibrated: a warning, and the metrics from them are marked); from them lead changes,
       decisiveness, drama, uncertainty, comeback rate, runaway leader;
     - relative skill (Dreef et al. 2004): beginner, skilled and clairvoyant skilled player, each in one
       seat against --field on the same --skill-games games;
@@ -117,6 +130,11 @@ def quality_cmd(
         raise MeeplabError(f"--trajectory-games ({trajectory_games}) exceeds --games ({cfg.games})")
     if trajectory_games < 1 or playouts < 2 or points < 2:
         raise MeeplabError("--trajectory-games must be at least 1, --playouts and --points at least 2")
+    if not 0.0 <= se_target < 0.5:
+        raise MeeplabError(f"--se-target must be a standard error in 0..0.5 (0 = off), got {se_target}")
+    max_playouts = 8 * playouts if max_playouts is None else max_playouts
+    if max_playouts < playouts:
+        raise MeeplabError(f"--max-playouts ({max_playouts}) is below --playouts ({playouts})")
     from meeplab.sim.core.bots import available
 
     known = available(g.id, cfg.bot_configs)
@@ -134,8 +152,9 @@ def quality_cmd(
     from meeplab.analysis.quality import measure
 
     what = (
-        f"quality: the run, then trajectories of {trajectory_games} games x {points} points x {playouts} playouts "
-        f"and {skill_games} relative-skill games per player (the estimate is the run's)"
+        f"quality: the run, then trajectories of {trajectory_games} games x {points} points x {playouts}"
+        + (f"-{max_playouts} playouts (standard error {se_target:g})" if se_target > 0 else " playouts")
+        + f" and {skill_games} relative-skill games per player (the estimate is the run's)"
     )
     if echo_plan(what, [cfg], dry_run, kw["quiet"]):
         return
@@ -147,6 +166,7 @@ def quality_cmd(
             g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
             traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games,
             beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex, evaluator=evaluator,
+            se_target=se_target, max_playouts=max_playouts,
         )  # fmt: skip
     if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
         click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)

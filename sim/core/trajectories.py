@@ -87,33 +87,60 @@ def add_wins(sc, tb, np_, acc, acc2, lower):
         acc2[p] += w * w
 
 
-@njit(cache=True, _nrt=False)
-def win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2, lower=False):
-    """Each seat's mean win share over ``k_play`` playouts from ``st`` (at a decision, or over), played in
-    ``scratch`` (a :class:`~meeplab.sim.core.scratch.SearchScratch`): ``acc[p]`` = the mean, ``acc2[p]`` = its
-    standard error. The seat to move decides first by its own bot; streams ``(base, k)``."""
-    sim, sc, tb, brk = scratch.sim, scratch.sc, scratch.tb, scratch.brk
+@njit(cache=True, inline="always")
+def _playout_win(st, sim, cx, fns, weights, g, rotate, base, k, sc, tb, brk, acc, acc2, lower):
+    """Playout ``k`` (stream ``(base, k)``) from ``st`` in ``sim``: each seat's win share added to ``acc``/``acc2``."""
     r = st.rec[0]
     q = sim.rec[0]
     np_ = r.ctl[C_NP]
-    seat = r.ctl[C_SEAT]
+    fm_copy(sim, st)
+    rng_init(q.rng, base, k)
+    if r.ctl[C_OVER] == 0:  # a pending decision
+        fm_redraw(sim, cx, q.rng)
+        fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(r.ctl[C_SEAT], g, np_, rotate)))
+    playout_lineup(sim, cx, fns, weights, g, np_, rotate)
+    fm_result(sim, cx, sc, tb, brk)
+    add_wins(sc, tb, np_, acc, acc2, lower)
+
+
+@njit(cache=True, inline="always")
+def _largest_se(acc, acc2, np_, k):
+    """The largest standard error of the seats' mean win shares after ``k`` playouts (sums ``acc``/``acc2``)."""
+    worst = 0.0
+    for p in range(np_):
+        m = acc[p] / k
+        v = max(acc2[p] / k - m * m, 0.0)
+        worst = max(worst, np.sqrt(v / max(k - 1, 1)))
+    return worst
+
+
+@njit(cache=True, _nrt=False)
+def win_probability(st, scratch, cx, fns, weights, g, rotate, base, k_play, acc, acc2, lower=False, se_target=0.0,
+                    k_cap=0):  # fmt: skip
+    """Each seat's mean win share over the playouts from ``st`` (at a decision, or over), played in ``scratch`` (a
+    :class:`~meeplab.sim.core.scratch.SearchScratch`): ``acc[p]`` = the mean, ``acc2[p]`` = its standard error;
+    returns the playouts played. ``k_play`` playouts first; then, while some seat's standard error is above
+    ``se_target`` (0: never), 8 more at a time up to ``k_cap`` in all. The seat to move decides first by its own
+    bot; playout ``k`` draws from the stream ``(base, k)``, so any number of them is reproducible."""
+    sim, sc, tb, brk = scratch.sim, scratch.sc, scratch.tb, scratch.brk
+    np_ = st.rec[0].ctl[C_NP]
     for p in range(np_):
         acc[p] = 0.0
         acc2[p] = 0.0
     for k in range(k_play):
-        fm_copy(sim, st)
-        rng_init(q.rng, base, k)
-        if r.ctl[C_OVER] == 0:  # a pending decision
-            fm_redraw(sim, cx, q.rng)
-            fm_apply(sim, cx, ask(sim, fns, weights, entry_of_seat(seat, g, np_, rotate)))
-        playout_lineup(sim, cx, fns, weights, g, np_, rotate)
-        fm_result(sim, cx, sc, tb, brk)
-        add_wins(sc, tb, np_, acc, acc2, lower)
+        _playout_win(st, sim, cx, fns, weights, g, rotate, base, k, sc, tb, brk, acc, acc2, lower)
+    k = k_play
+    if st.rec[0].ctl[C_OVER] == 0:  # over: the result, exact
+        while se_target > 0.0 and k < k_cap and _largest_se(acc, acc2, np_, k) > se_target:
+            for _ in range(min(8, k_cap - k)):
+                _playout_win(st, sim, cx, fns, weights, g, rotate, base, k, sc, tb, brk, acc, acc2, lower)
+                k += 1
     for p in range(np_):
-        m = acc[p] / k_play
-        v = acc2[p] / k_play - m * m
+        m = acc[p] / k
+        v = acc2[p] / k - m * m
         acc[p] = m
-        acc2[p] = np.sqrt(max(v, 0.0) / max(k_play - 1, 1))
+        acc2[p] = np.sqrt(max(v, 0.0) / max(k - 1, 1))
+    return k
 
 
 @njit(cache=True, _nrt=False)
@@ -174,7 +201,8 @@ def kingmaking(
 @njit(cache=True, nogil=True)
 def trajectory_game(
     cx, fns, weights, search, efns, eweights, np_, rotate, seed, g, k_play, points, km_below, km_cand, km_lead, srch,
-    ncat, steps, rounds, prob, se, dec, forced, hist, king, king_seat, king_kind, king_fav, king_lead,
+    ncat, steps, rounds, prob, se, dec, forced, hist, king, king_seat, king_kind, king_fav, king_lead, se_target,
+    k_cap, nplay,
 ):  # fmt: skip
     """Game ``g`` (played by the lineup ``fns``/``weights``/``search``; its playouts by ``efns``/``eweights``): its
     decision counts (``dec``/``forced`` per seat, ``hist[kind, n]``) and, at ``points`` + 1
@@ -217,7 +245,9 @@ def trajectory_game(
             j += 1
         if j < points and (j * d) // points == i:
             base = point_seed(seed, g, i)
-            win_probability(st, scratch, cx, efns, eweights, g, rotate, base, k_play, pa, pb, lower)
+            nplay[j] = win_probability(
+                st, scratch, cx, efns, eweights, g, rotate, base, k_play, pa, pb, lower, se_target, k_cap
+            )
             steps[j] = i
             rounds[j] = r.ctl[C_LENGTH]
             for p in range(np_):
@@ -249,14 +279,16 @@ def trajectory_game(
 
 def trajectories(
     cx, lineup, np_: int, ncat: int, seed: int, games, playouts: int, points: int, km_below=0.02, km_cand=6,
-    km_lead=0.1, evaluator=None,
+    km_lead=0.1, evaluator=None, se_target=0.0, max_playouts=0,
 ) -> dict:  # fmt: skip
     """Trajectories of the given game indices (see the module doc; ``evaluator``: a lineup of plain bots whose entries
-    play the playouts, None: ``lineup``'s own) as numpy arrays: ``steps``/``rounds``
+    play the playouts, None: ``lineup``'s own; ``se_target``/``max_playouts``: more playouts at a point until every
+    seat's standard error is at most the target, :func:`win_probability`) as numpy arrays: ``steps``/``rounds``
     [G, points+1], ``prob``/``se`` [G, points+1, P], ``dec``/``forced`` [G, P], ``hist`` [G, KIND_MAX, NMAX],
     ``king`` [G, points+1] (-1: no probe, else 0/1) with each probe's ``king_seat``, ``king_kind`` [G, points+1] and
     per candidate probed ``king_fav`` (the favourite other seat, -1: not probed) and ``king_lead`` (its lead)
-    [G, points+1, km_cand], ``length`` [G] (decision points per game)."""
+    [G, points+1, km_cand], ``nplay`` [G, points+1] (the playouts each point took; 0 at the result), ``length`` [G]
+    (decision points per game)."""
     games = np.ascontiguousarray(games, dtype=np.int64)  # one compiled signature (a reversed view would be another)
     ng = len(games)
     out = {
@@ -268,6 +300,7 @@ def trajectories(
         "forced": np.zeros((ng, np_), dtype=np.int64),
         "hist": np.zeros((ng, KIND_MAX, NMAX), dtype=np.int32),
         "king": np.zeros((ng, points + 1), dtype=np.int64),
+        "nplay": np.zeros((ng, points + 1), dtype=np.int64),
         "king_seat": np.full((ng, points + 1), -1, dtype=np.int64),
         "king_kind": np.full((ng, points + 1), -1, dtype=np.int64),
         "king_fav": np.full((ng, points + 1, max(1, int(km_cand))), -1, dtype=np.int64),
@@ -284,6 +317,7 @@ def trajectories(
             int(points), float(km_below), int(km_cand), float(km_lead), srch, int(ncat), out["steps"][i],
             out["rounds"][i], out["prob"][i], out["se"][i], out["dec"][i], out["forced"][i], out["hist"][i],
             out["king"][i], out["king_seat"][i], out["king_kind"][i], out["king_fav"][i], out["king_lead"][i],
+            float(se_target), int(max(max_playouts, playouts)), out["nplay"][i],
         )  # fmt: skip
 
     on_threads(game, range(ng))
