@@ -115,6 +115,34 @@ class RunPlan:
             raise MeeplabError(f"a run cannot be resized to {games:,} games in shards of {shard}")
         return replace(self, games=int(games), shard=int(shard))
 
+    def misfits(self) -> list[str]:
+        """The bots of this run whose weights were fitted (``meeplab tune`` / ``learn``; a bot config's
+        ``fitted_at``) at other rules than these, one line each: what they show here may be the bot's mis-fit to
+        these rules rather than the rules' effect."""
+        from meeplab.sim.core.bots import available
+
+        known = available(self.game.id, self.bot_configs)
+        out = []
+        for name in dict.fromkeys(self.bots):
+            spec = known.get(name)
+            fitted = getattr(spec, "fitted_at", None)
+            if fitted is None:
+                continue
+            try:
+                there = self.game.params.resolve(dict(fitted), self.game.id)
+            except MeeplabError:
+                there = {}  # rules this version no longer knows: every parameter counts as changed
+            changed = [k for k, v in self.values.items() if str(there.get(k)) != str(v)]
+            if not changed:
+                continue
+            at = ", ".join(f"{k}={v}" for k, v in fitted) if fitted else "the default rules"
+            shown = ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")
+            out.append(
+                f"bot '{name}' was fitted at {at}; these rules change {shown}: what it shows here may be the bot's "
+                "mis-fit to them, not the rules' effect (fit it again at these rules: meeplab tune / learn --set ...)"
+            )
+        return out
+
     def adopt(self) -> None:
         """Let this process play the plan's shards with its own prepared context and lineups
         (:func:`meeplab.lab.runs.shards.adopt`) rather than preparing them again from :attr:`job`."""

@@ -446,7 +446,7 @@ def agreement_of(data: Decisions, shape, weights: dict[str, float], holdout: flo
     return total / n if n else float("nan")
 
 
-def write_bot(path, name: str, fit_: Fit, header: list[str], description: str) -> None:
+def write_bot(path, name: str, fit_: Fit, header: list[str], description: str, fitted_at=None) -> None:
     """The policy as a bot-config TOML at ``path``: comment lines ``header`` (the command and the fit's numbers),
     then ``[bots.NAME] base = "policy"`` with its weights by name (zeros left out: the base's default)."""
     import tomli_w
@@ -454,7 +454,11 @@ def write_bot(path, name: str, fit_: Fit, header: list[str], description: str) -
     from meeplab.sim.core.files import atomic_write
 
     weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0 and not n.startswith("shape.")}
-    body = tomli_w.dumps({"bots": {name: {"base": "policy", "description": description, "weights": weights}}})
+    from meeplab.sim.core.params import set_text
+
+    at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}  # the teacher's rules (changed ones; {}: defaults)
+    entry = {"base": "policy", "description": description, "fitted_at": at, "weights": weights}
+    body = tomli_w.dumps({"bots": {name: entry}})
     lines = [f"# {line}" for text in header for line in str(text).splitlines() or [""]]
     atomic_write(path, "\n".join(lines) + "\n" + body)
 

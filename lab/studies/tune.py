@@ -300,9 +300,11 @@ def tune(
 
 
 def variant_toml(
-    res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int], budget: int
-) -> str:
-    """The TOML variant (``[bots.NAME]``) with a comment that says how it was made and how good it is."""
+    res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int], budget: int,
+    fitted_at: dict[str, Any] | None = None,
+) -> str:  # fmt: skip
+    """The TOML variant (``[bots.NAME]``) with a comment that says how it was made and how good it is, and the
+    rules it was tuned at (``fitted_at``: the parameters changed from the defaults; None: {}, the defaults)."""
     lines = [
         f"# Made by: {command}" if command else "# Made by meeplab tune",
         f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
@@ -326,7 +328,10 @@ def variant_toml(
             )
     desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
     weights = {str(k): float(v) for k, v in zip(res.names, res.best)}
-    table = {"bots": {name: {"base": base, "description": desc, "weights": weights}}}
+    from meeplab.sim.core.params import set_text
+
+    at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}
+    table = {"bots": {name: {"base": base, "description": desc, "fitted_at": at, "weights": weights}}}
     comments = "".join(line.replace("\n", " ") + "\n" for line in lines)  # a name never breaks out of a comment
     return comments + tomli_w.dumps(table)
 

@@ -228,7 +228,9 @@ def _learn_round(
         "kinds": ln.summary(fit),
         "command": command_line(),
     }
-    ln.write_bot(where / f"{bot_name}.toml", bot_name, fit, _header(record, fit), _description(record))
+    ln.write_bot(
+        where / f"{bot_name}.toml", bot_name, fit, _header(record, fit), _description(record), record["params_changed"]
+    )
     return {"fit": fit, "record": record, "bot": bot_name, "teacher": teacher}
 
 
@@ -284,7 +286,7 @@ def _write_outputs(ln, root: Path, name: str, fit, record: dict) -> None:
 
     from meeplab.sim.core.files import atomic_write
 
-    ln.write_bot(root / f"{name}.toml", name, fit, _header(record, fit), _description(record))
+    ln.write_bot(root / f"{name}.toml", name, fit, _header(record, fit), _description(record), record["params_changed"])
     buf = io.BytesIO()
     np.savez(buf, weights=fit.weights, names=np.array(fit.names))
     atomic_write(root / "weights.npz", buf.getvalue())

@@ -42,9 +42,11 @@ def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> boo
     from meeplab.lab.runs.estimate import duration, estimate, lineup_name, rate
     from meeplab.lab.runs.runner import compiled_before_run
 
+    cfgs = list(cfgs)
+    for line in dict.fromkeys(m for cfg in cfgs for m in cfg.misfits()):  # never silent, --quiet or not
+        click.echo(f"meeplab: warning: {line}", err=True)
     if quiet and not dry_run:
         return False
-    cfgs = list(cfgs)
     if not cfgs:
         return dry_run
     c = cfgs[0]

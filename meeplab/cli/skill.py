@@ -202,7 +202,7 @@ def tune_cmd(
     finally:
         if bar:
             bar.close()
-    text = variant_toml(res, name, bot, command_line(), field, counts, budget)
+    text = variant_toml(res, name, bot, command_line(), field, counts, budget, g.params.changed(values))
     write_variant(out_path, text, force=True)
     if res.final:
         f = res.final

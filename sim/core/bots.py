@@ -219,6 +219,9 @@ class BotSpec:
     search: str = ""  # "" = a plain bot; else the search algorithm (SEARCH_ALGOS) playing with `policy`
     policy: str = ""  # search bots: the registered plain bot that plays the playouts
     origin: str = "built-in"  # where it comes from: "built-in", "plugin <distribution> <version>", a --bot-config
+    # the rule parameters its weights were fitted at, as (name, value) pairs changed from the defaults (() = the
+    # default rules); None = not fitted to any rules (a hand-written bot, or one whose file does not say)
+    fitted_at: tuple | None = None
 
     def weights_dict(self) -> dict[str, float]:
         return dict(zip(self.weight_names, self.weights))
@@ -438,6 +441,7 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             reads=base.reads,  # the same choose with other weights
             search=base.search,
             policy=_variant_policy(entry.policy, base, name, path),
+            fitted_at=None if entry.fitted_at is None else tuple(sorted(entry.fitted_at.items())),
         )
         added.append(name)
     return added

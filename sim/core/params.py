@@ -305,6 +305,14 @@ def _close_names(name: str, names: list[str]) -> str:
     return m[0] if m else ""
 
 
+def set_text(value: Any) -> str:
+    """A parameter's value as ``--set NAME=VALUE`` writes it (a sequence comma-separated), which ``resolve`` reads
+    back: how files record the rules something was made at (a bot's ``fitted_at``)."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(x) for x in value)
+    return str(value)
+
+
 def parse_set_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     """``["a=1", "b=x,y"]`` -> ``{"a": "1", "b": "x,y"}``; a malformed item is a MeeplabError."""
     out: dict[str, str] = {}

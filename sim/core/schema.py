@@ -424,6 +424,9 @@ class BotVariant(Strict):
     base: Name = "heuristic"
     description: Text | None = None
     policy: Name | None = None
+    # the rule parameters the weights were fitted at (meeplab tune / learn write it): those changed from the
+    # defaults, {} = the default rules; absent = not fitted to any rules
+    fitted_at: Annotated[dict[Name, Any], Field(max_length=MAX_ENTRIES)] | None = None
     weights: Annotated[dict[Name, Finite], Field(max_length=MAX_ENTRIES)] = {}
 
 
