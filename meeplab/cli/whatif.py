@@ -97,12 +97,22 @@ SPRT_MAX_GAMES = 100_000
     help="SPRT: what is compared per game (default: the first bot's win share, or the start player's "
     "(seat 1's) win when one bot plays every seat).",
 )
+@click.option(
+    "--confirm",
+    "confirm_bot",
+    default=None,
+    metavar="BOT",
+    help="After the compare, replay its question with BOT in every seat (a strong bot: learned, rollout, ismcts): "
+    "per player count, the seat that changed most, by a sequential test (--delta, default 0.03; --max-games, default "
+    "10,000); says confirmed, contradicted or undecided.",
+)
 @output_options
 def compare_cmd(
     game,
     base_sets,
     base_params_file,
     out,
+    confirm_bot,
     sequential,
     delta,
     elo,
@@ -136,8 +146,17 @@ def compare_cmd(
         raise MeeplabError("compare needs a variant: give --set NAME=VALUE or --params FILE")
     base_kw = dict(kw, sets=base_sets, params_file=base_params_file)
     base_cfg = run_plan(game, flags={}, out=Path(out) / "baseline", label="baseline", **base_kw)
+    if confirm_bot is not None:
+        if sequential:
+            raise MeeplabError("--confirm follows a compare of fixed size, not --until-significant")
+        if elo is not None or metric is not None:
+            raise MeeplabError("--confirm picks its seat and takes --delta, not --elo or --metric")
+        from meeplab.sim.core.bots import available
+
+        if confirm_bot not in available(g_id := lookup_game(game).id, variant_cfg.bot_configs):
+            raise MeeplabError(f"--confirm: unknown bot '{confirm_bot}' for {g_id}")
     if not sequential:
-        if any(v is not None for v in (delta, elo, max_games, metric)):
+        if confirm_bot is None and any(v is not None for v in (delta, elo, max_games, metric)):
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
         if echo_plan("baseline and variant on the same seeds", [base_cfg, variant_cfg], dry_run, kw["quiet"]):
             return
@@ -173,6 +192,41 @@ def compare_cmd(
     if verdicts and not as_json:
         for v in verdicts:
             click.echo(f"sequential test, {v}")
+    if confirm_bot is not None:
+        _confirm(game, kw, base_kw, Path(out), base_cfg, variant_cfg, confirm_bot, delta, alpha, beta, batch,
+                 max_games, as_json)  # fmt: skip
+
+
+def _confirm(game, kw, base_kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta, batch, max_games, as_json):
+    """compare --confirm BOT: per player count, the seat that changed most replayed with BOT in every seat by a
+    sequential test (``analysis.confirm``); OUT/confirm/pP holds its runs, OUT/confirm.json the table."""
+    from meeplab.analysis import confirm as cf
+    from meeplab.analysis.load import load_run
+    from meeplab.sim.core.files import atomic_write
+
+    rows = []
+    for fast in cf.seat_to_confirm(load_run(base_cfg.out), load_run(variant_cfg.out)):
+        where = out / "confirm" / f"p{fast.n_players}"
+        same = {"bots": bot, "players": str(fast.n_players), "force": True, "resume": False}
+        strong_v = run_plan(game, flags=flag_values(kw), out=where / "variant", label=f"variant, {bot}",
+                            **dict(kw, **same))  # fmt: skip
+        strong_b = run_plan(game, flags={}, out=where / "baseline", label=f"baseline, {bot}",
+                            **dict(base_kw, **same))  # fmt: skip
+        if not kw["quiet"]:
+            click.echo(
+                f"meeplab: confirming with {bot} at {fast.n_players} players: seat {fast.seat}'s change "
+                f"{fast.change:+.3f} [{fast.lo:+.3f}, {fast.hi:+.3f}]",
+                err=True,
+            )
+        record = _sequential(
+            strong_b, strong_v, kw, where, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
+            elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
+            max_games=max_games if max_games is not None else 10_000,
+        )  # fmt: skip
+        rows.append(cf.row(fast, record["tests"][0], bot))
+    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
+    echo_table(f"{game}: the compare confirmed with {bot} (the seat that changed most, per player count)", rows,
+               as_json)  # fmt: skip
 
 
 def _capped(plan, games: int):
