@@ -168,3 +168,54 @@ def test_the_redraw_check_reads_the_declarations():
     )
     with pytest.raises(AssertionError, match=r"redraw changed 'tokvals' .* holds or has seen"):
         check_redraw(Kit(replace(gold.game, hidden=tight)))
+
+
+def _leak_when(monkeypatch, when):
+    """A planted leak: after each step, where ``when(record)`` holds, the view's last word shows which cards the next
+    seat holds (a number that changes when they are dealt otherwise, their count does not)."""
+    real = face.advance
+
+    def advance(st, cx):
+        seat = real(st, cx)
+        r = st.rec[0]
+        if seat >= 0 and when(r):
+            q = (int(r["ctl"][C_SEAT]) + 1) % int(r["ctl"][C_NP])
+            r["pub"][-1] = int((r["hand"][q] * np.arange(1, r["hand"].shape[1] + 1)).sum())
+        return seat
+
+    monkeypatch.setattr(face, "advance", advance)
+
+
+def test_a_leak_at_one_player_count_only_is_caught_and_named(monkeypatch):
+    """The kit samples every player count: a leak only at 5 players fails, naming the count."""
+    _leak_when(monkeypatch, lambda r: int(r["ctl"][C_NP]) == 5)
+    with pytest.raises(AssertionError, match=r"at 5 players, decision kind .* in the game\): the engine shows"):
+        check_hidden(Kit.of("hacienda"))
+
+
+def test_a_leak_in_one_phase_of_the_game_only_is_caught(monkeypatch):
+    """A leak only after the mid-game scoring (Hacienda's second half) fails at a middle or late state."""
+    from meeplab.sim.hacienda.layout import V_PHASE
+
+    _leak_when(monkeypatch, lambda r: int(r["pub"][V_PHASE]) >= 1)
+    with pytest.raises(AssertionError, match=r"(middle|late) in the game\): the engine shows"):
+        check_hidden(Kit.of("hacienda"))
+
+
+def test_a_leak_in_one_decision_kind_only_is_caught_and_named(monkeypatch):
+    """A leak only at the water decision (kind 4), which a player meets a few times a game, fails naming it."""
+    from meeplab.sim.core.forward import C_KIND
+    from meeplab.sim.hacienda.layout import Kind
+
+    _leak_when(monkeypatch, lambda r: int(r["ctl"][C_KIND]) == Kind.WATER)
+    with pytest.raises(AssertionError, match=r"decision kind water \(4\)"):
+        check_hidden(Kit.of("hacienda"))
+
+
+def test_the_kit_prints_what_it_covered_and_can_look_wider():
+    """Every player count, every decision kind, early, middle and late: the coverage table; breadth=2 checks up to
+    two states per cell."""
+    note = check_hidden(Kit.of("goofspiel"))
+    assert "players  kind" in note and all(f"  {p}  bid" in note for p in (2, 3, 4, 5))
+    wide = check_hidden(Kit.of("goofspiel", breadth=2))
+    assert int(wide.split(" states")[0]) > int(note.split(" states")[0])

@@ -18,7 +18,9 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
 - ``schema``: the result rows' columns; one win per game; the winner has the best score (``lower_wins`` read);
 - ``stepping``: the batch and the forward model stepped from Python play identical games;
 - ``copy``: a copy is exact and independent;
-- ``hidden`` (``meeplab.testing.hidden``): a second state built by the KIT, by dealing otherwise what the seat has
+- ``hidden`` (``meeplab.testing.hidden``): at states sampled over every player count, decision kind and phase of the
+  game (``Kit.breadth`` states per cell from ``Kit.sample_games`` games; a table of them is returned), a second
+  state built by the KIT, by dealing otherwise what the seat has
   not seen in the fields ``GameSpec.hidden`` declares (each pool's cards exchanged among its places: the other
   seats' unseen cards and the deck's, every hand keeping its size; derived fields recomputed), looks the same to the
   seat's bots (the decision posted again on both, where ``advance`` posts a pending decision again), and

@@ -35,6 +35,10 @@ class Kit:
 
     game: GameSpec
     games: int = 3  # games per player count (tiny: the checks are about the contract, not about statistics)
+    # the hidden-information check's sample (decision_sample): states per (player count, decision kind, phase of the
+    # game) cell, and the games it draws them from; raise both to look wider (check_game(game, breadth=3))
+    breadth: int = 1
+    sample_games: int = 2
     seed: int = SEED
     tmp: Any = None  # a folder for files the checks write (a bot config); None = a temporary one
     _ctx: Any = None
@@ -116,6 +120,72 @@ class Kit:
                 k += 1
             face.apply(st, cx, self.ask(st, lu, seat))
         return out, lu, cx
+
+    def decision_sample(self, p: int, g: int, covered: dict | None = None):
+        """Copies of game ``g``'s state covering its decisions with more than one candidate: per (decision kind, phase:
+        the first, middle and last third of those decisions) at most ``self.breadth`` states, spread over the cell,
+        skipping a cell ``covered`` (a dict (p, kind, phase) -> states, updated) already holds ``breadth`` of. The game
+        is played twice from its seed (once to count, once to copy), so no state is kept that is not sampled. Returns
+        ((state, seat, kind, phase) list, lineup, context)."""
+        lu = self.lineup(p, rotate=False)
+        cx = self.cx(lu)
+        covered = {} if covered is None else covered
+        st = self.new(cx, p)
+        face.reset(st, cx, self.seed, g)
+        kinds = []
+        while True:
+            seat = int(face.advance(st, cx))
+            if seat < 0:
+                break
+            if st.rec[0]["ctl"][C_N] > 1:
+                kinds.append(int(st.rec[0]["ctl"][C_KIND]))
+            face.apply(st, cx, self.ask(st, lu, seat))
+        cells: dict[tuple[int, int], list[int]] = {}
+        for k, kind in enumerate(kinds):
+            cells.setdefault((kind, phase_of(k, len(kinds))), []).append(k)
+        want: dict[int, tuple[int, int]] = {}
+        for (kind, ph), ks in cells.items():
+            room = self.breadth - covered.get((p, kind, ph), 0)
+            for j in range(min(room, len(ks))):
+                want[ks[(2 * j + 1) * len(ks) // (2 * min(room, len(ks)))]] = (kind, ph)
+        out = []
+        face.reset(st, cx, self.seed, g)
+        k = 0
+        while want:
+            seat = int(face.advance(st, cx))
+            if seat < 0:
+                break
+            if st.rec[0]["ctl"][C_N] > 1:
+                if k in want:
+                    kind, ph = want.pop(k)
+                    cp = self.new(cx, p)
+                    face.copy(cp, st)
+                    out.append((cp, seat, kind, ph))
+                    covered[(p, kind, ph)] = covered.get((p, kind, ph), 0) + 1
+                k += 1
+            face.apply(st, cx, self.ask(st, lu, seat))
+        return out, lu, cx
+
+
+PHASES = ("early", "middle", "late")  # thirds of a game's decisions with more than one candidate
+
+
+def phase_of(k: int, total: int) -> int:
+    """The phase (index into :data:`PHASES`) of decision ``k`` of ``total``."""
+    return min(len(PHASES) - 1, 3 * k // max(1, total))
+
+
+def coverage_table(covered: dict, players: list[int], kind_names: list[str]) -> str:
+    """The states checked per player count, decision kind and phase, as text (one line per player count and kind)."""
+    kinds = sorted({k for _, k, _ in covered})
+    lines = [f"  {'players':>7}  {'kind':<16} " + " ".join(f"{ph:>6}" for ph in PHASES)]
+    for p in players:
+        for kind in kinds:
+            name = kind_names[kind] if kind < len(kind_names) else str(kind)
+            row = [covered.get((p, kind, ph), 0) for ph in range(len(PHASES))]
+            if any(row):
+                lines.append(f"  {p:>7}  {name:<16} " + " ".join(f"{n:>6}" for n in row))
+    return "\n".join(lines)
 
 
 def check_spec(kit: Kit) -> str:

@@ -242,23 +242,31 @@ def check_hidden(kit) -> str:
     g = kit.game
     if not g.forward_model:
         return "skipped: not on the forward model"
+    from .checks import PHASES, coverage_table
+
     rng = np.random.default_rng(kit.seed)
-    p = g.default_players
+    covered: dict = {}
     points = []
-    for game_index in range(2):
-        pts, _, cx = kit.decision_points(p, game_index)
-        points += pts
-    assert points, "no decision with more than one candidate in games 0-1"
+    for p in kit.players:  # every player count, every decision kind, early, middle and late in the game
+        for game_index in range(kit.sample_games):
+            pts, _, cx = kit.decision_sample(p, game_index, covered)
+            points += [(p, cx, *x) for x in pts]
+    assert points, f"no decision with more than one candidate in games 0-{kit.sample_games - 1}"
     hidden = {h.field for h in g.hidden}
     shared = {h.pool for h in g.hidden if h.pool and sum(x.pool == h.pool for x in g.hidden) > 1}
+    names = list(g.features) if g.features else []
     moved_any = exchanged_any = reposted = 0
-    for st, seat in points:
+    for p, cx, st, seat, kind, ph in points:
+        at = (
+            f" (at {p} players, decision kind {names[kind] if kind < len(names) else kind} ({kind}), "
+            f"{PHASES[ph]} in the game)"
+        )
         a = st
         for h in g.hidden:
             if h.derive is not None:
                 want, got = _derived(h, a, cx), a.rec[0][h.field]
                 assert np.array_equal(want, got), (
-                    f"derive of '{h.field}' does not give the field of the state as played{_where(want, got)}"
+                    f"derive of '{h.field}' does not give the field of the state as played{_where(want, got)}{at}"
                 )
         b = kit.new(cx, p)
         face.copy(b, a)
@@ -281,14 +289,15 @@ def check_hidden(kit) -> str:
         for name, x, y in zip(VIEW_PARTS, va, vb):
             assert np.array_equal(x, y), (
                 f"the deciding seat's {name} changed{_where(x, y)} when only what seat {seat + 1} has not seen was "
-                f"dealt otherwise ({sorted(hidden)}): the engine shows a seat something it has not seen"
+                f"dealt otherwise ({sorted(hidden)}){at}: the engine shows a seat something it has not seen, or "
+                f"GameSpec.hidden declares as unseen something the seat does see"
             )
         for bot in kit.plain_bots():
             lu1 = kit.lineup(p, [bot], rotate=False)
             ra, rb = a2.rec[0]["rng"].copy(), b2.rec[0]["rng"].copy()
             ca = lu1.fns[0](va[2], va[0], a2.rec[0]["moves"], va[3], a2.rec[0]["feats"], lu1.weights[0], ra)
             cb = lu1.fns[0](vb[2], vb[0], b2.rec[0]["moves"], vb[3], b2.rec[0]["feats"], lu1.weights[0], rb)
-            assert ca == cb, f"bot {bot} decided differently on two states that differ only in what it has not seen"
+            assert ca == cb, f"bot {bot} decided differently on two states that differ only in what it has not seen{at}"
         for k in range(3):
             da, db = kit.new(cx, p), kit.new(cx, p)
             face.copy(da, a)
@@ -301,23 +310,24 @@ def check_hidden(kit) -> str:
                 x, y = da.rec[0][f], db.rec[0][f]
                 if f not in hidden:
                     assert np.array_equal(x, a.rec[0][f]), (
-                        f"determinise changed field '{f}'{_where(x, a.rec[0][f])}, which GameSpec.hidden does not "
-                        "declare hidden"
+                        f"determinise changed field '{f}'{_where(x, a.rec[0][f])}{at}, which GameSpec.hidden does "
+                        "not declare hidden: declare it (Hidden(field=...)) or leave it alone"
                     )
                 assert np.array_equal(x, y), (
-                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{_where(x, y)} "
+                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{_where(x, y)}{at} "
                     "(two states that differ only there re-deal differently): it forgets to re-deal it"
                     if f in hidden
-                    else f"determinise of two indistinguishable states differs in field '{f}'{_where(x, y)}"
+                    else f"determinise of two indistinguishable states differs in field '{f}'{_where(x, y)}{at}"
                 )
             _check_redeal(g, a, da, seat, cx)
+    table = coverage_table(covered, kit.players, names)
     if not g.hidden:
-        return f"{len(points)} states: no hidden fields declared, determinise is the identity"
+        return f"{len(points)} states: no hidden fields declared, determinise is the identity\n{table}"
     assert moved_any > 0, "no hidden element could be moved at any tested state: the declaration is empty in play"
     assert not shared or exchanged_any > 0, (
         f"no card was exchanged between the holdings of pools {sorted(shared)} at any tested state"
     )
     return (
         f"{len(points)} states, {moved_any} hidden elements moved, {exchanged_any} exchanged between holdings; "
-        f"views posted again at {reposted}"
+        f"views posted again at {reposted}; states checked by player count, decision kind and phase:\n{table}"
     )
