@@ -20,6 +20,7 @@ from meeplab.sim.core.game import GameSpec
 from meeplab.sim.core.play import LogOverflow, run_logged
 from meeplab.sim.core.registry import get_game
 
+from .coverage import phase_of
 from .hidden import check_hidden
 from .redraw import check_redraw
 from .secret import check_secret
@@ -165,27 +166,6 @@ class Kit:
                 k += 1
             face.apply(st, cx, self.ask(st, lu, seat))
         return out, lu, cx
-
-
-PHASES = ("early", "middle", "late")  # thirds of a game's decisions with more than one candidate
-
-
-def phase_of(k: int, total: int) -> int:
-    """The phase (index into :data:`PHASES`) of decision ``k`` of ``total``."""
-    return min(len(PHASES) - 1, 3 * k // max(1, total))
-
-
-def coverage_table(covered: dict, players: list[int], kind_names: list[str]) -> str:
-    """The states checked per player count, decision kind and phase, as text (one line per player count and kind)."""
-    kinds = sorted({k for _, k, _ in covered})
-    lines = [f"  {'players':>7}  {'kind':<16} " + " ".join(f"{ph:>6}" for ph in PHASES)]
-    for p in players:
-        for kind in kinds:
-            name = kind_names[kind] if kind < len(kind_names) else str(kind)
-            row = [covered.get((p, kind, ph), 0) for ph in range(len(PHASES))]
-            if any(row):
-                lines.append(f"  {p:>7}  {name:<16} " + " ".join(f"{n:>6}" for n in row))
-    return "\n".join(lines)
 
 
 def check_spec(kit: Kit) -> str:

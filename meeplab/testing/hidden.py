@@ -242,7 +242,7 @@ def check_hidden(kit) -> str:
     g = kit.game
     if not g.forward_model:
         return "skipped: not on the forward model"
-    from .checks import PHASES, coverage_table
+    from .coverage import PHASES, coverage_table
 
     rng = np.random.default_rng(kit.seed)
     covered: dict = {}
