@@ -219,3 +219,18 @@ def test_the_kit_prints_what_it_covered_and_can_look_wider():
     assert "players  kind" in note and all(f"  {p}  bid" in note for p in (2, 3, 4, 5))
     wide = check_hidden(Kit.of("goofspiel", breadth=2))
     assert int(wide.split(" states")[0]) > int(note.split(" states")[0])
+
+
+def test_a_redraw_that_redeals_nothing_fails(monkeypatch):
+    """A redraw that keeps the true state as it is passes every keep-check, but quality's playouts would then see
+    no fresh chance: the kit fails it."""
+    from meeplab.testing import redraw
+
+    def keep_all(st, cx, seed, stream):  # planted: re-deals nothing
+        return None
+
+    monkeypatch.setattr(redraw, "_call_redraw", keep_all)
+    with pytest.raises(AssertionError, match="redraw re-dealt nothing"):
+        redraw.check_redraw(Kit.of("hacienda"))
+    monkeypatch.undo()
+    assert "unseen elements re-dealt" in redraw.check_redraw(Kit.of("hacienda"))

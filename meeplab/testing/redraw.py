@@ -73,10 +73,13 @@ def check_redraw(kit) -> str:
             "skipped: the game registers no redraw (meeplab quality re-deals for the seat to move with determinise, "
             "which also re-deals the other seats' hidden holdings, and says so)"
         )
-    moved = 0
+    moved = movable = 0
     for st, _seat in points:
         a = st.rec[0]
         free = _free(g, a, cx, p)
+        for name, f in free.items():  # unseen elements that a fresh deal could put otherwise (two values at least)
+            if f.any() and np.unique(np.asarray(a[name]).reshape(-1)[f]).size > 1:
+                movable += 1
         for stream in range(2):
             b = _redrawn(kit, st, cx, stream)
             assert b.rec.tobytes() == _redrawn(kit, st, cx, stream).rec.tobytes(), (
@@ -101,4 +104,9 @@ def check_redraw(kit) -> str:
                         assert np.array_equal(np.sort(fx), np.sort(fy)), (
                             f"redraw changed which unseen cards '{name}' holds (not the same cards in a fresh order)"
                         )
+    assert moved > 0 or movable == 0, (
+        f"redraw re-dealt nothing at {len(points)} states x 2 streams, where the declared unseen chance "
+        f"({', '.join(sorted(h.field for h in g.hidden))}) could come out otherwise: meeplab quality would play "
+        "its playouts with no fresh chance"
+    )
     return f"{len(points)} states x 2 streams: everything held or seen kept, {moved} unseen elements re-dealt"
