@@ -41,14 +41,15 @@ def _pct_axis(ax, top: float | None = None):
 
 def fan_chart(traj: pd.DataFrame, players: list[int]) -> str:
     """Per player count: the eventual winner's win probability over the game (median and 10-90 % band) against the
-    other seats'."""
+    other seats', from the estimates before the end (the result, 1 or 0, is not pooled into the last bin); the legend
+    below the panels, clear of the curves."""
     fig, axes = _panels(len(players))
     bins = np.linspace(0, 1, 11)
     for ax, p in zip(axes, players):
         d = traj[traj["n_players"] == p]
         fin = d[d["final"]]
         winner = fin.loc[fin.groupby("game")["p_win"].idxmax(), ["game", "seat"]].rename(columns={"seat": "w"})
-        d = d.merge(winner, on="game")
+        d = d[~d["final"]].merge(winner, on="game")
         d = d.assign(is_w=d["seat"] == d["w"], bin=np.clip(np.digitize(d["progress"], bins) - 1, 0, len(bins) - 2))
         for is_w, color, label in ((True, charts.PALETTE[0], "eventual winner"), (False, charts.PALETTE[1], "others")):
             g = d[d["is_w"] == is_w].groupby("bin")["p_win"]
@@ -62,7 +63,7 @@ def fan_chart(traj: pd.DataFrame, players: list[int]) -> str:
         ax.set_xlim(0, 1)
         _pct_axis(ax, 1.02)
     axes[0].set_ylabel("win probability")
-    axes[0].legend(loc="upper left")
+    charts.fit_legend(fig, *axes[0].get_legend_handles_labels(), ncol=2)
     return charts.to_uri(fig)
 
 
@@ -361,7 +362,13 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
                 "win probability over the game",
                 f"Median (line) and 10-90 % band of each seat's estimated win probability over the first "
                 f"{s['trajectory_games']} games ({s['points']} points per game, {s['playouts']} playouts "
-                f"each): the eventual winner against the others; dashed = fair share, dotted = "
+                + (
+                    f"each, more up to {s.get('max_playouts')} until every seat's standard error is at most "
+                    f"{s['se_target']:g}"
+                    if s.get("se_target")
+                    else "each"
+                )
+                + "): the eventual winner against the others, before the end; dashed = fair share, dotted = "
                 f"{pct(DECIDED, 0)}.",
             )
         )
