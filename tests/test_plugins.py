@@ -205,6 +205,13 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert json.loads((tmp_path / "run" / "run.json").read_text())["games_completed"] == {"2": 200, "3": 200}
+    view = subprocess.run(  # the scaffold draws its board: meeplab view (and the play page) work on day one
+        [sys.executable, "-m", "meeplab.cli", "view", "pigdice", "--players", "3", "--out", str(tmp_path / "v.html")],
+        capture_output=True, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert view.returncode == 0, view.stderr
+    page = (tmp_path / "v.html").read_text()
+    assert "roll the die" in page and "banked" in page and "Pigdice: roll or hold" in page
     # the scaffold declares its feature columns, so the kernel's policy bot (meeplab learn's base) plays it
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],

@@ -58,6 +58,7 @@ pytest tests                           # your rules and meeplab's conformance ki
 | `$pkg/params.py` | the rule parameters (`meeplab params $id`) |
 | `$pkg/engine.py` | the numba engine: `reset`, `advance`, `apply`, `determinise`, `redraw`, `result` |
 | `$pkg/replay.py` | the event log as text (`meeplab replay`) |
+| `$pkg/draw.py` | the board as SVG for `meeplab view` and the play page (contract: meeplab's `sim/core/draw.py`) |
 | `$pkg/bots/` | the bots: `random.py`, `greedy.py`; add a file per bot (a search bot is four lines, see below) |
 | `tests/test_$id.py` | rule tests and the conformance kit (`meeplab.testing`) |
 
@@ -76,7 +77,7 @@ FILES["$pkg/__init__.py"] = '''\
 from meeplab.sim.core.face import Face
 from meeplab.sim.core.game import GameSpec
 
-from . import engine
+from . import draw, engine
 from .params import PARAMS
 from .replay import format_game
 
@@ -105,6 +106,7 @@ GAME = GameSpec(
     bot_doc="One decision kind: 0 = roll (move 0) or hold (move 1). feats: 0 expected gain, 1 turn total.",
     options=(("roll", "roll the die again"), ("hold", "bank the turn total")),
     chance=True,
+    draw=draw,  # the board as SVG: meeplab view and the play page
 )
 '''
 
@@ -289,6 +291,115 @@ def format_game(ctx, lineup, seed, index, n_players, log, length, score, brk, ex
     lines.append(f"{length} turns")
     lines += [f"  seat {s + 1}: {score[s]:g}" for s in range(n_players)]
     return "\\n".join(lines)
+'''
+
+FILES["$pkg/draw.py"] = '''\
+"""$title drawn as SVG (the contract: ``sim/core/draw.py`` in meeplab): one lane per seat with its banked points
+towards the target, the die and the turn total. Nothing is hidden in Pig, so every seat's view is the whole table;
+a game with hidden parts draws them as a back (``class="back"``) in the views of the seats that cannot see them."""
+
+from meeplab.sim.core.draw import SEAT_COLOURS, SEAT_INK
+from meeplab.sim.core.forward import C_KIND, C_LENGTH, C_N, C_NP, C_OVER, C_SEAT
+
+from .engine import C_TT, C_TURN, E_HOLD, E_ROLL, HOLD, LOGW, ROLL, V_BANK, V_TARGET
+
+LOG_WIDTH = LOGW
+PRIVATE_MOVES = False  # the candidates (roll, hold) show nothing only the deciding seat knows
+W, LANE_X, LANE_W, TOP = 560, 90, 420, 70
+
+
+def _lane_y(p):
+    return TOP + 10 + p * 40
+
+
+def size(ctx, n_players):
+    return W, _lane_y(n_players) + 10
+
+
+def base(ctx, n_players):
+    out = [
+        '<text x="20" y="24" class="title">$title: roll or hold</text>',
+        '<rect id="die" x="20" y="36" width="28" height="28" rx="5" fill="#fff" stroke="#333"/>',
+        f'<line x1="{LANE_X + LANE_W}" y1="{TOP}" x2="{LANE_X + LANE_W}" y2="{_lane_y(n_players)}" '
+        'stroke="#8a7a55" stroke-dasharray="4 3"/>',
+    ]
+    for p in range(n_players):
+        y = _lane_y(p)
+        out.append(
+            f'<g><rect id="seat-{p}" x="{LANE_X}" y="{y}" width="{LANE_W}" height="28" rx="6" fill="#fbf7ee" '
+            f'stroke="{SEAT_COLOURS[p]}" stroke-width="2"/><circle cx="40" cy="{y + 14}" r="11" '
+            f'fill="{SEAT_COLOURS[p]}"/><text x="40" y="{y + 18}" text-anchor="middle" font-weight="bold" '
+            f'fill="{SEAT_INK[p]}">{p + 1}</text></g>'
+        )
+    return "\\n".join(out)
+
+
+def pieces(ctx, rec, seat=None):
+    pub, ctl = rec["pub"], rec["ctl"]
+    target = max(1, int(pub[V_TARGET]) or int(ctx.prm[0]))
+    out = []
+    for p in range(int(ctl[C_NP])):
+        banked = int(pub[V_BANK + p])
+        w = LANE_W * min(banked, target) / target
+        y = _lane_y(p)
+        out.append(
+            f'<g><rect x="{LANE_X}" y="{y + 4}" width="{w:.1f}" height="20" rx="4" fill="{SEAT_COLOURS[p]}" '
+            f'opacity="0.6"/><text x="{LANE_X + 6}" y="{y + 19}" class="small">{banked} banked</text></g>'
+        )
+    if not int(ctl[C_OVER]):
+        out.append(f'<text x="60" y="55" class="label">P{int(ctl[C_TURN]) + 1}: turn total {int(ctl[C_TT])}</text>')
+    return out
+
+
+def info(ctx, rec, seat=None):
+    pub, ctl = rec["pub"], rec["ctl"]
+    np_ = int(ctl[C_NP])
+    turn = int(ctl[C_TURN])
+    return {
+        "columns": [f"P{p + 1}" for p in range(np_)],
+        "rows": [
+            ["banked", *[str(int(pub[V_BANK + p])) for p in range(np_)]],
+            ["turn total", *[str(int(ctl[C_TT])) if p == turn else "-" for p in range(np_)]],
+        ],
+    }
+
+
+def score(ctx, rec):
+    return [float(rec["pub"][V_BANK + p]) for p in range(int(rec["ctl"][C_NP]))]
+
+
+def round_of(ctx, rec):
+    return int(rec["ctl"][C_LENGTH]) // max(1, int(rec["ctl"][C_NP])) + 1
+
+
+def status(ctx, rec):
+    ctl = rec["ctl"]
+    if int(ctl[C_OVER]):
+        return f"Game over after {int(ctl[C_LENGTH])} turns"
+    return f"Turn {int(ctl[C_LENGTH]) + 1} · P{int(ctl[C_TURN]) + 1} to act · turn total {int(ctl[C_TT])}"
+
+
+def kind_name(kind):
+    return "turn" if kind == 0 else f"kind {kind}"
+
+
+def moves(ctx, rec):
+    ctl = rec["ctl"]
+    if int(ctl[C_KIND]) != 0 or int(ctl[C_SEAT]) < 0:
+        return []
+    labels = {ROLL: ("roll the die", "die"), HOLD: (f"hold: bank {int(ctl[C_TT])}", f"seat-{int(ctl[C_SEAT])}")}
+    return [labels[int(rec["moves"][i, 0])] for i in range(int(ctl[C_N]))]
+
+
+def events(ctx, log, lo, hi, names, seat=None):
+    out = []
+    for row in log[lo:hi]:
+        code, who, a, b = (int(x) for x in row[:4])
+        if code == E_ROLL:
+            out.append(f"P{who + 1} rolls {a}" + (": turn total lost" if a == 1 else ""))
+        elif code == E_HOLD:
+            out.append(f"P{who + 1} holds {a}: {b} banked")
+    return out
 '''
 
 FILES["$pkg/bots/__init__.py"] = '''\
