@@ -31,3 +31,18 @@ def test_compare_confirm_replays_the_question_with_the_strong_bot(tmp_path, caps
     code, _, se = run_cli(["compare", "schweinebande", "--set", "pig_bonus_farm=4", "--confirm", "nosuch",
                            "--out", str(tmp_path / "x")], capsys)  # fmt: skip
     assert code == 2 and "unknown bot 'nosuch'" in se
+
+
+def test_sweep_confirm_replays_every_significant_change(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "s"
+    code, so, se = run_cli(["sweep", "schweinebande", "-p", "3", "-b", "greedy", "--param", "pig_bonus_farm",
+                            "--values", "2;3;4", "-n", "600", "--confirm", "heuristic", "-q", "--out", str(out)],
+                           capsys)  # fmt: skip
+    assert code == 0, se
+    rows = json.loads((out / "confirm.json").read_text())["rows"]
+    # greedy's start player loses measurably at 3 and 4: both replayed, every verdict one of the three words
+    assert [r["value"] for r in rows] == ["pig_bonus_farm=3", "pig_bonus_farm=4"]
+    assert all(r["verdict"] in ("confirmed", "contradicted", "undecided") for r in rows)
+    assert (out / "confirm" / "pig_bonus_farm=4" / "p3" / "variant" / "run.json").is_file()

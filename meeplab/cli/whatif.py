@@ -200,33 +200,46 @@ def compare_cmd(
 def _confirm(game, kw, base_kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta, batch, max_games, as_json):
     """compare --confirm BOT: per player count, the seat that changed most replayed with BOT in every seat by a
     sequential test (``analysis.confirm``); OUT/confirm/pP holds its runs, OUT/confirm.json the table."""
+    from meeplab.sim.core.files import atomic_write
+
+    rows = _confirm_pair(game, kw, base_kw, out / "confirm", base_cfg, variant_cfg, bot, delta, alpha, beta, batch,
+                         max_games)  # fmt: skip
+    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
+    echo_table(f"{game}: the compare confirmed with {bot} (the seat that changed most, per player count)", rows,
+               as_json)  # fmt: skip
+
+
+def _confirm_pair(game, kw, base_kw, where: Path, base_cfg, variant_cfg, bot, delta=None, alpha=0.05, beta=0.05,
+                  batch=200, max_games=None, only_significant=False) -> list[dict]:  # fmt: skip
+    """The confirmation rows of one baseline/variant pair of fast runs (``analysis.confirm``): per player count the
+    seat that changed most, replayed with ``bot`` in every seat by the sequential test into ``where/pP``
+    (``only_significant``: only where the fast change is significant)."""
     from meeplab.analysis import confirm as cf
     from meeplab.analysis.load import load_run
-    from meeplab.sim.core.files import atomic_write
 
     rows = []
     for fast in cf.seat_to_confirm(load_run(base_cfg.out), load_run(variant_cfg.out)):
-        where = out / "confirm" / f"p{fast.n_players}"
-        same = {"bots": bot, "players": str(fast.n_players), "force": True, "resume": False}
-        strong_v = run_plan(game, flags=flag_values(kw), out=where / "variant", label=f"variant, {bot}",
+        if only_significant and not fast.significant:
+            continue
+        at = where / f"p{fast.n_players}"
+        same = {"bots": bot, "players": str(fast.n_players), "force": True, "resume": False, "precision": None}
+        strong_v = run_plan(game, flags=flag_values(kw), out=at / "variant", label=f"{variant_cfg.label}, {bot}",
                             **dict(kw, **same))  # fmt: skip
-        strong_b = run_plan(game, flags={}, out=where / "baseline", label=f"baseline, {bot}",
+        strong_b = run_plan(game, flags={}, out=at / "baseline", label=f"{base_cfg.label}, {bot}",
                             **dict(base_kw, **same))  # fmt: skip
         if not kw["quiet"]:
             click.echo(
-                f"meeplab: confirming with {bot} at {fast.n_players} players: seat {fast.seat}'s change "
-                f"{fast.change:+.3f} [{fast.lo:+.3f}, {fast.hi:+.3f}]",
+                f"meeplab: confirming {variant_cfg.label} with {bot} at {fast.n_players} players: seat "
+                f"{fast.seat}'s change {fast.change:+.3f} [{fast.lo:+.3f}, {fast.hi:+.3f}]",
                 err=True,
             )
         record = _sequential(
-            strong_b, strong_v, kw, where, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
+            strong_b, strong_v, kw, at, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
             elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
             max_games=max_games if max_games is not None else 10_000,
         )  # fmt: skip
         rows.append(cf.row(fast, record["tests"][0], bot))
-    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
-    echo_table(f"{game}: the compare confirmed with {bot} (the seat that changed most, per player count)", rows,
-               as_json)  # fmt: skip
+    return rows
 
 
 def _capped(plan, games: int):
@@ -277,8 +290,16 @@ def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -
     type=click.Path(),
     help="Directory: one run per value (or pair) in OUT/NAME=VALUE[,NAME=VALUE] and OUT/report.html.",
 )
+@click.option(
+    "--confirm",
+    "confirm_bot",
+    default=None,
+    metavar="BOT",
+    help="After the sweep, replay every value whose largest seat change against the first is significant with BOT "
+    "in every seat (a strong bot), by a sequential test as compare --confirm; OUT/confirm.json.",
+)
 @output_options
-def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
+def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_run, **kw):
     """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
 
     Changes against the first run are marked with Holm's correction across all points (named in the
@@ -311,9 +332,15 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
         if len(values) < 2:
             raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
         axes.append([(name, v) for v in values])
-    cfgs = []
+    if confirm_bot is not None:
+        from meeplab.sim.core.bots import available
+
+        if confirm_bot not in available(g.id, tuple(kw["bot_configs"])):
+            raise MeeplabError(f"--confirm: unknown bot '{confirm_bot}' for {g.id}")
+    cfgs, point_kw = [], []
     for point in itertools.product(*axes):
         sets = tuple(kw["sets"]) + tuple(settings[n].set_text(v) if n in settings else f"{n}={v}" for n, v in point)
+        point_kw.append(dict(kw, sets=sets))
         name = ",".join(
             f"{settings[n].dir_name if n in settings else n}="
             + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
@@ -337,6 +364,20 @@ def sweep_cmd(game, sweep_params, sweep_values, out, as_json, dry_run, **kw):
         runs_rows([c.out for c in cfgs], [c.label for c in cfgs]),
         as_json,
     )
+    if confirm_bot is not None:
+        rows = []
+        for cfg, kwk in zip(cfgs[1:], point_kw[1:]):
+            got = _confirm_pair(game, kwk, point_kw[0], Path(out) / "confirm" / cfg.out.name, cfgs[0], cfg,
+                                confirm_bot, only_significant=True)  # fmt: skip
+            rows += [{"value": cfg.label, **r} for r in got]
+        from meeplab.sim.core.files import atomic_write
+
+        atomic_write(Path(out) / "confirm.json", json.dumps({"bot": confirm_bot, "rows": rows}, indent=2))
+        echo_table(
+            f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}",
+            rows,
+            as_json,
+        )
 
 
 @cli.command("experiment")
