@@ -37,7 +37,7 @@ def test_sweep_confirm_replays_every_significant_change(tmp_path, capsys):
     from tests.cli_run import run_cli
 
     out = tmp_path / "s"
-    code, so, se = run_cli(["sweep", "schweinebande", "-p", "3", "-b", "greedy", "--param", "pig_bonus_farm",
+    code, _, se = run_cli(["sweep", "schweinebande", "-p", "3", "-b", "greedy", "--param", "pig_bonus_farm",
                             "--values", "2;3;4", "-n", "600", "--confirm", "heuristic", "-q", "--out", str(out)],
                            capsys)  # fmt: skip
     assert code == 0, se
