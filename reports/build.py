@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from meeplab.analysis.compare import bot_order, grid_params, sweep_param, unique_labels
@@ -22,6 +23,10 @@ from .sequential import sprt_section
 from .sweep2 import grid_section
 from .template import now, output_path, render_page, write_page
 from .views import Section
+
+#: reports of this many runs or more fold each run's charts and tables under its key findings (a sweep of many values
+#: would otherwise be dozens of screens)
+FOLD_FROM = 3
 
 
 def build_report(paths: list[str | Path], out: str | Path, title: str | None = None) -> Path:
@@ -85,7 +90,7 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
         if grid:
             sections.append(grid_section(runs, stats, labels, grid))
     for run, st, lab, a in zip(runs, stats, labels, anchors):
-        sections.append(run_section(run, st, lab, a, colors))
+        sections.append(replace(run_section(run, st, lab, a, colors), folded=len(runs) >= FOLD_FROM))
         qs = quality_section(run.path, a + "-quality")  # meeplab quality's data in the run directory
         if qs is not None:
             toc.append((qs.anchor, "Is it a good game?"))

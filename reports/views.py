@@ -175,6 +175,9 @@ class RunSection(Section):
     length: FigureTable
     variety: FigureTable | None
     ranks: FigureTable
+    # a report of three runs or more (a sweep, a grid, a fair search) folds each run's charts and tables away under
+    # its key findings, so that the first screens answer the question
+    folded: bool = False
 
 
 # -- several runs -----------------------------------------------------------------------------------------------------

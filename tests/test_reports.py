@@ -593,3 +593,21 @@ def test_report_templates_read_fields_only():
         for expr in re.findall(r"\{\{.*?\}\}|\{%.*?%\}", path.read_text(encoding="utf-8"), flags=re.S):
             assert "[" not in expr and ".get(" not in expr and "mapping" not in expr, (path.name, expr)
             assert not re.search(r"[<>]=?\s*0?\.\d", expr), (path.name, expr)
+
+
+def test_a_report_of_three_runs_or_more_folds_each_runs_details(tmp_path, capsys):
+    """A sweep's report answers on its first screens: with three runs or more each run's charts and tables sit in a
+    closed <details> under its key findings; a compare's two runs stay open."""
+    from meeplab.reports import build_report
+    from tests.cli_run import run_cli
+
+    dirs = []
+    for v in (2, 3, 4):
+        d = tmp_path / f"v{v}"
+        code, _, se = run_cli(["run", "schweinebande", "-n", "60", "-p", "3", "-b", "greedy", "--set",
+                               f"pig_bonus_farm={v}", "-q", "--threads", "1", "--out", str(d)], capsys)  # fmt: skip
+        assert code == 0, se
+        dirs.append(d)
+    three = build_report(dirs, tmp_path / "three.html").read_text()
+    two = build_report(dirs[:2], tmp_path / "two.html").read_text()
+    assert three.count('<details class="run-detail">') == 3 and "run-detail" not in two
