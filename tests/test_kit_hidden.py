@@ -234,3 +234,24 @@ def test_a_redraw_that_redeals_nothing_fails(monkeypatch):
         redraw.check_redraw(Kit.of("hacienda"))
     monkeypatch.undo()
     assert "unseen elements re-dealt" in redraw.check_redraw(Kit.of("hacienda"))
+
+
+def test_a_redeal_whose_order_depends_on_the_cards_order_is_named_as_such(hacienda, monkeypatch):
+    """A determinise that re-deals the right cards but lets their old order show through (here: the land deck's
+    unseen part reversed when its first unseen card is even) is named for what it is, not "forgets to re-deal"."""
+    from meeplab.testing.hidden import unseen_indices
+
+    real = face.determinise
+    deck = next(h for h in hacienda.game.hidden if h.field == "ldeck")
+
+    def determinise(st, cx, seat, r):
+        rec = st.rec[0]
+        idx = unseen_indices(deck, rec, seat, cx)  # the land cards seat has not seen
+        first = int(rec["ldeck"][idx[0]]) if idx is not None and len(idx) else 1
+        real(st, cx, seat, r)
+        if first % 2 == 0:  # the old order shows through: the re-dealt unseen cards reversed
+            rec["ldeck"][idx] = rec["ldeck"][idx][::-1].copy()
+
+    monkeypatch.setattr(face, "determinise", determinise)
+    with pytest.raises(AssertionError, match=r"re-deals the same cards in field 'ldeck' in an order that depends"):
+        check_hidden(hacienda)

@@ -180,6 +180,11 @@ def _where(x: np.ndarray, y: np.ndarray) -> str:
     return f" (first at index {tuple(int(i) for i in d[0])})" if d.size and d.shape[1] else ""
 
 
+def _same_cards(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether two re-deals of a field hold the same cards (the same multiset of values), in another order."""
+    return x.shape == y.shape and np.array_equal(np.sort(x, axis=None), np.sort(y, axis=None))
+
+
 def _derived(h: Hidden, st, cx) -> np.ndarray:
     """Field ``h.field`` of state ``st`` as ``h.derive`` recomputes it (on a copy of its record)."""
     cp = st.rec.copy()
@@ -312,6 +317,12 @@ def check_hidden(kit) -> str:
                     assert np.array_equal(x, a.rec[0][f]), (
                         f"determinise changed field '{f}'{_where(x, a.rec[0][f])}{at}, which GameSpec.hidden does "
                         "not declare hidden: declare it (Hidden(field=...)) or leave it alone"
+                    )
+                if f in hidden and not np.array_equal(x, y) and _same_cards(x, y):
+                    raise AssertionError(
+                        f"determinise re-deals the same cards in field '{f}' in an order that depends on the order "
+                        f"they were in{_where(x, y)}{at}: two states that differ only in what seat {seat + 1} has not "
+                        "seen must re-deal alike (sort the unseen cards before shuffling them)"
                     )
                 assert np.array_equal(x, y), (
                     f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{_where(x, y)}{at} "
