@@ -62,7 +62,7 @@ def test_a_hidden_field_determinise_forgets_is_caught():
         return np.arange(int(rec["ctl"][C_POS]) + 1, rec["deck"].size)  # past the cards, into the unused slots
 
     kit = Kit(replace(get_game("nothanks"), hidden=(Hidden("deck", too_wide),)))
-    with pytest.raises(AssertionError, match="forgets to re-deal"):
+    with pytest.raises(AssertionError, match="the declaration calls unseen places determinise does not deal"):
         check_hidden(kit)
 
 

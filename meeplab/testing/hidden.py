@@ -322,7 +322,9 @@ def check_hidden(kit) -> str:
                     raise AssertionError(
                         f"determinise re-deals the same cards in field '{f}' in an order that depends on the order "
                         f"they were in{_where(x, y)}{at}: two states that differ only in what seat {seat + 1} has not "
-                        "seen must re-deal alike (sort the unseen cards before shuffling them)"
+                        "seen must re-deal alike; either its shuffle reads the old order (sort the unseen cards before "
+                        "shuffling them) or the declaration calls unseen places determinise does not deal (GameSpec."
+                        f"hidden's '{f}' too wide, e.g. a deck's unused slots)"
                     )
                 assert np.array_equal(x, y), (
                     f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{_where(x, y)}{at} "
