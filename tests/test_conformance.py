@@ -51,7 +51,7 @@ def test_an_undeclared_hidden_field_is_caught():
 
 
 @needs_plugin
-def test_a_hidden_field_determinise_forgets_is_caught():
+def test_a_declaration_wider_than_what_determinise_deals_is_named():
     """Declared unseen beyond the cards determinise re-deals (the deck's unused slots): two states that differ
     there come out of determinise different, which is what a forgotten field looks like."""
     from meeplab_nothanks.engine import C_POS
