@@ -392,7 +392,8 @@ def fit(data: Decisions, shape, holdout: float = HOLDOUT, l2: float = 1e-3, prio
         n = shape.n_codes(name)
         rows, seg, picks = _segments(data, tr)
         codes = _codes(shape, name, data, rows)
-        Z, mu, sd = _standardise(phi_rows(data, tr), codes, n)
+        P = phi_rows(data, tr)
+        Z, mu, sd = _standardise(P, codes, n)
         at = shape.at(name)
         p_raw = None if prior is None else prior[at : at + n * d]
         p_std = None if p_raw is None else _standardise_weights(p_raw, mu, sd)
@@ -400,7 +401,7 @@ def fit(data: Decisions, shape, holdout: float = HOLDOUT, l2: float = 1e-3, prio
         del Z
         w = _unstandardise(w_std, mu, sd, p_raw)
         weights[at : at + n * d] = w
-        train_agree = _expected_agreement(_blocks(phi_rows(data, tr), codes, n) @ w, seg, picks)
+        train_agree = _expected_agreement(_blocks(P, codes, n) @ w, seg, picks)
         agree = greedy = loss = float("nan")
         if len(te):
             rows_t, seg_t, picks_t = _segments(data, te)

@@ -200,13 +200,18 @@ def compare_cmd(
 def _confirm(game, kw, base_kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta, batch, max_games, as_json):
     """compare --confirm BOT: per player count, the seat that changed most replayed with BOT in every seat by a
     sequential test (``analysis.confirm``); OUT/confirm/pP holds its runs, OUT/confirm.json the table."""
-    from meeplab.sim.core.files import atomic_write
-
     rows = _confirm_pair(game, kw, base_kw, out / "confirm", base_cfg, variant_cfg, bot, delta, alpha, beta, batch,
                          max_games)  # fmt: skip
+    _confirm_out(out, bot, rows, f"{game}: the compare confirmed with {bot} (the seat that changed most, per player "
+                 "count)", as_json)  # fmt: skip
+
+
+def _confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool) -> None:
+    """A confirmation's table: kept as OUT/confirm.json and shown on stdout (or as JSON)."""
+    from meeplab.sim.core.files import atomic_write
+
     atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
-    echo_table(f"{game}: the compare confirmed with {bot} (the seat that changed most, per player count)", rows,
-               as_json)  # fmt: skip
+    echo_table(title, rows, as_json)
 
 
 def _confirm_pair(game, kw, base_kw, where: Path, base_cfg, variant_cfg, bot, delta=None, alpha=0.05, beta=0.05,
@@ -370,14 +375,8 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_r
             got = _confirm_pair(game, kwk, point_kw[0], Path(out) / "confirm" / cfg.out.name, cfgs[0], cfg,
                                 confirm_bot, only_significant=True)  # fmt: skip
             rows += [{"value": cfg.label, **r} for r in got]
-        from meeplab.sim.core.files import atomic_write
-
-        atomic_write(Path(out) / "confirm.json", json.dumps({"bot": confirm_bot, "rows": rows}, indent=2))
-        echo_table(
-            f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}",
-            rows,
-            as_json,
-        )
+        title = f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}"
+        _confirm_out(Path(out), confirm_bot, rows, title, as_json)
 
 
 @cli.command("experiment")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from numba import njit
@@ -128,6 +129,10 @@ class Shape:
         """Every weight after the header, kind by kind (:meth:`block_names`)."""
         return [n for k in self.kinds for n in self.block_names(k)]
 
+    @cached_property
+    def _weight_set(self) -> frozenset[str]:
+        return frozenset(self.weight_names())
+
     def names(self) -> list[str]:
         """The whole vector's names: the header's, then the weights'."""
         return self.header_names() + self.weight_names()
@@ -156,7 +161,7 @@ class Shape:
         """Whether :meth:`vector` reads a weight named ``name``."""
         if name.startswith("shape."):
             return False
-        if name in set(self.weight_names()):
+        if name in self._weight_set:
             return True
         kind, _, term = name.partition(".")
         return kind in self.features and self.n_codes(kind) > 1 and term in phi_names(self.features[kind])
