@@ -87,3 +87,20 @@ def test_scripts_settled_writes_the_file_from_a_ladder(tmp_path, capsys):
     bad = subprocess.run([sys.executable, "scripts/settled.py", "schweinebande", str(tmp_path)], capture_output=True,
                          text=True)  # fmt: skip
     assert bad.returncode == 2 and "not a readable ladder" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_hostile_settled_finding_reaches_the_report_escaped(tmp_path, capsys, monkeypatch):
+    """The finding's words come from a file a plugin ships: in the report they are text, never markup."""
+    from meeplab.reports import build_report
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "r"
+    code, _, se = run_cli(["run", "schweinebande", "-p", "2", "-n", "200", "-b", "greedy", "-q", "--threads", "1",
+                           "--out", str(out)], capsys)  # fmt: skip
+    assert code == 0, se
+    evil = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    hostile = sd.Settled(2, "settled", evil, 400, (0.5, 0.5), (0.49, 0.49), (0.51, 0.51), evil)
+    monkeypatch.setattr(sd, "load_settled", lambda spec: {2: hostile})
+    html = build_report([out], tmp_path / "r.html").read_text()
+    assert "Settled finding:" in html and "<script>alert(1)" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
