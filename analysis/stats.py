@@ -255,7 +255,7 @@ def _solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.einsum("rkl,rl->rk", np.linalg.pinv(A), b)
 
 
-def _fit_clogit(X: np.ndarray, W: np.ndarray, mask: np.ndarray, iters: int = 60) -> tuple[np.ndarray, bool]:
+def fit_clogit(X: np.ndarray, W: np.ndarray, mask: np.ndarray, iters: int = 60) -> tuple[np.ndarray, bool]:
     """Newton-Raphson with step halving; returns ``(theta (R, K), converged)``."""
     R, K = W.shape[0], X.shape[2]
     theta = np.zeros((R, K))
@@ -310,7 +310,7 @@ def seat_score_test(X: np.ndarray, W: np.ndarray, mask: np.ndarray, P: int) -> t
     R = W.shape[0]
     theta0 = np.zeros((R, X.shape[2]))
     if X.shape[2] > P - 1:
-        theta0[:, P - 1 :], _ = _fit_clogit(X[..., P - 1 :], W, mask)
+        theta0[:, P - 1 :], _ = fit_clogit(X[..., P - 1 :], W, mask)
     _, U, info = _clogit(theta0, X, W, mask)
     stat = np.einsum("rk,rk->r", U, _solve(info, U))
     return stat, sps.chi2.sf(stat, P - 1)
@@ -332,7 +332,7 @@ def seat_effect(bots: np.ndarray, wins: np.ndarray, n_players: int | None = None
     if reason or wins.sum() <= 0:
         return SeatModel(n_players or P, False, reason or "no games", math.nan, P - 1, math.nan, nan, nan, nan, nan, C)
     stat, p = seat_score_test(X, wins[None], mask, P)
-    theta, ok = _fit_clogit(X, wins[None], mask)
+    theta, ok = fit_clogit(X, wins[None], mask)
     alpha = np.concatenate([[0.0], theta[0, : P - 1]])
     rate = np.exp(alpha - alpha.max())
     rate /= rate.sum()
@@ -363,7 +363,7 @@ def fit_seat_rates(bots: np.ndarray, wins: np.ndarray, W: np.ndarray) -> np.ndar
     X, mask, reason = seat_design(bots, wins)
     if reason:
         return None
-    theta, _ = _fit_clogit(X, np.asarray(W, dtype=np.float64), mask)
+    theta, _ = fit_clogit(X, np.asarray(W, dtype=np.float64), mask)
     alpha = np.concatenate([np.zeros((theta.shape[0], 1)), theta[:, : P - 1]], axis=1)
     rate = np.exp(alpha - alpha.max(axis=1, keepdims=True))
     rate /= rate.sum(axis=1, keepdims=True)

@@ -488,7 +488,28 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     show_default=True,
     help="With --target seats: the seat whose win rate should be the fair share (1 = start player).",
 )
-@click.option("--steps", type=int, default=8, show_default=True, help="Most values played after the two ends.")
+@click.option(
+    "--steps",
+    type=int,
+    default=8,
+    show_default=True,
+    help="Most values played after the two ends (with --seats all: most answers played after the design runs).",
+)
+@click.option(
+    "--seats",
+    "all_seats",
+    type=click.Choice(["all"]),
+    default=None,
+    help="all: one value per seat of a per-seat --param (e.g. start_money) that evens every seat at once, from a "
+    "fitted seat model (design runs, then the answer played and refitted until it stays), an interval per seat.",
+)
+@click.option(
+    "--keep",
+    "keep_seat",
+    default=None,
+    metavar="SEAT",
+    help="With --seats all: keep this seat's value and compensate the others against it (default: keep the total).",
+)
 @click.option(
     "--out",
     "-o",
@@ -497,7 +518,7 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     help="Directory: one run per value tried (OUT/NAME=VALUE), OUT/fair.json and OUT/report.html.",
 )
 @output_options
-def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dry_run, **kw):
+def fair_cmd(game, fair_param, fair_range, target, seat, steps, all_seats, keep_seat, out, as_json, dry_run, **kw):
     """Find the value of a rule parameter that makes GAME fairest, with an interval.
 
     --target seats/bots: a noisy root search (regula falsi, Illinois step) on the signed imbalance: seat
@@ -510,6 +531,10 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
           --bots tuned --games 4000 --out runs/fair-pigs
 
     A compensation for a late seat: --param start_money:4 --range 20:30 --players 4 (seat 4's pesos).
+    Compensation for every seat at once (one value per seat, the seats' total kept unless --keep SEAT):
+
+    \b
+      meeplab fair hacienda --param start_money --seats all --range 10:30 --players 3 --games 4000 --out runs/money
     """
     from meeplab.lab.studies import fair as fr
 
@@ -523,6 +548,16 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, out, as_json, dr
     if steps < 0:
         raise MeeplabError(f"--steps must be >= 0, got {steps}")
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
+    if keep_seat is not None and all_seats is None:
+        raise MeeplabError("--keep goes with --seats all")
+    if all_seats is not None:
+        from meeplab.cli.compensate import fair_all_seats
+
+        if seat_text:
+            raise MeeplabError(f"--seats all sets every seat's value; give --param {name}, not {fair_param}")
+        kw = resume_unless_force(apply_precision(kw, game))
+        fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_seat, out, as_json, dry_run, kw, flags)
+        return
     bots = parse_bots(default_bots(g.id, kw["bots"]))
     pair = None
     if target == "bots":
