@@ -15,6 +15,10 @@ category: the same category). Otherwise it is **still moving**, up or down from 
 strongest: stronger play would likely move it further, and the strongest rung's value is not yet the game's.
 **Budget rungs** (:func:`budget_variants`) make the strongest rungs the top bot at growing search budgets (e.g.
 ``ismcts`` at 1x, 4x and 16x its playouts), so that "settled" means "more search no longer changes it".
+
+**Relative skill per rung** (``skill.json``, ``skill.parquet``; :func:`measure_skill`): each search rung is the
+skilled player of Dreef et al.'s RS with ``greedy`` and ``random`` as beginners and its clairvoyant twin, all against
+one field; its verdict (:func:`skill_verdicts`) follows the two strongest search rungs in the same words.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from .load import Run, load_run
 from .stats import RunStats, run_stats, wilson
 
 LADDER_FILE = "ladder.json"
+SKILL_FILE = "skill.json"  # relative skill per rung: settings, rows and verdicts (:func:`measure_skill`)
+SKILL_WINS = "skill.parquet"  # its games: n_players, game, bot, clairvoyant, win (the tested seat's win share)
 
 
 def is_ladder(path: str | Path) -> bool:
@@ -48,6 +54,7 @@ class Ladder:
     rungs: list[str]
     selfplay: dict[str, Run]  # rung -> its self-play run
     cross: list[tuple[str, str, Run]]  # (weaker, stronger, run)
+    skill: dict[str, Any] | None = None  # skill.json: relative skill per rung, or None
 
 
 def load_ladder(path: str | Path) -> Ladder:
@@ -59,7 +66,15 @@ def load_ladder(path: str | Path) -> Ladder:
         cross = [(a, b, load_run(path / d)) for a, b, d in meta["cross"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise MeeplabError(f"{path / LADDER_FILE}: not a readable ladder ({exc})") from None
-    return Ladder(path=path, meta=meta, rungs=rungs, selfplay=selfplay, cross=cross)
+    skill = None
+    if (path / SKILL_FILE).is_file():
+        try:
+            skill = json.loads((path / SKILL_FILE).read_text(encoding="utf-8"))
+            if not isinstance(skill, dict) or not isinstance(skill.get("rows"), list):
+                raise ValueError("no list of rows")
+        except (OSError, ValueError) as exc:
+            raise MeeplabError(f"{path / SKILL_FILE}: not a readable relative-skill file ({exc})") from None
+    return Ladder(path=path, meta=meta, rungs=rungs, selfplay=selfplay, cross=cross, skill=skill)
 
 
 def _leading_category(run: Run, st: RunStats, p: int) -> tuple[str, float]:
@@ -343,3 +358,243 @@ def budget_variants(top: BotSpec, factors: list[float]) -> tuple[list[str], str]
         }
     head = f"# budget rungs of {top.name} (meeplab ladder --budgets): {key} x each factor".replace("\n", " ")
     return names, head + "\n" + tomli_w.dumps({"bots": bots})
+
+
+# -- relative skill per rung (Dreef et al. 2004; docs/quality.md) ---------------------------------------------------
+
+#: the beginners each rung's relative skill is measured against (the nearer beginner first)
+SKILL_BEGINNERS = ("greedy", "random")
+NO_TWIN = "no search bot: no clairvoyant twin"
+NO_VERDICT = "no verdict"
+SKILL_COLUMNS = ["n_players", "game", "bot", "clairvoyant", "win"]
+
+
+def skill_setup(rungs: list[str], known: dict[str, BotSpec], opponents: str | None = None) -> dict[str, Any]:
+    """Who plays the relative skill of a ladder of ``rungs`` (``known``: the game's bots): ``search``, the search
+    rungs, each in turn the skilled player with its clairvoyant twin (the same bot searching from the true state,
+    ``S_TRUE``, as in ``meeplab quality``); ``plain``, the rungs that do not search and so have no clairvoyant twin
+    (a plain bot never looks ahead: knowing the future would change none of its choices, RE would be 0 by
+    construction and RS 1 whatever the game, so none is reported); ``beginners``, :data:`SKILL_BEGINNERS` the game
+    has; ``field``, the opponents of every player: ``opponents``, else the strongest search rung's playout policy
+    (``meeplab quality``'s default field for it), one field for every rung so that their RS compare."""
+    search = [r for r in rungs if known[r].search]
+    plain = [r for r in rungs if not known[r].search]
+    beginners = [b for b in SKILL_BEGINNERS if b in known]
+    if opponents is None and search:
+        top = known[search[-1]]
+        opponents = top.policy or top.name
+    return {"search": search, "plain": plain, "beginners": beginners, "field": opponents}
+
+
+def skill_players(setup: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The players of a ladder's relative skill, ``(bot, clairvoyant)``: each beginner once (every rung shares its
+    games: the same field, the same seeds) and each search rung with its clairvoyant twin; none without a search
+    rung."""
+    if not setup["search"]:
+        return []
+    out = [(b, False) for b in setup["beginners"]]
+    for r in setup["search"]:
+        out += [x for x in ((r, False), (r, True)) if x not in out]
+    return out
+
+
+def read_skill_wins(root: str | Path):
+    """``skill.parquet`` of a ladder as a pandas frame (:data:`SKILL_COLUMNS`; empty when there is none)."""
+    import pandas as pd
+
+    path = Path(root) / SKILL_WINS
+    if not path.is_file():
+        return pd.DataFrame({c: [] for c in SKILL_COLUMNS})
+    return pd.read_parquet(path)
+
+
+def skill_played(frame, n_players: int, bot: str, clairvoyant: bool) -> int:
+    """How many of games 0, 1, ... one player has at one player count (the first missing game ends the count)."""
+    at = frame[(frame["n_players"] == n_players) & (frame["bot"] == bot) & (frame["clairvoyant"] == clairvoyant)]
+    got = {int(g) for g in at["game"]}
+    k = 0
+    while k in got:
+        k += 1
+    return k
+
+
+def skill_todo(root: str | Path, players: list[int], setup: dict[str, Any], games: int, settings: dict[str, Any],
+               resume: bool) -> list[tuple[int, str, bool, int]]:  # fmt: skip
+    """What is left to play: ``(n_players, bot, clairvoyant, first game)`` for each player short of ``games``
+    games. With ``resume`` the games in ``skill.parquet`` count, if ``settings`` (field, seed, rules) are the ones
+    they were played with (else an error: they would not be the same games); without it nothing counts."""
+    frame = read_skill_wins(root)
+    if resume and len(frame):
+        old = _skill_json(root).get("settings", {})
+        for key in ("field", "seed", "params"):
+            if old.get(key) != settings.get(key):
+                raise MeeplabError(
+                    f"{Path(root) / SKILL_WINS} was played with another {key} ({old.get(key)!r}, now "
+                    f"{settings.get(key)!r}); give --force to replay the ladder or --skill-games 0 to leave it"
+                )
+    else:
+        frame = frame.iloc[0:0]
+    todo = []
+    for p in players:
+        for bot, clair in skill_players(setup):
+            k = skill_played(frame, p, bot, clair)
+            if k < games:
+                todo.append((p, bot, clair, k))
+    return todo
+
+
+def _skill_json(root: str | Path) -> dict[str, Any]:
+    path = Path(root) / SKILL_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def measure_skill(root: str | Path, game, ctx, todo: list[tuple[int, str, bool, int]], setup: dict[str, Any],
+                  games: int, settings: dict[str, Any], bot_configs=(), resume: bool = False,
+                  progress=None) -> None:  # fmt: skip
+    """Play :func:`skill_todo`'s players, each in one seat against ``setup["field"]`` on games ``first .. games-1``
+    (game ``g`` dealt from ``(seed, g)`` alone: the same games for every player, and any split of them gives the
+    same numbers), appending to ``skill.parquet`` after each player (an interrupted ladder keeps what it played).
+    ``skill.json`` is written first with the settings alone; its rows come from :func:`write_skill` once the
+    cross-play runs exist."""
+    import pandas as pd
+
+    from meeplab.lab.studies.quality import skill_wins
+    from meeplab.sim.core.files import atomic_write, atomic_writer
+
+    root = Path(root)
+    frame = read_skill_wins(root) if resume else read_skill_wins(root).iloc[0:0]
+    atomic_write(root / SKILL_FILE, json.dumps({"settings": settings, "rows": [], "verdicts": []}, indent=1))
+    say = progress or (lambda msg: None)
+    seed = int(settings["seed"])
+    for p, bot, clair, first in todo:
+        who = f"clairvoyant {bot}" if clair else bot
+        say(f"relative skill, {p} players: {who} on games {first}..{games - 1} against {setup['field']}")
+        win = skill_wins(game, ctx, p, seed, first, games - first, "fictive" if clair else "skilled", bot,
+                         setup["field"], bot_configs)  # fmt: skip
+        new = pd.DataFrame({"n_players": p, "game": np.arange(first, games), "bot": bot, "clairvoyant": clair,
+                            "win": np.asarray(win, dtype=float)})  # fmt: skip
+        keep = ~((frame["n_players"] == p) & (frame["bot"] == bot) & (frame["clairvoyant"] == clair)
+                 & (frame["game"] >= first))  # fmt: skip
+        frame = pd.concat([frame[keep], new], ignore_index=True) if len(frame) else new
+        with atomic_writer(root / SKILL_WINS) as sink:
+            frame.to_parquet(sink, index=False)
+
+
+def _finite(x: Any) -> float | None:
+    return float(x) if x is not None and math.isfinite(float(x)) else None
+
+
+def skill_rows(frame, players: list[int], rungs: list[str], setup: dict[str, Any], games: int) -> list[dict]:
+    """One row per player count, rung and beginner: the rung's relative skill RS = LE / (LE + RE) (Dreef et al.,
+    :func:`meeplab.analysis.quality.relative_skill`: paired bootstrap over the games) on the first ``games`` games,
+    with its 95 % interval, LE, RE and the three win shares; a plain rung's row has no RS (``note``:
+    :data:`NO_TWIN`). RS is None (undefined) where LE + RE is not positive."""
+    from .quality import relative_skill
+
+    def wins(p, bot, clair):
+        at = frame[(frame["n_players"] == p) & (frame["bot"] == bot) & (frame["clairvoyant"] == clair)
+                   & (frame["game"] < games)].sort_values("game")  # fmt: skip
+        return at["win"].to_numpy(dtype=float)
+
+    out = []
+    for p in players:
+        for r in rungs:
+            for b in setup["beginners"]:
+                row: dict[str, Any] = {"n_players": p, "rung": r, "beginner": b, "relative_skill": None, "lo": None,
+                                       "hi": None, "games": 0, "field": setup["field"], "note": ""}  # fmt: skip
+                if r not in setup["search"]:
+                    out.append({**row, "note": NO_TWIN})
+                    continue
+                w = {"beginner": wins(p, b, False), "skilled": wins(p, r, False), "fictive": wins(p, r, True)}
+                n = min(len(v) for v in w.values())
+                if n < 2:
+                    out.append({**row, "games": n, "note": "not played"})
+                    continue
+                rs = relative_skill({k: v[:n] for k, v in w.items()})
+                v = rs["relative_skill"]
+                out.append({
+                    **row, "relative_skill": _finite(v["value"]), "lo": _finite(v["lo"]), "hi": _finite(v["hi"]),
+                    "games": n, "learning_effect": _finite(rs["learning_effect"]["value"]),
+                    "random_effect": _finite(rs["random_effect"]["value"]),
+                    "win_share": {k: _finite(x["value"]) for k, x in rs["win_share"].items()},
+                    "note": "" if v["value"] == v["value"] else "undefined: LE + RE is not positive",
+                })  # fmt: skip
+    return out
+
+
+def skill_verdicts(
+    rows: list[dict[str, Any]], rungs: list[str], gaps: list[dict[str, Any]] | None = None
+) -> list[dict]:
+    """Per player count, the relative skill's verdict on the two strongest rungs measured (search rungs, weakest
+    first in ``rungs``), in the seat findings' words (:func:`settled`): :data:`MOVING` if their RS intervals do not
+    overlap for a beginner (``moved``: "vs BEGINNER up/down"), else :data:`SETTLED`, or :data:`LEVEL` where the
+    cross-play (``gaps``) shows the strongest rung not measurably stronger; :data:`NO_VERDICT` with fewer than two
+    measured rungs or no defined RS at both (``undefined``: the beginners left out)."""
+    out = []
+    for p in sorted({r["n_players"] for r in rows}):
+        at = [r for r in rows if r["n_players"] == p and r["games"] >= 2]
+        measured = [g for g in rungs if any(r["rung"] == g for r in at)]
+        v: dict[str, Any] = {"n_players": p, "status": NO_VERDICT, "weaker": None, "stronger": None, "moved": [],
+                             "undefined": [], "agree": [], "skill": None}  # fmt: skip
+        if len(measured) < 2:
+            v["why"] = "needs two search rungs"
+            out.append(v)
+            continue
+        a, b = measured[-2], measured[-1]
+        v.update(weaker=a, stronger=b)
+        for beg in dict.fromkeys(r["beginner"] for r in at):
+            ra = next((r for r in at if r["rung"] == a and r["beginner"] == beg), None)
+            rb = next((r for r in at if r["rung"] == b and r["beginner"] == beg), None)
+            vals = [x.get(k) if x else None for x in (ra, rb) for k in ("relative_skill", "lo", "hi")]
+            if any(x is None for x in vals):
+                v["undefined"].append(beg)
+                continue
+            va, la, ha, vb, lb, hb = vals
+            if ha < lb or hb < la:
+                v["moved"].append(f"vs {beg} {'up' if vb > va else 'down'}")
+            else:
+                v["agree"].append(beg)
+        skill = skill_gap(gaps or [], a, b, p)
+        v["skill"] = skill
+        if v["moved"]:
+            v["status"] = MOVING
+        elif v["agree"]:
+            v["status"] = SETTLED if skill is None or skill["stronger_measured"] else LEVEL
+        else:
+            v["why"] = "RS undefined at a top rung"
+        out.append(v)
+    return out
+
+
+def write_skill(root: str | Path, players: list[int], games: int) -> dict[str, Any]:
+    """``skill.json`` of a ladder from its files: the settings written by :func:`measure_skill`, the rows
+    (:func:`skill_rows`) on the first ``games`` games and the verdicts (:func:`skill_verdicts`, with the ladder's
+    cross-play). Returns what it wrote."""
+    from meeplab.sim.core.files import atomic_write
+
+    root = Path(root)
+    lad = load_ladder(root)
+    rec = _skill_json(root)
+    settings = {**rec.get("settings", {}), "games": games}
+    setup = {k: settings[k] for k in ("search", "plain", "beginners", "field")}
+    rows = skill_rows(read_skill_wins(root), players, lad.rungs, setup, games)
+    rec = {"settings": settings, "rows": rows, "verdicts": skill_verdicts(rows, lad.rungs, gap_rows(lad))}
+    atomic_write(root / SKILL_FILE, json.dumps(rec, indent=1))
+    return rec
+
+
+def skill_verdict_label(v: dict[str, Any]) -> str:
+    """What a relative-skill verdict (:func:`skill_verdicts`) judges: ``relative skill: rollout -> ismcts``."""
+    return f"relative skill: {v['weaker']} -> {v['stronger']}" if v.get("stronger") else "relative skill"
+
+
+def skill_verdict_text(v: dict[str, Any]) -> str:
+    """A relative-skill verdict in words: the status, what moved (``still moving (vs random up)``) and the
+    beginners left out (RS undefined), or why there is none."""
+    if v["status"] == NO_VERDICT:
+        return f"{NO_VERDICT} ({v.get('why', '')})"
+    notes = list(v["moved"]) + [f"vs {b}: RS undefined" for b in v.get("undefined", [])]
+    return v["status"] + (f" ({', '.join(notes)})" if notes else "")

@@ -10,11 +10,21 @@ from typing import Any
 import numpy as np
 
 from meeplab.analysis.compare import bot_order, unique_labels
-from meeplab.analysis.ladder import LEVEL, MOVING, Ladder, findings, gap_rows, load_ladder, rung_rows, settled
+from meeplab.analysis.ladder import (
+    LEVEL,
+    MOVING,
+    Ladder,
+    findings,
+    gap_rows,
+    load_ladder,
+    rung_rows,
+    settled,
+    skill_verdict_text,
+)
 from meeplab.analysis.stats import run_stats
 
 from . import charts
-from .format import ci, code, figure, num, pct, slug, table
+from .format import ci, code, figure, muted, num, pct, slug, table, tag
 from .runs import run_section
 from .template import now, output_path, render_page, write_page
 from .views import Flag, LadderCount, LadderSection, Table, TopRungs
@@ -72,6 +82,41 @@ def skill_note(judged: list[dict[str, Any]]) -> str | None:
         said + ": not measurably stronger, so where the two agree the finding is replicated at one strength, not "
         "shown to have stopped moving (verdict: agrees, rungs level); a larger budget (--budgets) is the next check."
     )
+
+
+def relative_skill_table(skill: dict[str, Any], rungs: list[str], n_players: int) -> Table | None:
+    """Each rung's relative skill at one player count (``skill.json``'s rows): RS with its 95 % interval per
+    beginner and the games; a plain rung says why it has none. None without rows at that count."""
+    rows = [r for r in skill.get("rows", []) if r["n_players"] == n_players]
+    beginners = list(dict.fromkeys(r["beginner"] for r in rows))
+    if not rows or not any(r["games"] >= 2 for r in rows):
+        return None
+    body = []
+    for rung in rungs:
+        at = {r["beginner"]: r for r in rows if r["rung"] == rung}
+        if not at:
+            continue
+        cells: list[Any] = []
+        for b in beginners:
+            r = at.get(b)
+            if r is None or r["relative_skill"] is None:
+                cells.append(muted(r["note"] if r and r["note"] else "–"))
+            else:
+                cells.append(f"{num(r['relative_skill'])} {ci(r['lo'], r['hi'], num)}")
+        games = max((r["games"] for r in at.values()), default=0)
+        body.append([code(rung), *cells, num(games, 0) if games else "–"])
+    head = ["skilled rung", *[["RS, beginner ", code(b)] for b in beginners], "games per player"]
+    return table(head, body, [False] + [True] * len(beginners) + [True])
+
+
+def relative_skill_verdict(skill: dict[str, Any], n_players: int) -> Any:
+    """The relative skill's verdict at one player count, in the seat findings' words, or None."""
+    for v in skill.get("verdicts", []):
+        if v["n_players"] == n_players:
+            if not v.get("stronger"):
+                return tag("b", skill_verdict_text(v))
+            return [code(v["weaker"]), " to ", code(v["stronger"]), ": ", tag("b", skill_verdict_text(v))]
+    return None
 
 
 def ladder_section(lad: Ladder) -> LadderSection:
@@ -133,6 +178,8 @@ def ladder_section(lad: Ladder) -> LadderSection:
                 else None,
                 settled=settled_table([f for f in judged if f["n_players"] == p]),
                 skill=skill_note([f for f in judged if f["n_players"] == p]),
+                relative_skill=relative_skill_table(lad.skill or {}, lad.rungs, p),
+                skill_verdict=relative_skill_verdict(lad.skill or {}, p),
             )
         )
     uri = seat_chart(rows, lad.rungs)
@@ -164,6 +211,7 @@ def ladder_section(lad: Ladder) -> LadderSection:
         counts=tuple(counts),
         figure=fig,
         spread=spread,
+        skill_field=(lad.skill or {}).get("settings", {}).get("field") if (lad.skill or {}).get("rows") else None,
     )
 
 

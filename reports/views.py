@@ -396,6 +396,8 @@ class LadderCount:
     gaps: Table | None
     settled: Table | None
     skill: str | None
+    relative_skill: Table | None = None  # each rung's relative skill per beginner (skill.json), or None
+    skill_verdict: Fragment = None  # its verdict over the two strongest search rungs
 
 
 @dataclass(frozen=True)
@@ -411,6 +413,7 @@ class LadderSection(Section):
     counts: tuple[LadderCount, ...]
     figure: Figure | None
     spread: Figure | None
+    skill_field: str | None = None  # the relative skill's opponents (skill.json), or None without it
 
 
 # -- tournaments, map rankings, restricted play -----------------------------------------------------------------------

@@ -32,13 +32,15 @@ def output_options(fn):
     )(fn)
 
 
-def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> bool:
+def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool, extra: Any = None) -> bool:
     """Say what is about to be played and how long it should take; returns True when only a dry run was asked
     (then on stdout, else on stderr). Calibrates each lineup once (about a second in all after the compile; a
     search lineup plays at least one game of its own), and names the slowest lineup when there are several.
 
     The estimate is the play still to come: the compile is done by then (the calibration did it), so it is named
-    apart, and the next run of the game records it as its own compile/load time (``calibration_compile_s``)."""
+    apart, and the next run of the game records it as its own compile/load time (``calibration_compile_s``).
+    ``extra``: a function of the :class:`~meeplab.lab.runs.estimate.Estimate` giving more lines of the plan (what
+    a command plays besides its runs, priced from the runs' measured speeds)."""
     from meeplab.lab.runs.estimate import duration, estimate, lineup_name, rate
     from meeplab.lab.runs.runner import compiled_before_run
 
@@ -67,6 +69,8 @@ def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool) -> boo
         f"estimate: about {duration(est.seconds)} of play ({'slowest: ' if len(est.lineups) > 1 else ''}{speeds} "
         f"on one thread, measured here in a short calibration; compile/load {est.compile_s:.1f} s, done)",
     ]
+    if extra is not None:
+        lines += list(extra(est))
     for line in lines:
         click.echo(line, err=not dry_run)
     return dry_run

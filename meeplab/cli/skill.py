@@ -263,6 +263,20 @@ def _slug(name: str) -> str:
 )
 @click.option("--workers", "-w", type=int, default=None, metavar="N", help="Play on a local Dask cluster of N workers.")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Play on a running Dask cluster.")
+@click.option(
+    "--skill-games",
+    type=int,
+    default=None,
+    help="Relative skill (Dreef et al.) of each search rung, with greedy and random as beginners: games per player "
+    "and player count (default: 100, or --games if fewer; 0 = skip it).",
+)
+@click.option(
+    "--skill-field",
+    default=None,
+    metavar="BOT",
+    help="Relative skill: the opponents of every rung and beginner (default: the strongest search rung's playout "
+    "policy).",
+)
 @click.option("--resume", is_flag=True, help="Finish the ladder already in OUT (only what it lacks).")
 @click.option("--force", is_flag=True, help="Replace the ladder already in OUT.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars or summaries.")
@@ -271,7 +285,7 @@ def _slug(name: str) -> str:
     "-o",
     required=True,
     type=click.Path(),
-    help="Directory: one run per rung and per neighbouring pair, ladder.json and report.html.",
+    help="Directory: one run per rung and per neighbouring pair, ladder.json, skill.json and report.html.",
 )
 @output_options
 @with_game_flags
@@ -288,6 +302,8 @@ def ladder_cmd(
     bot_configs,
     workers,
     scheduler,
+    skill_games,
+    skill_field,
     resume,
     force,
     quiet,
@@ -307,6 +323,12 @@ def ladder_cmd(
     does not: "agrees, rungs level"), else it is still moving (with its direction); the table on stdout ends with
     the seats' verdict per player count. --budgets makes the strongest rungs the top bot at growing search
     budgets.
+
+    Each search rung also measures the game's relative skill RS = LE / (LE + RE) (Dreef et al., as 'meeplab
+    quality'): the rung, its clairvoyant twin and each beginner (greedy, random) in one seat against
+    --skill-field on the same --skill-games games; a plain rung has no clairvoyant twin and no RS. Its verdict
+    over the two strongest search rungs uses the seats' words: settled if their RS intervals overlap, else
+    still moving.
 
     \b
       meeplab ladder schweinebande --players 2-5 --bots random,greedy,heuristic,rollout --games 2000 --out runs/ladder
@@ -365,18 +387,126 @@ def ladder_cmd(
         d = f"cross-{_slug(a)}-{_slug(b)}"
         meta["cross"].append([a, b, d])
         cfgs.append(run_plan(game, flags=flags, out=root / d, label=f"{b} vs {a}", **dict(kw2, bots=f"{a},{b}")))
-    if echo_plan(f"ladder of {len(names)} rungs (self-play and neighbouring pairs)", cfgs, dry_run, quiet):
+    skill = _skill_plan(cfgs, names, bot_configs, n_games, skill_games, skill_field, seed, root, resume and not force)
+    what = f"ladder of {len(names)} rungs (self-play and neighbouring pairs)"
+    if echo_plan(what, cfgs, dry_run, quiet, extra=lambda est: _skill_lines(skill, cfgs, est)):
         return
     atomic_write(root / "ladder.json", json.dumps(meta, indent=2))
     play_runs(cfgs, kw2)
+    _play_skill(skill, cfgs, root, bot_configs, threads, quiet)
     write_report([root], root / "report.html", None)
     _echo_ladder(root, as_json)
 
 
+#: games per player and player count of a ladder's relative skill unless --skill-games says otherwise
+SKILL_GAMES = 100
+
+
+def _skill_plan(cfgs, names, bot_configs, n_games, skill_games, skill_field, seed, root, resume) -> dict:
+    """The ladder's relative-skill plan: games per player, who plays (``analysis.ladder.skill_setup``), the
+    settings its games depend on and what is left to play (with ``resume``: what ``skill.parquet`` lacks)."""
+    import json
+
+    from meeplab.analysis.ladder import skill_setup, skill_todo
+    from meeplab.sim.core.bots import available
+
+    games = min(SKILL_GAMES, n_games) if skill_games is None else skill_games
+    if games < 0 or games == 1:
+        raise MeeplabError(f"--skill-games must be 0 (skip it) or at least 2, got {games}")
+    c = cfgs[0]
+    known = available(c.game.id, bot_configs)
+    if skill_field is not None and skill_field not in known:
+        raise MeeplabError(f"--skill-field: unknown bot '{skill_field}' for {c.game.id}; available: "
+                           f"{', '.join(sorted(known))}")  # fmt: skip
+    plan: dict = {"games": games, "players": list(c.players), "todo": [], "setup": None, "resume": resume}
+    if not games:
+        return plan
+    setup = skill_setup(names, known, skill_field)
+    params = {k: v for k, v in dict(c.values).items() if isinstance(v, (bool, int, float, str, list, tuple))}
+    settings = {"field": setup["field"], "seed": seed, "params": json.loads(json.dumps(params, sort_keys=True)),
+                **setup}  # fmt: skip
+    todo = skill_todo(root, plan["players"], setup, games, settings, resume) if setup["search"] else []
+    return {
+        **plan,
+        "setup": setup,
+        "settings": settings,
+        "todo": todo,
+        "field_search": bool(setup["field"] and known[setup["field"]].search),
+    }
+
+
+def _skill_lines(skill: dict, cfgs, est) -> list[str]:
+    """The plan's line for the relative skill: who plays how many games, and about how long (a game with one
+    searching seat costs 1/P of its rung's self-play game, measured in the runs' calibration)."""
+    from meeplab.lab.runs.estimate import duration
+    from meeplab.lab.runs.runner import play_threads
+    from meeplab.sim.core.play import parallel_width
+
+    setup = skill.get("setup")
+    if not skill["games"]:
+        return ["relative skill: skipped (--skill-games 0)"]
+    if not setup["search"]:
+        return [f"relative skill: none (no search rung: {', '.join(setup['plain'])} have no clairvoyant twin)"]
+    if not skill["todo"]:
+        return ["relative skill: nothing left to play (skill.parquet holds every game)"]
+    seconds, total = 0.0, 0
+    threads = play_threads(cfgs[0])
+    for p, bot, _clair, first in skill["todo"]:
+        n = skill["games"] - first
+        total += n
+        per_game = 0.0
+        for who, share in ((bot, 1 / p), (setup["field"], (p - 1) / p)):
+            sp = est.lineups.get(who, {}).get(p)
+            if sp is not None and sp.games_per_s > 0:
+                per_game += share / sp.games_per_s
+        seconds += n * per_game / parallel_width(n, threads)
+    field_priced = setup["field"] in est.lineups or not skill["field_search"]  # a plain bot's seats cost ~nothing
+    plain = f"; no RS for {', '.join(setup['plain'])} (no search bot: no clairvoyant twin)" if setup["plain"] else ""
+    return [
+        f"relative skill: {total:,} games (up to {skill['games']} per player and player count: "
+        f"{', '.join(setup['beginners'])} as beginners, {', '.join(setup['search'])} and their clairvoyant twins, "
+        f"each in one seat against {setup['field']}){plain}",
+        f"estimate: about {duration(seconds)} more for them (a searching seat at 1/P of its rung's self-play game"
+        + ("" if field_priced else f"; the search field {setup['field']}'s seats not priced: not a rung")
+        + ")",
+    ]
+
+
+def _play_skill(skill: dict, cfgs, root: Path, bot_configs, threads, quiet) -> None:
+    """Play what the relative-skill plan lacks into ``root`` and write ``skill.json`` (nothing without a search
+    rung; with --skill-games 0 a fresh or replaced ladder drops a stale relative skill)."""
+    from meeplab.analysis.ladder import SKILL_FILE, SKILL_WINS, measure_skill, write_skill
+
+    setup = skill.get("setup")
+    if not setup or not setup["search"]:
+        if not skill.get("resume"):
+            for name in (SKILL_FILE, SKILL_WINS):
+                (root / name).unlink(missing_ok=True)
+        return
+    if threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    say = None if quiet else (lambda msg: click.echo(f"meeplab: {msg}", err=True))
+    c = cfgs[0]
+    measure_skill(root, c.game, c.ctx, skill["todo"], setup, skill["games"], skill["settings"], bot_configs,
+                  resume=skill["resume"], progress=say)  # fmt: skip
+    write_skill(root, skill["players"], skill["games"])
+
+
 def _echo_ladder(root: Path, as_json: bool) -> None:
     """The ladder's rungs on stdout: per player count and rung, the seat win rates (seat 1 = start player) and the
-    seat gap among equal bots with its interval."""
-    from meeplab.analysis.ladder import gap_rows, load_ladder, rung_rows, seat_verdicts, settled
+    seat gap among equal bots with its interval, each search rung's relative skill per beginner, then the verdicts
+    of the seats and of the relative skill."""
+    from meeplab.analysis.ladder import (
+        gap_rows,
+        load_ladder,
+        rung_rows,
+        seat_verdicts,
+        settled,
+        skill_verdict_label,
+        skill_verdict_text,
+    )
     from meeplab.analysis.seatgap import seat_gaps
 
     lad = load_ladder(root)
@@ -404,10 +534,25 @@ def _echo_ladder(root: Path, as_json: bool) -> None:
                 "95% CI": f"[{g['lo']:.3f}, {g['hi']:.3f}]",
             }
         )
+    skill = lad.skill or {"rows": [], "verdicts": []}
+    for r in skill["rows"]:
+        if r["games"] >= 2:  # a search rung (a plain one has no clairvoyant twin: docs/quality.md)
+            lo, hi = r["lo"], r["hi"]
+            rows.append(
+                {
+                    "players": r["n_players"],
+                    "rung": f"{r['rung']}: relative skill vs {r['beginner']}",
+                    "relative skill": r["relative_skill"],
+                    "95% CI": f"[{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else "–",
+                    "games": r["games"],
+                }
+            )
     judged = settled(rung_rows(lad), lad.rungs, gaps)
     for p, v in sorted(seat_verdicts(judged).items()):
         moved = f" ({', '.join(v['moved'])})" if v["moved"] else ""
         rows.append({"players": p, "rung": f"seats: {v['weaker']} -> {v['stronger']}", "verdict": v["status"] + moved})
+    for v in skill["verdicts"]:
+        rows.append({"players": v["n_players"], "rung": skill_verdict_label(v), "verdict": skill_verdict_text(v)})
     echo_table(f"{lad.meta.get('game', '')} ladder, weakest rung first (seat 1 = start player)", rows, as_json)
 
 
