@@ -46,3 +46,58 @@ def test_sweep_confirm_replays_every_significant_change(tmp_path, capsys):
     assert [r["value"] for r in rows] == ["pig_bonus_farm=3", "pig_bonus_farm=4"]
     assert all(r["verdict"] in ("confirmed", "contradicted", "undecided") for r in rows)
     assert (out / "confirm" / "pig_bonus_farm=4" / "p3" / "variant" / "run.json").is_file()
+
+
+def test_experiment_confirm_replays_each_variant(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('game = "schweinebande"\nplayers = "3"\nbots = "greedy"\ngames = 600\n[baseline]\n'
+                   'pig_bonus_farm = 2\n[variants.more]\npig_bonus_farm = 4\n')  # fmt: skip
+    out = tmp_path / "x"
+    code, so, se = run_cli(["experiment", str(exp), "--confirm", "heuristic", "-q", "--out", str(out)], capsys)
+    assert code == 0, se
+    rows = json.loads((out / "confirm.json").read_text())["rows"]
+    assert [r["variant"] for r in rows] == ["more"] and rows[0]["verdict"] in ("confirmed", "contradicted", "undecided")
+    meta = json.loads((out / "confirm" / "more" / "p3" / "variant" / "run.json").read_text())
+    assert meta["bots"] == ["heuristic"] and meta["params_changed"] == {"pig_bonus_farm": 4}
+    assert "each variant confirmed with heuristic" in so
+    code, _, se = run_cli(["experiment", str(exp), "--confirm", "nosuch", "--out", str(tmp_path / "y")], capsys)
+    assert code == 2 and "unknown bot 'nosuch'" in se and not (tmp_path / "y").exists()
+
+
+def test_fair_confirm_replays_the_change_to_the_fair_value(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "f"
+    code, _, se = run_cli(["fair", "schweinebande", "--param", "pig_bonus_farm", "--range", "3:6", "--target", "gap",
+                            "-p", "3", "-b", "greedy", "-n", "600", "--steps", "2", "--confirm", "heuristic", "-q",
+                            "--out", str(out)], capsys)  # fmt: skip
+    assert code == 0, se
+    fair = json.loads((out / "fair.json").read_text())["results"][0]["value"]
+    rows = json.loads((out / "confirm.json").read_text())["rows"]
+    # the default (2) lies outside the searched range: played fast as the baseline, then both replayed by heuristic
+    assert (out / "pig_bonus_farm=2" / "run.json").is_file() and len(rows) == 1
+    assert rows[0]["from"] == "pig_bonus_farm=2" and rows[0]["to"] == f"pig_bonus_farm={int(fair)}"
+    meta = json.loads((out / "confirm" / f"pig_bonus_farm={int(fair)}" / "p3" / "variant" / "run.json").read_text())
+    assert meta["bots"] == ["heuristic"] and meta["params_changed"] == {"pig_bonus_farm": int(fair)}
+    code, _, se = run_cli(["fair", "schweinebande", "--param", "pig_bonus_farm", "--range", "3:6", "--target", "bots",
+                           "-b", "greedy,heuristic", "--confirm", "heuristic", "--out", str(tmp_path / "g")],
+                          capsys)  # fmt: skip
+    assert code == 2 and "--target bots compares two bots" in se
+
+
+def test_fair_every_seat_confirm(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "a"
+    code, _, se = run_cli(["fair", "schweinebande", "--param", "start_feed", "--seats", "all", "--keep", "1",
+                           "--range", "0:5", "-p", "3", "-b", "greedy", "-n", "400", "--steps", "1", "--confirm",
+                           "heuristic", "-q", "--out", str(out)], capsys)  # fmt: skip
+    assert code == 0, se
+    res = json.loads((out / "fair.json").read_text())["results"][0]
+    rows = json.loads((out / "confirm.json").read_text())["rows"]
+    if res["values"] == res["default"]:
+        assert rows == []  # nothing changed: nothing to confirm
+    else:
+        assert len(rows) == 1 and rows[0]["from"] == "start_feed=0,0,0" and rows[0]["players"] == 3

@@ -115,6 +115,30 @@ class RunPlan:
             raise MeeplabError(f"a run cannot be resized to {games:,} games in shards of {shard}")
         return replace(self, games=int(games), shard=int(shard))
 
+    def restaffed(self, bots: list[str], players: list[int], out: Path, label: str) -> RunPlan:
+        """The same rules, seed and seat rotation played by other ``bots`` at ``players`` into ``out`` (replacing
+        what it holds): how a fast question is asked again of a strong bot (``--confirm``). Checked as any plan."""
+        return plan_run(
+            RunConfig(
+                game=self.game,
+                games=self.games,
+                players=list(players),
+                bots=list(bots),
+                seed=self.seed,
+                threads=self.threads,
+                overrides=dict(self.overrides),
+                out=Path(out),
+                rotate=self.rotate,
+                bot_configs=self.bot_configs,
+                shard=self.shard,
+                progress=self.progress,
+                label=label,
+                command=self.command,
+                resume=False,
+                force=True,
+            )
+        )
+
     def misfits(self) -> list[str]:
         """The bots of this run whose weights were fitted (``meeplab tune`` / ``learn``; a bot config's
         ``fitted_at``) at other rules than these, one line each: what they show here may be the bot's mis-fit to

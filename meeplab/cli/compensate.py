@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import executor, run_plan, write_report
+from meeplab.cli.confirming import confirm_out, confirm_pair
 from meeplab.cli.output import echo_plan, echo_table
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
@@ -45,7 +46,9 @@ def parse_keep(keep_text: str | None, p: int) -> int | None:
     return k - 1
 
 
-def fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_text, out, as_json, dry_run, kw, flags) -> None:
+def fair_all_seats(
+    game, g, prm, name, lo, hi, players, steps, keep_text, confirm_bot, out, as_json, dry_run, kw, flags
+) -> None:
     """Play the design, fit, play the answer and refit until it stays put (at most ``steps`` answers), then write
     OUT/fair.json and OUT/report.html and print one row per seat."""
     import polars as pl
@@ -179,3 +182,11 @@ def fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_text, out, a
         as_json,
         {"record": record} if as_json else None,
     )
+    if confirm_bot is not None:
+        base_key = _key(base, integer)
+        rows = []
+        if answer != base_key:
+            got = confirm_pair(Path(out) / "confirm", plans[base_key], plans[answer], confirm_bot, kw, players={p})
+            rows = [{"from": plans[base_key].label, "to": plans[answer].label, **r} for r in got]
+        title = f"{game}: the change from the default {name} to the fair values, confirmed with {confirm_bot}"
+        confirm_out(Path(out), confirm_bot, rows, title, as_json)

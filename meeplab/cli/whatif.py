@@ -24,6 +24,7 @@ from meeplab.cli.common import (
     run_plan,
     write_report,
 )
+from meeplab.cli.confirming import capped, confirm_out, confirm_pair, known_bot, run_sprt
 from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
 from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
@@ -151,10 +152,7 @@ def compare_cmd(
             raise MeeplabError("--confirm follows a compare of fixed size, not --until-significant")
         if elo is not None or metric is not None:
             raise MeeplabError("--confirm picks its seat and takes --delta, not --elo or --metric")
-        from meeplab.sim.core.bots import available
-
-        if confirm_bot not in available(g_id := lookup_game(game).id, variant_cfg.bot_configs):
-            raise MeeplabError(f"--confirm: unknown bot '{confirm_bot}' for {g_id}")
+        known_bot(lookup_game(game).id, confirm_bot, variant_cfg.bot_configs)
     if not sequential:
         if confirm_bot is None and any(v is not None for v in (delta, elo, max_games, metric)):
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
@@ -164,10 +162,10 @@ def compare_cmd(
         record = None
     else:
         cap = max_games if max_games is not None else SPRT_MAX_GAMES
-        plan = [_capped(c, cap) for c in (base_cfg, variant_cfg)]
+        plan = [capped(c, cap) for c in (base_cfg, variant_cfg)]
         if echo_plan(f"sequential test, at most {cap:,} games per player count", plan, dry_run, kw["quiet"]):
             return
-        record = _sequential(
+        record = run_sprt(
             base_cfg,
             variant_cfg,
             kw,
@@ -193,80 +191,15 @@ def compare_cmd(
         for v in verdicts:
             click.echo(f"sequential test, {v}")
     if confirm_bot is not None:
-        _confirm(game, kw, base_kw, Path(out), base_cfg, variant_cfg, confirm_bot, delta, alpha, beta, batch,
-                 max_games, as_json)  # fmt: skip
+        _confirm(game, kw, Path(out), base_cfg, variant_cfg, confirm_bot, delta, alpha, beta, batch, max_games, as_json)
 
 
-def _confirm(game, kw, base_kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta, batch, max_games, as_json):
+def _confirm(game, kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta, batch, max_games, as_json):
     """compare --confirm BOT: per player count, the seat that changed most replayed with BOT in every seat by a
     sequential test (``analysis.confirm``); OUT/confirm/pP holds its runs, OUT/confirm.json the table."""
-    rows = _confirm_pair(game, kw, base_kw, out / "confirm", base_cfg, variant_cfg, bot, delta, alpha, beta, batch,
-                         max_games)  # fmt: skip
-    _confirm_out(out, bot, rows, f"{game}: the compare confirmed with {bot} (the seat that changed most, per player "
+    rows = confirm_pair(out / "confirm", base_cfg, variant_cfg, bot, kw, delta, alpha, beta, batch, max_games)
+    confirm_out(out, bot, rows, f"{game}: the compare confirmed with {bot} (the seat that changed most, per player "
                  "count)", as_json)  # fmt: skip
-
-
-def _confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool) -> None:
-    """A confirmation's table: kept as OUT/confirm.json and shown on stdout (or as JSON)."""
-    from meeplab.sim.core.files import atomic_write
-
-    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
-    echo_table(title, rows, as_json)
-
-
-def _confirm_pair(game, kw, base_kw, where: Path, base_cfg, variant_cfg, bot, delta=None, alpha=0.05, beta=0.05,
-                  batch=200, max_games=None, only_significant=False) -> list[dict]:  # fmt: skip
-    """The confirmation rows of one baseline/variant pair of fast runs (``analysis.confirm``): per player count the
-    seat that changed most, replayed with ``bot`` in every seat by the sequential test into ``where/pP``
-    (``only_significant``: only where the fast change is significant)."""
-    from meeplab.analysis import confirm as cf
-    from meeplab.analysis.load import load_run
-
-    rows = []
-    for fast in cf.seat_to_confirm(load_run(base_cfg.out), load_run(variant_cfg.out)):
-        if only_significant and not fast.significant:
-            continue
-        at = where / f"p{fast.n_players}"
-        same = {"bots": bot, "players": str(fast.n_players), "force": True, "resume": False, "precision": None}
-        strong_v = run_plan(game, flags=flag_values(kw), out=at / "variant", label=f"{variant_cfg.label}, {bot}",
-                            **dict(kw, **same))  # fmt: skip
-        strong_b = run_plan(game, flags={}, out=at / "baseline", label=f"{base_cfg.label}, {bot}",
-                            **dict(base_kw, **same))  # fmt: skip
-        if not kw["quiet"]:
-            click.echo(
-                f"meeplab: confirming {variant_cfg.label} with {bot} at {fast.n_players} players: seat "
-                f"{fast.seat}'s change {fast.change:+.3f} [{fast.lo:+.3f}, {fast.hi:+.3f}]",
-                err=True,
-            )
-        record = _sequential(
-            strong_b, strong_v, kw, at, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
-            elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
-            max_games=max_games if max_games is not None else 10_000,
-        )  # fmt: skip
-        rows.append(cf.row(fast, record["tests"][0], bot))
-    return rows
-
-
-def _capped(plan, games: int):
-    """``plan`` playing at most ``games`` games per player count (what a sequential test's estimate prices)."""
-    return plan.sized(games, plan.shard)
-
-
-def _sequential(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
-    """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
-    from meeplab.lab.studies.sprt import SprtSettings, run_sequential, store
-
-    st = SprtSettings(**settings)
-    st.check()
-    base_cfg, variant_cfg = base_cfg.on(progress=False), variant_cfg.on(progress=False)
-    echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
-    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
-        record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
-    if record.get("status") != "complete":
-        sys.exit(130)
-    record["metric_arg"] = metric
-    store(out, variant_cfg.out, record)
-    return record
 
 
 @cli.command("sweep")
@@ -337,15 +270,10 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_r
         if len(values) < 2:
             raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
         axes.append([(name, v) for v in values])
-    if confirm_bot is not None:
-        from meeplab.sim.core.bots import available
-
-        if confirm_bot not in available(g.id, tuple(kw["bot_configs"])):
-            raise MeeplabError(f"--confirm: unknown bot '{confirm_bot}' for {g.id}")
-    cfgs, point_kw = [], []
+    known_bot(g.id, confirm_bot, kw["bot_configs"])
+    cfgs = []
     for point in itertools.product(*axes):
         sets = tuple(kw["sets"]) + tuple(settings[n].set_text(v) if n in settings else f"{n}={v}" for n, v in point)
-        point_kw.append(dict(kw, sets=sets))
         name = ",".join(
             f"{settings[n].dir_name if n in settings else n}="
             + "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in v)
@@ -371,12 +299,12 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_r
     )
     if confirm_bot is not None:
         rows = []
-        for cfg, kwk in zip(cfgs[1:], point_kw[1:]):
-            got = _confirm_pair(game, kwk, point_kw[0], Path(out) / "confirm" / cfg.out.name, cfgs[0], cfg,
-                                confirm_bot, only_significant=True)  # fmt: skip
+        for cfg in cfgs[1:]:
+            got = confirm_pair(Path(out) / "confirm" / cfg.out.name, cfgs[0], cfg, confirm_bot, kw,
+                                only_significant=True)  # fmt: skip
             rows += [{"value": cfg.label, **r} for r in got]
         title = f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}"
-        _confirm_out(Path(out), confirm_bot, rows, title, as_json)
+        confirm_out(Path(out), confirm_bot, rows, title, as_json)
 
 
 @cli.command("experiment")
@@ -405,8 +333,16 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_r
     "--force", is_flag=True, help="Play everything again (default: skip what is complete, finish what was interrupted)."
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+@click.option(
+    "--confirm",
+    "confirm_bot",
+    default=None,
+    metavar="BOT",
+    help="After the experiment, replay each variant's largest seat change with BOT in every seat (a strong bot) by "
+    "a sequential test, as compare --confirm; OUT/confirm.json.",
+)
 @output_options
-def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet, as_json, dry_run):
+def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet, confirm_bot, as_json, dry_run):
     """Play a whole what-if experiment from one TOML file and write one report against its baseline.
 
     The file names the game, players, bots, games (or SPRT settings), the baseline parameters and named
@@ -424,6 +360,7 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
         raise MeeplabError(f"--games must be a positive number, got {n_games}")
     kw = {"workers": workers, "scheduler": scheduler, "threads": threads, "quiet": quiet, "shard": None, "chunk": None}
     title = exp.title or f"{exp.game}: experiment {Path(file).stem}"
+    known_bot(exp.game, confirm_bot, exp.bot_configs)
     if exp.sprt is None:
         pairs = ex.plan(exp, root, n_games, threads, force, progress=not quiet)
         cfgs = [pairs[0][1]] + [v for _, _, v in pairs]
@@ -433,10 +370,11 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
         write_report([c.out for c in cfgs], root / "report.html", title)
         rows = runs_rows([c.out for c in cfgs], [c.label for c in cfgs])
         echo_table(f"{title} (seat 1 = start player)", rows, as_json)
+        _confirm_variants(root, pairs, confirm_bot, kw, title, as_json)
         return
     settings, metric = ex.sprt_settings(exp, n_games)
     pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
-    plan = [_capped(c, settings.max_games) for _, b, v in pairs for c in (b, v)]
+    plan = [capped(c, settings.max_games) for _, b, v in pairs for c in (b, v)]
     if echo_plan(f"experiment {Path(file).name}, sequential tests", plan, dry_run, quiet):
         return
     verdicts = []
@@ -444,7 +382,7 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
         if not force and ex.sequential_done(root / name, settings, metric, base, var):
             click.echo(f"meeplab: {root / name} is already complete; nothing to play", err=True)
             continue
-        _sequential(base, var, kw, root / name, metric=metric, **settings.__dict__)
+        run_sprt(base, var, kw, root / name, metric=metric, **settings.__dict__)
     bases = [b for _, b, _ in pairs]
     from meeplab.lab.runs.rundir import read_meta
 
@@ -459,6 +397,17 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     if not as_json:
         for v in verdicts:
             click.echo(f"sequential test, {v}")
+    _confirm_variants(root, pairs, confirm_bot, kw, title, as_json)
+
+
+def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_json: bool) -> None:
+    """experiment --confirm BOT: every variant's largest seat change against its baseline replayed with BOT."""
+    if bot is None:
+        return
+    rows = []
+    for name, base, var in pairs:
+        rows += [{"variant": name, **r} for r in confirm_pair(root / "confirm" / name, base, var, bot, kw)]
+    confirm_out(root, bot, rows, f"{title}: each variant confirmed with {bot} (the seat that changed most)", as_json)
 
 
 @cli.command("fair")
@@ -511,6 +460,14 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     help="With --seats all: keep this seat's value and compensate the others against it (default: keep the total).",
 )
 @click.option(
+    "--confirm",
+    "confirm_bot",
+    default=None,
+    metavar="BOT",
+    help="After the search, replay the change from the default rules to the fair value with BOT in every seat (a "
+    "strong bot) by a sequential test on the seat that changed most, as compare --confirm; OUT/confirm.json.",
+)
+@click.option(
     "--out",
     "-o",
     required=True,
@@ -518,7 +475,9 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     help="Directory: one run per value tried (OUT/NAME=VALUE), OUT/fair.json and OUT/report.html.",
 )
 @output_options
-def fair_cmd(game, fair_param, fair_range, target, seat, steps, all_seats, keep_seat, out, as_json, dry_run, **kw):
+def fair_cmd(
+    game, fair_param, fair_range, target, seat, steps, all_seats, keep_seat, confirm_bot, out, as_json, dry_run, **kw
+):
     """Find the value of a rule parameter that makes GAME fairest, with an interval.
 
     --target seats/bots: a noisy root search (regula falsi, Illinois step) on the signed imbalance: seat
@@ -550,13 +509,17 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, all_seats, keep_
     players = parse_players(kw["players"]) if kw["players"] else [g.default_players]
     if keep_seat is not None and all_seats is None:
         raise MeeplabError("--keep goes with --seats all")
+    if confirm_bot is not None and target == "bots":
+        raise MeeplabError("--confirm replays the seats' change with one strong bot; --target bots compares two bots")
+    known_bot(g.id, confirm_bot, kw["bot_configs"])
     if all_seats is not None:
         from meeplab.cli.compensate import fair_all_seats
 
         if seat_text:
             raise MeeplabError(f"--seats all sets every seat's value; give --param {name}, not {fair_param}")
         kw = resume_unless_force(apply_precision(kw, game))
-        fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_seat, out, as_json, dry_run, kw, flags)
+        fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_seat, confirm_bot, out, as_json, dry_run, kw,
+                       flags)  # fmt: skip
         return
     bots = parse_bots(default_bots(g.id, kw["bots"]))
     pair = None
@@ -637,6 +600,20 @@ def fair_cmd(game, fair_param, fair_range, target, seat, steps, all_seats, keep_
         for r in record["results"]
     ]
     echo_table(f"{game}: fairest {fair_param} ({what})", rows, as_json, {"record": record} if as_json else None)
+    if confirm_bot is not None:
+        default = fr.fmt(float(setting.default(g, kw, flags)), prm.kind)
+        with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
+            _fair_player(config, cache, ex)(float(default))  # the default rules, fast, if the search did not play them
+        rows = []
+        for s in searches:
+            answer = fr.fmt(s.value, prm.kind)
+            if answer == default:
+                continue  # the fair value is the default: no change to confirm
+            got = confirm_pair(Path(out) / "confirm" / f"{setting.dir_name}={answer}", plans[default], plans[answer],
+                               confirm_bot, kw, players={s.n_players})  # fmt: skip
+            rows += [{"from": f"{fair_param}={default}", "to": f"{fair_param}={answer}", **r} for r in got]
+        title = f"{game}: the change from the default {fair_param} to the fairest, confirmed with {confirm_bot}"
+        confirm_out(Path(out), confirm_bot, rows, title, as_json)
 
 
 class _SeatSetting:
@@ -645,6 +622,14 @@ class _SeatSetting:
     def __init__(self, name: str, seat: int | None = None, values: list | None = None):
         self.name, self.seat, self.values = name, seat, values
         self.dir_name = name if seat is None else f"{name}.seat{seat}"
+
+    def default(self, g, kw, flags):
+        """The value the run's rules give this parameter (this seat's, for NAME:K): what --confirm compares with."""
+        if self.seat is not None:
+            return self.values[self.seat - 1]
+        from meeplab.cli.common import param_overrides
+
+        return g.params.resolve(param_overrides(g, kw["sets"], kw["params_file"], flags), g.id)[self.name]
 
     def set_text(self, key: str) -> str:
         if self.seat is None:

@@ -1,0 +1,87 @@
+"""Sequential tests and strong-bot confirmation shared by the what-if commands (compare, sweep, experiment, fair):
+the SPRT loop of ``--until-significant`` and ``--confirm BOT``'s replay of a fast question with a strong bot."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from meeplab.cli.common import executor
+from meeplab.cli.output import echo_table
+from meeplab.sim.core.errors import MeeplabError
+
+
+def known_bot(game: str, bot: str | None, bot_configs) -> None:
+    """``--confirm BOT``: refused in one line, before anything is played, when the game has no such bot."""
+    if bot is None:
+        return
+    from meeplab.sim.core.bots import available
+
+    if bot not in available(game, tuple(bot_configs)):
+        raise MeeplabError(f"--confirm: unknown bot '{bot}' for {game}")
+
+
+def capped(plan, games: int):
+    """``plan`` playing at most ``games`` games per player count (what a sequential test's estimate prices)."""
+    return plan.sized(games, plan.shard)
+
+
+def run_sprt(base_cfg, variant_cfg, kw, out: Path, metric=None, **settings) -> dict:
+    """compare --until-significant: the SPRT loop, its record in OUT/sprt.json and the variant's run.json."""
+    from meeplab.lab.studies.sprt import SprtSettings, run_sequential, store
+
+    st = SprtSettings(**settings)
+    st.check()
+    base_cfg, variant_cfg = base_cfg.on(progress=False), variant_cfg.on(progress=False)
+    echo = None if kw["quiet"] else (lambda line: click.echo(line, err=True))
+    with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
+        record = run_sequential(base_cfg, variant_cfg, st, metric, executor=ex, echo=echo)
+    if record.get("status") != "complete":
+        sys.exit(130)
+    record["metric_arg"] = metric
+    store(out, variant_cfg.out, record)
+    return record
+
+
+def confirm_pair(where: Path, base_cfg, variant_cfg, bot, kw, delta=None, alpha=0.05, beta=0.05, batch=200,
+                  max_games=None, only_significant=False, players=None) -> list[dict]:  # fmt: skip
+    """The confirmation rows of one baseline/variant pair of fast runs (``analysis.confirm``): per player count the
+    seat that changed most, replayed with ``bot`` in every seat by the sequential test into ``where/pP``
+    (``only_significant``: only where the fast change is significant; ``players``: only these player counts). The
+    strong runs are the fast plans restaffed (:meth:`~meeplab.lab.runs.plan.RunPlan.restaffed`): the same rules and
+    seeds."""
+    from meeplab.analysis import confirm as cf
+    from meeplab.analysis.load import load_run
+
+    rows = []
+    for fast in cf.seat_to_confirm(load_run(base_cfg.out), load_run(variant_cfg.out)):
+        if (only_significant and not fast.significant) or (players is not None and fast.n_players not in players):
+            continue
+        at = where / f"p{fast.n_players}"
+        p = [fast.n_players]
+        strong_v = variant_cfg.restaffed([bot], p, at / "variant", f"{variant_cfg.label}, {bot}")
+        strong_b = base_cfg.restaffed([bot], p, at / "baseline", f"{base_cfg.label}, {bot}")
+        if not kw["quiet"]:
+            click.echo(
+                f"meeplab: confirming {variant_cfg.label} with {bot} at {fast.n_players} players: seat "
+                f"{fast.seat}'s change {fast.change:+.3f} [{fast.lo:+.3f}, {fast.hi:+.3f}]",
+                err=True,
+            )
+        record = run_sprt(
+            strong_b, strong_v, kw, at, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
+            elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
+            max_games=max_games if max_games is not None else 10_000,
+        )  # fmt: skip
+        rows.append(cf.row(fast, record["tests"][0], bot))
+    return rows
+
+
+def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool) -> None:
+    """A confirmation's table: kept as OUT/confirm.json and shown on stdout (or as JSON)."""
+    from meeplab.sim.core.files import atomic_write
+
+    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
+    echo_table(title, rows, as_json)
