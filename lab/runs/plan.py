@@ -115,29 +115,35 @@ class RunPlan:
             raise MeeplabError(f"a run cannot be resized to {games:,} games in shards of {shard}")
         return replace(self, games=int(games), shard=int(shard))
 
+    def replanned(self, **changes: Any) -> RunPlan:
+        """This run's request with ``changes`` (fields of :class:`RunConfig`: other bots, player counts, bot configs,
+        folder, label, ...), checked again as any plan."""
+        cfg = RunConfig(
+            game=self.game,
+            games=self.games,
+            players=list(self.players),
+            bots=list(self.bots),
+            seed=self.seed,
+            threads=self.threads,
+            overrides=dict(self.overrides),
+            out=self.out,
+            rotate=self.rotate,
+            bot_configs=self.bot_configs,
+            shard=self.shard,
+            progress=self.progress,
+            label=self.label,
+            command=self.command,
+            resume=self.resume,
+            force=self.force,
+            executor=self.executor,
+        )
+        return plan_run(replace(cfg, **changes))
+
     def restaffed(self, bots: list[str], players: list[int], out: Path, label: str) -> RunPlan:
         """The same rules, seed and seat rotation played by other ``bots`` at ``players`` into ``out`` (replacing
-        what it holds): how a fast question is asked again of a strong bot (``--confirm``). Checked as any plan."""
-        return plan_run(
-            RunConfig(
-                game=self.game,
-                games=self.games,
-                players=list(players),
-                bots=list(bots),
-                seed=self.seed,
-                threads=self.threads,
-                overrides=dict(self.overrides),
-                out=Path(out),
-                rotate=self.rotate,
-                bot_configs=self.bot_configs,
-                shard=self.shard,
-                progress=self.progress,
-                label=label,
-                command=self.command,
-                resume=False,
-                force=True,
-            )
-        )
+        what it holds): how a fast question is asked again of a strong bot (``--confirm``)."""
+        return self.replanned(bots=list(bots), players=list(players), out=Path(out), label=label, resume=False,
+                              force=True, executor=None)  # fmt: skip
 
     def misfits(self) -> list[str]:
         """The bots of this run whose weights were fitted (``meeplab tune`` / ``learn``; a bot config's

@@ -13,6 +13,7 @@ import click
 from meeplab.cli.common import executor, run_plan, write_report
 from meeplab.cli.confirming import confirm_out, confirm_pair
 from meeplab.cli.output import echo_plan, echo_table
+from meeplab.cli.retuning import retune_plan_args, retuned
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
 
@@ -47,7 +48,7 @@ def parse_keep(keep_text: str | None, p: int) -> int | None:
 
 
 def fair_all_seats(
-    game, g, prm, name, lo, hi, players, steps, keep_text, confirm_bot, out, as_json, dry_run, kw, flags
+    game, g, prm, name, lo, hi, players, steps, keep_text, confirm_bot, out, as_json, dry_run, kw, flags, retune=None
 ) -> None:
     """Play the design, fit, play the answer and refit until it stays put (at most ``steps`` answers), then write
     OUT/fair.json and OUT/report.html and print one row per seat."""
@@ -90,13 +91,15 @@ def fair_all_seats(
     for vec in design:
         config(vec)
     what = f"fair values of {name} for every seat at {p} players: {len(design)} design runs, at most {steps} answers"
-    if echo_plan(what, [config(design[0])[1]] * (len(design) + steps), dry_run, kw["quiet"]):
+    rt = retune_plan_args([config(design[0])[1]] * (len(design) + steps), retune, kw["quiet"])
+    if echo_plan(what, [config(design[0])[1]] * (len(design) + steps), dry_run, kw["quiet"], **rt):
         return
     played: dict[str, tuple] = {}
 
     def play(vec, ex):
         key, cfg = config(vec)
         if key not in played:
+            cfg = retuned([cfg], retune, Path(out), kw["quiet"])[0]
             if run_batch(cfg.on(ex)).status != "complete":
                 sys.exit(130)
             played[key] = tuple(vec)

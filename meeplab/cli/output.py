@@ -32,7 +32,9 @@ def output_options(fn):
     )(fn)
 
 
-def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool, extra: Any = None) -> bool:
+def echo_plan(
+    what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool, extra: Any = None, refitted: Sequence[str] = ()
+) -> bool:
     """Say what is about to be played and how long it should take; returns True when only a dry run was asked
     (then on stdout, else on stderr). Calibrates each lineup once (about a second in all after the compile; a
     search lineup plays at least one game of its own), and names the slowest lineup when there are several.
@@ -40,12 +42,14 @@ def echo_plan(what: str, cfgs: Sequence[Any], dry_run: bool, quiet: bool, extra:
     The estimate is the play still to come: the compile is done by then (the calibration did it), so it is named
     apart, and the next run of the game records it as its own compile/load time (``calibration_compile_s``).
     ``extra``: a function of the :class:`~meeplab.lab.runs.estimate.Estimate` giving more lines of the plan (what
-    a command plays besides its runs, priced from the runs' measured speeds)."""
+    a command plays besides its runs, priced from the runs' measured speeds). ``refitted``: bots the command fits
+    again at each run's rules (``--retune``), so their warning that they were fitted at other rules does not apply."""
     from meeplab.lab.runs.estimate import duration, estimate, lineup_name, rate
     from meeplab.lab.runs.runner import compiled_before_run
 
     cfgs = list(cfgs)
-    for line in dict.fromkeys(m for cfg in cfgs for m in cfg.misfits()):  # never silent, --quiet or not
+    misfits = (m for cfg in cfgs for m in cfg.misfits() if not any(m.startswith(f"bot '{b}' ") for b in refitted))
+    for line in dict.fromkeys(misfits):  # never silent, --quiet or not
         click.echo(f"meeplab: warning: {line}", err=True)
     if quiet and not dry_run:
         return False

@@ -26,6 +26,7 @@ from meeplab.cli.common import (
 )
 from meeplab.cli.confirming import capped, confirm_out, confirm_pair, known_bot, run_sprt
 from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
+from meeplab.cli.retuning import retune_option, retune_plan_args, retuned
 from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
 
@@ -107,6 +108,7 @@ SPRT_MAX_GAMES = 100_000
     "per player count, the seat that changed most, by a sequential test (--delta, default 0.03; --max-games, default "
     "10,000); says confirmed, contradicted or undecided.",
 )
+@retune_option
 @output_options
 def compare_cmd(
     game,
@@ -114,6 +116,7 @@ def compare_cmd(
     base_params_file,
     out,
     confirm_bot,
+    retune,
     sequential,
     delta,
     elo,
@@ -156,15 +159,19 @@ def compare_cmd(
     if not sequential:
         if confirm_bot is None and any(v is not None for v in (delta, elo, max_games, metric)):
             raise MeeplabError("--delta/--elo/--max-games/--metric belong to --until-significant")
-        if echo_plan("baseline and variant on the same seeds", [base_cfg, variant_cfg], dry_run, kw["quiet"]):
+        rt = retune_plan_args([base_cfg, variant_cfg], retune, kw["quiet"])
+        if echo_plan("baseline and variant on the same seeds", [base_cfg, variant_cfg], dry_run, kw["quiet"], **rt):
             return
+        base_cfg, variant_cfg = retuned([base_cfg, variant_cfg], retune, Path(out), kw["quiet"])
         play_runs([base_cfg, variant_cfg], kw)  # both validated before anything is played
         record = None
     else:
         cap = max_games if max_games is not None else SPRT_MAX_GAMES
         plan = [capped(c, cap) for c in (base_cfg, variant_cfg)]
-        if echo_plan(f"sequential test, at most {cap:,} games per player count", plan, dry_run, kw["quiet"]):
+        rt = retune_plan_args([base_cfg, variant_cfg], retune, kw["quiet"])
+        if echo_plan(f"sequential test, at most {cap:,} games per player count", plan, dry_run, kw["quiet"], **rt):
             return
+        base_cfg, variant_cfg = retuned([base_cfg, variant_cfg], retune, Path(out), kw["quiet"])
         record = run_sprt(
             base_cfg,
             variant_cfg,
@@ -236,8 +243,9 @@ def _confirm(game, kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta
     help="After the sweep, replay every value whose largest seat change against the first is significant with BOT "
     "in every seat (a strong bot), by a sequential test as compare --confirm; OUT/confirm.json.",
 )
+@retune_option
 @output_options
-def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_run, **kw):
+def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_json, dry_run, **kw):
     """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
 
     Changes against the first run are marked with Holm's correction across all points (named in the
@@ -283,8 +291,10 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, as_json, dry_r
             game, flags=flags, out=Path(out) / name, label=",".join(f"{n}={v}" for n, v in point), **dict(kw, sets=sets)
         )
         cfgs.append(cfg)
-    if echo_plan(f"sweep of {' x '.join(sweep_params)}", cfgs, dry_run, kw["quiet"]):
+    rt = retune_plan_args(cfgs, retune, kw["quiet"])
+    if echo_plan(f"sweep of {' x '.join(sweep_params)}", cfgs, dry_run, kw["quiet"], **rt):
         return
+    cfgs = retuned(cfgs, retune, Path(out), kw["quiet"])
     play_runs(cfgs, kw)
     from meeplab.sim.core.files import atomic_write
 
@@ -459,6 +469,7 @@ def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_jso
     metavar="SEAT",
     help="With --seats all: keep this seat's value and compensate the others against it (default: keep the total).",
 )
+@retune_option
 @click.option(
     "--confirm",
     "confirm_bot",
@@ -476,7 +487,20 @@ def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_jso
 )
 @output_options
 def fair_cmd(
-    game, fair_param, fair_range, target, seat, steps, all_seats, keep_seat, confirm_bot, out, as_json, dry_run, **kw
+    game,
+    fair_param,
+    fair_range,
+    target,
+    seat,
+    steps,
+    all_seats,
+    keep_seat,
+    retune,
+    confirm_bot,
+    out,
+    as_json,
+    dry_run,
+    **kw,
 ):
     """Find the value of a rule parameter that makes GAME fairest, with an interval.
 
@@ -519,7 +543,7 @@ def fair_cmd(
             raise MeeplabError(f"--seats all sets every seat's value; give --param {name}, not {fair_param}")
         kw = resume_unless_force(apply_precision(kw, game))
         fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_seat, confirm_bot, out, as_json, dry_run, kw,
-                       flags)  # fmt: skip
+                       flags, retune)  # fmt: skip
         return
     bots = parse_bots(default_bots(g.id, kw["bots"]))
     pair = None
@@ -553,11 +577,13 @@ def fair_cmd(
     for x in (lo, hi):  # both ends checked before anything is played
         config(x)
     what_plan = f"fair search over {fair_param} in {fair_range}, at most {steps + 2} values"
-    if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"]):
+    rt = retune_plan_args([config(lo)[1]] * (steps + 2), retune, kw["quiet"])
+    if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"], **rt):
         return
+    refit = (lambda cfg: retuned([cfg], retune, Path(out), kw["quiet"])[0]) if retune is not None else None
     searches = []
     with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
-        play = _fair_player(config, cache, ex)
+        play = _fair_player(config, cache, ex, refit)
         for p in players:
 
             def evaluate(x: float, p=p):
@@ -603,7 +629,9 @@ def fair_cmd(
     if confirm_bot is not None:
         default = fr.fmt(float(setting.default(g, kw, flags)), prm.kind)
         with executor(kw["workers"], kw["scheduler"], kw["threads"], kw.get("timeout")) as ex:
-            _fair_player(config, cache, ex)(float(default))  # the default rules, fast, if the search did not play them
+            _fair_player(config, cache, ex, refit)(
+                float(default)
+            )  # the default rules, fast, if the search did not play them
         rows = []
         for s in searches:
             answer = fr.fmt(s.value, prm.kind)
@@ -659,8 +687,9 @@ def _seat_setting(g, prm, name, seat_text, players, kw, flags) -> _SeatSetting:
     return _SeatSetting(name, k, seat_values(base, players[0]))
 
 
-def _fair_player(config, cache, ex):
-    """play(x): the run at value x (played once, then from the cache) and its rows."""
+def _fair_player(config, cache, ex, refit=None):
+    """play(x): the run at value x (played once, then from the cache) and its rows; ``refit`` turns a plan into the
+    one played (``--retune``: its bots tuned again at its rules)."""
     import polars as pl
 
     from meeplab.lab.runs.runner import run as run_batch
@@ -668,6 +697,7 @@ def _fair_player(config, cache, ex):
     def play(x: float):
         key, cfg = config(x)
         if key not in cache:
+            cfg = refit(cfg) if refit is not None else cfg
             if run_batch(cfg.on(ex)).status != "complete":
                 sys.exit(130)
             cols = ["n_players", "game_index", "seat", "bot", "win"]
