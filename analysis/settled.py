@@ -60,6 +60,26 @@ class Settled:
     def rates(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
         return self.win, self.lo, self.hi
 
+    def no_seat_effect(self) -> bool:
+        """Every seat's interval holds its fair share 1/P: the finding found no seat effect."""
+        fair = 1.0 / self.players
+        return all(a <= fair <= b for a, b in zip(self.lo, self.hi))
+
+    def margin_text(self) -> str:
+        """What a finding without a seat effect can rule out, as an equivalence statement
+        (:func:`meeplab.analysis.stats.fair_within`): "fair within ±2.0 points" when every seat's interval lies
+        within the margin (:data:`~meeplab.analysis.stats.FAIR_MARGIN`) of its fair share, else "no seat effect
+        found; cannot rule out ±M points"; empty for a finding with a seat effect."""
+        from .stats import FAIR_MARGIN, fair_within
+
+        if not self.no_seat_effect():
+            return ""
+        fair = 1.0 / self.players
+        ok, m = fair_within([a - fair for a in self.lo], [b - fair for b in self.hi])
+        if ok:
+            return f"fair within ±{100 * FAIR_MARGIN:.1f} points"
+        return f"no seat effect found; cannot rule out ±{100 * m:.1f} points"
+
 
 def settled_path(spec) -> Path | None:
     """Where game ``spec``'s settled findings would be: ``settled.toml`` in the package of its ``prepare`` (the game's
@@ -207,8 +227,9 @@ def disagreements(
         return []
     return [
         f"{players} players: {', '.join(off)} disagrees with the settled seat finding: treat this as a bot artefact "
-        f"of {bots[0]}; the settled finding ({item.verdict}; {item.bot}, {item.games:,} games) is {item.finding}: "
-        f"{item.seats_text()} (docs/findings.md)"
+        f"of {bots[0]}; the settled finding ({item.verdict}; {item.bot}, {item.games:,} games) is {item.finding}"
+        + (f" ({item.margin_text()})" if item.margin_text() else "")
+        + f": {item.seats_text()} (docs/findings.md)"
     ]
 
 

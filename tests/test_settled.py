@@ -104,3 +104,16 @@ def test_a_hostile_settled_finding_reaches_the_report_escaped(tmp_path, capsys, 
     html = build_report([out], tmp_path / "r.html").read_text()
     assert "Settled finding:" in html and "<script>alert(1)" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_a_finding_without_seat_effect_says_what_it_rules_out():
+    def item(lo, hi, p=2):
+        return sd.Settled(p, "settled", "ismcts", 400, tuple((a + b) / 2 for a, b in zip(lo, hi)), lo, hi, "x")
+
+    assert item((0.49, 0.485), (0.515, 0.51)).margin_text() == "fair within ±2.0 points"
+    assert item((0.474, 0.419), (0.581, 0.526)).margin_text() == "no seat effect found; cannot rule out ±8.1 points"
+    assert item((0.52, 0.40), (0.60, 0.48)).margin_text() == ""  # a seat effect: nothing to rule out
+    hac = sd.load_settled(get_game("hacienda"))
+    assert hac[3].margin_text() == "no seat effect found; cannot rule out ±7.4 points" and hac[2].margin_text() == ""
+    said = sd.disagreements(hac, 3, ["tuned"], True, [(0.41, 0.43), (0.30, 0.32), (0.25, 0.28)])
+    assert len(said) == 1 and "(no seat effect found; cannot rule out ±7.4 points)" in said[0]
