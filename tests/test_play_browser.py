@@ -1,6 +1,6 @@
 """The play page in headless Chromium against a real server (uvicorn on a free port, in a thread): a complete game of
 each game played by clicking (moves on the board where they have a place, else in the list; the bots' turns
-included), the end screen with the scores by category, and a hot-seat handover."""
+included), the end screen with the scores by category, a hot-seat handover, and a click on the text inside a place."""
 
 import contextlib
 import os
@@ -18,6 +18,7 @@ from play_setups import Server, small_params
 
 from meeplab.play.server import Session
 from meeplab.play.table import Table, seat_bots
+from meeplab.sim.core.forward import C_KIND
 from meeplab.sim.core.registry import get_game
 
 # screenshots for a person to look at: MEEPLAB_PLAY_SHOTS=DIR pytest tests/test_play_browser.py
@@ -160,4 +161,67 @@ def test_play_again_save_and_hot_seat(browser, tmp_path):
         page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
         assert page.evaluate("window.meeplabPlay.state.over") is False
         assert not page.locator("#end").is_visible()
+        page.close()
+
+
+def _to_a_placement(table):
+    """Play the table on (the person's seat plays a land card when it can) to the person's first decision with a
+    terrain hex, its letter drawn inside it, as the only move there; returns (candidate, hex index)."""
+    from meeplab.sim.hacienda import layout as E
+    from meeplab.sim.hacienda.board import TERRAINS
+
+    kind = table.ctx.board.kind
+    for _ in range(400):
+        if table.bot_turn():
+            table.play_bot()
+            continue
+        lab = table.labels()
+        targets = [t for _, t in lab]
+        if int(table.rec["ctl"][C_KIND]) == E.K_LAND:
+            for i, (_, t) in enumerate(lab):
+                if t and t.startswith("hx-") and targets.count(t) == 1 and int(kind[int(t[3:])]) < len(TERRAINS):
+                    return i, int(t[3:])
+        plays = [i for i, (label, _) in enumerate(lab) if label.removeprefix("play ") in TERRAINS]
+        table.play(plays[0] if plays else 0)
+    raise AssertionError("no land placement of the person's")
+
+
+def test_a_click_anywhere_in_a_hex_plays_it(browser):
+    """Hacienda's hexes carry their numbers (the labels' "hex 0203"), and a click on the letter or the number drawn
+    inside a candidate hex plays that hex (the text once took the click, and nothing happened)."""
+    session = session_for("hacienda")
+    table = session.table
+    pick, cell = _to_a_placement(table)
+    label = table.labels()[pick][0]
+    with Server(session) as srv:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        open_table(page, srv, session)
+        page.wait_for_function(READY)
+        b = table.ctx.board
+        numbers = page.locator("#board svg text.place").all_text_contents()
+        assert sorted(numbers) == sorted(f"{int(b.cols[i]) * 100 + int(b.rows[i]):04d}" for i in range(b.n))
+        assert label.endswith(f"hex {numbers[cell]}")  # the label's number is the one drawn in that hex
+        # the centres of the terrain letter and the number drawn in the hex: both belong to the hex
+        points = page.evaluate(
+            """(cell) => {
+                const hex = document.getElementById("hx-" + cell);
+                const letter = hex.nextElementSibling;
+                const number = document.querySelectorAll("#board svg text.place")[cell];
+                return [letter, number].map((t) => {
+                    const r = t.getBoundingClientRect();
+                    const x = r.x + r.width / 2, y = r.y + r.height / 2;
+                    return [t.textContent, x, y, document.elementFromPoint(x, y) === hex];
+                });
+            }""",
+            cell,
+        )
+        assert points[0][0] in ("M", "F", "Me", "R", "Sw") and all(hit for *_, hit in points), points
+        renders = page.evaluate("window.meeplabPlay.renders")
+        before = len(table.history)
+        page.mouse.click(points[0][1], points[0][2])  # on the letter
+        page.wait_for_function(f"() => window.meeplabPlay.renders > {renders}")
+        assert table.history[before]["label"] == label
+        if SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "hacienda-numbers.png"))
         page.close()

@@ -60,7 +60,14 @@ and no links other than ``#id`` (a second line of defence, not a licence to skip
 functions return plain text, which the pages insert as text.
 
 Element ids: ``base`` names the places a move can point at (``id="cell-12"``, ``id="hex-40"``, ...); the viewer
-outlines the chosen move's element and the play page makes candidates' elements clickable.
+outlines the chosen move's element and the play page makes candidates' elements clickable. Only those elements take
+clicks there (the page turns pointer events off for the rest of the board): a letter, a piece or a name drawn over
+a place belongs to the place.
+
+Place names: where the labels name places ("hex 0103", "B2"), the board writes those names on them, as
+``<text class="place">`` (small and light in both pages' CSS; ``class="place big"`` a size up), over the pieces
+(one string of ``pieces``, the same at every step, in a ``<g class="places" pointer-events="none">``) so that no
+piece hides where it lies.
 """
 
 from __future__ import annotations

@@ -185,13 +185,14 @@ def pieces(ctx, rec, seat=None):
             )
         if v & 64:
             parts.append(
-                f'<circle cx="{x + 7:.1f}" cy="{y - 7:.1f}" r="4" fill="#f2c14e" stroke="#000" stroke-width="0.8"/>'
+                f'<circle cx="{x + 9:.1f}" cy="{y + 3:.1f}" r="3.6" fill="#f2c14e" stroke="#000" stroke-width="0.8"/>'
             )
         if v & 128:
             parts.append(
                 f'<path d="M{x - 6:.1f} {y + 9:.1f} v-6 l6 -5 l6 5 v6 z" fill="#fff" stroke="#000" stroke-width="1.2"/>'
             )
         out.append("<g>" + "".join(parts) + "</g>")
+    out.append(_hex_numbers(ctx))
     px = _panel_x(ctx)
     for j in range(8):  # the face-up slots (4 in the rule book; empty ones beyond the fourth are not drawn)
         for row, field, prefix in ((32, "dland", "dl"), (72, "danim", "da")):
@@ -215,6 +216,23 @@ def pieces(ctx, rec, seat=None):
         )
         out.append(_hand(px + 50, y0 + 40, rec, p, seat))
     return out
+
+
+def _hex_numbers(ctx):
+    """Each hex's number as the move labels write it ("hex 0103": column x 100 + row), small at the top of the hex,
+    on a light tab over the pieces (a tile must not hide where it lies, and the number stays legible on any colour)
+    and never in the way of a click: one string, the same at every step."""
+    b = ctx.board
+    parts = ['<g class="places" pointer-events="none">']
+    for i in range(b.n):
+        x, y = _xy(ctx, i)
+        parts.append(
+            f'<rect x="{x - 8:.1f}" y="{y - 12.2:.1f}" width="16" height="6.4" rx="1.5" fill="#fff" '
+            'fill-opacity="0.7"/>'
+            f'<text x="{x:.1f}" y="{y - 7:.1f}" text-anchor="middle" class="place">'
+            f"{_hex_name(ctx, i).removeprefix('hex ')}</text>"
+        )
+    return "".join(parts) + "</g>"
 
 
 def _hand(x, y, rec, p, seat):
