@@ -16,7 +16,7 @@ from . import farm as F
 from . import housing
 from . import layout as L
 from .params import BUILDING_NAMES, TYPES
-from .replay import SLOT_NAMES, format_game, kept_text, space_name
+from .replay import SLOT_NAMES, format_game, kept_text, plan_text, space_name
 from .scoring import CATEGORIES, breakdown
 from .state import C_RND
 
@@ -166,6 +166,20 @@ def _farm(ctx, rec, p):
     return "<g>" + "".join(parts) + "</g>"
 
 
+def _space_names():
+    """Each farm space's name as the move labels write it (A1 .. F3: column from the farm's left edge, row from the
+    top), small at the left of the space, over the farm and never in the way of a click: one string for every step."""
+    parts = ['<g class="places" pointer-events="none">']
+    for p in range(2):
+        for s in range(F.NSPACE):
+            x, y = _farm_xy(p, s)
+            parts.append(f'<text x="{x + 3}" y="{y + CELL / 2 + 2:g}" class="place big">{space_name(s)}</text>')
+    return "".join(parts) + "</g>"
+
+
+_SPACE_NAMES = _space_names()
+
+
 def pieces(ctx, rec, seat=None):
     gs = rec["gs"]
     out = []
@@ -188,6 +202,7 @@ def pieces(ctx, rec, seat=None):
         out.append(f'<text x="{FARM_X[p]}" y="{FARM_Y + 3 * CELL + 44}" class="small">{res}</text>')
         an = ", ".join(f"{int(ps[F.P_AN + t])} {TYPES[t]}" for t in range(4))
         out.append(f'<text x="{FARM_X[p]}" y="{FARM_Y + 3 * CELL + 62}" class="small">animals: {an}</text>')
+    out.append(_SPACE_NAMES)
     start = int(gs[L.GS_START])
     out.append(
         f'<text x="20" y="{40 + 3 * (SLOT_H + 6) + 14}" class="small">round {int(gs[L.GS_ROUND]) + 1}; start player '
@@ -251,7 +266,9 @@ def moves(ctx, rec):
         if kind == L.K_ACTION:
             out.append((SLOT_NAMES[m0], f"slot-{m0}"))
         elif kind == L.K_PLAN:
-            out.append(("stop building borders" if m1 == 0 else f"an enclosure with {m1} border(s)", farm))
+            mv = rec["moves"][i]
+            ncols = int(rec["ps"][seat][F.P_NCOLS])
+            out.append((plan_text(m0, m1, int(mv[2]), int(mv[3]), ncols), farm))
         elif kind in (L.K_TROUGH, L.K_STALL):
             what = "trough" if kind == L.K_TROUGH else "stall"
             out.append(("stop" if m0 < 0 else f"{what} on {space_name(m0)}", None if m0 < 0 else f"f{seat}-s{m0}"))

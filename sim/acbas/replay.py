@@ -40,6 +40,36 @@ def spaces_text(mask):
     return " ".join(space_name(s) for s in range(18) if (int(mask) >> s) & 1)
 
 
+def border_name(e, ncols):
+    """Border position ``e`` (farm.py's edge numbering) in words, by the spaces beside it: "between A1 and B1", or on
+    the farm's edge "left of A1", "above A1", "below A3", "right of B1" (the farm has ``ncols`` columns)."""
+    b, j = divmod(int(e), 7)
+    if j < 3:  # vertical, left of column b in row j
+        if b == 0:
+            return f"left of {space_name(j)}"
+        if b >= ncols:
+            return f"right of {space_name(3 * (b - 1) + j)}"
+        return f"between {space_name(3 * (b - 1) + j)} and {space_name(3 * b + j)}"
+    r = j - 3  # horizontal, above row r of column b (r = 3: below the farm)
+    if r == 0:
+        return f"above {space_name(3 * b)}"
+    if r == 3:
+        return f"below {space_name(3 * b + 2)}"
+    return f"between {space_name(3 * b + r - 1)} and {space_name(3 * b + r)}"
+
+
+def plan_text(edges, k, region, open_space, ncols):
+    """An enclosure plan (a row of plans.gen_plans: edge mask, borders, region space mask, open space or -1) in words:
+    the spaces it encloses and the space it stays open towards, or, for a single border, where it goes."""
+    if k == 0:
+        return "stop building borders"
+    if region == 0:
+        where = ", ".join(border_name(e, ncols) for e in range(F.NEDGE) if (int(edges) >> e) & 1)
+        return f"a border {where}" if k == 1 else f"{k} borders: {where}"
+    text = f"enclose {spaces_text(region)} ({k} border{'s' if k > 1 else ''}"
+    return text + (f", open towards {space_name(open_space)})" if open_space >= 0 else ")")
+
+
 def _goods(vals):
     parts = [f"{v} {GOODS[i]}" for i, v in enumerate(vals) if v]
     return ", ".join(parts) if parts else "nothing"
