@@ -16,6 +16,7 @@ import pytest
 
 from meeplab.play.table import Table, seat_bots
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.forward import C_NP
 from meeplab.sim.core.game import Secret
 from meeplab.sim.core.registry import get_game
 from meeplab.testing import ConformanceError, Kit, check_game
@@ -115,6 +116,22 @@ def test_a_drawing_that_shows_the_face_down_bid_is_caught():
     with pytest.raises(ConformanceError):
         check_game(bad, ["secret"])
     assert "face-down choices" in check_game("goofspiel", ["secret"])["secret"]  # the planted kit was not kept
+
+
+@needs_goofspiel
+def test_a_leak_at_one_player_count_only_is_caught_and_named():
+    """The secret check branches face-down choices at every player count, early, middle and late in the game: a
+    drawing that shows the bids only at 5 players fails, naming the count (it branched at 2 and 3 only before)."""
+    g = get_game("goofspiel")
+    dr = g.draw
+
+    def pieces(ctx, rec, seat=None):
+        return dr.pieces(ctx, rec, None if int(rec["ctl"][C_NP]) == 5 else seat)
+
+    with pytest.raises(AssertionError, match=r"drawing before the reveal \(at 5 players, (early|middle|late) in"):
+        check_secret(Kit(with_draw(g, pieces=pieces)))
+    note = check_secret(Kit(g))
+    assert all(f"\n  {p:>7}  bid" in note for p in range(2, 6)), note  # the coverage table: every player count
 
 
 @needs_goofspiel

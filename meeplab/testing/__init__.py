@@ -26,13 +26,15 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
   seat's bots (the decision posted again on both, where ``advance`` posts a pending decision again), and
   ``determinise`` turns both into the same state (a hidden field it forgets is caught), keeping everything else and
   re-dealing the same cards;
-- ``redraw`` (``meeplab.testing.redraw``): the optional ``redraw`` (fresh future chance from the true state, for
-  ``meeplab quality``) keeps everything any seat holds or has seen and re-deals only what no seat has seen (read from
-  the same declarations), from its stream alone; a game without one is reported as such;
+- ``redraw`` (``meeplab.testing.redraw``): at states sampled as the hidden check's, the optional ``redraw`` (fresh
+  future chance from the true state, for ``meeplab quality``) keeps everything any seat holds or has seen and re-deals
+  only what no seat has seen (read from the same declarations), from its stream alone; a game without one is reported
+  as such;
 - ``secret`` (``meeplab.testing.secret``): a game that declares secret decisions (``GameSpec.secret``) shows nothing
-  of a face-down choice to the other seats until its reveal: the game played on from a secret decision with another
-  candidate shows every other seat the same drawing, panel, status, scores, event lines and bot view until
-  ``Secret.reveals`` grows past its value at the decision; ``reveals`` never goes down;
+  of a face-down choice to the other seats until its reveal: the game played on from secret decisions sampled over
+  every player count, secret kind and phase (``2 * Kit.breadth`` per cell) with another candidate shows every other
+  seat the same drawing, panel, status, scores, event lines and bot view until ``Secret.reveals`` grows past its value
+  at the decision; ``reveals`` never goes down;
 - ``chance``: the same (seed, game) deals the same, other games deal otherwise in ``GameSpec.chance_fields``;
 - ``options``: option classes mask only legal candidates, restricted play runs for every class;
 - ``replay``: the replay runs and replays the batch's game;

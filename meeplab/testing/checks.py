@@ -36,8 +36,9 @@ class Kit:
 
     game: GameSpec
     games: int = 3  # games per player count (tiny: the checks are about the contract, not about statistics)
-    # the hidden-information check's sample (decision_sample): states per (player count, decision kind, phase of the
-    # game) cell, and the games it draws them from; raise both to look wider (check_game(game, breadth=3))
+    # the sample of the hidden, redraw and secret checks (decision_sample): states per (player count, decision kind,
+    # phase of the game) cell (secret: twice that), and the games it draws them from; raise both to look wider
+    # (check_game(game, breadth=3))
     breadth: int = 1
     sample_games: int = 2
     seed: int = SEED

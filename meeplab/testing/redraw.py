@@ -66,15 +66,21 @@ def check_redraw(kit) -> str:
     g = kit.game
     if not g.forward_model:
         return "skipped: no forward model"
-    p = g.default_players
-    points, _lu, cx = kit.decision_points(p, 0, every=5, most=4)
-    if not forward.exact_redraw(cx):
+    from .coverage import coverage_table
+
+    if not forward.exact_redraw(kit.cx(kit.lineup(g.default_players, rotate=False))):
         return (
             "skipped: the game registers no redraw (meeplab quality re-deals for the seat to move with determinise, "
             "which also re-deals the other seats' hidden holdings, and says so)"
         )
+    covered: dict = {}
+    points = []  # as the hidden check: every player count, decision kind and phase of the game (Kit.breadth)
+    for p in kit.players:
+        for game_index in range(kit.sample_games):
+            pts, _lu, cx = kit.decision_sample(p, game_index, covered)
+            points += [(p, cx, st) for st, *_ in pts]
     moved = movable = 0
-    for st, _seat in points:
+    for p, cx, st in points:
         a = st.rec[0]
         free = _free(g, a, cx, p)
         for name, f in free.items():  # unseen elements that a fresh deal could put otherwise (two values at least)
@@ -94,19 +100,25 @@ def check_redraw(kit) -> str:
                 keep = ~free.get(name, np.zeros(x.size, dtype=bool))
                 diff = np.nonzero(keep & (x != y))[0]
                 assert diff.size == 0, (
-                    f"redraw changed '{name}' at flat index {int(diff[0])} ({x[diff[0]]} -> {y[diff[0]]}), which some "
-                    "seat holds or has seen (or is not declared hidden): a redraw keeps everything but unseen chance"
+                    f"redraw changed '{name}' at flat index {int(diff[0])} ({x[diff[0]]} -> {y[diff[0]]}; {p} "
+                    "players), which some seat holds or has seen (or is not declared hidden): a redraw keeps "
+                    "everything but unseen chance"
                 )
                 if name in free and free[name].any():
                     fx, fy = x[free[name]], y[free[name]]
                     moved += int(np.count_nonzero(fx != fy))
                     if not any(h.counts is not None or h.pool for h in g.hidden if h.field == name):
                         assert np.array_equal(np.sort(fx), np.sort(fy)), (
-                            f"redraw changed which unseen cards '{name}' holds (not the same cards in a fresh order)"
+                            f"redraw changed which unseen cards '{name}' holds ({p} players; not the same cards in a "
+                            "fresh order)"
                         )
     assert moved > 0 or movable == 0, (
         f"redraw re-dealt nothing at {len(points)} states x 2 streams, where the declared unseen chance "
         f"({', '.join(sorted(h.field for h in g.hidden))}) could come out otherwise: meeplab quality would play "
         "its playouts with no fresh chance"
     )
-    return f"{len(points)} states x 2 streams: everything held or seen kept, {moved} unseen elements re-dealt"
+    table = coverage_table(covered, kit.players, list(g.features) if g.features else [])
+    return (
+        f"{len(points)} states x 2 streams: everything held or seen kept, {moved} unseen elements re-dealt; states "
+        f"by player count, decision kind and phase:\n{table}"
+    )

@@ -1,11 +1,12 @@
 """The kit's check of secret decisions (``GameSpec.secret``, :class:`~meeplab.sim.core.game.Secret`): a face-down
 choice shows nothing to the other seats until the game reveals it.
 
-At every secret decision of a few games (the kit's plain bots, no rotation) the kit plays the game on twice from that
-state: once with the candidate the bot chose, once with another candidate, then the same decisions in both
-(each the one the bot chooses in the first) as long as both can be played alike. Until ``Secret.reveals`` grows past
-its value at the secret decision, everything every other seat is shown must be the same in both: the drawing for that
-seat (``draw.pieces(ctx, rec, seat)``), its panel (``draw.info``), the status line and the scores, the event lines
+At secret decisions sampled over every player count, secret decision kind and phase of the game (early, middle, late:
+``2 * Kit.breadth`` per cell from ``Kit.sample_games`` games, the kit's plain bots, no rotation) the kit plays the game
+on twice from that state: once with the candidate the bot chose, once with another candidate, then the same decisions in
+both (each the one the bot chooses in the first) as long as both can be played alike. Until ``Secret.reveals`` grows
+past its value at the secret decision, everything every other seat is shown must be the same in both: the drawing for
+that seat (``draw.pieces(ctx, rec, seat)``), its panel (``draw.info``), the status line and the scores, the event lines
 as that seat reads them (``draw.events(..., seat)``, the rows written since the decision) and, at that seat's own
 decisions, what its bots are shown (the view ``pub``, the candidates, their features) and the candidates' labels.
 Everywhere the kit plays, ``reveals`` never goes down."""
@@ -20,7 +21,6 @@ from meeplab.sim.core.forward import C_KIND, C_N, C_SEAT
 from .hidden import view as bot_view
 
 LOG_ROWS = 20_000  # event rows per game (a log too small is reported as such by the event_log check)
-MOST = 8  # secret decisions branched per game
 STEPS = 400  # decisions played on in each branch at most
 
 
@@ -84,16 +84,20 @@ def check_secret(kit) -> str:
     dr = g.draw
     width = int(getattr(dr, "LOG_WIDTH", 16)) if dr is not None else 16
     kname = (lambda k: f"{k} ({dr.kind_name(k)})") if dr is not None and hasattr(dr, "kind_name") else str
+    from .coverage import coverage_table
+
+    covered: dict = {}  # secret decisions branched per (player count, kind, phase): 2 x Kit.breadth at most
     branched = compared = revealed = 0
-    for p in sorted({g.min_players, g.default_players}):
+    for p in kit.players:  # every player count, each secret kind early, middle and late in the game
         lu = kit.lineup(p, rotate=False)
         names = list(lu.names)
         cx = kit.cx(lu)
-        for game_index in range(2):
+        for game_index in range(kit.sample_games):
+            want = _sample(kit, cx, lu, p, game_index, kinds, covered)
             main = _Branch(kit, cx, p, width)
             face.reset(main.st, cx, kit.seed, game_index)
             last = int(sec.reveals(main.rec, cx))
-            done = 0
+            k = 0
             while True:
                 seat = int(face.advance(main.st, cx))
                 now = int(sec.reveals(main.rec, cx))
@@ -104,22 +108,60 @@ def check_secret(kit) -> str:
                 r = main.rec
                 kind, n = int(r["ctl"][C_KIND]), int(r["ctl"][C_N])
                 pick = kit.ask(main.st, lu, seat)
-                if kind in kinds and n > 1 and done < MOST:
-                    done += 1
-                    for other in sorted({(pick + 1) % n, (pick + n // 2) % n} - {pick}):
-                        b, c = _Branch(kit, cx, p, width, main), _Branch(kit, cx, p, width, main)
-                        face.apply(b.st, cx, pick)
-                        face.apply(c.st, cx, other)
-                        branched += 1
-                        lo = int(main.st.nlog[0])  # the decision's own event rows read too
-                        compared += _follow(kit, b, c, cx, lu, names, seat, now, kname(kind), p, lo)
+                if n > 1:
+                    if k in want:
+                        for other in sorted({(pick + 1) % n, (pick + n // 2) % n} - {pick}):
+                            b, c = _Branch(kit, cx, p, width, main), _Branch(kit, cx, p, width, main)
+                            face.apply(b.st, cx, pick)
+                            face.apply(c.st, cx, other)
+                            branched += 1
+                            lo = int(main.st.nlog[0])  # the decision's own event rows read too
+                            where = f"at {p} players, {want[k]} in the game"
+                            compared += _follow(kit, b, c, cx, lu, names, seat, now, kname(kind), where, p, lo)
+                    k += 1
                 face.apply(main.st, cx, pick)
             revealed += last
     assert branched, f"no secret decision (kinds {list(kinds)}) with two candidates or more came up in the kit's games"
-    return f"{branched} face-down choices played otherwise, {compared} views compared, {revealed} reveals"
+    table = coverage_table(covered, kit.players, list(g.features) if g.features else [])
+    return (
+        f"{branched} face-down choices played otherwise, {compared} views compared, {revealed} reveals; secret "
+        f"decisions branched by player count, decision kind and phase:\n{table}"
+    )
 
 
-def _follow(kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: str, p: int, lo: int) -> int:
+def _sample(kit, cx, lu, p: int, game_index: int, kinds: tuple[int, ...], covered: dict) -> dict[int, str]:
+    """The secret decisions of game ``game_index`` to branch at, by their index among the game's decisions with more
+    than one candidate (the phase: which third of those): per (kind, phase) ``2 * Kit.breadth`` at most (a branch
+    is cheap), spread over the cell, less what ``covered`` (updated) already holds at ``p`` players. Returns
+    {index: phase name}."""
+    from .coverage import PHASES, phase_of
+
+    st = kit.new(cx, p)
+    face.reset(st, cx, kit.seed, game_index)
+    seen = []
+    while True:
+        seat = int(face.advance(st, cx))
+        if seat < 0:
+            break
+        if int(st.rec[0]["ctl"][C_N]) > 1:
+            seen.append(int(st.rec[0]["ctl"][C_KIND]))
+        face.apply(st, cx, kit.ask(st, lu, seat))
+    cells: dict[tuple[int, int], list[int]] = {}
+    for k, kind in enumerate(seen):
+        if kind in kinds:
+            cells.setdefault((kind, phase_of(k, len(seen))), []).append(k)
+    want = {}
+    for (kind, ph), ks in cells.items():
+        m = min(2 * kit.breadth - covered.get((p, kind, ph), 0), len(ks))
+        for j in range(max(0, m)):
+            want[ks[(2 * j + 1) * len(ks) // (2 * m)]] = PHASES[ph]
+        covered[(p, kind, ph)] = covered.get((p, kind, ph), 0) + max(0, m)
+    return want
+
+
+def _follow(
+    kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: str, where: str, p: int, lo: int
+) -> int:
     """Play branches ``b`` and ``c`` on alike until the reveal; every seat but ``who`` is shown the same (event lines
     from row ``lo`` on)."""
     sec = kit.game.secret
@@ -131,8 +173,8 @@ def _follow(kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: 
         if rb > r and rc > r:
             return compared
         assert rb == rc, (
-            f"Secret.reveals differs ({rb} and {rc}) with P{who + 1}'s face-down choice of decision kind {kind}: the "
-            "reveal count tells what was chosen"
+            f"Secret.reveals differs ({rb} and {rc}) with P{who + 1}'s face-down choice of decision kind {kind} "
+            f"({where}): the reveal count tells what was chosen"
         )
         for s in range(p):
             if s == who:
@@ -141,11 +183,13 @@ def _follow(kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: 
             diff = _first_difference(x, y)
             assert diff is None, (
                 f"P{who + 1}'s face-down choice of secret decision kind {kind} shows in P{s + 1}'s {diff} before the "
-                "reveal (the same state with another choice is shown otherwise)"
+                f"reveal ({where}: the same state with another choice is shown otherwise)"
             )
             compared += 1
         if sb < 0 or sc < 0:
-            assert sb == sc, f"the game ends with one face-down choice of P{who + 1} (kind {kind}) and not another"
+            assert sb == sc, (
+                f"the game ends with one face-down choice of P{who + 1} (kind {kind}, {where}) and not another"
+            )
             return compared
         if sb != sc or int(b.rec["ctl"][C_N]) != int(c.rec["ctl"][C_N]):
             return compared  # the deciding seat itself, whose own choice differs: the branches part
