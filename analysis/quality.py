@@ -143,6 +143,7 @@ def trajectory_frame(arrays: dict[str, Any], n_players: int, games) -> pd.DataFr
     ng, npts = steps.shape
     nplay = arrays.get("nplay")
     nplay = np.zeros((ng, npts), dtype=np.int64) if nplay is None else nplay
+    half = "prob_half" in arrays
     rows = []
     for i in range(ng):
         d = max(int(arrays["length"][i]), 1)
@@ -150,12 +151,14 @@ def trajectory_frame(arrays: dict[str, Any], n_players: int, games) -> pd.DataFr
             if steps[i, j] < 0:
                 continue
             for p in range(n_players):
-                rows.append(
-                    (n_players, int(games[i]), j, int(steps[i, j]), int(rounds[i, j]), steps[i, j] / d, p + 1,
-                     float(prob[i, j, p]), float(se[i, j, p]), int(nplay[i, j]), j == npts - 1)
-                )  # fmt: skip
+                row = (n_players, int(games[i]), j, int(steps[i, j]), int(rounds[i, j]), steps[i, j] / d, p + 1,
+                       float(prob[i, j, p]), float(se[i, j, p]), int(nplay[i, j]), j == npts - 1)  # fmt: skip
+                if half:
+                    row += (float(arrays["prob_half"][i, j, p]), float(arrays["se_half"][i, j, p]),
+                            int(arrays["nhalf"][i, j]))  # fmt: skip
+                rows.append(row)
     cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "playouts", "final"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=cols + (["p_half", "se_half", "playouts_half"] if half else []))
 
 
 def lead_changes(p: np.ndarray) -> int:
@@ -250,19 +253,18 @@ def per_game(traj: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
-    """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count."""
+def trajectory_metrics(traj: pd.DataFrame, noise: bool = True) -> dict[str, dict]:
+    """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count. With
+    ``noise`` (and a ``playouts`` column) the intervals of these six include the playout noise
+    (:func:`noise_intervals`; ``games_lo``/``games_hi``: over games only) and ``noise_aware`` is True; with the
+    file's ``p_half``, ``two_budgets`` holds the check at half the playouts (:func:`two_budgets`)."""
     pg = per_game(traj)
-    n = len(pg)
     ch = pg["lead_changes"].to_numpy()
     hist = {int(k): int(v) for k, v in zip(*np.unique(ch, return_counts=True))}
-    return {
-        "lead_changes": {**mean_ci(ch, count=True), "histogram": hist},
-        "decisiveness": mean_ci(pg["decided_at"]),
-        "drama": mean_ci(pg["drama"]),
-        "uncertainty": mean_ci(pg["uncertainty"]),
-        "comeback_rate": share_ci(pg["comeback"].sum(), n),
-        "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
+    six = _share_records(pg)
+    rec = {
+        **six,
+        "lead_changes": {**six["lead_changes"], "histogram": hist},
         "ludii": {k.removeprefix("ludii_"): mean_ci(pg[k]) for k in LUDII_METRICS},
         "trajectory_se": {"value": float(traj.loc[~traj["final"], "se"].mean()), "n": int((~traj["final"]).sum())},
         "trajectory_playouts": {
@@ -270,6 +272,164 @@ def trajectory_metrics(traj: pd.DataFrame) -> dict[str, dict]:
             "n": int((~traj["final"]).sum()),
         },
     }
+    if noise and "playouts" in traj and (traj["playouts"] > 0).any():
+        for key, (lo, hi) in noise_intervals(game_blocks(traj)).items():
+            rec[key] = with_noise(rec[key], lo, hi)
+        rec["noise_aware"] = True
+    if "p_half" in traj:
+        rec["two_budgets"] = two_budgets(traj, rec)
+    return rec
+
+
+def game_blocks(traj: pd.DataFrame, col: str = "p_win", count: str = "playouts") -> list[tuple]:
+    """Per game of one player count, in game order: ``(prog [T], p [T, S], n [T])``, the estimates of column ``col``
+    by point (the last row the result) and their playouts (column ``count``; 0 where the file has none)."""
+    d = traj.sort_values(["game", "point", "seat"])
+    seats = int(d["seat"].max())
+    out = []
+    for _, g in d.groupby("game", sort=True):
+        p = g[col].to_numpy(float).reshape(-1, seats)
+        n = g[count].to_numpy(float).reshape(-1, seats)[:, 0] if count in g else np.zeros(len(p))
+        out.append((g["progress"].to_numpy(float)[::seats], p, n))
+    return out
+
+
+def noisy_game_metrics(prog: np.ndarray, p: np.ndarray, n: np.ndarray, reps: int, rng) -> dict[str, np.ndarray]:
+    """:func:`game_metrics`' lead changes, decisiveness, drama, uncertainty, comeback and half-time favourite's win
+    for ``reps`` copies of one game's trajectory ``p`` [T, S], each point's estimates redrawn from their playout
+    noise: a point of ``n`` playouts becomes a multinomial draw of ``n`` wins over the seats with the estimated
+    probabilities, divided by ``n`` (a parametric resample of its playouts; a point without playouts and the result
+    stay as they are). Arrays [reps]; the copies are the same as :func:`game_metrics` wherever ``n`` is 0."""
+    p = np.asarray(p, dtype=float)
+    t_, s_ = p.shape
+    pp = np.broadcast_to(p, (reps, t_, s_)).copy()
+    for t in range(t_ - 1):
+        k = int(n[t])
+        if k > 0:
+            q = np.clip(p[t], 0.0, None)
+            pp[:, t] = rng.multinomial(k, q / q.sum(), size=reps) / k
+    w = int(np.argmax(p[-1]))
+    top = pp.argmax(axis=2)  # [reps, T]
+    lead = top[:, 0].copy()
+    changes = np.zeros(reps)
+    r = np.arange(reps)
+    for t in range(1, t_):
+        best = top[:, t]
+        ch = (best != lead) & (pp[r, t, best] > pp[r, t, lead])
+        changes += ch
+        lead = np.where(ch, best, lead)
+    above = pp[:, :, w] > DECIDED
+    trailing = np.cumprod(above[:, ::-1], axis=1).sum(axis=1)  # points above to the end
+    at = t_ - trailing
+    decided = np.where(at < t_, np.asarray(prog)[np.minimum(at, t_ - 1)], 1.0)
+    before = pp[:, :-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ent = -np.where(before > 0, before * np.log(before), 0.0).sum(axis=2) / math.log(s_)
+
+    def at_share(share):
+        return int(np.argmin(np.abs(np.asarray(prog)[:-1] - share))) if t_ > 1 else 0
+
+    return {
+        "lead_changes": changes,
+        "decided_at": decided,
+        "drama": (before.max(axis=2) - before[:, :, w]).mean(axis=1) if t_ > 1 else np.zeros(reps),
+        "uncertainty": ent.mean(axis=1) if t_ > 1 else np.zeros(reps),
+        "comeback": (top[:, at_share(2 / 3)] != w).astype(float),
+        "half_leader_win": p[-1][top[:, at_share(0.5)]],
+    }
+
+
+#: the trajectory metrics whose intervals include the playout noise (key in the record: per-game column)
+NOISY_METRICS = {
+    "lead_changes": "lead_changes",
+    "decisiveness": "decided_at",
+    "drama": "drama",
+    "uncertainty": "uncertainty",
+    "comeback_rate": "comeback",
+    "runaway_leader": "half_leader_win",
+}
+NOISE_COPIES = 200  # playout-noise copies of each game drawn for the intervals
+
+
+def noise_intervals(blocks: list[tuple], reps: int = 2000, copies: int = NOISE_COPIES) -> dict[str, tuple]:
+    """95 % intervals of the trajectory metrics' means over games that include the playout noise (docs/quality.md,
+    Intervals): a percentile bootstrap whose every replicate resamples the games and, for each game drawn, one of
+    ``copies`` copies of it with every point's estimates redrawn from their playouts
+    (:func:`noisy_game_metrics`). Seeded by the number of games. ``{key: (lo, hi)}`` for
+    :data:`NOISY_METRICS`."""
+    g = len(blocks)
+    rng = np.random.default_rng(g)
+    per = [noisy_game_metrics(prog, p, n, copies, rng) for prog, p, n in blocks]
+    idx = rng.integers(0, g, (reps, g))
+    col = rng.integers(0, copies, (reps, g))
+    out = {}
+    for key, name in NOISY_METRICS.items():
+        m = np.stack([x[name] for x in per])  # [G, copies]
+        out[key] = _pct(m[idx, col].mean(axis=1))
+    return out
+
+
+def with_noise(rec: dict[str, Any], lo: float, hi: float) -> dict[str, Any]:
+    """A metric's record with its interval widened to hold the noise-aware one (``lo``, ``hi``); the games-only
+    interval kept as ``games_lo``/``games_hi``."""
+    out = {**rec, "games_lo": rec.get("lo"), "games_hi": rec.get("hi")}
+    if all(isinstance(x, float) and math.isfinite(x) for x in (lo, hi, rec.get("lo"), rec.get("hi"))):
+        out["lo"], out["hi"] = min(rec["lo"], lo), max(rec["hi"], hi)
+    return out
+
+
+#: the metrics measured at two budgets (trajectories' key: per-game column of :func:`game_metrics`)
+BUDGET_METRICS = {"lead_changes": "lead_changes", "drama": "drama", "comeback_rate": "comeback"}
+
+
+def _share_records(pg: pd.DataFrame) -> dict[str, dict]:
+    """The six trajectory metrics' means over games with their intervals over games (:func:`trajectory_metrics`)."""
+    n = len(pg)
+    return {
+        "lead_changes": mean_ci(pg["lead_changes"].to_numpy(), count=True),
+        "decisiveness": mean_ci(pg["decided_at"]),
+        "drama": mean_ci(pg["drama"]),
+        "uncertainty": mean_ci(pg["uncertainty"]),
+        "comeback_rate": share_ci(pg["comeback"].sum(), n),
+        "runaway_leader": share_ci(pg["half_leader_win"].sum(), n),
+    }
+
+
+def two_budgets(traj: pd.DataFrame, full: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Lead changes, drama and comebacks at the run's budget and at half of it (each point's first half of its
+    playouts, the file's ``p_half``): per metric the run's value with its interval (``full``: the records of
+    :func:`trajectory_metrics`, else computed), the value at half the playouts with its noise-aware interval
+    (``half``), the paired difference (run's budget minus half, game by game; a percentile bootstrap over games) and
+    the verdict ``settled`` (the difference's interval holds 0) or ``not settled`` (the metric still moves with the
+    budget; ``overlap`` says whether the two intervals overlap all the same). Empty where the file has no
+    ``p_half``."""
+    if "p_half" not in traj or not len(traj):
+        return {}
+    if full is None:
+        full = trajectory_metrics(traj.drop(columns=["p_half"]))
+    a_pg = per_game(traj)
+    b_pg = per_game(traj.assign(p_win=traj["p_half"]))
+    half = _share_records(b_pg)
+    if (traj["playouts_half"] > 0).any():
+        for key, (lo, hi) in noise_intervals(game_blocks(traj, "p_half", "playouts_half")).items():
+            half[key] = with_noise(half[key], lo, hi)
+    live = ~traj["final"]
+    out: dict[str, Any] = {
+        "playouts": float(traj.loc[live, "playouts"].mean()),
+        "playouts_half": float(traj.loc[live, "playouts_half"].mean()),
+    }
+    for key, col in BUDGET_METRICS.items():
+        fa, fb = full[key], half[key]
+        diff = mean_ci(a_pg[col].to_numpy(float) - b_pg[col].to_numpy(float))
+        held = diff["n"] < 2 or (diff["lo"] <= 0.0 <= diff["hi"])
+        out[key] = {
+            "value": fa["value"], "lo": fa["lo"], "hi": fa["hi"],
+            "half": {"value": fb["value"], "lo": fb["lo"], "hi": fb["hi"]},
+            "difference": diff,
+            "overlap": bool(fa["lo"] <= fb["hi"] and fb["lo"] <= fa["hi"]),
+            "verdict": "settled" if held else "not settled",
+        }  # fmt: skip
+    return out
 
 
 def calibration(traj: pd.DataFrame, bins: int = CALIBRATION_BINS, reps: int = 1000) -> dict[str, Any]:
@@ -479,55 +639,116 @@ def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, A
 
 
 KINGMAKING_COLUMNS = ["n_players", "game", "point", "step", "seat", "kind", "p_win", "se", "candidate", "favourite",
-                      "lead", "playouts", "kingmaking"]  # fmt: skip
+                      "lead", "playouts", "kingmaking", "seat_playouts", "seat_wins", "confirm_playouts", "lead_mean",
+                      "lead_se", "z", "confirmed"]  # fmt: skip
 
 
 def kingmaking_rows(arr: dict[str, Any], n_players: int, games, playouts: int) -> pd.DataFrame:
     """The kingmaking probes of ``sim.core.trajectories``' arrays as ``kingmaking.parquet``'s rows: one per probe and
     candidate probed, with the seat to move (from 1), the decision kind, the seat's win probability and its standard
     error there, the candidate (0 = the seat's own bot's pick), the other seat it makes the favourite (from 1) and
-    that seat's lead over the next other seat (a share of the ``playouts``), and the probe's verdict: enough to
-    recompute every verdict (:func:`kingmaking_recount`) and the share of games."""
+    that seat's lead over the next other seat (a share of the ``playouts``), and the probe's verdict (the screen:
+    ``kingmaking``). A flagged probe's confirmation (docs/quality.md, Kingmaking): ``seat_playouts``/``seat_wins``
+    (the point's playouts after it and the seat's win shares summed over them), per candidate tested
+    ``confirm_playouts`` (0: not tested), ``lead_mean``/``lead_se`` (its favourite's paired lead over the closest
+    other seat, NaN: not tested), the quantile ``z`` of the bounds and ``confirmed``. Enough to recompute every
+    verdict (:func:`kingmaking_recount`) and the shares (:func:`kingmaking_metrics`)."""
     rows = []
+    z = float(arr.get("km_z", math.nan))
     for i, j in np.argwhere(arr["king"] >= 0):
         seat = int(arr["king_seat"][i, j])
+        conf = int(arr["king_conf"][i, j]) if "king_conf" in arr else -1
         for c in np.flatnonzero(arr["king_fav"][i, j] >= 0):
             rows.append((n_players, int(games[i]), int(j), int(arr["steps"][i, j]), seat + 1,
                          int(arr["king_kind"][i, j]), float(arr["prob"][i, j, seat]), float(arr["se"][i, j, seat]),
                          int(c), int(arr["king_fav"][i, j, c]) + 1, float(arr["king_lead"][i, j, c]), int(playouts),
-                         int(arr["king"][i, j])))  # fmt: skip
+                         int(arr["king"][i, j]),
+                         int(arr["king_sn"][i, j]) if "king_sn" in arr else 0,
+                         float(arr["king_sw"][i, j]) if "king_sw" in arr else math.nan,
+                         int(arr["king_cn"][i, j, c]) if "king_cn" in arr else 0,
+                         float(arr["king_cm"][i, j, c]) if "king_cm" in arr else math.nan,
+                         float(arr["king_cse"][i, j, c]) if "king_cse" in arr else math.nan,
+                         z, int(conf == 1)))  # fmt: skip
     return pd.DataFrame(rows, columns=KINGMAKING_COLUMNS)
 
 
-def kingmaking_recount(rows: pd.DataFrame, lead: float) -> pd.Series:
-    """Each probe's verdict recomputed from its rows (indexed by game and step): kingmaking when, taking the
-    candidates in order, a second one makes a different other seat the favourite by at least ``lead``."""
+def wilson_upper(k: float, n: float, z: float) -> float:
+    """The upper end of the Wilson interval of ``k`` successes (win shares summed) in ``n`` trials at the normal
+    quantile ``z``: ``sim.core.trajectories.wilson_upper``, operation by operation."""
+    if n <= 0:
+        return 1.0
+    p = k / n
+    z2 = z * z
+    return (p + z2 / (2.0 * n) + z * math.sqrt(max(p * (1.0 - p) / n + z2 / (4.0 * n * n), 0.0))) / (1.0 + z2 / n)
 
-    def verdict(d: pd.DataFrame) -> int:
+
+def kingmaking_recount(rows: pd.DataFrame, lead: float, below: float | None = None):
+    """Each probe's verdict recomputed from its rows (indexed by game and step): kingmaking when, taking the
+    candidates in order, a second one makes a different other seat the favourite by at least ``lead`` (the screen).
+
+    With ``below`` (the threshold of "cannot win", 0.02) a frame with the screen's verdict ``kingmaking`` and the
+    confirmation's ``confirmed``: a flagged probe is confirmed when the Wilson upper bound (quantile ``z``) of the
+    seat's ``seat_wins`` in ``seat_playouts`` is below ``below`` and, for both the first candidate with a clear
+    favourite and the one that made another seat it, ``lead_mean - z * lead_se > 0``."""
+
+    def screen(d: pd.DataFrame) -> tuple[int, int, int]:
+        d = d.sort_values("candidate")
         seen = None
-        for fav, ld in zip(d.sort_values("candidate")["favourite"], d.sort_values("candidate")["lead"]):
+        first = -1
+        for i, (fav, ld) in enumerate(zip(d["favourite"], d["lead"])):
             if ld >= lead:
                 if seen is not None and fav != seen:
-                    return 1
-                seen = fav
-        return 0
+                    return 1, first, i
+                if seen is None:
+                    seen, first = fav, i
+        return 0, -1, -1
 
-    return rows.groupby(["game", "step"]).apply(verdict, include_groups=False)
+    if below is None:
+        return rows.groupby(["game", "step"]).apply(lambda d: screen(d)[0], include_groups=False)
+
+    def both(d: pd.DataFrame) -> pd.Series:
+        flag, c1, c2 = screen(d)
+        ok = 0
+        if flag:
+            d = d.sort_values("candidate")
+            z = float(d["z"].iloc[0])
+            seat_ok = wilson_upper(float(d["seat_wins"].iloc[0]), float(d["seat_playouts"].iloc[0]), z) < below
+            leads_ok = all(float(d["lead_mean"].iloc[c]) - z * float(d["lead_se"].iloc[c]) > 0.0 for c in (c1, c2))
+            ok = int(seat_ok and leads_ok)
+        return pd.Series({"kingmaking": flag, "confirmed": ok})
+
+    return rows.groupby(["game", "step"]).apply(both, include_groups=False)
 
 
 def kingmaking_metrics(probes: pd.DataFrame, games: int) -> dict[str, Any]:
     """Share of the probed decisions (a seat below 2 % to win, 3+ players) whose choice changes the favourite among
     the others, and share of the games holding one (``probes``: :func:`kingmaking_rows`, one row per probe and
-    candidate, or one per probe)."""
+    candidate, or one per probe). Where the rows carry the confirmation (``confirmed``) the shares count the
+    confirmed decisions only; ``flagged``, ``confirmed`` and ``unconfirmed`` count the decisions, ``flagged_games``
+    is the share of games with a flagged one and ``unconfirmed_list`` names the unconfirmed (game, step, seat, kind,
+    playouts)."""
     if len(probes):
         probes = probes.drop_duplicates(["game", "step"])
-    k = float(probes["kingmaking"].sum()) if len(probes) else 0.0
-    g = probes.loc[probes["kingmaking"] > 0, "game"].nunique() if len(probes) else 0
-    return {
+    conf = "confirmed" in probes and len(probes) > 0
+    hit = probes["confirmed"] > 0 if conf else (probes["kingmaking"] > 0 if len(probes) else None)
+    k = float(hit.sum()) if len(probes) else 0.0
+    g = probes.loc[hit, "game"].nunique() if len(probes) else 0
+    flagged = probes[probes["kingmaking"] > 0] if len(probes) else probes
+    out = {
         "decisions": share_ci(k, len(probes)) if len(probes) else {"value": None, "n": 0},
         "games": share_ci(float(g), games),
         "probed_games": int(probes["game"].nunique()) if len(probes) else 0,
+        "flagged": int(len(flagged)),
     }
+    if conf:
+        un = flagged[flagged["confirmed"] == 0]
+        out.update({
+            "confirmed": int(k), "unconfirmed": int(len(un)),
+            "flagged_games": share_ci(float(flagged["game"].nunique()), games),
+            "unconfirmed_list": [{"game": int(r.game), "step": int(r.step), "seat": int(r.seat), "kind": int(r.kind),
+                                  "seat_playouts": int(r.seat_playouts)} for r in un.itertuples()],
+        })  # fmt: skip
+    return out
 
 
 # -- the directory --------------------------------------------------------------------------------------------------
@@ -612,6 +833,7 @@ def measure(
     from meeplab.lab.distributed import quality_cluster as dist
     from meeplab.lab.studies import quality as core
     from meeplab.sim.core.bots import available
+    from meeplab.sim.core.trajectories import confirm_looks
 
     from .load import load_run
 
@@ -646,6 +868,8 @@ def measure(
                 evaluator=evaluator, se_target=se_target, max_playouts=max_playouts,
             )  # fmt: skip
         record["settings"].update(redraw_setting(arr["exact_redraw"]))
+        record["settings"]["kingmaking_z"] = float(arr["km_z"])
+        record["settings"]["kingmaking_looks"] = confirm_looks(playouts, max(max_playouts, playouts))
         games = np.arange(traj_games)
         traj = trajectory_frame(arr, p, games)
         frames["trajectories.parquet"].append(traj)

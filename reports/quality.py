@@ -150,6 +150,25 @@ FROM_TRAJECTORIES = (
 )
 
 
+def _budget(rec: dict, key: str, f=pct) -> list:
+    """The two-budget check of metric ``key`` as a finding's tail: its value at half the playouts and whether the
+    two agree (``settled``) or not (``not settled at this budget``); empty without the check."""
+    tb = rec.get("two_budgets") or {}
+    c = tb.get(key)
+    if not c:
+        return []
+    d = c["difference"]
+    half = f"at half the playouts ({num(tb.get('playouts_half'), 0)} per point) {_iv(c['half'], f)}, "
+    diff = f"difference {f(d.get('value'))} ({ci(d.get('lo'), d.get('hi'), f)})"
+    if c["verdict"] == "settled":
+        return [f" Two budgets: {half}{diff}: settled."]
+    return [" Two budgets: ", half, diff, ": ", b("not settled at this budget"), " (more playouts per point)."]
+
+
+def _kind_name(names: list[str], kind: int) -> str:
+    return f"{names[kind]} ({kind})" if 0 <= kind < len(names) else str(kind)
+
+
 def findings(q: dict, p: int) -> list[Fragment]:
     """One line per metric, in plain words, with the thresholds of docs/quality.md."""
     rec = q["players"][str(p)]
@@ -196,6 +215,7 @@ def findings(q: dict, p: int) -> list[Fragment]:
         "lead changes",
         f"{_iv(lc, _n2)} per game ({word}; below {lo_t} the early "
         f"favourite usually wins, above {hi_t} the lead seesaws).",
+        *_budget(rec, "lead_changes", _n2),
     )
     de = rec["decisiveness"]
     lo_t, hi_t = THRESHOLDS["decisiveness"]
@@ -215,6 +235,7 @@ def findings(q: dict, p: int) -> list[Fragment]:
         "drama",
         f"the eventual winner trailed the favourite by {_iv(dr)} on average ({word}; "
         f"above {pct(THRESHOLDS['drama'], 0)} counts as drama).",
+        *_budget(rec, "drama"),
     )
     add(
         "uncertainty",
@@ -226,6 +247,7 @@ def findings(q: dict, p: int) -> list[Fragment]:
         "comebacks",
         f"{_iv(cb)} of games are won by a seat that was not the favourite at two "
         f"thirds of the game (fair share of surprises at {p} players: up to {pct(1 - 1 / p, 0)}).",
+        *_budget(rec, "comeback_rate"),
     )
     rl = rec["runaway_leader"]
     word = {"above": "runaway leader", "below": "no runaway leader"}.get(
@@ -252,11 +274,26 @@ def findings(q: dict, p: int) -> list[Fragment]:
         word = {"above": "a real concern", "below": "rare"}.get(
             band(g, "kingmaking_games"), "undecided: the interval straddles the threshold"
         )
+        conf = "confirmed" in km
+        tail: list = []
+        if conf:
+            names = kind_names(str(q.get("game", "")))
+            un = km.get("unconfirmed_list") or []
+            named = ", ".join(
+                f"game {u['game']} decision {u['step']} (seat {u['seat']}, {_kind_name(names, u['kind'])})"
+                for u in un[:8]
+            ) + (f" and {len(un) - 8} more" if len(un) > 8 else "")
+            tail = [
+                f" {km['confirmed']} of {km['flagged']} flagged decisions confirmed by sequential playouts (the seat "
+                "significantly below 2 %, and its choice significantly changing the favourite); "
+                + (f"unconfirmed, not counted: {named}." if un else "none unconfirmed.")
+            ]
         add(
             "kingmaking",
-            f"{_iv(g)} of games hold a decision by a seat below 2 % to win "
+            f"{_iv(g)} of games hold a {'confirmed ' if conf else ''}decision by a seat below 2 % to win "
             f"that picks the favourite among the others ({word}; above {pct(THRESHOLDS['kingmaking_games'], 0)} "
             "a real concern).",
+            *tail,
         )
     wd = rec.get("what_decides") or {}
     if wd:
@@ -369,7 +406,13 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
                     else "each"
                 )
                 + "): the eventual winner against the others, before the end; dashed = fair share, dotted = "
-                f"{pct(DECIDED, 0)}.",
+                f"{pct(DECIDED, 0)}."
+                + (
+                    " The intervals of the metrics from them include the playout noise (games and each point's "
+                    "playouts resampled); lead changes, drama and comebacks are also measured at half the playouts."
+                    if any(q["players"][str(p)].get("noise_aware") for p in players)
+                    else ""
+                ),
             )
         )
     if any((q["players"][str(p)].get("calibration") or {}).get("bins") for p in players):

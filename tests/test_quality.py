@@ -226,18 +226,19 @@ def test_certain_winner_has_probability_one(sb):
     st, scratch = new_player(ctx.cx, 3, len(g.categories), np.zeros((0, 8), np.int64))
     sc, tb, brk = scratch.sc, scratch.tb, scratch.brk
     pa, pb = np.zeros(3), np.zeros(3)
+    no_more = (False, 0.0, 0, np.zeros((16, 3)))  # highest score wins, no standard-error target, each playout's shares
     engine.reset(st, ctx.cx, 9, 2)
     steps = 0
     while (seat := engine.advance(st, ctx.cx)) >= 0:
         if steps == 10:
-            tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb)
+            tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb, *no_more)
             assert pa.sum() == pytest.approx(1.0) and pb.max() > 0  # mid-game: uncertain
         engine.apply(st, ctx.cx, ask(st, lu.fns, lu.weights, seat))
         steps += 1
     engine.result(st, ctx.cx, sc, tb, brk)
     _, win = rank_and_win(sc[None].copy(), tb[None].copy())
     assert win.max() == 1.0  # one winner
-    tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb)
+    tr.win_probability(st, scratch, ctx.cx, lu.fns, lu.weights, 2, False, np.uint64(7), 16, pa, pb, *no_more)
     assert np.array_equal(pa, win[0]) and (pb == 0).all()
 
 
@@ -560,6 +561,111 @@ def test_kingmaking_probes_are_exported_so_that_every_verdict_can_be_recounted()
     stored = rows.drop_duplicates(["game", "step"]).set_index(["game", "step"])["kingmaking"].sort_index()
     assert q.kingmaking_recount(rows, 0.1).sort_index().tolist() == stored.tolist()
     assert q.kingmaking_metrics(rows, 12)["decisions"]["n"] == len(stored)
+    # the confirmation: two candidates of every flagged probe tested, and its verdicts recounted from the rows
+    probes = rows.drop_duplicates(["game", "step"]).set_index(["game", "step"]).sort_index()
+    again = q.kingmaking_recount(rows, 0.1, below=0.2).sort_index()
+    assert again["kingmaking"].tolist() == probes["kingmaking"].tolist()
+    assert again["confirmed"].tolist() == probes["confirmed"].tolist()
+    flagged = rows[rows["kingmaking"] == 1]
+    assert (flagged.groupby(["game", "step"])["confirm_playouts"].apply(lambda c: (c > 0).sum()) == 2).all()
+    assert (rows.loc[rows["kingmaking"] == 0, "confirm_playouts"] == 0).all() and (rows["seat_playouts"] >= 8).all()
+
+
+def _probe_rows(seat_wins, seat_playouts, lead_se, game, flagged=True):
+    """One hand-made probe of seat 3: its own pick makes seat 1 the clear favourite (lead 0.3), its second candidate
+    seat 2 (0.25) when ``flagged``, else seat 1 again; both leads confirmed at mean 0.3 with standard error
+    ``lead_se`` over 256 playouts; the seat won ``seat_wins`` of ``seat_playouts``."""
+    z = 2.2414027276049464  # one-sided 5 % over four looks (32, 64, 128, 256): sim.core.trajectories.confirm_z
+    rows = []
+    tested = (256, 0.3, lead_se) if flagged else (0, np.nan, np.nan)
+    for c, fav, lead in ((0, 1, 0.3), (1, 2 if flagged else 1, 0.25)):
+        rows.append((3, game, 4, 40, 3, 1, 0.0, 0.0, c, fav, lead, 32, int(flagged), seat_playouts, seat_wins,
+                     *tested, z, 0))  # fmt: skip
+    return rows
+
+
+def test_a_flagged_kingmaking_decision_counts_once_both_claims_are_significant():
+    """Constructed probes: both claims significant (0 wins in 256 playouts: Wilson upper bound 1.9 % < 2 %; leads
+    0.3 +- 0.05) is confirmed; 0 wins in 32 playouts (upper bound 13.6 %) is not, nor a lead of 0.3 +- 0.2; a probe
+    whose candidates make the same seat the favourite is no kingmaking. The shares count the confirmed only and
+    name the unconfirmed."""
+    from meeplab.sim.core import trajectories as tr
+
+    rows = _probe_rows(0.0, 256, 0.05, 0) + _probe_rows(0.0, 32, 0.05, 1) + _probe_rows(0.0, 256, 0.2, 2)
+    rows += _probe_rows(0.0, 32, 0.05, 3, flagged=False)
+    frame = pd.DataFrame(rows, columns=q.KINGMAKING_COLUMNS)
+    got = q.kingmaking_recount(frame, 0.1, below=0.02)
+    assert got["kingmaking"].tolist() == [1, 1, 1, 0] and got["confirmed"].tolist() == [1, 0, 0, 0]
+    frame["confirmed"] = frame["game"].map(got["confirmed"].droplevel("step"))
+    km = q.kingmaking_metrics(frame, 10)
+    assert (km["flagged"], km["confirmed"], km["unconfirmed"]) == (3, 1, 2)
+    assert km["games"]["value"] == 0.1 and km["flagged_games"]["value"] == 0.3 and km["decisions"]["value"] == 0.25
+    assert [u["game"] for u in km["unconfirmed_list"]] == [1, 2]
+    for k, n in ((0.0, 256), (0.0, 32), (3.5, 100), (1 / 3, 7)):  # the engine's bound is the file's, bit for bit
+        assert tr.wilson_upper(k, n, 2.24) == q.wilson_upper(k, n, 2.24)
+    assert tr.confirm_looks(32, 256) == [32, 64, 128, 256] and tr.confirm_z(32, 256) == pytest.approx(2.2414, 1e-4)
+
+
+def _noisy_trajectories(games: int = 40, playouts: int = 4, half=None) -> pd.DataFrame:
+    """Two seats, five points and the result per game: seat 1's estimate wanders around 0.5 (a close game), seat 1
+    wins the even games; ``playouts`` per point. ``half``: the estimates at half the playouts (a function of the game
+    and point giving seat 1's), else the same as the run's."""
+    rows = []
+    for g in range(games):
+        won = float(g % 2 == 0)
+        for j in range(6):
+            final = j == 5
+            e = won if final else 0.5 + 0.15 * np.sin(g + 2 * j)
+            h = e if final or half is None else half(g, j)
+            for seat, pw, ph in ((1, e, h), (2, 1 - e, 1 - h)):
+                rows.append((2, g, j, j, j, j / 5, seat, pw, 0.0, 0 if final else playouts, final, ph, 0.0,
+                             0 if final else playouts // 2))  # fmt: skip
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "playouts", "final",
+            "p_half", "se_half", "playouts_half"]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_intervals_include_the_playout_noise():
+    """Close games estimated with 4 playouts a point: the intervals that resample each point's playouts as well as the
+    games are wider than the games-only ones (kept as games_lo/games_hi), the values unchanged; without playouts
+    (playouts 0) nothing is added."""
+    traj = _noisy_trajectories()
+    noisy = q.trajectory_metrics(traj)
+    plain = q.trajectory_metrics(traj.assign(playouts=0))
+    assert noisy["noise_aware"] and "noise_aware" not in plain
+    for key in ("lead_changes", "drama", "uncertainty", "comeback_rate"):
+        a, b = noisy[key], plain[key]
+        assert a["value"] == b["value"] and (a["games_lo"], a["games_hi"]) == (b["lo"], b["hi"]), key
+        assert a["lo"] <= b["lo"] and a["hi"] >= b["hi"] and a["hi"] - a["lo"] > b["hi"] - b["lo"], key
+    assert q.trajectory_metrics(traj) == noisy  # reproducible
+    # many playouts: the noise adds almost nothing
+    many = q.trajectory_metrics(traj.assign(playouts=np.where(traj["final"], 0, 100_000)))
+    assert many["drama"]["hi"] - many["drama"]["lo"] == pytest.approx(plain["drama"]["hi"] - plain["drama"]["lo"],
+                                                                      rel=0.05)  # fmt: skip
+
+
+def test_two_budgets_agree_or_the_metric_has_not_settled():
+    """The same estimates at half the playouts: every metric settled. At half the playouts seat 2 leads at the second
+    point of every game (noise that a larger budget removes): lead changes and drama differ game by game, so they
+    have not settled (the paired difference's interval excludes 0, though the two intervals overlap); the comebacks
+    (read at two thirds of the game) are the same."""
+    same = q.trajectory_metrics(_noisy_trajectories())["two_budgets"]
+    assert same["playouts"] == 4 and same["playouts_half"] == 2
+    for key in ("lead_changes", "drama", "comeback_rate"):
+        assert same[key]["verdict"] == "settled" and same[key]["difference"]["value"] == 0.0, key
+
+    def wobble(g, j):
+        return 0.2 if j == 1 else 0.5 + 0.15 * np.sin(g + 2 * j)
+
+    moved = q.trajectory_metrics(_noisy_trajectories(half=wobble))["two_budgets"]
+    assert moved["lead_changes"]["verdict"] == moved["drama"]["verdict"] == "not settled"
+    d = moved["lead_changes"]["difference"]
+    assert d["lo"] > 0 and d["value"] == pytest.approx(
+        moved["lead_changes"]["value"] - moved["lead_changes"]["half"]["value"]
+    )
+    assert moved["drama"]["difference"]["hi"] < 0 and moved["comeback_rate"]["verdict"] == "settled"
+    # the paired difference tells what the two intervals alone would not: they overlap
+    assert moved["lead_changes"]["overlap"] and moved["drama"]["overlap"]
 
 
 def test_a_points_playouts_go_on_until_its_standard_error_is_small_enough():

@@ -31,7 +31,8 @@ from meeplab.sim.core.errors import MeeplabError
 
 TRAJECTORY_KEYS = (
     "steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "king_seat", "king_kind", "king_fav",
-    "king_lead", "nplay", "length",
+    "king_lead", "nplay", "length", "prob_half", "se_half", "nhalf", "king_conf", "king_sn", "king_sw", "king_cn",
+    "king_cm", "king_cse",
 )  # fmt: skip
 
 
@@ -85,6 +86,7 @@ def play_trajectories_on(
     got = gather(ex, calls, "quality")
     out: dict[str, Any] = {k: np.concatenate([g[k] for g in got]) for k in TRAJECTORY_KEYS}
     out["exact_redraw"] = got[0]["exact_redraw"]
+    out["km_z"] = got[0]["km_z"]
     cpu = sum(g["cpu_seconds"] for g in got)
     out = trajectory_timing(out, time.perf_counter() - t0, cpu, playouts, points, km_cand)
     out["workers"] = ex.workers

@@ -119,6 +119,10 @@ def trajectory_timing(out: dict, seconds: float, cpu_seconds: float, playouts: i
     out["cpu_seconds"] = cpu_seconds
     n_po = int(out["nplay"].sum()) if "nplay" in out else int((out["steps"][:, :points] >= 0).sum()) * playouts
     n_po += int((out["king"] >= 0).sum()) * playouts * km_cand
+    if "king_cn" in out:  # the confirmations: their candidates' playouts past the probe's, the points' past theirs
+        flagged = out["king_conf"] >= 0
+        n_po += int(np.maximum(out["king_cn"] - playouts, 0).sum())
+        n_po += int((out["king_sn"] - out["nplay"])[flagged].sum())
     out["playouts"] = n_po
     out["playouts_per_second"] = n_po / max(seconds, 1e-9)
     return out

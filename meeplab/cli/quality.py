@@ -202,5 +202,14 @@ def quality_rows(rec: dict) -> list[dict]:
                 lo, hi = v.get("lo"), v.get("hi")
                 finite = all(isinstance(x, (int, float)) and math.isfinite(x) for x in (lo, hi))
                 row[f"{label} 95% CI"] = f"[{lo:.3f}, {hi:.3f}]" if finite else "–"
+        for name, check in (m.get("two_budgets") or {}).items():
+            if isinstance(check, dict) and "verdict" in check:
+                settled = check["verdict"] == "settled"
+                row[f"{name.replace('_', ' ')} at half the playouts"] = (
+                    "settled" if settled else "not settled at this budget"
+                )
+        km = m.get("kingmaking") or {}
+        if "confirmed" in km:
+            row["kingmaking decisions confirmed"] = f"{km['confirmed']} of {km['flagged']} flagged"
         rows.append(row)
     return rows
