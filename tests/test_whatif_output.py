@@ -14,13 +14,19 @@ from meeplab.lab.runs.estimate import duration
 SB = ["schweinebande", "--players", "2", "--games", "40"]
 
 
-def test_dry_run_prints_the_plan_and_an_estimate_only(tmp_path, capsys):
+def test_dry_run_prints_the_plan_and_an_estimate_only(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MEEPLAB_CACHE_DIR", str(tmp_path / "cache"))  # no engine compiled here yet
     out = tmp_path / "r"
     code, so, se = run_cli(["run", *SB, "--out", str(out), "--dry-run"], capsys)
     assert code == 0, se
     assert so.startswith("plan: run: schweinebande, 1 run x 40 games per player count, players 2, bots tuned: 40 games")
-    assert "estimate: about " in so and "games/s" in so
+    assert "estimate: unknown: the Schweinebande engine is not compiled yet" in so  # a dry run does not compile
     assert not out.exists()  # nothing played, nothing written
+    code, _, se = run_cli(["run", *SB, "-q", "--out", str(tmp_path / "first")], capsys)  # compiles (or loads) it
+    assert code == 0, se
+    code, so, se = run_cli(["run", *SB, "--out", str(out), "--dry-run"], capsys)
+    assert code == 0 and "estimate: about " in so and "games/s" in so and "measured here" in so
+    assert not out.exists()
     code, so, se = run_cli(
         ["sweep", *SB, "--param", "start_feed", "--values", "0;1", "--out", str(tmp_path / "s")], capsys
     )

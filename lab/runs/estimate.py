@@ -31,6 +31,7 @@ class Estimate:
     compile_s: float
     speeds: dict[int, Speed] = field(default_factory=dict)  # the first lineup's, per player count
     lineups: dict[str, dict[int, Speed]] = field(default_factory=dict)  # every lineup's, by its name
+    cold: str = ""  # a dry run: the game whose engine is not compiled yet (priced from remembered speeds, if any)
 
 
 def lineup_name(plan) -> str:
@@ -40,6 +41,45 @@ def lineup_name(plan) -> str:
 
 def _lineup_key(plan) -> tuple:
     return (tuple(plan.bots), plan.rotate, tuple(plan.bot_configs))
+
+
+def _speeds_file(game_id: str):
+    from meeplab.sim.core.numba_cache import cache_base
+
+    return cache_base() / "speeds" / f"{game_id}.json"
+
+
+def _speed_key(plan) -> str:
+    return repr(_lineup_key(plan))
+
+
+def remember(plan, speeds: dict[int, Speed]) -> None:
+    """Keep a lineup's measured speeds beside the compiled code (the cache folder), for a dry run that finds the
+    engine not compiled: it prices the plan from them instead of compiling."""
+    import contextlib
+    import json
+
+    from meeplab.sim.core.files import atomic_write
+
+    path = _speeds_file(plan.game.id)
+    with contextlib.suppress(OSError, ValueError):
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        if not isinstance(data, dict):
+            data = {}
+        data[_speed_key(plan)] = {str(p): s.games_per_s for p, s in speeds.items() if math.isfinite(s.games_per_s)}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(data, indent=1))
+
+
+def remembered(plan) -> dict[int, Speed]:
+    """The speeds :func:`remember` kept for ``plan``'s lineup on this machine ({} when none, or unreadable)."""
+    import json
+
+    try:
+        row = json.loads(_speeds_file(plan.game.id).read_text(encoding="utf-8")).get(_speed_key(plan), {})
+        return {int(p): Speed(int(p), float(v), math.nan, 0) for p, v in row.items() if float(v) > 0}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}
 
 
 def calibrate(plan, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
@@ -71,15 +111,20 @@ def calibrate(plan, budget_s: float = CALIBRATE_S) -> dict[int, Speed]:
             n *= 2
         rate = played / spent if spent > 0 else math.inf
         out[p] = Speed(p, rate, max(0.0, first - 1.0 / rate), played)
+    remember(plan, out)
     return out
 
 
-def estimate(plans) -> Estimate:
+def estimate(plans, compile: bool = True) -> Estimate:
     """The wall time of playing every run in ``plans`` (:class:`~meeplab.lab.runs.plan.RunPlan`) on this process's
     threads: each lineup (bots, seating and bot files) is calibrated once (:func:`calibrate`, on its first run; the
     lineups share :data:`CALIBRATE_S`, each plays at least one game after its compile), and a run of ``games`` takes
-    ``games / (speed x the threads its batches keep busy)`` per player count."""
-    from meeplab.lab.runs.runner import play_threads
+    ``games / (speed x the threads its batches keep busy)`` per player count.
+
+    ``compile=False`` (a dry run): a game whose engine is not compiled in this cache is not compiled for the
+    estimate; its lineups are priced from the speeds this machine measured before (:func:`remembered`), or left
+    unknown (``Estimate.cold`` names the game, ``seconds`` is NaN where a speed is missing)."""
+    from meeplab.lab.runs.runner import engine_compiled, play_threads
     from meeplab.sim.core.play import parallel_width
 
     if not plans:
@@ -87,19 +132,26 @@ def estimate(plans) -> Estimate:
     measured: dict[tuple, dict[int, Speed]] = {}
     names: dict[str, dict[int, Speed]] = {}
     budget = CALIBRATE_S / len({_lineup_key(plan) for plan in plans})  # many lineups share the time of one
-    games, seconds = 0, 0.0
+    games, seconds, cold = 0, 0.0, ""
     for plan in plans:
         key = _lineup_key(plan)
         if key not in measured:
-            measured[key] = names[lineup_name(plan)] = calibrate(plan, budget)
+            if compile or engine_compiled(plan.game):
+                measured[key] = names[lineup_name(plan)] = calibrate(plan, budget)
+            else:
+                cold = plan.game.title
+                measured[key] = names[lineup_name(plan)] = remembered(plan) or {
+                    p: Speed(p, math.nan, math.nan, 0) for p in plan.players
+                }
         speeds = measured[key]
         for p in plan.players:
             games += plan.games
             sp = speeds.get(p) or speeds[min(speeds, key=lambda q: abs(q - p))]
             width = parallel_width(min(plan.games, plan.shard), play_threads(plan))
-            seconds += plan.games / (sp.games_per_s * width) if sp.games_per_s > 0 else math.inf
-    compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values())
-    return Estimate(games, seconds, compile_s, next(iter(measured.values())), names)
+            rate = sp.games_per_s
+            seconds += plan.games / (rate * width) if rate > 0 else (math.nan if math.isnan(rate) else math.inf)
+    compile_s = sum(s.compile_s for speeds in measured.values() for s in speeds.values() if math.isfinite(s.compile_s))
+    return Estimate(games, seconds, compile_s, next(iter(measured.values())), names, cold)
 
 
 def rate(games_per_s: float) -> str:

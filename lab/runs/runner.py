@@ -392,6 +392,14 @@ def _first_run_key(game: GameSpec) -> str:
     return h.hexdigest()[:20]
 
 
+def engine_compiled(game: GameSpec) -> bool:
+    """Whether ``game``'s engine for the current sources is in this cache (a run of it compiled it: the marker
+    :func:`compile_notice` leaves), so that playing it now loads rather than compiles."""
+    from meeplab.sim.core.numba_cache import cache_base
+
+    return (cache_base() / "first-run" / f"{game.id}-{_first_run_key(game)}.txt").is_file()
+
+
 @contextlib.contextmanager
 def compile_notice(game: GameSpec, stream=None):
     """Around a game's first call in this process: when its code has not been compiled into the numba cache

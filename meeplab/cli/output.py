@@ -58,7 +58,7 @@ def echo_plan(
     c = cfgs[0]
     lineups = list(dict.fromkeys(lineup_name(cfg) for cfg in cfgs))
     players = ", ".join(str(p) for p in sorted({p for cfg in cfgs for p in cfg.players}))
-    est = estimate(cfgs)
+    est = estimate(cfgs, compile=not dry_run)
     if not dry_run:
         compiled_before_run(c.game.id, est.compile_s)  # one warm-up per lineup and player count, all done by now
     if len(est.lineups) == 1:
@@ -67,12 +67,29 @@ def echo_plan(
         speeds = "; ".join(
             f"{p} players {rate(s.games_per_s)} ({name})" for p, (name, s) in sorted(_slowest(est.lineups).items())
         )
-    lines = [
+    if not est.cold:
+        how = f"measured here in a short calibration; compile/load {est.compile_s:.1f} s, done"
+    elif math.isfinite(est.seconds):
+        how = (
+            f"as measured on this machine before; the {est.cold} engine is not compiled yet, its first run compiles it"
+        )
+    else:
+        how = ""
+    plan_line = (
         f"plan: {what}: {c.game.id}, {len(cfgs)} run{'s' if len(cfgs) != 1 else ''} x {c.games:,} games per "
-        f"player count, players {players}, bots {' | '.join(lineups)}: {est.games:,} games",
-        f"estimate: about {duration(est.seconds)} of play ({'slowest: ' if len(est.lineups) > 1 else ''}{speeds} "
-        f"on one thread, measured here in a short calibration; compile/load {est.compile_s:.1f} s, done)",
-    ]
+        f"player count, players {players}, bots {' | '.join(lineups)}: {est.games:,} games"
+    )
+    if how:
+        est_line = (
+            f"estimate: about {duration(est.seconds)} of play ({'slowest: ' if len(est.lineups) > 1 else ''}{speeds} "
+            f"on one thread, {how})"
+        )
+    else:
+        est_line = (
+            f"estimate: unknown: the {est.cold} engine is not compiled yet and this machine has not measured these "
+            "bots; a dry run does not compile (the first run compiles it, then prices itself)"
+        )
+    lines = [plan_line, est_line]
     if extra is not None:
         lines += list(extra(est))
     for line in lines:

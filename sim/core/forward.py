@@ -294,15 +294,31 @@ class StepPointer(WrapperAddressProtocol):
     linking its code into the caller."""
 
     def __init__(self, dispatcher, sig, parts=()):
-        from .parcompile import compile_split
+        import threading
 
-        compile_split(dispatcher, sig, parts)
         self.dispatcher = dispatcher
         self.sig = sig
+        self.parts = parts
+        self.compiled = False
+        self._lock = threading.Lock()
+
+    def compile(self) -> None:
+        """Compile (or load from numba's cache) the step function, once: on the first call through the pointer,
+        not when the context holding it is made, so that planning a run (``--dry-run``) never waits for a
+        compile it does not use."""
+        if self.compiled:
+            return
+        with self._lock:
+            if not self.compiled:
+                from .parcompile import compile_split
+
+                compile_split(self.dispatcher, self.sig, self.parts)
+                self.compiled = True
 
     def __wrapper_address__(self):
         from numba.experimental.function_type import _get_wrapper_address
 
+        self.compile()
         return _get_wrapper_address(self.dispatcher, self.sig)
 
     def signature(self):
