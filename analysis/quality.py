@@ -395,12 +395,17 @@ def _share_records(pg: pd.DataFrame) -> dict[str, dict]:
     }
 
 
+#: a budget's shift of a metric is material from this share of the metric's own 95 % interval half-width
+MATERIAL = 0.5
+
+
 def two_budgets(traj: pd.DataFrame, full: dict[str, Any] | None = None) -> dict[str, Any]:
     """Lead changes, drama and comebacks at the run's budget and at half of it (each point's first half of its
     playouts, the file's ``p_half``): per metric the run's value with its interval (``full``: the records of
     :func:`trajectory_metrics`, else computed), the value at half the playouts with its noise-aware interval
     (``half``), the paired difference (run's budget minus half, game by game; a percentile bootstrap over games) and
-    the verdict ``settled`` (the difference's interval holds 0) or ``not settled`` (the metric still moves with the
+    the verdict ``settled`` (the difference's interval holds 0, or lies within ``material`` = :data:`MATERIAL` x the
+    metric's interval half-width: a shift too small to matter) or ``not settled`` (the metric still moves with the
     budget; ``overlap`` says whether the two intervals overlap all the same). Empty where the file has no
     ``p_half``."""
     if "p_half" not in traj or not len(traj):
@@ -421,12 +426,18 @@ def two_budgets(traj: pd.DataFrame, full: dict[str, Any] | None = None) -> dict[
     for key, col in BUDGET_METRICS.items():
         fa, fb = full[key], half[key]
         diff = mean_ci(a_pg[col].to_numpy(float) - b_pg[col].to_numpy(float))
-        held = diff["n"] < 2 or (diff["lo"] <= 0.0 <= diff["hi"])
+        # a shift is material when it can reach half of the metric's own interval half-width: a budget that moves a
+        # metric by less than that (however significant, the two budgets share half their playouts) leaves it settled
+        material = MATERIAL * (fa["hi"] - fa["lo"]) / 2.0 if np.isfinite(fa["hi"] - fa["lo"]) else 0.0
+        held = (
+            diff["n"] < 2 or (diff["lo"] <= 0.0 <= diff["hi"]) or (-material <= diff["lo"] and diff["hi"] <= material)
+        )
         out[key] = {
             "value": fa["value"], "lo": fa["lo"], "hi": fa["hi"],
             "half": {"value": fb["value"], "lo": fb["lo"], "hi": fb["hi"]},
             "difference": diff,
             "overlap": bool(fa["lo"] <= fb["hi"] and fb["lo"] <= fa["hi"]),
+            "material": material,
             "verdict": "settled" if held else "not settled",
         }  # fmt: skip
     return out

@@ -685,3 +685,17 @@ def test_a_points_playouts_go_on_until_its_standard_error_is_small_enough():
     assert (n[(fixed["se"][:, :6].max(axis=2)[live] <= 0.06)] == 8).all()  # already small enough: nothing added
     frame = q.trajectory_frame(grown, 3, np.arange(4))
     assert "playouts" in frame.columns and (frame.loc[frame["final"], "playouts"] == 0).all()
+
+
+def test_a_significant_but_immaterial_budget_shift_leaves_the_metric_settled():
+    """A shift the paired difference finds significant but smaller than half the metric's own interval half-width
+    (MATERIAL) does not change what the metric says: settled, with the threshold recorded."""
+
+    def nudge(g, j):  # the winner's estimate a little higher at half the playouts, in every game
+        return 0.5 + 0.15 * np.sin(g + 2 * j) + (0.004 if g % 2 == 0 else -0.004)
+
+    got = q.trajectory_metrics(_noisy_trajectories(half=nudge))["two_budgets"]["drama"]
+    d = got["difference"]
+    assert not (d["lo"] <= 0.0 <= d["hi"]), d  # significant
+    assert got["material"] == pytest.approx(q.MATERIAL * (got["hi"] - got["lo"]) / 2)
+    assert -got["material"] <= d["lo"] and d["hi"] <= got["material"] and got["verdict"] == "settled"
