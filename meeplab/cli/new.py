@@ -43,8 +43,9 @@ def write_plugin(game_id: str, out: Path, title: str | None = None) -> list[Path
 @click.option("--title", default=None, help="The game's name in reports (default: from GAME_ID).")
 def new_cmd(game_id, out, title):
     """Write a plugin package for a new game GAME_ID into --out: a pyproject with the entry points, a tiny complete
-    game (Pig, the dice game, to replace with your rules), a random and a greedy bot, tests that run the conformance
-    kit, and a README. Install it with one command, then every meeplab command plays it:
+    game (Pig, the dice game, to replace with your rules) with its drawing, the bots random, greedy, heuristic, tuned,
+    rollout and ismcts, tests that run the conformance kit, and a README. Install it with one command, then every
+    meeplab command plays it:
 
       meeplab new mygame --out mygame && pip install -e mygame && meeplab run mygame --games 1000
 

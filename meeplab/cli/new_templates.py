@@ -59,23 +59,25 @@ pytest tests                           # your rules and meeplab's conformance ki
 | `$pkg/engine.py` | the numba engine: `reset`, `advance`, `apply`, `determinise`, `redraw`, `result` |
 | `$pkg/replay.py` | the event log as text (`meeplab replay`) |
 | `$pkg/draw.py` | the board as SVG for `meeplab view` and the play page (contract: meeplab's `sim/core/draw.py`) |
-| `$pkg/bots/` | the bots: `random.py`, `greedy.py`; add a file per bot (a search bot is four lines, see below) |
+| `$pkg/bots/` | the bots: `random`, `greedy`, `heuristic` (named weights), `tuned.toml`, `rollout`, `ismcts` |
 | `tests/test_$id.py` | rule tests and the conformance kit (`meeplab.testing`) |
 
-A search bot (flat Monte-Carlo on the forward model) is one more file, `$pkg/bots/rollout.py`:
+`tuned.toml` is the heuristic's variant that `meeplab play` seats; the search bots are three lines each (`SEARCH`,
+`POLICY`, `WEIGHTS`). Tune the heuristic for your rules and ship the result as the `tuned` bot:
 
-```python
-SEARCH = "rollout"
-POLICY = "greedy"
-WEIGHTS = {"playouts": 16.0}
+```bash
+meeplab tune $id --bot heuristic --players 3 --vs greedy --out $pkg/bots/tuned.toml --force
 ```
+
+Hidden cards and face-down (simultaneous) choices are declared in `GameSpec` (`hidden=`, `secret=`: see the comment
+in `$pkg/__init__.py` and docs/adding-a-game.md in meeplab); the conformance kit then checks them.
 """
 
 FILES["$pkg/__init__.py"] = '''\
 """$title: a meeplab plugin game (made by `meeplab new $id`; the rules in here are Pig, the dice game)."""
 
 from meeplab.sim.core.face import Face
-from meeplab.sim.core.game import GameSpec
+from meeplab.sim.core.game import GameSpec  # and Hidden, Secret for hidden cards and face-down choices
 
 from . import draw, engine
 from .params import PARAMS
@@ -107,6 +109,11 @@ GAME = GameSpec(
     options=(("roll", "roll the die again"), ("hold", "bank the turn total")),
     chance=True,
     draw=draw,  # the board as SVG: meeplab view and the play page
+    # Pig has no hidden information. A game with hidden cards declares them (hidden=(Hidden(field="hand", ...),));
+    # one with face-down or simultaneous choices (sealed bids, orders revealed together) declares them as secret:
+    # the kit's "secret" check then makes sure no other seat sees a choice before its reveal. The worked example
+    # is "Secret decisions" in docs/adding-a-game.md (examples/goofspiel in meeplab):
+    # secret=Secret(kinds=(KIND_BID,), reveals=lambda rec, cx: int(rec["ctl"][C_REVEALS])),
 )
 '''
 
@@ -275,15 +282,25 @@ forward.register_options(State, Ctx, option_mask)
 '''
 
 FILES["$pkg/replay.py"] = '''\
-"""$title's event log as text (``meeplab replay $id``)."""
+"""$title's event log as text (``meeplab replay $id``; with ``--explain`` each search bot's candidates, by visits)."""
 
-from .engine import E_HOLD, E_ROLL
+from meeplab.sim.core.explain import search_lines
+from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND
+
+from .engine import E_HOLD, E_ROLL, ROLL
 
 
 def format_game(ctx, lineup, seed, index, n_players, log, length, score, brk, explain=False) -> str:
     lines = [f"$title game {index} (seed {seed}), {n_players} players: {', '.join(lineup.names)}"]
+    search = []  # a search bot's rows come before the move it chose
     for row in log:
         code, seat, a, b = (int(x) for x in row[:4])
+        if code in (E_SEARCH, E_SEARCH_CAND):
+            search.append(tuple(int(x) for x in row))
+            continue
+        if search and explain:
+            lines += search_lines(search, lambda kind, m0, m1: "roll" if m0 == ROLL else "hold")
+        search = []
         if code == E_ROLL:
             lines.append(f"  seat {seat + 1} rolls {a}" + (": turn total lost" if a == 1 else ""))
         elif code == E_HOLD:
@@ -433,6 +450,67 @@ READS = "max0"
 @bot_jit
 def choose(kind, view, moves, n, feats, weights, rng):
     return argmax_column(feats, n, 0, rng)
+'''
+
+FILES["$pkg/bots/heuristic.py"] = '''\
+"""Hold at a turn total (weight ``hold_at``), sooner when banking wins, later the further behind the leader
+(``chase`` points of turn total more per point behind): the bot ``meeplab tune`` tunes (its weights are named)."""
+
+from meeplab.sim.core.bots import bot_jit
+
+from ..engine import HOLD, MAXP, ROLL, V_BANK, V_NP, V_SEAT, V_TARGET
+
+DESCRIPTION = "holds at a turn total (hold_at), at once when banking wins, later when behind (chase)"
+WEIGHTS = {"hold_at": 20.0, "chase": 0.0}
+
+
+@bot_jit
+def choose(kind, view, moves, n, feats, weights, rng):
+    if n < 2:
+        return 0
+    tt = feats[0, 1]  # the turn total (feature 1)
+    seat = view[V_SEAT]
+    mine = view[V_BANK + seat]
+    if mine + tt >= view[V_TARGET]:
+        return HOLD  # banking wins the game
+    best = 0
+    for p in range(min(view[V_NP], MAXP)):
+        if p != seat and view[V_BANK + p] > best:
+            best = view[V_BANK + p]
+    behind = max(0.0, best - mine)
+    return HOLD if tt >= weights[0] + weights[1] * behind else ROLL
+'''
+
+FILES["$pkg/bots/tuned.toml"] = """\
+# The bot `meeplab play` starts its seats with: the heuristic at weights you choose. Replace this file with the one
+# `meeplab tune $id --bot heuristic --out $pkg/bots/tuned.toml --force` writes (a variant named tuned).
+[bots.tuned]
+base = "heuristic"
+description = "the heuristic at its shipped weights (meeplab tune writes a tuned one)"
+
+[bots.tuned.weights]
+hold_at = 20.0
+chase = 0.0
+"""
+
+FILES["$pkg/bots/rollout.py"] = '''\
+"""Flat Monte-Carlo search on the forward model (meeplab's kernel): every candidate played out by the heuristic."""
+
+SEARCH = "rollout"
+POLICY = "heuristic"
+DESCRIPTION = "search: 16 heuristic playouts per candidate"
+WEIGHTS = {"playouts": 16.0}
+'''
+
+FILES["$pkg/bots/ismcts.py"] = '''\
+"""Information-set MCTS (meeplab's kernel, sim/core/ismcts.py): one tree per decision, heuristic playouts."""
+
+from meeplab.sim.core.ismcts import ISMCTS_WEIGHTS
+
+SEARCH = "ismcts"
+POLICY = "heuristic"
+DESCRIPTION = "search: information-set MCTS, 256 iterations, heuristic playouts"
+WEIGHTS = dict(ISMCTS_WEIGHTS)
 '''
 
 FILES["tests/test_$id.py"] = '''\
