@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -21,6 +22,7 @@ from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.core.registry import game_ids, get_game, origin
 
 pytest.importorskip("meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_plugin_game_is_found_by_entry_point_with_its_origin(capsys):
@@ -219,6 +221,14 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     )  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:]
     assert " passed" in tests.stdout and "failed" not in tests.stdout
+    # every command on the installed scaffold (tests/test_every_command.py's scaffold cases, in a process that has it)
+    every = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_every_command.py", "-k",
+         "scaffold"],
+        capture_output=True, text=True, env={**env, "MEEPLAB_TEST_SCAFFOLD": "pigdice"}, cwd=ROOT, timeout=900,
+    )  # fmt: skip
+    assert every.returncode == 0, every.stdout[-3000:]
+    assert "15 passed" in every.stdout and "skipped" not in every.stdout, every.stdout[-1000:]
 
 
 def test_compare_report_reads_the_score_direction(plugin_compare):
