@@ -29,7 +29,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from meeplab.sim.core.draw import SEAT_COLOURS, Trace
+from meeplab.sim.core.draw import SEAT_COLOURS, Trace, checked_info
 from meeplab.sim.core.forward import C_KIND, C_N, C_NP, C_SEAT
 from meeplab.sim.core.search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS
 
@@ -115,12 +115,12 @@ def view_data(
         views = []
         every = pool.ids(dr.pieces(ctx, rec, None))
         views.append(every)
-        info_every = infos.id(json.dumps(dr.info(ctx, rec, None)))
+        info_every = infos.id(json.dumps(checked_info(dr.info(ctx, rec, None), spec.id)))
         info_ids = [info_every]
         for s in range(n_players):
             mine = pool.ids(dr.pieces(ctx, rec, s))
             views.append(None if mine == every else mine)
-            i = infos.id(json.dumps(dr.info(ctx, rec, s)))
+            i = infos.id(json.dumps(checked_info(dr.info(ctx, rec, s), spec.id)))
             info_ids.append(None if i == info_every else i)
         lo = int(tr.logat[k - 1]) if k > 0 else 0
         hi = int(tr.logat[k + 1] if last else tr.logat[k])  # the end: everything up to the final scoring

@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from meeplab.sim.core.bots import available, make_lineup
+from meeplab.sim.core.draw import checked_info
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.forward import C_KIND, C_N, C_OVER, C_SEAT
 from meeplab.sim.core.game import rank_and_win
@@ -485,7 +486,7 @@ class Table:
             "over": self.over,
             "scores": self.scores_now(),
             "status": str(self.draw.status(self.ctx, rec)) if self.draw is not None else "",
-            "info": self.draw.info(self.ctx, rec, seat) if self.draw is not None else None,
+            "info": checked_info(self.draw.info(self.ctx, rec, seat), self.spec.id) if self.draw is not None else None,
             "board": self.board(seat),
             "decisions": len(self.history),
             "can_undo": self.can_undo(),

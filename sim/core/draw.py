@@ -27,7 +27,9 @@ output anything that seat cannot see: the play page sends it to a browser as is.
                                                carries ``class="secret"`` (the viewer's tests look for them)
 ``info(ctx, rec, seat) -> dict``               beside the board: ``{"columns": [...], "rows": [[label, v1, ..
                                                vP], ...]}`` one column per seat (scores by category, money,
-                                               hand: a hand ``seat`` cannot see is given as a count only)
+                                               hand: a hand ``seat`` cannot see is given as a count only);
+                                               numpy numbers are converted (:func:`checked_info`), other
+                                               objects refused in one line
 ``score(ctx, rec) -> list[float]``             points per seat so far (the score race chart)
 ``round_of(ctx, rec) -> int``                  the round (or turn) the game is in, from 1 ("jump to round")
 ``status(ctx, rec) -> str``                    one line: round, phase, the die or card just drawn
@@ -97,6 +99,41 @@ from .play import decide, new_player, search_function
 SEAT_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")
 # a dark or light text colour readable on each seat colour
 SEAT_INK = ("#ffffff", "#000000", "#ffffff", "#000000", "#000000")
+
+
+def checked_info(value, game: str = "the game"):
+    """A drawing's ``info`` as plain JSON data: numpy numbers and booleans become Python ones (``np.int64(3)`` -> 3,
+    a non-finite float -> None), tuples and numpy arrays lists; anything else that is not a string, number, bool,
+    None, list or dict with string keys is refused in one line naming the drawing (a ``MeeplabError``, not a
+    TypeError from deep inside the JSON encoder). The viewer and the play page pass every ``info`` through it."""
+    import math
+
+    from .errors import MeeplabError
+
+    def clean(x, where: str):
+        if x is None or isinstance(x, (str, bool)):
+            return x
+        if isinstance(x, np.bool_):
+            return bool(x)
+        if isinstance(x, (int, np.integer)):
+            return int(x)
+        if isinstance(x, (float, np.floating)):
+            f = float(x)
+            return f if math.isfinite(f) else None
+        if isinstance(x, (list, tuple, np.ndarray)):
+            return [clean(v, f"{where}[{i}]") for i, v in enumerate(x.tolist() if isinstance(x, np.ndarray) else x)]
+        if isinstance(x, dict):
+            out = {}
+            for k, v in x.items():
+                if not isinstance(k, str):
+                    raise MeeplabError(f"{game}'s drawing: info(){where} has a key {k!r} that is not a string")
+                out[k] = clean(v, f"{where}[{k!r}]")
+            return out
+        raise MeeplabError(
+            f"{game}'s drawing: info(){where} is a {type(x).__name__}; give strings, numbers, lists or dicts"
+        )
+
+    return clean(value, "")
 
 
 def esc(text) -> str:
