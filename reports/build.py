@@ -14,6 +14,7 @@ from meeplab.sim.core.errors import MeeplabError
 
 from . import charts
 from .compare import comparison_section, overview_section, sweep_section
+from .confirm import confirm_section
 from .format import slug
 from .ladder import build_ladder_report
 from .options import build_options_report
@@ -29,11 +30,14 @@ from .views import Section
 FOLD_FROM = 3
 
 
-def build_report(paths: list[str | Path], out: str | Path, title: str | None = None) -> Path:
+def build_report(
+    paths: list[str | Path], out: str | Path, title: str | None = None, confirm: dict | None = None
+) -> Path:
     """Write one self-contained HTML report for the run directories ``paths`` to ``out``.
 
-    With several runs the first is the baseline of the comparison section. Returns the path written.
-    Bad inputs raise :class:`MeeplabError` naming the path."""
+    With several runs the first is the baseline of the comparison section. ``confirm``: a strong-bot confirmation of
+    the what-if (``OUT/confirm.json``, :func:`reports.confirm.read_confirm`), shown after the overview. Returns the
+    path written. Bad inputs raise :class:`MeeplabError` naming the path."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = list(paths)
@@ -78,6 +82,9 @@ def build_report(paths: list[str | Path], out: str | Path, title: str | None = N
         if grid:
             toc.append(("sweep2", f"Sweep: {grid[0]} × {grid[1]}"))
         sections.append(overview_section(runs, stats, labels, anchors))
+        if confirm is not None:
+            toc.insert(0, ("confirm", f"Confirmed with {confirm['bot']}"))
+            sections.append(confirm_section(confirm))
     toc += list(zip(anchors, labels))
     if len(runs) > 1:  # the comparison first: it is what a multi-run report is for
         seq = [(i, r.meta["sprt"]) for i, r in enumerate(runs) if i and isinstance(r.meta.get("sprt"), dict)]

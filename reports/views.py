@@ -326,6 +326,16 @@ class GridSection(Section):
 
 
 @dataclass(frozen=True)
+class ConfirmSection(Section):
+    """A strong-bot confirmation (``--confirm BOT``): the fast change and the strong bot's verdict side by side."""
+
+    template: ClassVar[str] = "confirm.html.j2"
+    bot: str
+    summary: str
+    table: Table
+
+
+@dataclass(frozen=True)
 class SequentialSection(Section):
     """A sequential what-if test (``compare --until-significant``): its settings, verdicts, table and LLR paths."""
 

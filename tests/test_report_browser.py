@@ -15,7 +15,7 @@ def report(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("browser") / "pigs"
     code = main(
         ["compare", "schweinebande", "--set", "pig_bonus_farm=3", "--games", "300", "--players", "2-3"]
-        + ["--bots", "heuristic,greedy", "--quiet", "--out", str(out)]
+        + ["--bots", "heuristic,greedy", "--confirm", "heuristic", "--max-games", "200", "--quiet", "--out", str(out)]
     )
     assert code == 0
     return out / "report.html"
@@ -34,6 +34,10 @@ def test_report_renders_in_chromium(browser, report, tmp_path):
     assert page.locator("h1").count() >= 1
     headings = [t.strip() for t in page.locator("h2").all_inner_texts()]
     assert len(headings) >= 3, headings
+    # the strong bot's confirmation sits beside the fast result, one row per player count, with its verdict
+    assert any(h.startswith("Confirmed with a strong bot: heuristic") for h in headings), headings
+    rows = page.locator("#confirm tbody tr").all_inner_texts()
+    assert len(rows) == 2 and all(any(v in r for v in ("confirmed", "contradicted", "undecided")) for r in rows), rows
     # every chart is embedded and decodes (no broken image, no network)
     images = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth, i.src.slice(0, 5)])")
     assert images and all(ok and width > 0 and src == "data:" for ok, width, src in images), images

@@ -192,4 +192,5 @@ def fair_all_seats(
             got = confirm_pair(Path(out) / "confirm", plans[base_key], plans[answer], confirm_bot, kw, players={p})
             rows = [{"from": plans[base_key].label, "to": plans[answer].label, **r} for r in got]
         title = f"{game}: the change from the default {name} to the fair values, confirmed with {confirm_bot}"
-        confirm_out(Path(out), confirm_bot, rows, title, as_json)
+        report = ([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat")
+        confirm_out(Path(out), confirm_bot, rows, title, as_json, report)

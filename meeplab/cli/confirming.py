@@ -79,9 +79,15 @@ def confirm_pair(where: Path, base_cfg, variant_cfg, bot, kw, delta=None, alpha=
     return rows
 
 
-def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool) -> None:
-    """A confirmation's table: kept as OUT/confirm.json and shown on stdout (or as JSON)."""
+def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool, report=None) -> None:
+    """A confirmation's table: kept as OUT/confirm.json, shown on stdout (or as JSON) and, with ``report`` (the run
+    directories, the report's path and title), set beside the fast results in OUT/report.html, written again."""
+    from meeplab.cli.common import write_report
     from meeplab.sim.core.files import atomic_write
 
-    atomic_write(out / "confirm.json", json.dumps({"bot": bot, "rows": rows}, indent=2))
+    record = {"bot": bot, "rows": rows}
+    atomic_write(out / "confirm.json", json.dumps(record, indent=2))
+    if report is not None:
+        dirs, path, report_title = report
+        write_report(dirs, path, report_title, confirm=record)
     echo_table(title, rows, as_json)

@@ -205,8 +205,9 @@ def _confirm(game, kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta
     """compare --confirm BOT: per player count, the seat that changed most replayed with BOT in every seat by a
     sequential test (``analysis.confirm``); OUT/confirm/pP holds its runs, OUT/confirm.json the table."""
     rows = confirm_pair(out / "confirm", base_cfg, variant_cfg, bot, kw, delta, alpha, beta, batch, max_games)
+    report = ([base_cfg.out, variant_cfg.out], out / "report.html", f"{game}: what-if comparison")
     confirm_out(out, bot, rows, f"{game}: the compare confirmed with {bot} (the seat that changed most, per player "
-                 "count)", as_json)  # fmt: skip
+                 "count)", as_json, report)  # fmt: skip
 
 
 @cli.command("sweep")
@@ -314,7 +315,8 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_jso
                                 only_significant=True)  # fmt: skip
             rows += [{"value": cfg.label, **r} for r in got]
         title = f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}"
-        confirm_out(Path(out), confirm_bot, rows, title, as_json)
+        report = ([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
+        confirm_out(Path(out), confirm_bot, rows, title, as_json, report)
 
 
 @cli.command("experiment")
@@ -380,7 +382,7 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
         write_report([c.out for c in cfgs], root / "report.html", title)
         rows = runs_rows([c.out for c in cfgs], [c.label for c in cfgs])
         echo_table(f"{title} (seat 1 = start player)", rows, as_json)
-        _confirm_variants(root, pairs, confirm_bot, kw, title, as_json)
+        _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [c.out for c in cfgs])
         return
     settings, metric = ex.sprt_settings(exp, n_games)
     pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
@@ -407,17 +409,19 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     if not as_json:
         for v in verdicts:
             click.echo(f"sequential test, {v}")
-    _confirm_variants(root, pairs, confirm_bot, kw, title, as_json)
+    _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [longest.out] + [v.out for _, _, v in pairs])
 
 
-def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_json: bool) -> None:
-    """experiment --confirm BOT: every variant's largest seat change against its baseline replayed with BOT."""
+def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_json: bool, dirs=()) -> None:
+    """experiment --confirm BOT: every variant's largest seat change against its baseline replayed with BOT (and the
+    report of ``dirs`` written again with it)."""
     if bot is None:
         return
     rows = []
     for name, base, var in pairs:
         rows += [{"variant": name, **r} for r in confirm_pair(root / "confirm" / name, base, var, bot, kw)]
-    confirm_out(root, bot, rows, f"{title}: each variant confirmed with {bot} (the seat that changed most)", as_json)
+    confirm_out(root, bot, rows, f"{title}: each variant confirmed with {bot} (the seat that changed most)", as_json,
+                (list(dirs), root / "report.html", title) if dirs else None)  # fmt: skip
 
 
 @cli.command("fair")
@@ -641,7 +645,9 @@ def fair_cmd(
                                confirm_bot, kw, players={s.n_players})  # fmt: skip
             rows += [{"from": f"{fair_param}={default}", "to": f"{fair_param}={answer}", **r} for r in got]
         title = f"{game}: the change from the default {fair_param} to the fairest, confirmed with {confirm_bot}"
-        confirm_out(Path(out), confirm_bot, rows, title, as_json)
+        dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
+        report = (dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}") if len(dirs) > 1 else None
+        confirm_out(Path(out), confirm_bot, rows, title, as_json, report)
 
 
 class _SeatSetting:

@@ -1,0 +1,61 @@
+"""Report section of a strong-bot confirmation (``--confirm BOT`` on compare, sweep, fair and experiment): the fast
+lineup's change and the strong bot's sequential verdict side by side, one row per question replayed. The rows are
+``OUT/confirm.json``'s (:func:`meeplab.analysis.confirm.row`), read back by :func:`confirm_section`;
+``templates/confirm.html.j2`` renders the view model (:class:`reports.views.ConfirmSection`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .format import b, num, table
+from .views import ConfirmSection
+
+#: the file a confirmation writes beside the runs it confirms
+CONFIRM_FILE = "confirm.json"
+#: the columns that name which question a row replays, in the order shown (whichever the command wrote)
+WHICH = ("value", "variant", "from", "to")
+
+
+def read_confirm(root: Path) -> dict[str, Any] | None:
+    """``root/confirm.json`` as written by ``--confirm`` (``{"bot", "rows"}``), or None when absent or not that."""
+    try:
+        data = json.loads((Path(root) / CONFIRM_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list) or not isinstance(data.get("bot"), str):
+        return None
+    return data
+
+
+def confirm_section(data: dict[str, Any]) -> ConfirmSection:
+    """The side-by-side table and the verdict counts of a confirmation."""
+    bot = data["bot"]
+    rows = [r for r in data["rows"] if isinstance(r, dict)]
+    which = [k for k in WHICH if any(k in r for r in rows)]
+    head = [*which, "players", "seat", "fast change", "fast 95% CI", f"{bot} change", f"{bot} games",
+            f"{bot} test", "verdict"]  # fmt: skip
+    body = []
+    for r in rows:
+        fast, strong = r.get("fast change"), r.get(f"{bot} change")
+        body.append(
+            [
+                *(str(r.get(k, "")) for k in which),
+                r.get("players", ""),
+                r.get("seat", ""),
+                f"{100 * fast:+.1f} pp" if isinstance(fast, (int, float)) else "–",
+                str(r.get("fast 95% CI", "")),
+                f"{100 * strong:+.1f} pp" if isinstance(strong, (int, float)) else "–",
+                num(r.get(f"{bot} games"), 0) if isinstance(r.get(f"{bot} games"), int) else "–",
+                str(r.get(f"{bot} test", "")),
+                b(str(r.get("verdict", ""))),
+            ]
+        )
+    counts = {}
+    for r in rows:
+        v = str(r.get("verdict", ""))
+        counts[v] = counts.get(v, 0) + 1
+    said = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to replay (no significant change)"
+    numeric = [False] * len(which) + [True, True, True, False, True, True, False, False]
+    return ConfirmSection(bot=bot, summary=said, table=table(head, body, numeric))
