@@ -399,29 +399,34 @@ def check_event_log(kit: Kit) -> str:
 
 
 def check_options(kit: Kit) -> str:
-    """Option classes mask only legal candidates with declared bits, and restricted play runs for every class."""
+    """Option classes mask only legal candidates with declared bits, and restricted play runs for every class, at
+    every player count (a class can exist at one count only: a mask read from a seat table sized for another)."""
     g = kit.game
     if not g.options:
         return "skipped: no option classes"
-    p = g.default_players
-    points, _, cx = kit.decision_points(p, 0, every=3, most=8)
-    limit = 1 << len(g.options)
-    seen = 0
-    for st, _ in points:
-        n = int(st.rec[0]["ctl"][C_N])
-        for i in range(n):
-            m = int(face.option_mask(st, cx, i))
-            assert 0 <= m < limit, f"candidate {i}: mask {m:b} has bits beyond the {len(g.options)} declared classes"
-            seen |= m
     from meeplab.lab.studies.options import restricted_lineup
 
+    limit = 1 << len(g.options)
+    seen = 0
     bot = kit.plain_bots()[-1]
-    for c in range(len(g.options)):
-        for mode in ("forbid", "only"):
-            lu = restricted_lineup(g, bot, p, mode, c)
-            b = g.play(kit.ctx, lu, kit.seed, 0, 1, p)
-            assert np.isfinite(b.score).all(), f"restricted play ({mode} {g.options[c][0]}) gave a non-finite score"
-    return f"classes seen: {seen:b}"
+    for p in kit.players:
+        points, _, cx = kit.decision_points(p, 0, every=3, most=8)
+        for st, _ in points:
+            n = int(st.rec[0]["ctl"][C_N])
+            for i in range(n):
+                m = int(face.option_mask(st, cx, i))
+                assert 0 <= m < limit, (
+                    f"at {p} players, candidate {i}: mask {m:b} has bits beyond the {len(g.options)} declared classes"
+                )
+                seen |= m
+        for c in range(len(g.options)):
+            for mode in ("forbid", "only"):
+                lu = restricted_lineup(g, bot, p, mode, c)
+                b = g.play(kit.ctx, lu, kit.seed, 0, 1, p)
+                assert np.isfinite(b.score).all(), (
+                    f"at {p} players, restricted play ({mode} {g.options[c][0]}) gave a non-finite score"
+                )
+    return f"classes seen: {seen:b} at {', '.join(map(str, kit.players))} players"
 
 
 def check_params(kit: Kit) -> str:
