@@ -123,15 +123,9 @@ class Kit:
             face.apply(st, cx, self.ask(st, lu, seat))
         return out, lu, cx
 
-    def decision_sample(self, p: int, g: int, covered: dict | None = None):
-        """Copies of game ``g``'s state covering its decisions with more than one candidate: per (decision kind, phase:
-        the first, middle and last third of those decisions) at most ``self.breadth`` states, spread over the cell,
-        skipping a cell ``covered`` (a dict (p, kind, phase) -> states, updated) already holds ``breadth`` of. The game
-        is played twice from its seed (once to count, once to copy), so no state is kept that is not sampled. Returns
-        ((state, seat, kind, phase) list, lineup, context)."""
-        lu = self.lineup(p, rotate=False)
-        cx = self.cx(lu)
-        covered = {} if covered is None else covered
+    def decision_kinds(self, cx, lu, p: int, g: int) -> list[int]:
+        """The decision kind of each of game ``g``'s decisions with more than one candidate, in order (the game played
+        from its seed by ``lu`` at ``p`` players): what a sample spreads over kinds and phases."""
         st = self.new(cx, p)
         face.reset(st, cx, self.seed, g)
         kinds = []
@@ -142,6 +136,19 @@ class Kit:
             if st.rec[0]["ctl"][C_N] > 1:
                 kinds.append(int(st.rec[0]["ctl"][C_KIND]))
             face.apply(st, cx, self.ask(st, lu, seat))
+        return kinds
+
+    def decision_sample(self, p: int, g: int, covered: dict | None = None):
+        """Copies of game ``g``'s state covering its decisions with more than one candidate: per (decision kind, phase:
+        the first, middle and last third of those decisions) at most ``self.breadth`` states, spread over the cell,
+        skipping a cell ``covered`` (a dict (p, kind, phase) -> states, updated) already holds ``breadth`` of. The game
+        is played twice from its seed (once to count, once to copy), so no state is kept that is not sampled. Returns
+        ((state, seat, kind, phase) list, lineup, context)."""
+        lu = self.lineup(p, rotate=False)
+        cx = self.cx(lu)
+        covered = {} if covered is None else covered
+        st = self.new(cx, p)
+        kinds = self.decision_kinds(cx, lu, p, g)
         cells: dict[tuple[int, int], list[int]] = {}
         for k, kind in enumerate(kinds):
             cells.setdefault((kind, phase_of(k, len(kinds))), []).append(k)

@@ -136,16 +136,7 @@ def _sample(kit, cx, lu, p: int, game_index: int, kinds: tuple[int, ...], covere
     {index: phase name}."""
     from .coverage import PHASES, phase_of
 
-    st = kit.new(cx, p)
-    face.reset(st, cx, kit.seed, game_index)
-    seen = []
-    while True:
-        seat = int(face.advance(st, cx))
-        if seat < 0:
-            break
-        if int(st.rec[0]["ctl"][C_N]) > 1:
-            seen.append(int(st.rec[0]["ctl"][C_KIND]))
-        face.apply(st, cx, kit.ask(st, lu, seat))
+    seen = kit.decision_kinds(cx, lu, p, game_index)
     cells: dict[tuple[int, int], list[int]] = {}
     for k, kind in enumerate(seen):
         if kind in kinds:
