@@ -531,16 +531,60 @@ class Study:
         return {lab: Comparison(base, r, self.path) for lab, r in ordered[1:]}
 
     # -- the commands' own records ------------------------------------------------------------------
+    def _every_seat(self) -> bool:
+        return self.record.get("target") == "every seat"  # fair --seats all
+
     def search(self) -> pd.DataFrame:
-        """fair: every value tried per player count (``x``, ``imbalance`` or seat gap, its ``se``)."""
+        """fair: every value tried per player count (``x``, ``imbalance`` or seat gap, its ``se``); for ``--seats
+        all`` every value vector played (``run``, then one column per seat, ``seat1`` = the start player)."""
         self._need("fair")
+        if self._every_seat():
+            rows = [
+                {
+                    "n_players": r["n_players"],
+                    "run": pt["run"],
+                    **{f"seat{i + 1}": v for i, v in enumerate(pt["values"])},
+                }
+                for r in self.record.get("results", [])
+                for pt in r.get("points", [])
+            ]
+            return pd.DataFrame(rows)
         rows = [dict(pt, n_players=r["n_players"]) for r in self.record.get("results", []) for pt in r["points"]]
         return pd.DataFrame(rows)
 
     def answers(self) -> pd.DataFrame:
-        """fair: the fairest value per player count with its interval, and the seat gap there."""
+        """fair: the fairest value per player count with its interval, and the seat gap there; for ``--seats all``
+        one row per seat (``seat`` from 1): its default, fair value and interval, what its position is worth in units
+        of the parameter, and its win rate measured at the answer."""
         self._need("fair")
         rows = []
+        if self._every_seat():
+            for r in self.record.get("results", []):
+                gap = r.get("seat_gap") or {}
+                measured = {int(x["seat"]): x for x in r.get("seats", [])}
+                for i, v in enumerate(r["values"]):
+                    m = measured.get(i + 1, {})
+                    rows.append(
+                        {
+                            "n_players": r["n_players"],
+                            "seat": i + 1,
+                            "default": r["default"][i],
+                            "value": v,
+                            "lo": r["lo"][i],
+                            "hi": r["hi"][i],
+                            "whole_range": r["whole_range"][i],
+                            "worth": r["worth"][i],
+                            "worth_lo": r["worth_lo"][i],
+                            "worth_hi": r["worth_hi"][i],
+                            "win_rate": m.get("win_rate"),
+                            "win_lo": m.get("lo"),
+                            "win_hi": m.get("hi"),
+                            "seat_gap": gap.get("gap"),
+                            "seat_gap_lo": gap.get("lo"),
+                            "seat_gap_hi": gap.get("hi"),
+                        }
+                    )
+            return pd.DataFrame(rows)
         for r in self.record.get("results", []):
             gap = r.get("seat_gap") or {}
             rows.append(

@@ -101,3 +101,21 @@ def test_fair_every_seat_confirm(tmp_path, capsys):
         assert rows == []  # nothing changed: nothing to confirm
     else:
         assert len(rows) == 1 and rows[0]["from"] == "start_feed=0,0,0" and rows[0]["players"] == 3
+
+
+def test_confirmation_json_is_one_document_and_its_limits_hold(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "s"
+    code, so, se = run_cli(["sweep", "schweinebande", "-p", "3", "-b", "greedy", "--param", "pig_bonus_farm",
+                            "--values", "2;4", "-n", "600", "--confirm", "heuristic", "--confirm-games", "200",
+                            "--confirm-delta", "0.05", "-q", "--json", "--out", str(out)], capsys)  # fmt: skip
+    assert code == 0, se
+    doc = json.loads(so)  # the sweep's table and its confirmation in one JSON document
+    assert [r["run"] for r in doc["rows"]] == ["pig_bonus_farm=2", "pig_bonus_farm=4"]
+    assert doc["confirm"]["rows"][0]["heuristic games"] <= 200
+    rec = json.loads((out / "confirm" / "pig_bonus_farm=4" / "p3" / "sprt.json").read_text())
+    assert rec["settings"]["delta"] == 0.05 and rec["settings"]["max_games"] == 200
+    code, _, se = run_cli(["sweep", "schweinebande", "--param", "pig_bonus_farm", "--values", "2;4",
+                           "--confirm-games", "200", "--out", str(tmp_path / "x")], capsys)  # fmt: skip
+    assert code == 2 and "go with --confirm BOT" in se

@@ -123,3 +123,16 @@ def test_a_parameter_that_is_not_per_seat_is_refused(tmp_path, capsys):
     args[args.index("0:5")] = "2:8"
     code, _, err = run_cli(args, capsys)
     assert code == 2 and "per-seat parameter" in err
+
+
+def test_the_api_reads_an_every_seat_answer(tmp_path, capsys):
+    import meeplab
+
+    code, _, err = run_cli(_fair(tmp_path, "--seats", "all", "--keep", "1", "--steps", "1"), capsys)
+    assert code == 0, err
+    got = meeplab.load(tmp_path / "f")
+    ans, tried = got.answers(), got.search()
+    rec = json.loads((tmp_path / "f" / "fair.json").read_text())["results"][0]
+    assert list(ans["seat"]) == [1, 2, 3] and list(ans["value"]) == rec["values"] and ans["win_rate"].notna().all()
+    assert len(tried) == len(rec["runs"]) and list(tried.columns[-3:]) == ["seat1", "seat2", "seat3"]
+    assert tried.iloc[0][["seat1", "seat2", "seat3"]].tolist() == [0.0, 0.0, 0.0]  # the defaults first

@@ -37,8 +37,11 @@ __all__ = ["cli", "main"]
 
 def main(argv=None) -> int:
     """Entry point: user errors become one line on stderr and exit code 2."""
+    from meeplab.cli.output import json_document
+
     try:
-        rv = cli.main(args=argv, prog_name="meeplab", standalone_mode=False)
+        with json_document():  # --json: one document on stdout, whatever tables the command prints
+            rv = cli.main(args=argv, prog_name="meeplab", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
     except MeeplabError as e:
         click.echo(f"meeplab: error: {e}", err=True)

@@ -174,7 +174,7 @@ def run_options(fn):
             type=float,
             default=None,
             help="Instead of --games: size the run so that a seat's win rate (compare and sweep: its change between "
-            "two rule sets) has a 95 %% interval of at most ±H, e.g. 0.02; the plan says how many games.",
+            "two rule sets) has a 95 % interval of at most ±H, e.g. 0.02; the plan says how many games.",
         ),
         click.option(
             "--players",

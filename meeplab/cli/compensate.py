@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from meeplab.cli.common import executor, run_plan, write_report
-from meeplab.cli.confirming import confirm_out, confirm_pair
+from meeplab.cli.confirming import confirm_out, confirm_pair, confirm_plan_line, plan_extras
 from meeplab.cli.output import echo_plan, echo_table
 from meeplab.cli.retuning import retune_plan_args, retuned
 from meeplab.sim.core.errors import MeeplabError
@@ -31,7 +31,9 @@ def _interval_text(comp, s: int, lo: float, hi: float) -> str:
         return f"above the range (> {hi:g}; [{a:.3g}, {b:.3g}])"
     if b < lo:
         return f"below the range (< {lo:g}; [{a:.3g}, {b:.3g}])"
-    return f"[{max(a, lo):.3g}, {min(b, hi):.3g}]"
+    if a < lo or b > hi:  # as fair.json has it, not cut at the range: how far past it the answer may lie
+        return f"[{a:.3g}, {b:.3g}] (reaches past {lo:g}..{hi:g})"
+    return f"[{a:.3g}, {b:.3g}]"
 
 
 def parse_keep(keep_text: str | None, p: int) -> int | None:
@@ -48,7 +50,23 @@ def parse_keep(keep_text: str | None, p: int) -> int | None:
 
 
 def fair_all_seats(
-    game, g, prm, name, lo, hi, players, steps, keep_text, confirm_bot, out, as_json, dry_run, kw, flags, retune=None
+    game,
+    g,
+    prm,
+    name,
+    lo,
+    hi,
+    players,
+    steps,
+    keep_text,
+    confirm_bot,
+    out,
+    as_json,
+    dry_run,
+    kw,
+    flags,
+    retune=None,
+    confirm=None,
 ) -> None:
     """Play the design, fit, play the answer and refit until it stays put (at most ``steps`` answers), then write
     OUT/fair.json and OUT/report.html and print one row per seat."""
@@ -92,6 +110,9 @@ def fair_all_seats(
         config(vec)
     what = f"fair values of {name} for every seat at {p} players: {len(design)} design runs, at most {steps} answers"
     rt = retune_plan_args([config(design[0])[1]] * (len(design) + steps), retune, kw["quiet"])
+    rt = plan_extras(
+        rt, confirm_plan_line(confirm_bot, confirm or {}, "the change from the defaults to the fair values")
+    )
     if echo_plan(what, [config(design[0])[1]] * (len(design) + steps), dry_run, kw["quiet"], **rt):
         return
     played: dict[str, tuple] = {}
@@ -144,6 +165,7 @@ def fair_all_seats(
         "notes": comp.notes,
         "run": str(where),
         "runs": [str(plans[k].out) for k in played],
+        "points": [{"values": list(played[k]), "run": str(plans[k].out)} for k in played],
         "seats": seats.select(pl.col("seat") + 1, "win_rate", "lo", "hi").to_dicts(),
         "seat_gap": {"gap": gp.gap, "lo": gp.lo, "hi": gp.hi, "best": gp.best, "worst": gp.worst},
     }
@@ -189,7 +211,8 @@ def fair_all_seats(
         base_key = _key(base, integer)
         rows = []
         if answer != base_key:
-            got = confirm_pair(Path(out) / "confirm", plans[base_key], plans[answer], confirm_bot, kw, players={p})
+            got = confirm_pair(Path(out) / "confirm", plans[base_key], plans[answer], confirm_bot, kw, confirm["delta"],
+                               max_games=confirm["max_games"], players={p})  # fmt: skip
             rows = [{"from": plans[base_key].label, "to": plans[answer].label, **r} for r in got]
         title = f"{game}: the change from the default {name} to the fair values, confirmed with {confirm_bot}"
         report = ([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat")

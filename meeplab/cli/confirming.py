@@ -13,6 +13,57 @@ from meeplab.cli.common import executor
 from meeplab.cli.output import echo_table
 from meeplab.sim.core.errors import MeeplabError
 
+#: a confirmation's sequential test: the change it tells from none, and the most games per player count and side
+CONFIRM_DELTA, CONFIRM_MAX_GAMES = 0.03, 10_000
+
+
+def confirm_limits(f):
+    """``--confirm-delta`` and ``--confirm-games`` of a command with ``--confirm`` (sweep, fair, experiment; compare
+    takes its --delta and --max-games): what the strong bot's sequential test tells apart and its game limit."""
+    f = click.option(
+        "--confirm-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"With --confirm: at most N games per player count and side for each question (default "
+        f"{CONFIRM_MAX_GAMES:,}; the sequential test usually stops far sooner).",
+    )(f)
+    return click.option(
+        "--confirm-delta",
+        type=float,
+        default=None,
+        metavar="D",
+        help=f"With --confirm: the change in the seat's win rate the strong bot's test tells from none (default "
+        f"{CONFIRM_DELTA}).",
+    )(f)
+
+
+def confirm_settings(bot: str | None, delta: float | None, games: int | None) -> dict:
+    """The confirmation's delta and game limit (one-line refusals: given without --confirm, or out of range)."""
+    if bot is None:
+        if delta is not None or games is not None:
+            raise MeeplabError("--confirm-delta and --confirm-games go with --confirm BOT")
+        return {}
+    if delta is not None and not 0.0 < delta < 1.0:
+        raise MeeplabError(f"--confirm-delta must be between 0 and 1 (0.03 = 3 points), got {delta}")
+    if games is not None and games < 1:
+        raise MeeplabError(f"--confirm-games must be a positive number of games, got {games}")
+    return {
+        "delta": CONFIRM_DELTA if delta is None else delta,
+        "max_games": CONFIRM_MAX_GAMES if games is None else games,
+    }
+
+
+def confirm_plan_line(bot: str | None, settings: dict, questions: str) -> list[str]:
+    """The plan's line for a confirmation (what the strong bot may play at most; its speed is not priced: a search
+    bot would have to be compiled and timed to do so)."""
+    if bot is None:
+        return []
+    return [
+        f"then --confirm {bot}: {questions} replayed by a sequential test (a change of {settings['delta']:g} against "
+        f"none), at most {settings['max_games']:,} games per player count for baseline and variant each"
+    ]
+
 
 def known_bot(game: str, bot: str | None, bot_configs) -> None:
     """``--confirm BOT``: refused in one line, before anything is played, when the game has no such bot."""
@@ -71,9 +122,9 @@ def confirm_pair(where: Path, base_cfg, variant_cfg, bot, kw, delta=None, alpha=
                 err=True,
             )
         record = run_sprt(
-            strong_b, strong_v, kw, at, metric=f"seat:{fast.seat}", delta=delta if delta is not None else 0.03,
+            strong_b, strong_v, kw, at, metric=f"seat:{fast.seat}", delta=delta if delta is not None else CONFIRM_DELTA,
             elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
-            max_games=max_games if max_games is not None else 10_000,
+            max_games=max_games if max_games is not None else CONFIRM_MAX_GAMES,
         )  # fmt: skip
         rows.append(cf.row(fast, record["tests"][0], bot))
     return rows
@@ -90,4 +141,13 @@ def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool
     if report is not None:
         dirs, path, report_title = report
         write_report(dirs, path, report_title, confirm=record)
-    echo_table(title, rows, as_json)
+    echo_table(title, rows, as_json, key="confirm")
+
+
+def plan_extras(args: dict, lines: list[str]) -> dict:
+    """:func:`~meeplab.cli.output.echo_plan`'s keyword arguments ``args`` (``--retune``'s, say) with ``lines`` added
+    to the plan."""
+    if not lines:
+        return args
+    before = args.get("extra")
+    return {**args, "extra": lambda est: [*(before(est) if before else []), *lines]}

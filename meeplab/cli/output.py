@@ -9,6 +9,7 @@ start player), paired changes against the baseline with Holm's marks, and the se
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Sequence
@@ -113,10 +114,39 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def echo_table(title: str, rows: list[dict[str, Any]], as_json: bool, extra: dict[str, Any] | None = None) -> None:
-    """The result table on stdout: aligned columns under a title line, or ``{"title", "rows", ...}`` as JSON."""
+#: the JSON document of the command running now, while :func:`json_document` holds it (None: print at once)
+_HELD: list[dict[str, Any]] | None = None
+
+
+@contextlib.contextmanager
+def json_document():
+    """Around a command (``meeplab.cli.main``): every table it prints as JSON (``--json``) goes into one document,
+    printed when the command ends, so that a command that prints its result and then, say, its confirmation by a
+    strong bot gives one valid JSON document: the first table is the document, later ones sit under their ``key``
+    (``confirm``)."""
+    global _HELD
+    outer, _HELD = _HELD, []
+    try:
+        yield
+    finally:
+        held, _HELD = _HELD, outer
+        if held:
+            click.echo(json.dumps(held[0], indent=1, default=_jsonable))
+
+
+def echo_table(
+    title: str, rows: list[dict[str, Any]], as_json: bool, extra: dict[str, Any] | None = None, key: str | None = None
+) -> None:
+    """The result table on stdout: aligned columns under a title line, or ``{"title", "rows", ...}`` as JSON (within
+    :func:`json_document`, the command's one document; a later table under ``key``)."""
     if as_json:
-        click.echo(json.dumps({"title": title, **(extra or {}), "rows": rows}, indent=1, default=_jsonable))
+        doc = {"title": title, **(extra or {}), "rows": rows}
+        if _HELD is None:
+            click.echo(json.dumps(doc, indent=1, default=_jsonable))
+        elif not _HELD:
+            _HELD.append(doc)
+        else:
+            _HELD[0][key or f"table_{len(_HELD[0])}"] = doc
         return
     click.echo(title)
     if not rows:

@@ -24,7 +24,17 @@ from meeplab.cli.common import (
     run_plan,
     write_report,
 )
-from meeplab.cli.confirming import capped, confirm_out, confirm_pair, known_bot, run_sprt
+from meeplab.cli.confirming import (
+    capped,
+    confirm_limits,
+    confirm_out,
+    confirm_pair,
+    confirm_plan_line,
+    confirm_settings,
+    known_bot,
+    plan_extras,
+    run_sprt,
+)
 from meeplab.cli.output import compare_rows, echo_plan, echo_table, output_options, runs_rows
 from meeplab.cli.retuning import retune_option, retune_plan_args, retuned
 from meeplab.lab.studies.experiment import parse_players
@@ -244,9 +254,12 @@ def _confirm(game, kw, out: Path, base_cfg, variant_cfg, bot, delta, alpha, beta
     help="After the sweep, replay every value whose largest seat change against the first is significant with BOT "
     "in every seat (a strong bot), by a sequential test as compare --confirm; OUT/confirm.json.",
 )
+@confirm_limits
 @retune_option
 @output_options
-def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_json, dry_run, **kw):
+def sweep_cmd(
+    game, sweep_params, sweep_values, out, confirm_bot, confirm_delta, confirm_games, retune, as_json, dry_run, **kw
+):
     """Run GAME once per value of one parameter, or per pair of values of two (same seeds), and chart it.
 
     Changes against the first run are marked with Holm's correction across all points (named in the
@@ -280,6 +293,7 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_jso
             raise MeeplabError(f"--values for {name} needs at least two values separated by ';'")
         axes.append([(name, v) for v in values])
     known_bot(g.id, confirm_bot, kw["bot_configs"])
+    confirm = confirm_settings(confirm_bot, confirm_delta, confirm_games)
     cfgs = []
     for point in itertools.product(*axes):
         sets = tuple(kw["sets"]) + tuple(settings[n].set_text(v) if n in settings else f"{n}={v}" for n, v in point)
@@ -293,6 +307,9 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_jso
         )
         cfgs.append(cfg)
     rt = retune_plan_args(cfgs, retune, kw["quiet"])
+    rt = plan_extras(
+        rt, confirm_plan_line(confirm_bot, confirm, "every value whose largest seat change is significant")
+    )
     if echo_plan(f"sweep of {' x '.join(sweep_params)}", cfgs, dry_run, kw["quiet"], **rt):
         return
     cfgs = retuned(cfgs, retune, Path(out), kw["quiet"])
@@ -312,7 +329,7 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_jso
         rows = []
         for cfg in cfgs[1:]:
             got = confirm_pair(Path(out) / "confirm" / cfg.out.name, cfgs[0], cfg, confirm_bot, kw,
-                                only_significant=True)  # fmt: skip
+                                confirm["delta"], max_games=confirm["max_games"], only_significant=True)  # fmt: skip
             rows += [{"value": cfg.label, **r} for r in got]
         title = f"{game}: the sweep's significant changes against {cfgs[0].label} confirmed with {confirm_bot}"
         report = ([c.out for c in cfgs], Path(out) / "report.html", f"{game}: sweep of {' x '.join(sweep_params)}")
@@ -353,8 +370,23 @@ def sweep_cmd(game, sweep_params, sweep_values, out, confirm_bot, retune, as_jso
     help="After the experiment, replay each variant's largest seat change with BOT in every seat (a strong bot) by "
     "a sequential test, as compare --confirm; OUT/confirm.json.",
 )
+@confirm_limits
 @output_options
-def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet, confirm_bot, as_json, dry_run):
+def experiment_cmd(
+    file,
+    out,
+    n_games,
+    threads,
+    workers,
+    scheduler,
+    force,
+    quiet,
+    confirm_bot,
+    confirm_delta,
+    confirm_games,
+    as_json,
+    dry_run,
+):
     """Play a whole what-if experiment from one TOML file and write one report against its baseline.
 
     The file names the game, players, bots, games (or SPRT settings), the baseline parameters and named
@@ -373,21 +405,23 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     kw = {"workers": workers, "scheduler": scheduler, "threads": threads, "quiet": quiet, "shard": None, "chunk": None}
     title = exp.title or f"{exp.game}: experiment {Path(file).stem}"
     known_bot(exp.game, confirm_bot, exp.bot_configs)
+    confirm = confirm_settings(confirm_bot, confirm_delta, confirm_games)
+    more = plan_extras({}, confirm_plan_line(confirm_bot, confirm, "each variant's largest seat change"))
     if exp.sprt is None:
         pairs = ex.plan(exp, root, n_games, threads, force, progress=not quiet)
         cfgs = [pairs[0][1]] + [v for _, _, v in pairs]
-        if echo_plan(f"experiment {Path(file).name}", cfgs, dry_run, quiet):
+        if echo_plan(f"experiment {Path(file).name}", cfgs, dry_run, quiet, **more):
             return
         play_runs(cfgs, kw)
         write_report([c.out for c in cfgs], root / "report.html", title)
         rows = runs_rows([c.out for c in cfgs], [c.label for c in cfgs])
         echo_table(f"{title} (seat 1 = start player)", rows, as_json)
-        _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [c.out for c in cfgs])
+        _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [c.out for c in cfgs], confirm)
         return
     settings, metric = ex.sprt_settings(exp, n_games)
     pairs = ex.plan(exp, root, n_games, threads, True, progress=False)
     plan = [capped(c, settings.max_games) for _, b, v in pairs for c in (b, v)]
-    if echo_plan(f"experiment {Path(file).name}, sequential tests", plan, dry_run, quiet):
+    if echo_plan(f"experiment {Path(file).name}, sequential tests", plan, dry_run, quiet, **more):
         return
     verdicts = []
     for name, base, var in pairs:
@@ -409,17 +443,21 @@ def experiment_cmd(file, out, n_games, threads, workers, scheduler, force, quiet
     if not as_json:
         for v in verdicts:
             click.echo(f"sequential test, {v}")
-    _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [longest.out] + [v.out for _, _, v in pairs])
+    _confirm_variants(root, pairs, confirm_bot, kw, title, as_json, [longest.out] + [v.out for _, _, v in pairs],
+                      confirm)  # fmt: skip
 
 
-def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_json: bool, dirs=()) -> None:
+def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_json: bool, dirs=(), confirm=None) -> None:
     """experiment --confirm BOT: every variant's largest seat change against its baseline replayed with BOT (and the
     report of ``dirs`` written again with it)."""
     if bot is None:
         return
     rows = []
     for name, base, var in pairs:
-        rows += [{"variant": name, **r} for r in confirm_pair(root / "confirm" / name, base, var, bot, kw)]
+        got = confirm_pair(
+            root / "confirm" / name, base, var, bot, kw, confirm["delta"], max_games=confirm["max_games"]
+        )
+        rows += [{"variant": name, **r} for r in got]
     confirm_out(root, bot, rows, f"{title}: each variant confirmed with {bot} (the seat that changed most)", as_json,
                 (list(dirs), root / "report.html", title) if dirs else None)  # fmt: skip
 
@@ -482,6 +520,7 @@ def _confirm_variants(root: Path, pairs, bot: str | None, kw, title: str, as_jso
     help="After the search, replay the change from the default rules to the fair value with BOT in every seat (a "
     "strong bot) by a sequential test on the seat that changed most, as compare --confirm; OUT/confirm.json.",
 )
+@confirm_limits
 @click.option(
     "--out",
     "-o",
@@ -501,6 +540,8 @@ def fair_cmd(
     keep_seat,
     retune,
     confirm_bot,
+    confirm_delta,
+    confirm_games,
     out,
     as_json,
     dry_run,
@@ -540,6 +581,7 @@ def fair_cmd(
     if confirm_bot is not None and target == "bots":
         raise MeeplabError("--confirm replays the seats' change with one strong bot; --target bots compares two bots")
     known_bot(g.id, confirm_bot, kw["bot_configs"])
+    confirm = confirm_settings(confirm_bot, confirm_delta, confirm_games)
     if all_seats is not None:
         from meeplab.cli.compensate import fair_all_seats
 
@@ -547,7 +589,7 @@ def fair_cmd(
             raise MeeplabError(f"--seats all sets every seat's value; give --param {name}, not {fair_param}")
         kw = resume_unless_force(apply_precision(kw, game))
         fair_all_seats(game, g, prm, name, lo, hi, players, steps, keep_seat, confirm_bot, out, as_json, dry_run, kw,
-                       flags, retune)  # fmt: skip
+                       flags, retune, confirm)  # fmt: skip
         return
     bots = parse_bots(default_bots(g.id, kw["bots"]))
     pair = None
@@ -582,6 +624,7 @@ def fair_cmd(
         config(x)
     what_plan = f"fair search over {fair_param} in {fair_range}, at most {steps + 2} values"
     rt = retune_plan_args([config(lo)[1]] * (steps + 2), retune, kw["quiet"])
+    rt = plan_extras(rt, confirm_plan_line(confirm_bot, confirm, "the change from the default to the fair value"))
     if echo_plan(what_plan, [config(lo)[1]] * (steps + 2), dry_run, kw["quiet"], **rt):
         return
     refit = (lambda cfg: retuned([cfg], retune, Path(out), kw["quiet"])[0]) if retune is not None else None
@@ -642,7 +685,8 @@ def fair_cmd(
             if answer == default:
                 continue  # the fair value is the default: no change to confirm
             got = confirm_pair(Path(out) / "confirm" / f"{setting.dir_name}={answer}", plans[default], plans[answer],
-                               confirm_bot, kw, players={s.n_players})  # fmt: skip
+                               confirm_bot, kw, confirm["delta"], max_games=confirm["max_games"],
+                               players={s.n_players})  # fmt: skip
             rows += [{"from": f"{fair_param}={default}", "to": f"{fair_param}={answer}", **r} for r in got]
         title = f"{game}: the change from the default {fair_param} to the fairest, confirmed with {confirm_bot}"
         dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
