@@ -21,7 +21,7 @@ from __future__ import annotations
 import click
 
 try:
-    from meeplab.cli import check, info, learn, new, play, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
+    from meeplab.cli import check, fair, info, learn, new, play, quality, rankings, runs, skill, view, whatif  # noqa: F401  (each registers its commands on cli)
     from meeplab.cli.common import cli
     from meeplab.sim.core.errors import MeeplabError
 except ImportError as _exc:  # e.g. a numba without the internals meeplab patches: one line, exit 2
