@@ -35,7 +35,7 @@ def confirm_section(data: dict[str, Any]) -> ConfirmSection:
     rows = [r for r in data["rows"] if isinstance(r, dict)]
     which = [k for k in WHICH if any(k in r for r in rows)]
     head = [*which, "players", "seat", "fast change", "fast 95% CI", f"{bot} change", f"{bot} games",
-            f"{bot} test", "verdict"]  # fmt: skip
+            f"{bot} test", "verdict", f"{bot}'s own seats (baseline)"]  # fmt: skip
     body = []
     for r in rows:
         fast, strong = r.get("fast change"), r.get(f"{bot} change")
@@ -49,7 +49,10 @@ def confirm_section(data: dict[str, Any]) -> ConfirmSection:
                 f"{100 * strong:+.1f} pp" if isinstance(strong, (int, float)) else "–",
                 num(r.get(f"{bot} games"), 0) if isinstance(r.get(f"{bot} games"), int) else "–",
                 str(r.get(f"{bot} test", "")),
-                b(str(r.get("verdict", ""))),
+                b(str(r.get("verdict", "")))
+                if not r.get("caveat")
+                else [b(str(r.get("verdict", ""))), " (not credible)"],
+                str(r.get(f"{bot} seats (baseline)", "–")),
             ]
         )
     counts = {}
@@ -57,5 +60,8 @@ def confirm_section(data: dict[str, Any]) -> ConfirmSection:
         v = str(r.get("verdict", ""))
         counts[v] = counts.get(v, 0) + 1
     said = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to replay (no significant change)"
-    numeric = [False] * len(which) + [True, True, True, False, True, True, False, False]
+    caveats = sorted({str(r["caveat"]) for r in rows if r.get("caveat")})
+    if caveats:
+        said += ". Caution: " + "; ".join(caveats) + " (docs/findings.md): confirm with the bot behind the finding"
+    numeric = [False] * len(which) + [True, True, True, False, True, True, False, False, False]
     return ConfirmSection(bot=bot, summary=said, table=table(head, body, numeric))

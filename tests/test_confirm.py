@@ -119,3 +119,20 @@ def test_confirmation_json_is_one_document_and_its_limits_hold(tmp_path, capsys)
     code, _, se = run_cli(["sweep", "schweinebande", "--param", "pig_bonus_farm", "--values", "2;4",
                            "--confirm-games", "200", "--out", str(tmp_path / "x")], capsys)  # fmt: skip
     assert code == 2 and "go with --confirm BOT" in se
+
+
+def test_a_strong_bot_that_misses_the_settled_finding_is_called_not_credible(tmp_path, capsys):
+    """Schweinebande's learned plays the start player's edge as tuned does (0.85 at 3 players, the settled finding
+    0.43-0.47): its confirmation carries its own seats and a caveat, in confirm.json and the report."""
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "c"
+    code, _, se = run_cli(["compare", "schweinebande", "-p", "3", "-n", "400", "-b", "greedy", "--set",
+                           "pig_bonus_farm=4", "--confirm", "learned", "--max-games", "200", "-q", "--out", str(out)],
+                          capsys)  # fmt: skip
+    assert code == 0, se
+    row = json.loads((out / "confirm.json").read_text())["rows"][0]
+    first = float(row["learned seats (baseline)"].split(",")[0])
+    assert first > 0.6 and "not credible" in row["caveat"]
+    page = (out / "report.html").read_text()
+    assert "(not credible)" in page and "confirm with the bot behind the finding" in page

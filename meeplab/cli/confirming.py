@@ -126,8 +126,29 @@ def confirm_pair(where: Path, base_cfg, variant_cfg, bot, kw, delta=None, alpha=
             elo=None, alpha=alpha, beta=beta, alternative="two-sided", batch=min(batch, 200),
             max_games=max_games if max_games is not None else CONFIRM_MAX_GAMES,
         )  # fmt: skip
-        rows.append(cf.row(fast, record["tests"][0], bot))
+        rows.append(dict(cf.row(fast, record["tests"][0], bot), **_strong_seats(at / "baseline", fast.n_players, bot)))
     return rows
+
+
+def _strong_seats(where: Path, p: int, bot: str) -> dict:
+    """The strong bot's own seat win rates in its baseline run (seat 1 first), and a caveat where that run, at the
+    default rules, misses the game's settled seat finding: then the bot's verdict is not credible either."""
+    import polars as pl
+
+    from meeplab.analysis.load import load_run
+    from meeplab.analysis.settled import run_disagreements
+    from meeplab.analysis.stats import run_stats
+
+    try:
+        run = load_run(where)
+        st = run_stats(run)
+    except MeeplabError:
+        return {}
+    seats = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
+    out = {f"{bot} seats (baseline)": ", ".join(f"{w:.2f}" for w in seats["win_rate"].to_list())}
+    if any("bot artefact" in line for line in run_disagreements(run, st)):
+        out["caveat"] = f"{bot} misses the settled seat finding at these rules: its verdict is not credible here"
+    return out
 
 
 def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool, report=None) -> None:
