@@ -214,7 +214,7 @@ def disagreements(
         return [
             f"{players} players: the rules differ from the defaults, where the settled seat finding holds "
             f"({item.finding}; {item.bot}); confirm this run's seat findings with strong bots (meeplab ladder GAME "
-            "--set ..., or the same run with --bots ismcts)"
+            f"--set ..., or the same run with --bots {item.bot})"
         ]
     if len(set(bots)) != 1 or len(seats) != players:
         return []

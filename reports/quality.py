@@ -511,7 +511,7 @@ def skill_note(meta: dict) -> list[Fragment]:
         return []
     game = str(meta.get("game", "GAME"))
     players = [int(p) for p in meta.get("players") or []] or [3]
-    rungs = ",".join(dict.fromkeys([*bots, "rollout"]))
+    rungs = ",".join(dict.fromkeys([*bots, _settling_bot(game, players)]))
     p = ",".join(map(str, players))
     return [
         b("Players' skill:"),
@@ -521,3 +521,20 @@ def skill_note(meta: dict) -> list[Fragment]:
         code(f"meeplab ladder {game} --players {p} --bots {rungs} --out runs/ladder"),
         ".",
     ]
+
+
+def _settling_bot(game: str, players: list[int]) -> str:
+    """The search bot behind the game's settled seat finding at the first of ``players`` that has one
+    (``ismcts-flat``, ``ismcts``), else ``ismcts``: the rung a ladder that checks a fast bot should reach."""
+    from meeplab.analysis.settled import load_settled
+    from meeplab.sim.core.errors import MeeplabError
+    from meeplab.sim.core.registry import get_game
+
+    try:
+        settled = load_settled(get_game(game))
+    except (MeeplabError, KeyError):
+        return "ismcts"
+    for p in players:
+        if p in settled:
+            return settled[p].bot
+    return "ismcts"
