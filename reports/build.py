@@ -15,6 +15,7 @@ from meeplab.sim.core.errors import MeeplabError
 from . import charts
 from .compare import comparison_section, overview_section, sweep_section
 from .confirm import confirm_section
+from .fair import fair_section
 from .format import slug
 from .ladder import build_ladder_report
 from .options import build_options_report
@@ -31,13 +32,18 @@ FOLD_FROM = 3
 
 
 def build_report(
-    paths: list[str | Path], out: str | Path, title: str | None = None, confirm: dict | None = None
+    paths: list[str | Path],
+    out: str | Path,
+    title: str | None = None,
+    confirm: dict | None = None,
+    answer: dict | None = None,
 ) -> Path:
     """Write one self-contained HTML report for the run directories ``paths`` to ``out``.
 
     With several runs the first is the baseline of the comparison section. ``confirm``: a strong-bot confirmation of
-    the what-if (``OUT/confirm.json``, :func:`reports.confirm.read_confirm`), shown after the overview. Returns the
-    path written. Bad inputs raise :class:`MeeplabError` naming the path."""
+    the what-if (``OUT/confirm.json``, :func:`reports.confirm.read_confirm`), shown after the overview; ``answer``:
+    ``meeplab fair``'s record (``OUT/fair.json``), its answer shown first. Returns the path written. Bad inputs
+    raise :class:`MeeplabError` naming the path."""
     if isinstance(paths, (str, Path)):
         paths = [paths]
     paths = list(paths)
@@ -81,6 +87,9 @@ def build_report(
             toc.append(("sweep", f"Sweep: {sweep}"))
         if grid:
             toc.append(("sweep2", f"Sweep: {grid[0]} × {grid[1]}"))
+        if answer is not None:
+            toc.insert(0, ("fair", f"Fairest {answer.get('param', '')}"))
+            sections.append(fair_section(answer))
         sections.append(overview_section(runs, stats, labels, anchors))
         if confirm is not None:
             toc.insert(0, ("confirm", f"Confirmed with {confirm['bot']}"))

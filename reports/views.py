@@ -326,6 +326,17 @@ class GridSection(Section):
 
 
 @dataclass(frozen=True)
+class FairSection(Section):
+    """``meeplab fair``'s answer: what was searched, the answer's table and the search's notes."""
+
+    template: ClassVar[str] = "fair.html.j2"
+    param: str
+    how: str
+    notes: tuple[str, ...]
+    table: Table
+
+
+@dataclass(frozen=True)
 class ConfirmSection(Section):
     """A strong-bot confirmation (``--confirm BOT``): the fast change and the strong bot's verdict side by side."""
 

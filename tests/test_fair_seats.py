@@ -92,6 +92,8 @@ def test_the_command_on_a_tiny_budget(tmp_path, capsys):
     assert [s["seat"] for s in r["seats"]] == [1, 2, 3] and sum(r["predicted"]) == pytest.approx(1.0)
     assert 4 <= len(r["runs"]) <= 4 + 3 and r["run"] in r["runs"]  # the design, then at most steps + 1 answers
     assert [row["seat"] for row in table["rows"]] == [1, 2, 3] and (tmp_path / "f" / "report.html").exists()
+    page = (tmp_path / "f" / "report.html").read_text()  # the answer is the report's first section
+    assert page.index('id="fair"') < page.index("Runs in this report") and "seat worth (units)" in page
     again = run_cli(_fair(tmp_path, "--seats", "all", "--keep", "1", "--steps", "2", "--json"), capsys)
     assert again[0] == 0 and json.loads(again[1])["rows"] == table["rows"]  # resumed: the same answer, nothing new
 

@@ -76,6 +76,8 @@ def test_fair_command_on_a_tiny_budget(tmp_path, capsys):
     assert r["seat_gap"]["best"] in (1, 2) and 0 <= r["seat_gap"]["gap"] <= 1
     assert "quartet_size" in text.out
     assert text.out.count("fairest quartet_size") == 1  # the answer once, as the result table; details on stderr
+    page = (out / "report.html").read_text()
+    assert page.index('id="fair"') < page.index("Runs in this report") and "Fairest quartet_size" in page
     assert r["whole_range"] == (r["crossing"] and r["lo"] <= 2 and r["hi"] >= 12)
     if r["whole_range"]:  # an interval over the whole searched range is no answer, and says so
         assert "no answer" in text.out and "the whole range" in text.out

@@ -440,15 +440,16 @@ def echo_summary(meta: dict, out) -> None:
     )
 
 
-def write_report(dirs, out, title, confirm=None):
+def write_report(dirs, out, title, confirm=None, answer=None):
     """Build one HTML report from the run directories ``dirs`` into ``out``, say so on stderr, return its path;
-    ``confirm``: a strong-bot confirmation to show beside the fast results (``OUT/confirm.json``'s record)."""
+    ``confirm``: a strong-bot confirmation to show beside the fast results (``OUT/confirm.json``'s record);
+    ``answer``: ``meeplab fair``'s record, shown first."""
     from meeplab.analysis.load import same_game
     from meeplab.reports import build_report
 
     same_game([Path(d) for d in dirs])
     try:
-        path = build_report([Path(d) for d in dirs], Path(out), title=title, confirm=confirm)
+        path = build_report([Path(d) for d in dirs], Path(out), title=title, confirm=confirm, answer=answer)
     except OSError as exc:  # a full disk, a read-only folder: say which file and what to do
         raise MeeplabError(
             f"cannot write the report {exc.filename or out}: {exc.strerror or exc}; free some space or choose "

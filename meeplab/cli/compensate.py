@@ -172,7 +172,8 @@ def fair_all_seats(
     record = {"game": g.id, "param": name, "range": [lo, hi], "target": "every seat", "games": comp.games,
               "keep": None if keep is None else keep + 1, "results": [res]}  # fmt: skip
     atomic_write(Path(out) / "fair.json", json.dumps(record, indent=2))
-    write_report([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat")
+    write_report([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat",
+                 answer=record)  # fmt: skip
     kept = "the seats' total kept" if keep is None else f"seat {keep + 1}'s value kept"
     if not kw["quiet"]:
         for n in comp.notes:
@@ -215,5 +216,6 @@ def fair_all_seats(
                                max_games=confirm["max_games"], players={p})  # fmt: skip
             rows = [{"from": plans[base_key].label, "to": plans[answer].label, **r} for r in got]
         title = f"{game}: the change from the default {name} to the fair values, confirmed with {confirm_bot}"
-        report = ([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat")
+        report = ([plans[k].out for k in played], Path(out) / "report.html", f"{game}: fair {name} for every seat",
+                  record)  # fmt: skip
         confirm_out(Path(out), confirm_bot, rows, title, as_json, report)

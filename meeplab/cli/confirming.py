@@ -153,15 +153,16 @@ def _strong_seats(where: Path, p: int, bot: str) -> dict:
 
 def confirm_out(out: Path, bot: str, rows: list[dict], title: str, as_json: bool, report=None) -> None:
     """A confirmation's table: kept as OUT/confirm.json, shown on stdout (or as JSON) and, with ``report`` (the run
-    directories, the report's path and title), set beside the fast results in OUT/report.html, written again."""
+    directories, the report's path and title, and a fair search's record), set beside the fast results in
+    OUT/report.html, written again."""
     from meeplab.cli.common import write_report
     from meeplab.sim.core.files import atomic_write
 
     record = {"bot": bot, "rows": rows}
     atomic_write(out / "confirm.json", json.dumps(record, indent=2))
     if report is not None:
-        dirs, path, report_title = report
-        write_report(dirs, path, report_title, confirm=record)
+        dirs, path, report_title, *answer = report
+        write_report(dirs, path, report_title, confirm=record, answer=answer[0] if answer else None)
     echo_table(title, rows, as_json, key="confirm")
 
 

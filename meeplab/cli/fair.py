@@ -236,7 +236,7 @@ def fair_cmd(
     fr.save(Path(out), record)
     dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
     if len(dirs) > 1:
-        write_report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}")
+        write_report(dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}", answer=record)
     rows = [
         {
             "players": r["n_players"],
@@ -266,7 +266,7 @@ def fair_cmd(
             rows += [{"from": f"{fair_param}={default}", "to": f"{fair_param}={answer}", **r} for r in got]
         title = f"{game}: the change from the default {fair_param} to the fairest, confirmed with {confirm_bot}"
         dirs = sorted({v[0] for v in cache.values()}, key=lambda d: float(str(d.name).split("=", 1)[1]))
-        report = (dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}") if len(dirs) > 1 else None
+        report = (dirs, Path(out) / "report.html", f"{game}: fairest {fair_param}", record) if len(dirs) > 1 else None
         confirm_out(Path(out), confirm_bot, rows, title, as_json, report)
 
 
