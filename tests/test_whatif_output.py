@@ -186,3 +186,5 @@ def test_a_bot_in_every_seat_gets_no_degenerate_interval(tmp_path, capsys):
     assert code == 0, se
     (row,) = json.loads(so)["rows"]
     assert row["95% CI greedy"] == "– (every seat)" and row["win greedy"] == pytest.approx(1 / row["players"])
+    seats = [row[f"seat {k}"] for k in range(1, row["players"] + 1)]  # what it does say: each seat's win rate
+    assert sum(float(x.split()[0]) for x in seats) == pytest.approx(1.0, abs=0.01) and all("[" in x for x in seats)

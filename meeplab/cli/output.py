@@ -179,8 +179,9 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: bool = True) -> list[dict[str, Any]]:
-    """Per run and player count: each bot's win rate (per seat) with its 95% interval, and the seat gap among equal
-    bots with its interval and the best and worst seat (1 = start player)."""
+    """Per run and player count: each bot's win rate (per seat) with its 95% interval (with one bot in every seat, each
+    seat's win rate with its interval instead: ``seat 1`` = the start player), and the seat gap among equal bots with
+    its interval and the best and worst seat (1 = start player)."""
     import polars as pl
 
     from meeplab.analysis.compare import pairing
@@ -199,11 +200,17 @@ def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: b
         for p in run.players:
             bb = st.by_bot.filter(pl.col("n_players") == p)
             row: dict[str, Any] = {"run": lab, "players": p}
+            alone = False
             for r in bb.iter_rows(named=True):
                 row[f"win {r['bot']}"] = r["win_rate"]
                 # a bot in every seat wins 1/P per seat by construction: no interval to give
                 every = r["seats_per_game"] >= p - 1e-9
+                alone = alone or every
                 row[f"95% CI {r['bot']}"] = "– (every seat)" if every else _ci(r["lo"], r["hi"])
+            if alone:  # one bot in every seat: what the run says is each seat's win rate (seat 1 = start player)
+                seats = st.by_seat.filter(pl.col("n_players") == p).sort("seat")
+                for r in seats.iter_rows(named=True):
+                    row[f"seat {int(r['seat']) + 1}"] = f"{r['win_rate']:.3f} {_ci(r['lo'], r['hi'])}"
             g = gap_of.get(p, [None] * len(runs))[i]
             if g is not None:
                 row["seat gap"] = g.gap
