@@ -216,6 +216,10 @@ def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: b
                 row["seat gap"] = g.gap
                 row["seat gap 95% CI"] = _ci(g.lo, g.hi)
                 row["best/worst seat"] = f"{g.best}/{g.worst}" if g.best > 0 else "–"
+                # the gap of the best and worst seat picked from the data never reaches 0: the seat test says
+                # whether there is a seat effect at all
+                sp = st.seat_p.get(p, math.nan)
+                row["seat effect p"] = "–" if not math.isfinite(sp) else "< 0.001" if sp < 0.001 else f"{sp:.3f}"
                 if i > 0:
                     row["gap change"] = g.d
                     row["gap change 95% CI"] = _ci(g.d_lo, g.d_hi)
