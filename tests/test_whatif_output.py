@@ -20,7 +20,7 @@ def test_dry_run_prints_the_plan_and_an_estimate_only(tmp_path, capsys, monkeypa
     code, so, se = run_cli(["run", *SB, "--out", str(out), "--dry-run"], capsys)
     assert code == 0, se
     assert so.startswith("plan: run: schweinebande, 1 run x 40 games per player count, players 2, bots tuned: 40 games")
-    assert "estimate: unknown: the Schweinebande engine is not compiled yet" in so  # a dry run does not compile
+    assert "estimate: unknown: the Schweinebande engine has not run here" in so  # a dry run does not compile
     assert not out.exists()  # nothing played, nothing written
     code, _, se = run_cli(["run", *SB, "-q", "--out", str(tmp_path / "first")], capsys)  # compiles (or loads) it
     assert code == 0, se

@@ -72,7 +72,8 @@ def echo_plan(
         how = f"measured here in a short calibration; compile/load {est.compile_s:.1f} s, done"
     elif math.isfinite(est.seconds):
         how = (
-            f"as measured on this machine before; the {est.cold} engine is not compiled yet, its first run compiles it"
+            f"as measured on this machine before; no run of the {est.cold} engine here since its code changed, so it may "
+            "compile first"
         )
     else:
         how = ""
@@ -87,8 +88,9 @@ def echo_plan(
         )
     else:
         est_line = (
-            f"estimate: unknown: the {est.cold} engine is not compiled yet and this machine has not measured these "
-            "bots; a dry run does not compile (the first run compiles it, then prices itself)"
+            f"estimate: unknown: the {est.cold} engine has not run here since its code changed and this machine has "
+            "not measured these bots; a dry run does not compile (the first run compiles or loads it, then prices "
+            "itself)"
         )
     lines = [plan_line, est_line]
     if extra is not None:
