@@ -72,8 +72,8 @@ def echo_plan(
         how = f"measured here in a short calibration; compile/load {est.compile_s:.1f} s, done"
     elif math.isfinite(est.seconds):
         how = (
-            f"as measured on this machine before; no run of the {est.cold} engine here since its code changed, so it may "
-            "compile first"
+            f"as measured on this machine before; no run of the {est.cold} engine here since its code changed, so "
+            "it may compile first"
         )
     else:
         how = ""
