@@ -467,6 +467,7 @@ def test_quality_has_a_dry_run_and_a_result_table(tiny, tmp_path, capsys):
     assert main(_quality_args(tiny, str(out))[:-3] + ["--out", str(out), "--dry-run"]) == 0
     so = capsys.readouterr().out
     assert so.startswith("plan: quality: the run, then trajectories") and "estimate:" in so and not out.exists()
+    assert "then trajectories at 3 players: at least " in so and "then relative skill: " in so  # every stage planned
     out = tmp_path / "q2"
     assert main(_quality_args(tiny, str(out)) + ["--json"]) == 0
     table = json.loads(capsys.readouterr().out)

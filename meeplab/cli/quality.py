@@ -154,9 +154,13 @@ def quality_cmd(
     what = (
         f"quality: the run, then trajectories of {trajectory_games} games x {points} points x {playouts}"
         + (f"-{max_playouts} playouts (standard error {se_target:g})" if se_target > 0 else " playouts")
-        + f" and {skill_games} relative-skill games per player (the estimate is the run's)"
+        + f" and {skill_games} relative-skill games per player"
     )
-    if echo_plan(what, [cfg], dry_run, kw["quiet"]):
+    top = max_playouts if se_target > 0 else playouts
+    skilled_name = skilled or "the default skilled search"
+    if echo_plan(what, [cfg], dry_run, kw["quiet"],
+                 extra=lambda est: _stage_lines(est, cfg, trajectory_games, points, playouts, top, skill_games,
+                                                skilled_name)):  # fmt: skip
         return
     values = dict(cfg.values)
     play_runs([cfg], kw)
@@ -213,3 +217,34 @@ def quality_rows(rec: dict) -> list[dict]:
             row["kingmaking decisions confirmed"] = f"{km['confirmed']} of {km['flagged']} flagged"
         rows.append(row)
     return rows
+
+
+def _stage_lines(est, cfg, games: int, points: int, low: int, high: int, skill_games: int, skilled: str) -> list[str]:
+    """The plan's lines for quality's later stages, priced from the run's measured speed where that is sound: a
+    trajectory point's playout plays the rest of a game (about half of one on average) by the run's bots, so
+    ``games x points x playouts / 2`` games' worth, between the first batch and the cap; the relative-skill games
+    put a search bot in one seat, whose speed the run's calibration does not know."""
+    import math
+
+    from meeplab.lab.runs.estimate import duration
+
+    lines = []
+    for p in cfg.players:
+        sp = est.speeds.get(p)
+        rate = sp.games_per_s if sp is not None else math.nan
+        work = games * points / 2.0
+        if math.isfinite(rate) and rate > 0:
+            lines.append(
+                f"then trajectories at {p} players: at least {duration(work * low / rate)} to "
+                f"{duration(work * high / rate)} on one thread ({low}-{high} playouts a point, each about half a game "
+                "of the run's bots)"
+            )
+        else:
+            lines.append(f"then trajectories at {p} players: not priced (the run's speed is not known yet)")
+    if skill_games:
+        lines.append(
+            f"then relative skill: {3 * skill_games} games per player count with {skilled} (and its clairvoyant twin) "
+            "in one seat: not priced, a search bot's speed is known once it has played (meeplab run GAME -b "
+            "SEARCH,FIELD -n 20 measures it)"
+        )
+    return lines
