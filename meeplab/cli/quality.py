@@ -212,6 +212,12 @@ def quality_rows(rec: dict) -> list[dict]:
                 row[f"{name.replace('_', ' ')} at half the playouts"] = (
                     "settled" if settled else "not settled at this budget"
                 )
+        cats = {k: v for k, v in (m.get("what_decides") or {}).items() if isinstance(v, dict) and "value" in v}
+        if cats:  # where the points come from, and what decides games (the winner's lead by category)
+            most = max(cats, key=lambda k: cats[k].get("share_of_points") or 0.0)
+            decides = max(cats, key=lambda k: cats[k]["value"])
+            row["most points"] = f"{most} {100 * (cats[most].get('share_of_points') or 0.0):.0f} %"
+            row["decides most"] = f"{decides} {100 * cats[decides]['value']:.0f} % of the winner's lead"
         km = m.get("kingmaking") or {}
         if "confirmed" in km:
             row["kingmaking decisions confirmed"] = f"{km['confirmed']} of {km['flagged']} flagged"
