@@ -331,9 +331,11 @@ def comparison_section(
         seq = run.meta.get("sprt") if isinstance(run.meta.get("sprt"), dict) else None
         if seq:  # the sequential test decides: its verdict, word for word as in its own section
             findings += [verdict_finding(t, seq, f"{lab}, ") for t in seq.get("tests", [])]
+        # one bot in every seat wins 1/P per seat by construction: saying its win rate did not change says nothing
+        alone = df.height > 0 and "seats" in df.columns and bool((df["seats"] >= df["n_players"] - 1e-9).all())
         findings += wn or (
             []
-            if seq
+            if seq or alone
             else [
                 [
                     b(f"{lab}:"),

@@ -188,3 +188,12 @@ def test_a_bot_in_every_seat_gets_no_degenerate_interval(tmp_path, capsys):
     assert row["95% CI greedy"] == "– (every seat)" and row["win greedy"] == pytest.approx(1 / row["players"])
     seats = [row[f"seat {k}"] for k in range(1, row["players"] + 1)]  # what it does say: each seat's win rate
     assert sum(float(x.split()[0]) for x in seats) == pytest.approx(1.0, abs=0.01) and all("[" in x for x in seats)
+
+
+def test_a_one_bot_compare_reports_no_tautology(tmp_path, capsys):
+    """One bot in every seat wins 1/P per seat whatever the rules: the report does not say its win rate did not
+    change (the designer study counted four such lines)."""
+    code, _, se = run_cli(["compare", *SB, "-q", "--bots", "greedy", "--set", "start_feed=0,1", "--out",
+                           str(tmp_path / "c")], capsys)  # fmt: skip
+    assert code == 0, se
+    assert "no bot's win rate changes significantly" not in (tmp_path / "c" / "report.html").read_text()
