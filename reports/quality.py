@@ -192,6 +192,8 @@ def findings(q: dict, p: int) -> list[Fragment]:
             f"the win probabilities are off by {_iv(cal)} on average ({word}; above "
             f"{pct(THRESHOLDS['calibration_error'], 0)} they do not; {cal['n']:,} estimates of {cal['games']} games).",
         )
+    # the check of the win probabilities leads only where it fails; else it closes the list, after the answers
+    cal_item = items.pop() if items and not off else None
 
     rs = rec.get("relative_skill")
     if rs and rs.get("value") is not None:
@@ -312,6 +314,8 @@ def findings(q: dict, p: int) -> list[Fragment]:
         f"{num(dec['value'], 1)} per seat and game, "
         f"{num(rec['branching']['mean'], 1)} candidates on average, {pct(rec['forced_share']['value'])} forced.",
     )
+    if cal_item is not None:
+        items.append(cal_item)
     return items
 
 

@@ -702,3 +702,23 @@ def test_a_significant_but_immaterial_budget_shift_leaves_the_metric_settled():
     assert not (d["lo"] <= 0.0 <= d["hi"]), d  # significant
     assert got["material"] == pytest.approx(q.MATERIAL * (got["hi"] - got["lo"]) / 2)
     assert -got["material"] <= d["lo"] and d["hi"] <= got["material"] and got["verdict"] == "settled"
+
+
+def test_the_calibration_check_leads_the_findings_only_when_it_fails(qdir):
+    """A designer reads the answers first (luck vs skill, lead changes, ...); the check of the win probabilities
+    closes the list, unless it fails: then it leads and the metrics resting on it are marked."""
+    import copy
+
+    from meeplab.reports.quality import findings
+
+    rec = q.load_quality(qdir)["json"]
+
+    def heads(data):
+        return [str(item[2].content if hasattr(item[2], "content") else item[2]) for item in findings(data, 3)]
+
+    ok = copy.deepcopy(rec)
+    ok["players"]["3"]["calibration"].update(value=0.01, lo=0.0, hi=0.02)
+    assert heads(ok)[-1] == "calibration: " and heads(ok)[0] != "calibration: "
+    bad = copy.deepcopy(rec)
+    bad["players"]["3"]["calibration"].update(value=0.2, lo=0.15, hi=0.25, games=1000)
+    assert heads(bad)[0] == "calibration: "
