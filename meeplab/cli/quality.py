@@ -230,8 +230,6 @@ def _stage_lines(est, cfg, games: int, points: int, low: int, high: int, skill_g
     trajectory point's playout plays the rest of a game (about half of one on average) by the run's bots, so
     ``games x points x playouts / 2`` games' worth, between the first batch and the cap; the relative-skill games
     put a search bot in one seat, whose speed the run's calibration does not know."""
-    import math
-
     from meeplab.lab.runs.estimate import duration
 
     lines = []
