@@ -41,7 +41,7 @@ def build_report(
     """Write one self-contained HTML report for the run directories ``paths`` to ``out``.
 
     With several runs the first is the baseline of the comparison section. ``confirm``: a strong-bot confirmation of
-    the what-if (``OUT/confirm.json``, :func:`reports.confirm.read_confirm`), shown after the overview; ``answer``:
+    the what-if (the record of ``OUT/confirm.json``), shown after the overview; ``answer``:
     ``meeplab fair``'s record (``OUT/fair.json``), its answer shown first. Returns the path written. Bad inputs
     raise :class:`MeeplabError` naming the path."""
     if isinstance(paths, (str, Path)):

@@ -1,32 +1,17 @@
 """Report section of a strong-bot confirmation (``--confirm BOT`` on compare, sweep, fair and experiment): the fast
 lineup's change and the strong bot's sequential verdict side by side, one row per question replayed. The rows are
-``OUT/confirm.json``'s (:func:`meeplab.analysis.confirm.row`), read back by :func:`confirm_section`;
+``OUT/confirm.json``'s (:func:`meeplab.analysis.confirm.row`), handed to :func:`confirm_section` by the command;
 ``templates/confirm.html.j2`` renders the view model (:class:`reports.views.ConfirmSection`)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from .format import b, num, table
 from .views import ConfirmSection
 
-#: the file a confirmation writes beside the runs it confirms
-CONFIRM_FILE = "confirm.json"
 #: the columns that name which question a row replays, in the order shown (whichever the command wrote)
 WHICH = ("value", "variant", "from", "to")
-
-
-def read_confirm(root: Path) -> dict[str, Any] | None:
-    """``root/confirm.json`` as written by ``--confirm`` (``{"bot", "rows"}``), or None when absent or not that."""
-    try:
-        data = json.loads((Path(root) / CONFIRM_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("rows"), list) or not isinstance(data.get("bot"), str):
-        return None
-    return data
 
 
 def confirm_section(data: dict[str, Any]) -> ConfirmSection:

@@ -136,3 +136,20 @@ def test_a_strong_bot_that_misses_the_settled_finding_is_called_not_credible(tmp
     assert first > 0.6 and "not credible" in row["caveat"]
     page = (out / "report.html").read_text()
     assert "(not credible)" in page and "confirm with the bot behind the finding" in page
+
+
+def test_a_hostile_strong_bot_name_reaches_the_confirm_section_as_text(tmp_path, capsys):
+    """A strong bot's name from a stranger's bot config goes into the report's confirmation section as text (the fair
+    section shows only the game's own parameter names and numbers)."""
+    from tests.cli_run import run_cli
+
+    evil = '<img src=x onerror="window.__pwned=1">'
+    cfg = tmp_path / "bots.toml"
+    cfg.write_text(f'[bots.{json.dumps(evil)}]\nbase = "heuristic"\n', encoding="utf-8")
+    out = tmp_path / "c"
+    code, _, se = run_cli(["compare", "schweinebande", "-p", "3", "-n", "300", "-b", "greedy", "--set",
+                           "pig_bonus_farm=4", "--bot-config", str(cfg), "--confirm", evil, "--max-games", "200",
+                           "-q", "--out", str(out)], capsys)  # fmt: skip
+    assert code == 0, se
+    page = (out / "report.html").read_text()
+    assert 'id="confirm"' in page and evil not in page and "&lt;img src=x onerror=" in page
