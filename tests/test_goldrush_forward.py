@@ -130,7 +130,7 @@ def _decisions(st, other, bots, cfg):
                 m = cp.rec[0]["moves"].shape[0]
                 scratch = SearchScratch(
                     fresh(np_), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(np_),
-                    np.zeros(np_), np.zeros((np_, 5)),
+                    np.zeros(np_), np.zeros((np_, 5)), np.zeros(m),
                 )  # fmt: skip
                 picks.append(search.rollout_choose(cp, scratch, CX, lu.fns, lu.weights, lu.search[0], 0))
             else:

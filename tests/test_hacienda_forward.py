@@ -211,7 +211,7 @@ def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_pa
         m = cp.rec[0]["moves"].shape[0]
         scratch = SearchScratch(
             fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
-            np.zeros((3, 10)),
+            np.zeros((3, 10)), np.zeros(m),
         )  # fmt: skip
         picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
     assert picks[0] == picks[1]

@@ -98,7 +98,7 @@ def _decisions(c, st, other, bots, tiny_cfg):
                 m = cp.rec[0]["moves"].shape[0]
                 scratch = SearchScratch(
                     fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
-                    np.zeros((3, 4)),
+                    np.zeros((3, 4)), np.zeros(m),
                 )  # fmt: skip
                 picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
             else:

@@ -33,6 +33,7 @@ def test_new_player_gives_the_state_and_one_named_scratch(sb):
     assert (scratch.used.dtype, scratch.used.shape) == (np.int64, (3 * m,))
     assert scratch.sc.shape == scratch.tb.shape == (3,)
     assert scratch.brk.shape == (3, ncat)
+    assert (scratch.vis.dtype, scratch.vis.shape) == (np.float64, (m,))
 
 
 def test_the_search_pointer_takes_the_scratch_as_one_argument(sb):

@@ -37,6 +37,7 @@ __all__ = [
     "reading_all",
     "record",
     "summary",
+    "targets_of",
     "write_bot",
 ]
 
@@ -44,6 +45,11 @@ __all__ = [
 MAX_CANDIDATES = 32
 #: share of the teacher's games kept apart to measure agreement
 HOLDOUT = 0.2
+#: what the policy is fitted to: the candidate the teacher played, or the search's values or visits (targets_of)
+TARGETS = ("pick", "values", "visits")
+#: the temperature of the value targets' softmax, in value units (win share: 0.1 weighs a candidate that wins
+#: 10 points more often e times as much)
+TEMPERATURE = 0.1
 
 
 @dataclass
@@ -51,7 +57,10 @@ class Decisions:
     """The teacher's decisions: decision ``d`` is of kind ``kind[d]`` by seat ``seat[d]`` in game ``game[d]``; its
     kept candidates' features are ``feats[start[d]:start[d + 1]]`` (their move codes ``code[...]``, the same rows)
     and the teacher played row ``pick[d]`` of them; ``n[d]`` is how many candidates the decision had before sampling
-    and ``progress[d]`` the game's progress the seat saw (:func:`~meeplab.sim.core.policy.progress_of`)."""
+    and ``progress[d]`` the game's progress the seat saw (:func:`~meeplab.sim.core.policy.progress_of`). Recorded
+    with values (a search teacher, ``--target values`` or ``visits``), ``value`` and ``visits`` give each kept row
+    the search's mean playout value and its playouts or root visits (0 where the search left the candidate out, and
+    everywhere in a record without values)."""
 
     kind: np.ndarray
     seat: np.ndarray
@@ -62,6 +71,19 @@ class Decisions:
     feats: np.ndarray
     code: np.ndarray
     progress: np.ndarray
+    value: np.ndarray | None = None
+    visits: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        r = self.feats.shape[0]
+        if self.value is None:
+            self.value = np.zeros(r)
+        if self.visits is None:
+            self.visits = np.zeros(r)
+
+    def has_values(self) -> bool:
+        """Whether any decision carries the search's values (a record made with them, of a search teacher)."""
+        return bool(np.any(self.visits > 0))
 
     def __len__(self) -> int:
         return int(self.kind.shape[0])
@@ -82,7 +104,8 @@ class Decisions:
         program's) is refused in one line."""
         try:
             with np.load(path, allow_pickle=False) as z:
-                got = Decisions(**{k: np.asarray(z[k]) for k in Decisions.__dataclass_fields__})
+                keys = [k for k in Decisions.__dataclass_fields__ if k in z.files or k not in ("value", "visits")]
+                got = Decisions(**{k: np.asarray(z[k]) for k in keys})
         except Exception as exc:  # a stranger's file: zip, npy or key errors of any kind
             raise MeeplabError(f"{path}: not a record of teacher decisions ({type(exc).__name__})") from None
         got.check(str(path))
@@ -104,6 +127,10 @@ class Decisions:
             and self.start[-1] == self.feats.shape[0]
             and np.all((self.pick >= 0) & (self.pick < np.diff(self.start)))
             and np.all(np.isfinite(self.feats))
+            and self.value.shape == self.visits.shape == (self.feats.shape[0],)
+            and np.all(np.isfinite(self.value))
+            and np.all(np.isfinite(self.visits))
+            and np.all(self.visits >= 0)
         )
         if not ok:
             raise MeeplabError(f"{where}: its arrays do not fit together; not a record of teacher decisions")
@@ -124,6 +151,8 @@ class Decisions:
             feats=np.concatenate([p.feats for p in parts]),
             code=np.concatenate([p.code for p in parts]),
             progress=np.concatenate([p.progress for p in parts]),
+            value=np.concatenate([p.value for p in parts]),
+            visits=np.concatenate([p.visits for p in parts]),
         )
 
 
@@ -162,11 +191,13 @@ def record(
     threads: int = 1,
     progress: Callable[[int], None] | None = None,
     shape=None,
+    values: bool = False,
 ) -> Decisions:
     """Play games ``games`` of ``lineup`` (the teacher in every seat) and keep every decision with more than one
     candidate (see the module doc), ``threads`` games at a time (the compiled recorder releases the interpreter
     lock); the decisions come out in game order whatever the thread count. ``shape``: the policy's
-    (:func:`features_of`), whose progress each decision records."""
+    (:func:`features_of`), whose progress each decision records; ``values``: keep the search's per-candidate values
+    and visits too (:class:`Decisions`)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from meeplab.sim.core.record import record_games
@@ -176,7 +207,7 @@ def record(
     def one(g: int):
         got = record_games(
             cx, lineup, n_players, seed, g, g + 1, len(spec.categories), keep=max_candidates,
-            progress=shape.progress if shape is not None else None,
+            progress=shape.progress if shape is not None else None, values=values,
         )  # fmt: skip
         if progress is not None:
             progress(1)
@@ -203,6 +234,8 @@ def record(
         feats=np.concatenate(rows) if rows else np.zeros((0, nf)),
         code=np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, np.int64),
         progress=np.concatenate([p.progress for p in parts]) if parts else np.zeros(0),
+        value=np.concatenate([p.value for p in parts]) if parts else np.zeros(0),
+        visits=np.concatenate([p.visits for p in parts]) if parts else np.zeros(0),
     )
 
 
@@ -263,16 +296,57 @@ def _expected_agreement(z: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray) -
     return float(np.mean(is_top[pick_rows] / ties))
 
 
-def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float, prior: np.ndarray | None = None):
+def targets_of(data: Decisions, which: np.ndarray, target: str = "pick", temperature: float = TEMPERATURE):
+    """The teacher's target distribution over the kept rows of the decisions ``which`` (rows in
+    :func:`_segments`'s order), or None for ``target="pick"`` (the candidate played; the fit's likelihood). ``values``:
+    the softmax of the searched candidates' mean playout values at ``temperature`` (in value units: win share), 0
+    for the candidates the search left out; ``visits``: the searched candidates' shares of the playouts (root visits
+    for ``ismcts``). A decision without the search's values (a plain bot's, or one candidate searched) keeps its
+    candidate played."""
+    if target == "pick":
+        return None
+    if target not in TARGETS:
+        raise MeeplabError(f"target {target!r}: one of {', '.join(TARGETS)}")
+    rows, seg, picks = _segments(data, which)
+    heads = seg[:-1]
+    owner = np.repeat(np.arange(len(heads)), np.diff(seg))
+    vis = data.visits[rows]
+    on = vis > 0
+    if target == "visits":
+        t = vis.copy()
+    else:
+        v = np.where(on, data.value[rows], -np.inf)
+        top = np.maximum.reduceat(v, heads) if len(heads) else np.zeros(0)
+        t = np.where(on, np.exp((v - np.where(np.isfinite(top), top, 0.0)[owner]) / temperature), 0.0)
+    tot = np.add.reduceat(t, heads) if len(heads) else np.zeros(0)
+    searched = np.add.reduceat(on.astype(np.int64), heads) if len(heads) else np.zeros(0, np.int64)
+    ok = (tot > 0) & (searched >= 2)
+    t = np.where(ok[owner], t / np.where(tot > 0, tot, 1.0)[owner], 0.0)
+    t[picks[~ok]] = 1.0
+    return t
+
+
+def _fit_kind(
+    X: np.ndarray,
+    seg: np.ndarray,
+    pick_rows: np.ndarray,
+    l2: float,
+    prior: np.ndarray | None = None,
+    target: np.ndarray | None = None,
+):
     """Maximum-likelihood weights of a conditional logit on ``X`` (rows of decisions ``seg``; the chosen rows
     ``pick_rows``) with an L2 penalty ``l2`` on their distance from ``prior`` (None: from 0), starting there:
-    (weights, converged)."""
+    (weights, converged). With ``target`` (a distribution over each decision's rows, :func:`targets_of`) the fit
+    minimises the cross-entropy to it instead (the chosen row is the target's one-hot case)."""
     from scipy.optimize import minimize
 
     owner = np.repeat(np.arange(len(seg) - 1), np.diff(seg))
     heads = seg[:-1]
     nd = len(heads)
-    chosen = np.asarray(X[pick_rows].sum(axis=0)).ravel()  # X dense or sparse
+    if target is None:
+        chosen = np.asarray(X[pick_rows].sum(axis=0)).ravel()  # X dense or sparse
+    else:
+        chosen = np.asarray(X.T @ target).ravel()
 
     def loss(w):
         z = X @ w
@@ -281,7 +355,11 @@ def _fit_kind(X: np.ndarray, seg: np.ndarray, pick_rows: np.ndarray, l2: float, 
         tot = np.add.reduceat(e, heads)
         p = e / tot[owner]
         dw = w - w0
-        value = float(np.sum(np.log(tot) + top - z[pick_rows])) / nd + 0.5 * l2 * float(dw @ dw)
+        if target is None:
+            value = float(np.sum(np.log(tot) + top - z[pick_rows])) / nd
+        else:
+            value = float(np.sum(np.log(tot) + top) - target @ z) / nd
+        value += 0.5 * l2 * float(dw @ dw)
         grad = np.asarray(X.T @ p).ravel() - chosen
         return value, grad / nd + l2 * dw
 
@@ -366,17 +444,32 @@ def _standardise_weights(raw: np.ndarray, mu: np.ndarray, sd: np.ndarray) -> np.
     return out.ravel()
 
 
-def fit(data: Decisions, shape, holdout: float = HOLDOUT, l2: float = 1e-3, prior: np.ndarray | None = None) -> Fit:
+def fit(
+    data: Decisions,
+    shape,
+    holdout: float = HOLDOUT,
+    l2: float = 1e-3,
+    prior: np.ndarray | None = None,
+    target: str = "pick",
+    temperature: float = TEMPERATURE,
+) -> Fit:
     """Fit the policy's weights kind by kind on the teacher's decisions of the first ``1 - holdout`` of the games
     (by game index) and measure agreement on the rest (see :class:`KindFit`); ``shape``: the game's
     (:func:`features_of`). ``prior``: a policy's whole weight vector (``shape.vector``) the fit starts from and is
-    pulled towards (the L2 penalty on the distance from it), where the teacher's choices say little; None: 0."""
+    pulled towards (the L2 penalty on the distance from it), where the teacher's choices say little; None: 0.
+    ``target``: fit the candidate played (``pick``, maximum likelihood) or the search's value or visit distribution
+    (:func:`targets_of`, cross-entropy; the decisions must carry the search's values)."""
     from meeplab.sim.core.policy import width
 
     nf = data.feats.shape[1]
     d = width(nf)
     if shape.nf != nf:
         raise MeeplabError(f"the game declares feature columns of other widths than the engine's {nf}")
+    if target != "pick" and not data.has_values():
+        raise MeeplabError(
+            f"target {target!r}: the teacher's decisions carry no search values (a plain teacher, or recorded for "
+            "target pick); record a search teacher's games with this target"
+        )
     test = held_out(data, holdout)
     weights = shape.vector({})
     if prior is not None:
@@ -397,7 +490,8 @@ def fit(data: Decisions, shape, holdout: float = HOLDOUT, l2: float = 1e-3, prio
         at = shape.at(name)
         p_raw = None if prior is None else prior[at : at + n * d]
         p_std = None if p_raw is None else _standardise_weights(p_raw, mu, sd)
-        w_std, ok = _fit_kind(_blocks(Z, codes, n), seg, picks, l2, p_std)
+        t = targets_of(data, tr, target, temperature)
+        w_std, ok = _fit_kind(_blocks(Z, codes, n), seg, picks, l2, p_std, t)
         del Z
         w = _unstandardise(w_std, mu, sd, p_raw)
         weights[at : at + n * d] = w

@@ -40,6 +40,20 @@ def _decisions_file(out: Path, p: int) -> Path:
 @click.option("--holdout", type=float, default=0.2, show_default=True, help="Share of games kept to measure.")
 @click.option("--l2", type=float, default=1e-3, show_default=True, help="L2 penalty of the fit (towards --prior).")
 @click.option(
+    "--target",
+    type=click.Choice(["pick", "values", "visits"]),
+    default="pick",
+    show_default=True,
+    help="Fit the teacher's pick, or its search's value or visit distribution over the candidates it searched.",
+)
+@click.option(
+    "--temperature",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="--target values: the softmax temperature over the searched candidates' mean values (win share).",
+)
+@click.option(
     "--prior",
     default=None,
     help="A policy bot (a learned bot) the fit starts from and is pulled towards; later rounds: the last round's.",
@@ -60,8 +74,8 @@ def _decisions_file(out: Path, p: int) -> Path:
 @with_game_flags
 @output_options
 def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler, sets, params_file, bot_configs, out,
-              name, max_candidates, holdout, l2, prior, iterations, check_games, resume, force, quiet, as_json,
-              dry_run, **kw):  # fmt: skip
+              name, max_candidates, holdout, l2, target, temperature, prior, iterations, check_games, resume, force,
+              quiet, as_json, dry_run, **kw):  # fmt: skip
     """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
     over the candidates' features by maximum likelihood, and write it as a bot.
 
@@ -77,15 +91,20 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
       meeplab learn schweinebande --players 3 --teacher rollout --games 400 --out runs/learn-sb
       meeplab run schweinebande --players 3 --bots learned,tuned --bot-config runs/learn-sb/learned.toml --out runs/x
 
+    With --target values (or visits) and a search teacher, the fit follows the search's whole verdict instead of
+    its one pick: the softmax of the mean playout values of the candidates it searched (or their shares of its
+    playouts), 0 for those it left out (AlphaZero's policy target; less noisy than the pick).
+
     The teacher's games are kept in OUT (decisions-pP.npz): with --resume a second learn into OUT (same teacher,
-    seed, games and rules) fits again without playing them, with other --holdout, --l2 or --name; --force plays
-    them again.
+    seed, games and rules) fits again without playing them, with other --holdout, --l2, --temperature or --name;
+    --force plays them again.
     """
     from meeplab.lab.studies import learn as ln
 
     g = lookup_game(game)
     shape = ln.features_of(g)
-    for opt, v, lo, hi in (("--holdout", holdout, 0.0, 0.9), ("--l2", l2, 0.0, 1e6)):
+    for opt, v, lo, hi in (("--holdout", holdout, 0.0, 0.9), ("--l2", l2, 0.0, 1e6), ("--temperature", temperature,
+                                                                                      1e-4, 1e3)):  # fmt: skip
         if not lo <= v <= hi or v != v:
             raise MeeplabError(f"{opt} must be in {lo:g}..{hi:g}, got {v}")
     if max_candidates < 2:
@@ -123,15 +142,18 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
 
     bots = available(g.id, bot_configs)
     prior_w = (prior, _prior_weights(bots, prior, shape)) if prior else None
+    teacher_spec = bots[teacher]
+    if iterations > 1 and not teacher_spec.search:
+        raise MeeplabError(f"--iterations: {teacher} is no search bot; expert iteration gives a search its playouts")
+    if target != "pick" and not teacher_spec.search:
+        raise MeeplabError(f"--target {target}: {teacher} is no search bot; only a search has values and visits")
+    fitting = {"target": target, "temperature": temperature}
     what = f"learn from {teacher}: teacher games against itself" + (
         f", up to {iterations} rounds of expert iteration" if iterations > 1 else ""
     )
     if echo_plan(what, [plan], dry_run, quiet):
         return
     root.mkdir(parents=True, exist_ok=True)
-    teacher_spec = bots[teacher]
-    if iterations > 1 and not teacher_spec.search:
-        raise MeeplabError(f"--iterations: {teacher} is no search bot; expert iteration gives a search its playouts")
     rounds, configs, best = [], tuple(bot_configs), None
     with executor(workers, scheduler, threads) as ex:  # --workers/--scheduler: the teacher's games there
         for r in range(iterations):
@@ -147,8 +169,9 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
             if r > 0:  # each round's fit is pulled towards the last round's policy
                 prior_w = (rounds[-1]["bot"], rounds[-1]["fit"].weights)
             got = _learn_round(
-                ln, g, plan, shape, where, bot_name, teach, max_candidates, holdout, l2, force, quiet, prior_w, ex
-            )
+                ln, g, plan, shape, where, bot_name, teach, max_candidates, holdout, l2, force, quiet, prior_w, ex,
+                fitting,
+            )  # fmt: skip
             got["bot_file"] = where / f"{bot_name}.toml"
             rounds.append(got)
             if r > 0:
@@ -199,13 +222,17 @@ def _prior_weights(bots: dict, name: str, shape):
 
 
 def _learn_round(
-    ln, g, plan, shape, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet, prior=None, ex=None
-) -> dict:
+    ln, g, plan, shape, where, bot_name, teacher, max_candidates, holdout, l2, force, quiet, prior=None, ex=None,
+    fitting=None,
+) -> dict:  # fmt: skip
     """One round: the teacher's decisions (recorded or read back; played on the cluster of ``ex`` where given), the
-    fit (pulled towards ``prior``, a policy's (name, whole weight vector), where given) and its record."""
-    data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet, ex) for p in plan.players]
+    fit (pulled towards ``prior``, a policy's (name, whole weight vector), where given; ``fitting``: its ``target``
+    and ``temperature``) and its record."""
+    fitting = fitting or {"target": "pick", "temperature": ln.TEMPERATURE}
+    values = fitting["target"] != "pick"
+    data = [_recorded(ln, g, plan, p, where, max_candidates, force, quiet, ex, values) for p in plan.players]
     merged = ln.Decisions.concat(data)
-    fit = ln.fit(merged, shape, holdout=holdout, l2=l2, prior=prior[1] if prior else None)
+    fit = ln.fit(merged, shape, holdout=holdout, l2=l2, prior=prior[1] if prior else None, **fitting)
     agree, held_out = fit.agreement()
     others = _linear_bots_agreement(ln, g, plan, shape, merged, holdout)
     record = {
@@ -224,6 +251,8 @@ def _learn_round(
         "max_candidates": max_candidates,
         "holdout": holdout,
         "l2": l2,
+        "target": fitting["target"],
+        **({"temperature": fitting["temperature"]} if fitting["target"] == "values" else {}),
         "prior": prior[0] if prior else None,
         "kinds": ln.summary(fit),
         "command": command_line(),
@@ -239,9 +268,14 @@ def _header(record: dict, fit) -> list[str]:
     bots (and, after expert iteration, the rounds)."""
     teacher = record["teacher"]
     agree, held_out = fit.agreement()
+    fitted = {
+        "pick": f"{teacher}'s choices",
+        "values": f"the softmax of {teacher}'s searched values (temperature {record.get('temperature', 0):g})",
+        "visits": f"{teacher}'s visit shares",
+    }[record.get("target", "pick")]
     header = [
         f"Made by: {record['command']}",
-        f"Learned by meeplab learn: a conditional logit fitted to {teacher}'s choices in {record['games']:,} games "
+        f"Learned by meeplab learn: a conditional logit fitted to {fitted} in {record['games']:,} games "
         f"per player count ({', '.join(map(str, record['players']))} players), {record['decisions']:,} decisions.",
         f"Held-out agreement with {teacher}: {agree:.3f} of {held_out:,} decisions (playing the best immediate "
         f"value agrees {fit.greedy_agreement():.3f}).",
@@ -325,13 +359,16 @@ def _head_to_head(plan_args, players, configs, new: str, old: str, games: int, q
     return {"new": new, "old": old, "rows": rows, "gained": gained}
 
 
-def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool, quiet: bool, ex=None):
+def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool, quiet: bool, ex=None, values=False):
     """The teacher's decisions at ``p`` players: read from OUT when an earlier learn recorded exactly these games,
-    else played (with a progress bar; on the cluster of ``ex`` where given, the same decisions) and kept there."""
+    else played (with a progress bar; on the cluster of ``ex`` where given, the same decisions) and kept there;
+    ``values``: with the search's values (:class:`~meeplab.lab.studies.learn.Decisions`)."""
     path = _decisions_file(root, p)
     key = {"game": g.id, "bots": list(plan.bots), "seed": plan.seed, "games": plan.games, "players": p,
            "params": {k: str(v) for k, v in plan.values.items()}, "max_candidates": max_candidates,
            "record": RECORD_FORMAT}  # fmt: skip
+    if values:  # kept searched candidates first: another record than one without values
+        key["values"] = True
     meta = path.with_suffix(".json")
     if path.exists() and meta.exists() and not force:
         try:
@@ -357,13 +394,13 @@ def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool,
 
             data = record_on(
                 ex, plan.game, dict(plan.values), plan.bots[0], p, plan.seed, plan.games, max_candidates,
-                plan.bot_configs, progress=bar.update if bar else None,
+                plan.bot_configs, progress=bar.update if bar else None, with_values=values,
             )  # fmt: skip
         else:
             data = ln.record(
                 plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games),
                 max_candidates, threads=play_threads(plan), progress=bar.update if bar else None,
-                shape=ln.features_of(plan.game),
+                shape=ln.features_of(plan.game), values=values,
             )  # fmt: skip
     finally:
         if bar is not None:

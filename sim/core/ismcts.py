@@ -516,9 +516,23 @@ def ismcts_choose(st, scratch, cx, fns, weights, cfg, entry, pick, k, restricted
     else:
         best = most_visited(ti, tw, nc)
         best = keep_policy_pick(ti, tw, best, cfg[S_SWITCH])
+    root_values(scratch, ti, tw, nc)
     if st.nlog[1]:
         explain(st, nc, best, iters, ti, tw, cand)
     return cand[best]
+
+
+@njit(cache=True)
+def root_values(scratch, ti, tw, nc):
+    """The root candidates' value sums and visits into ``scratch.acc``/``scratch.vis`` (0 past ``nc``), as the
+    rollout search leaves its own: what ``meeplab learn`` records as the teacher's value and visit targets."""
+    acc, vis = scratch.acc, scratch.vis
+    for ci in range(vis.shape[0]):
+        if ci < nc:
+            acc[ci] = tw[1 + ci]
+            vis[ci] = ti[1 + ci, T_VISITS]
+        else:
+            vis[ci] = 0.0
 
 
 @njit(cache=True)

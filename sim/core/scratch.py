@@ -3,7 +3,7 @@
 The shared loop (``sim.core.play``) hands a :class:`SearchScratch` down as one argument, through the search's
 function pointer too, to the searches (``sim.core.search``, ``sim.core.ismcts``) and to the
 win-probability playouts (``sim.core.trajectories``). Numba takes it as a heterogeneous named tuple: passing it costs
-what passing its seven fields one by one costs, and nothing in it is allocated during a game.
+what passing its eight fields one by one costs, and nothing in it is allocated during a game.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from .forward import fm_new
 class SearchScratch(NamedTuple):
     """The buffers of a search, for a game of at most ``M`` candidates per decision (``moves.shape[0]`` of its state
     record), ``P`` players and ``C`` score categories. A search overwrites all of them; after one, ``acc`` and ``cand``
-    hold its candidates and their summed playout values (the viewer's trace and the play page read them)."""
+    hold its candidates and their summed playout values (the viewer's trace and the play page read them) and ``vis``
+    how many playouts each sum holds (``rollout``: its playouts per candidate; ``ismcts``: the root candidate's visits),
+    0 past the last candidate searched (``meeplab learn`` records them as the teacher's value and visit targets)."""
 
     sim: Any  # a state of the same game (fm_new, no event log): the playouts run in it
     acc: np.ndarray  # float64[M]: per candidate searched, the sum of its playout values
@@ -30,6 +32,7 @@ class SearchScratch(NamedTuple):
     sc: np.ndarray  # float64[P]: a finished playout's score per seat
     tb: np.ndarray  # float64[P]: its tie-break per seat
     brk: np.ndarray  # float64[P, C]: its score breakdown per seat
+    vis: np.ndarray  # float64[M]: per candidate searched, the playouts (or root visits) its sum in acc holds
 
 
 @njit(cache=True)
@@ -46,4 +49,5 @@ def new_scratch(cx, np_, ncat, log):
         np.zeros(np_, dtype=np.float64),
         np.zeros(np_, dtype=np.float64),
         np.zeros((np_, ncat), dtype=np.float64),
+        np.zeros(m, dtype=np.float64),
     )

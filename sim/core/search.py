@@ -177,8 +177,9 @@ def rollout_among(st, scratch, cx, fns, weights, cfg, entry, pick, k, pick2):
 
 @njit(cache=True, inline="always")
 def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, restricted):
-    """``scratch.acc[ci]`` = the summed playout values of candidate ``scratch.cand[ci]`` (common random numbers:
-    playout k of every candidate starts from the same re-deal and stream; ``cfg[S_TRUE]``: from the true state)."""
+    """``scratch.acc[ci]`` = the summed playout values of candidate ``scratch.cand[ci]`` and ``scratch.vis[ci]`` their
+    count, 0 past ``nc`` (common random numbers: playout k of every candidate starts from the same re-deal and
+    stream; ``cfg[S_TRUE]``: from the true state)."""
     sim, acc, cand, sc, tb, brk = scratch.sim, scratch.acc, scratch.cand, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
@@ -188,8 +189,12 @@ def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, 
     rank = int(cfg[S_VALUE]) == Value.RANK
     lower = cfg[S_LOWER] != 0.0
     true = cfg[S_TRUE] != 0.0
+    vis = scratch.vis
     for ci in range(nc):
         acc[ci] = 0.0
+        vis[ci] = k_play
+    for ci in range(nc, vis.shape[0]):
+        vis[ci] = 0.0
     for k in range(k_play):
         for ci in range(nc):
             fm_copy(sim, st)
