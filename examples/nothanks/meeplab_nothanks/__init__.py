@@ -9,7 +9,7 @@ import numpy as np
 from meeplab.sim.core.face import Face
 from meeplab.sim.core.game import GameSpec, Hidden
 
-from . import engine
+from . import draw, engine
 from .params import PARAMS
 from .replay import format_game
 
@@ -53,6 +53,7 @@ GAME = GameSpec(
     lower_wins=True,
     hidden=(Hidden("deck", _unseen_deck),),
     chance_fields=("deck",),
+    draw=draw,  # the board as SVG: meeplab view and the play page (draw.py)
 )
 
 __all__ = ["GAME"]
