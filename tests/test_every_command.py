@@ -1,7 +1,8 @@
 """Every command on a plugin game (issue 59): a game scaffolded by ``meeplab new`` a moment ago and the example
 plugins (No Thanks! and Goofspiel, with its secret bids) each play run, report, compare, sweep, fair, experiment,
-tournament, options, tune, ladder with its default rungs, quality, view, play (through the play page's API), replay
-and check on a tiny budget, exit 0 and write what they write for a built-in game.
+tournament, options, tune, ladder with its default rungs, quality, learn (and a run of the bot it learned), view,
+play (through the play page's API), replay and check on a tiny budget, exit 0 and write what they write for a
+built-in game.
 
 The scaffold is the one tests/test_plugins.py installs (``pip install --target``): its scaffold test runs this
 module's scaffold cases in a process that has it on ``PYTHONPATH``; nothing here edits ``sys.path``."""
@@ -33,7 +34,7 @@ PLUGINS = {
 LADDER = ["random", "greedy", "heuristic", "rollout", "ismcts"]  # meeplab ladder's default rungs
 COMMANDS = (
     "run", "report", "compare", "sweep", "fair", "experiment", "tournament", "options", "tune", "ladder", "quality",
-    "view", "play", "replay", "check",
+    "learn", "view", "play", "replay", "check",
 )  # fmt: skip
 
 
@@ -143,6 +144,9 @@ def test_every_command_on_a_plugin(plugin, command, request, runs, tmp_path, cap
         args = ["quality", game, *small, "-n", "20", *rules, "--trajectory-games", "1", "--playouts", "4"]
         args = [*args, "--points", "3", "--skill-games", "2", "-o", str(out)]
         wrote = ["quality.json"]
+    elif command == "learn":  # a few games of a cheap teacher; the learned bot then plays a run (below)
+        args = ["learn", game, "-p", str(p), "--teacher", "heuristic", "-n", "4", "-t", "1", *rules, "-o", str(out)]
+        wrote = ["learned.toml"]
     elif command == "view":
         args, wrote = ["view", game, "-p", str(p), *rules, "--out", str(out / "v.html")], ["v.html"]
     elif command == "replay":
@@ -164,3 +168,12 @@ def test_every_command_on_a_plugin(plugin, command, request, runs, tmp_path, cap
         assert tomllib.loads((out / "t.toml").read_text())["bots"]["tuned"]["base"] == "heuristic"
     if command == "ladder":
         assert json.loads((out / "ladder.json").read_text())["rungs"] == LADDER
+    if command == "learn":  # the learned bot (base "policy" over the game's declared features) plays
+        assert tomllib.loads((out / "learned.toml").read_text())["bots"]["learned"]["base"] == "policy"
+        played = out / "run"
+        toml = str(out / "learned.toml")
+        code = main(["run", game, "-q", "-p", str(p), "-b", "learned,greedy", "-n", "20", *rules, "--bot-config", toml,
+                     "-o", str(played)])  # fmt: skip
+        assert code == 0, capsys.readouterr().err
+        meta = json.loads((played / "run.json").read_text())
+        assert meta["bots"] == ["learned", "greedy"] and meta["games_completed"] == {str(p): 20}

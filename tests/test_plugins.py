@@ -228,7 +228,7 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
         capture_output=True, text=True, env={**env, "MEEPLAB_TEST_SCAFFOLD": "pigdice"}, cwd=ROOT, timeout=900,
     )  # fmt: skip
     assert every.returncode == 0, every.stdout[-3000:]
-    assert "15 passed" in every.stdout and "skipped" not in every.stdout, every.stdout[-1000:]
+    assert "16 passed" in every.stdout and "skipped" not in every.stdout, every.stdout[-1000:]
 
 
 def test_compare_report_reads_the_score_direction(plugin_compare):

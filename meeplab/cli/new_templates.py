@@ -69,6 +69,14 @@ pytest tests                           # your rules and meeplab's conformance ki
 meeplab tune $id --bot heuristic --players 3 --vs greedy --out $pkg/bots/tuned.toml --force
 ```
 
+A learned bot: `$pkg/__init__.py` declares the feature columns the engine writes (`features=` in `Face`; keep it in
+step with the engine), so `meeplab learn` fits the kernel's `policy` bot to a search bot's choices:
+
+```bash
+meeplab learn $id --players 3 --teacher rollout --games 400 --out runs/learn-$id
+meeplab run $id --players 3 --bots learned,tuned --bot-config runs/learn-$id/learned.toml --out runs/$id-learned
+```
+
 Hidden cards and face-down (simultaneous) choices are declared in `GameSpec` (`hidden=`, `secret=`: see the comment
 in `$pkg/__init__.py` and docs/adding-a-game.md in meeplab); the conformance kit then checks them.
 """
