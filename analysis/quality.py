@@ -254,8 +254,9 @@ def per_game(traj: pd.DataFrame) -> pd.DataFrame:
 
 
 def trajectory_metrics(traj: pd.DataFrame, noise: bool = True) -> dict[str, dict]:
-    """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count. With
-    ``noise`` (and a ``playouts`` column) the intervals of these six include the playout noise
+    """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count, and
+    Ludii's four (``ludii``). With ``noise`` (and a ``playouts`` column) the intervals of all ten include the
+    playout noise
     (:func:`noise_intervals`; ``games_lo``/``games_hi``: over games only) and ``noise_aware`` is True; with the
     file's ``p_half``, ``two_budgets`` holds the check at half the playouts (:func:`two_budgets`)."""
     pg = per_game(traj)
@@ -273,7 +274,10 @@ def trajectory_metrics(traj: pd.DataFrame, noise: bool = True) -> dict[str, dict
         },
     }
     if noise and "playouts" in traj and (traj["playouts"] > 0).any():
-        for key, (lo, hi) in noise_intervals(game_blocks(traj)).items():
+        got = noise_intervals(game_blocks(traj), ludii=True)
+        for key, (lo, hi) in got.pop("ludii").items():
+            rec["ludii"][key] = with_noise(rec["ludii"][key], lo, hi)
+        for key, (lo, hi) in got.items():
             rec[key] = with_noise(rec[key], lo, hi)
         rec["noise_aware"] = True
     if "p_half" in traj:
@@ -336,6 +340,33 @@ def noisy_game_metrics(prog: np.ndarray, p: np.ndarray, n: np.ndarray, reps: int
         "uncertainty": ent.mean(axis=1) if t_ > 1 else np.zeros(reps),
         "comeback": (top[:, at_share(2 / 3)] != w).astype(float),
         "half_leader_win": p[-1][top[:, at_share(0.5)]],
+        **ludii_copies(pp),
+    }
+
+
+def ludii_copies(pp: np.ndarray) -> dict[str, np.ndarray]:
+    """:func:`ludii_metrics` of each copy ``pp[r]`` [T, S] of one game's trajectory (the last row the result, the
+    same in every copy), as arrays [copies]."""
+    reps, t_, s_ = pp.shape
+    n = t_ - 1
+    if n <= 0:
+        return {"ludii_lead_change": np.zeros(reps), "ludii_decisiveness_threshold": np.zeros(reps),
+                "ludii_decisiveness": np.ones(reps), "ludii_drama": np.zeros(reps)}  # fmt: skip
+    result = pp[0, -1]
+    win = np.flatnonzero(result >= result.max() - 1e-12)
+    losers = np.setdiff1d(np.arange(s_), win)
+    before = pp[:, :-1]
+    top = before.max(axis=2)  # [reps, n]
+    leads = before >= top[:, :, None] - 1e-12  # the set of leaders at each point
+    changes = 1 + (leads[:, 1:] != leads[:, :-1]).any(axis=2).sum(axis=1)
+    threshold = before[:, :, losers].max(axis=(1, 2)) if len(losers) else np.full(reps, -1.0)
+    above = (before[:, :, win] > threshold[:, None, None]).any(axis=2)  # [reps, n]
+    first = np.where(above.any(axis=1), above.argmax(axis=1) / n, 1.0)
+    return {
+        "ludii_lead_change": changes / n,
+        "ludii_decisiveness_threshold": threshold,
+        "ludii_decisiveness": first,
+        "ludii_drama": (top - before[:, :, win].mean(axis=2)).mean(axis=1),
     }
 
 
@@ -348,24 +379,33 @@ NOISY_METRICS = {
     "comeback_rate": "comeback",
     "runaway_leader": "half_leader_win",
 }
+#: Ludii's metrics, whose intervals include the playout noise too (key under the record's ``ludii``: per-game column)
+NOISY_LUDII = {k.removeprefix("ludii_"): k for k in LUDII_METRICS}
 NOISE_COPIES = 200  # playout-noise copies of each game drawn for the intervals
 
 
-def noise_intervals(blocks: list[tuple], reps: int = 2000, copies: int = NOISE_COPIES) -> dict[str, tuple]:
+def noise_intervals(
+    blocks: list[tuple], reps: int = 2000, copies: int = NOISE_COPIES, ludii: bool = False
+) -> dict[str, Any]:
     """95 % intervals of the trajectory metrics' means over games that include the playout noise (docs/quality.md,
     Intervals): a percentile bootstrap whose every replicate resamples the games and, for each game drawn, one of
     ``copies`` copies of it with every point's estimates redrawn from their playouts
     (:func:`noisy_game_metrics`). Seeded by the number of games. ``{key: (lo, hi)}`` for
-    :data:`NOISY_METRICS`."""
+    :data:`NOISY_METRICS`, and with ``ludii`` for Ludii's (:data:`NOISY_LUDII`: ``{"ludii": {key: (lo, hi)}}`` too),
+    from the same replicates."""
     g = len(blocks)
     rng = np.random.default_rng(g)
     per = [noisy_game_metrics(prog, p, n, copies, rng) for prog, p, n in blocks]
     idx = rng.integers(0, g, (reps, g))
     col = rng.integers(0, copies, (reps, g))
-    out = {}
-    for key, name in NOISY_METRICS.items():
+
+    def interval(name):
         m = np.stack([x[name] for x in per])  # [G, copies]
-        out[key] = _pct(m[idx, col].mean(axis=1))
+        return _pct(m[idx, col].mean(axis=1))
+
+    out: dict[str, Any] = {key: interval(name) for key, name in NOISY_METRICS.items()}
+    if ludii:
+        out["ludii"] = {key: interval(name) for key, name in NOISY_LUDII.items()}
     return out
 
 

@@ -647,6 +647,30 @@ def test_intervals_include_the_playout_noise():
                                                                       rel=0.05)  # fmt: skip
 
 
+def test_ludiis_metrics_get_the_playout_noise_too():
+    """Ludii's four metrics of each noisy copy are :func:`ludii_metrics` of that copy (vectorised over the copies),
+    and their intervals widen with the playout noise exactly as ours do (games-only ones kept)."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        t_, s_ = int(rng.integers(2, 9)), int(rng.integers(2, 5))
+        pp = rng.dirichlet(np.ones(s_), size=(7, t_))
+        pp[:, -1] = np.eye(s_)[int(rng.integers(s_))] if rng.random() < 0.8 else np.full(s_, 1 / s_)
+        pp[:, :, :] = np.round(pp, 1)  # ties among the leaders happen
+        got = q.ludii_copies(pp)
+        for r in range(7):
+            want = q.ludii_metrics(pp[r])
+            for key, v in want.items():
+                assert got[key][r] == pytest.approx(v), (key, pp[r])
+    traj = _noisy_trajectories()
+    noisy = q.trajectory_metrics(traj)["ludii"]
+    plain = q.trajectory_metrics(traj.assign(playouts=0))["ludii"]
+    for key in ("lead_change", "decisiveness", "drama"):
+        a, b = noisy[key], plain[key]
+        assert a["value"] == b["value"] and (a["games_lo"], a["games_hi"]) == (b["lo"], b["hi"]), key
+        assert a["lo"] <= b["lo"] and a["hi"] >= b["hi"] and a["hi"] - a["lo"] > b["hi"] - b["lo"], key
+    assert "games_lo" not in plain["drama"]
+
+
 def test_two_budgets_agree_or_the_metric_has_not_settled():
     """The same estimates at half the playouts: every metric settled. At half the playouts seat 2 leads at the second
     point of every game (noise that a larger budget removes): lead changes and drama differ game by game, so they
