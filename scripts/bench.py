@@ -15,7 +15,9 @@ A lineup "rollout+heuristic" puts the first bot in one seat and the second in al
 play fewer games per run (SEARCH_GAMES) and at most 2 runs. Decisions per second count the decisions with
 more than one candidate (for games on the forward model). A same-moment A/B of two source trees is
 ``scripts/ab.py``; the cold compile time of an engine is ``--cold`` (an empty numba cache; wall and CPU
-seconds, helpers apart; ``--procs 1`` compiles in one process, for an A/B of sim.core.parcompile).
+seconds, helpers apart; ``--procs 1`` compiles in one process, for an A/B of sim.core.parcompile), and a user's
+first commands on an empty cache (issue 57's cold start: the first ``run``, then ``quality``, ``ladder`` and
+``play``, each on a tiny budget) are ``--cold-commands``.
 """
 
 from __future__ import annotations
@@ -108,6 +110,63 @@ def cold_compile(gid: str, procs: int | None = None) -> tuple[float, float, floa
         )
     wall, cpu, helpers = out.stdout.strip().splitlines()[-1].split()
     return float(wall), float(cpu), float(helpers)
+
+
+PLAY_CODE = r"""
+import random, sys, tempfile
+from pathlib import Path
+from starlette.testclient import TestClient
+from meeplab.play.server import Session, create_app
+from meeplab.play.table import Table, seat_bots
+from meeplab.sim.core.registry import get_game
+g = get_game(sys.argv[1])
+p = g.default_players
+tmp = Path(tempfile.mkdtemp())
+table = Table(g, g.params.resolve({}, g.id), seat_bots(["tuned"], [0], p), 3, 0, ())
+session = Session(table, tmp / "game.json", 0)
+client = TestClient(create_app(session, tmp, port=47615), base_url="http://127.0.0.1:47615")
+client.headers["Authorization"] = f"Bearer {session.token}"
+rng = random.Random(1)
+for _ in range(20):  # a few decisions: the person, then the bots
+    st = client.get("/api/state").json()
+    if st["over"]:
+        break
+    if st["pass_to"]:
+        client.post("/api/seat", json={"seat": st["pass_to"]})
+    elif st["bot_turn"]:
+        client.post("/api/bot", json={"at": st["decisions"]})
+    else:
+        client.post("/api/move", json={"move": rng.choice(st["legal"])["id"], "at": st["decisions"]})
+"""
+
+
+def cold_commands(gid: str) -> dict[str, float]:
+    """Wall seconds of a user's first commands on an empty cache (issue 57's cold start), one after another in the
+    same cache, each on a tiny budget (so that the time is the compile and the load, not the play): ``run`` (the
+    default lineup, 200 games), then ``quality`` (20 games, one trajectory, relative skill on 2 games), ``ladder``
+    (its default rungs, searches included, 2 games a run) and ``play`` (the play page's API: a few decisions
+    against ``tuned``)."""
+    import subprocess
+    import tempfile
+
+    cli = [sys.executable, "-m", "meeplab.cli"]
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, MEEPLAB_CACHE_DIR=tmp + "/cache", NUMBA_CACHE_DIR=tmp + "/cache")
+        steps = {
+            "run": cli + ["run", gid, "-n", "200", "-q", "--out", tmp + "/run"],
+            "quality": cli + ["quality", gid, "-n", "20", "--trajectory-games", "1", "--points", "2", "--playouts",
+                              "4", "--skill-games", "2", "-q", "--out", tmp + "/quality"],
+            "ladder": cli + ["ladder", gid, "-n", "2", "--skill-games", "0", "-q", "--out", tmp + "/ladder"],
+            "play": [sys.executable, "-c", PLAY_CODE, gid],
+        }  # fmt: skip
+        for name, cmd in steps.items():
+            t = time.perf_counter()
+            done = subprocess.run(cmd, env=env, cwd=tmp, capture_output=True, text=True)
+            out[name] = time.perf_counter() - t
+            if done.returncode != 0:
+                raise SystemExit(f"bench.py: {name} of {gid} failed:\n{done.stderr.strip()[-1500:]}")
+    return out
 
 
 def bench_cluster(n_games, repeats, workers=2, players=3, shard=50_000, small_shard=5_000):
@@ -441,6 +500,11 @@ def main(argv=None):
     )
     ap.add_argument("--cold", action="store_true", help="instead: cold compile time of each engine (empty cache)")
     ap.add_argument(
+        "--cold-commands",
+        action="store_true",
+        help="instead: a user's first run, quality, ladder and play of each game on an empty cache (wall s)",
+    )
+    ap.add_argument(
         "--scale",
         action="store_true",
         help="instead: a search-bot what-if on `dask scheduler` + 1, then 2 `dask worker` processes (speed-up)",
@@ -481,6 +545,16 @@ def main(argv=None):
         return
     if args.ismcts:
         bench_ismcts(ids, args.games or 3, args.threads or 1)
+        return
+    if args.cold_commands:
+        print("| game | first run s | then quality s | ladder s | play s | the three together s |")
+        print("|---|---|---|---|---|---|")
+        for gid in ids:
+            t = cold_commands(gid)
+            three = t["quality"] + t["ladder"] + t["play"]
+            print(
+                f"| {gid} | {t['run']:.1f} | {t['quality']:.1f} | {t['ladder']:.1f} | {t['play']:.1f} | {three:.1f} |"
+            )
         return
     if args.cold:
         for gid in ids:
