@@ -43,12 +43,34 @@ ACTION_NAMES = (
 )
 
 
-def _xy(ctx, i):
+def _coords(ctx):
+    """Every hex's centre, in hex order (see :func:`_geometry`)."""
+    return _geometry(ctx)[0]
+
+
+_GEOMETRY: dict[bytes, tuple[list[tuple[float, float]], str]] = {}  # a map's hex columns and rows -> its geometry
+
+
+def _geometry(ctx):
+    """(every hex's centre, the hex numbers' layer), made once per map: the viewer draws every step in every seat's
+    view, and computing them per drawing (two array minima per hex, 240 labels) was most of a Hacienda page's time.
+    Keyed by the map's columns and rows themselves, so that another map (or a changed one) never gets these."""
     b = ctx.board
-    c0, r0 = int(b.cols.min()), int(b.rows.min())
-    x = MAP_X + R + (int(b.cols[i]) - c0) * 1.5 * R
-    y = MAP_Y + R * 0.87 + (int(b.rows[i]) - r0) * R * math.sqrt(3) / 2
-    return x, y
+    key = np.asarray(b.cols).tobytes() + b"|" + np.asarray(b.rows).tobytes()
+    hit = _GEOMETRY.get(key)
+    if hit is None:
+        c0, r0 = int(b.cols.min()), int(b.rows.min())
+        xy = [
+            (
+                MAP_X + R + (int(b.cols[i]) - c0) * 1.5 * R,
+                MAP_Y + R * 0.87 + (int(b.rows[i]) - r0) * R * math.sqrt(3) / 2,
+            )
+            for i in range(b.n)
+        ]
+        if len(_GEOMETRY) >= 32:
+            _GEOMETRY.clear()
+        hit = _GEOMETRY[key] = (xy, _hex_numbers(ctx, xy))
+    return hit
 
 
 def _map_size(ctx):
@@ -83,8 +105,9 @@ def base(ctx, n_players):
     room = max(12, int((_panel_x(ctx) - MAP_X - 16) / 9.5) - 14)  # the title stays above the map (15 px bold)
     name = b.name if len(b.name) <= room else b.name[: room - 1] + "…"
     out = [f'<text x="{MAP_X}" y="24" class="title">Hacienda: map {esc(name)}</text>']
+    xy = _coords(ctx)
     for i in range(b.n):
-        x, y = _xy(ctx, i)
+        x, y = xy[i]
         k = int(b.kind[i])
         if k < 5:
             fill, mark = TERRAIN_FILL[k], TERRAIN_MARK[k]
@@ -158,11 +181,12 @@ def pieces(ctx, rec, seat=None):
     pub = rec["pub"]
     b = ctx.board
     out = []
+    xy = _coords(ctx)
     for i in range(b.n):
         v = int(pub[E.V_SPACE + i])
         if v < 0:
             continue
-        x, y = _xy(ctx, i)
+        x, y = xy[i]
         what, owner = v & 7, (v >> 3) & 7
         parts = []
         if what == E.W_WATER:
@@ -192,7 +216,7 @@ def pieces(ctx, rec, seat=None):
                 f'<path d="M{x - 6:.1f} {y + 9:.1f} v-6 l6 -5 l6 5 v6 z" fill="#fff" stroke="#000" stroke-width="1.2"/>'
             )
         out.append("<g>" + "".join(parts) + "</g>")
-    out.append(_hex_numbers(ctx))
+    out.append(_geometry(ctx)[1])
     px = _panel_x(ctx)
     for j in range(8):  # the face-up slots (4 in the rule book; empty ones beyond the fourth are not drawn)
         for row, field, prefix in ((32, "dland", "dl"), (72, "danim", "da")):
@@ -218,14 +242,14 @@ def pieces(ctx, rec, seat=None):
     return out
 
 
-def _hex_numbers(ctx):
+def _hex_numbers(ctx, xy):
     """Each hex's number as the move labels write it ("hex 0103": column x 100 + row), small at the top of the hex,
     on a light tab over the pieces (a tile must not hide where it lies, and the number stays legible on any colour)
     and never in the way of a click: one string, the same at every step."""
     b = ctx.board
     parts = ['<g class="places" pointer-events="none">']
     for i in range(b.n):
-        x, y = _xy(ctx, i)
+        x, y = xy[i]
         parts.append(
             f'<rect x="{x - 8:.1f}" y="{y - 12.2:.1f}" width="16" height="6.4" rx="1.5" fill="#fff" '
             'fill-opacity="0.7"/>'
