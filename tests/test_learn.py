@@ -28,7 +28,8 @@ def test_the_compiled_policy_plays_the_best_score_of_its_definition():
         cols = tuple(f"c{j}" for j in range(nf))
         shape = Shape({"a": cols, "b": cols, "c": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
         w = shape.vector({})
-        w[len(shape.header()) :] = rng.normal(size=len(w) - len(shape.header()))
+        h = len(shape.header())
+        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names()))  # temperature 0: the best
         feats = rng.normal(size=(n, nf)).round(2)
         codes = rng.integers(-1, 5, size=n)  # out of range: clamped
         view = np.array([int(rng.integers(0, 9)), 8])
@@ -42,6 +43,22 @@ def test_the_compiled_policy_plays_the_best_score_of_its_definition():
         assert _choose(kind, feats, w, seed=trial + 1, codes=codes, view=view) in best
 
 
+def test_at_a_temperature_the_policy_draws_from_the_softmax_of_its_scores():
+    """The weight after the blocks, ``temperature``: 0 plays the best score; 1 draws each candidate with the
+    softmax probability of its score (20,000 draws of a 3-candidate decision, each from its own stream); a very low
+    one is the best again."""
+    shape = Shape({"only": ("a",)})
+    assert shape.names()[-1] == "temperature" and shape.accepts("temperature")
+    w = shape.vector({"only.a": 1.0, "temperature": 1.0})
+    feats = np.array([[0.0], [1.0], [2.0]])
+    draws = np.array([_choose(0, feats, w, seed=s) for s in range(20_000)])
+    want = np.exp([0.0, 1.0, 2.0]) / np.exp([0.0, 1.0, 2.0]).sum()
+    got = np.bincount(draws, minlength=3) / len(draws)
+    assert np.abs(got - want).max() < 0.015, got
+    assert _choose(0, feats, shape.vector({"only.a": 1.0}), seed=3) == 2
+    assert {_choose(0, feats, shape.vector({"only.a": 1.0, "temperature": 1e-3}), seed=s) for s in range(50)} == {2}
+
+
 def test_phi_names_every_term_in_order():
     names = phi_names(("gain", "left"))
     assert names == ["1", "gain", "left", "gain*gain", "gain*left", "left*left", "top:gain", "x", "x*gain",
@@ -50,7 +67,7 @@ def test_phi_names_every_term_in_order():
     shape = Shape({"place": ("gain", "left"), "sell": ("gain", "left")}, {"sell": 2})
     assert shape.weight_names()[width(2) + 1] == "sell[0].gain"
     assert shape.weight_names()[2 * width(2) + 1] == "sell[1].gain"
-    assert len(shape.names()) == len(shape.header()) + 3 * width(2)
+    assert len(shape.names()) == len(shape.header()) + 3 * width(2) + 1  # and the temperature
     # a name without a code stands for the term in every code's block (a linear bot's kind.column)
     w = shape.vector({"sell.gain": 2.0, "place.left": 1.0})
     names = shape.names()

@@ -38,7 +38,7 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from .rng import rng_below
+from .rng import rng_below, rng_float
 
 __all__ = ["Shape", "phi", "phi_names", "policy_choose", "progress_of", "width"]
 
@@ -46,6 +46,9 @@ __all__ = ["Shape", "phi", "phi_names", "policy_choose", "progress_of", "width"]
 TIE = 1e-9
 #: the header's fixed slots: kinds, progress numerator, progress denominator; then (first weight, codes) per kind
 H_KINDS, H_NUM, H_DEN, H_KIND0 = 0, 1, 2, 3
+#: the weight after the kinds' blocks: the temperature the policy plays at (0: the best score; above 0: a draw from
+#: the softmax of the scores divided by it, the fitted logit itself at 1; a stochastic playout policy for a search)
+TEMPERATURE = "temperature"
 
 
 def width(nf: int) -> int:
@@ -134,8 +137,9 @@ class Shape:
         return frozenset(self.weight_names())
 
     def names(self) -> list[str]:
-        """The whole vector's names: the header's, then the weights'."""
-        return self.header_names() + self.weight_names()
+        """The whole vector's names: the header's, the weights', then ``temperature`` (:func:`policy_choose`: 0
+        plays the best score, above 0 draws from the softmax of the scores at that temperature)."""
+        return self.header_names() + self.weight_names() + [TEMPERATURE]
 
     def vector(self, named: Mapping[str, float]) -> np.ndarray:
         """The whole vector of weights given by name (missing ones 0). In a kind with codes, a name without a code
@@ -161,7 +165,7 @@ class Shape:
         """Whether :meth:`vector` reads a weight named ``name``."""
         if name.startswith("shape."):
             return False
-        if name in self._weight_set:
+        if name in self._weight_set or name == TEMPERATURE:
             return True
         kind, _, term = name.partition(".")
         return kind in self.features and self.n_codes(kind) > 1 and term in phi_names(self.features[kind])
@@ -264,6 +268,9 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
         for i in range(n):
             if feats[i, 0] > top0:
                 top0 = feats[i, 0]
+    temp = temperature_of(weights, d)
+    if temp > 0.0:
+        return softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng)
     # one pass finds the best score and counts the rows within TIE of it (as strategies.common.argmax_column); a
     # second pass, only when several tie, finds the drawn one
     best = -np.inf
@@ -294,3 +301,35 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
                 return i
             pick -= 1
     return first
+
+
+@njit(cache=True, inline="always")
+def temperature_of(weights, d):
+    """The temperature slot after the last kind's blocks (0 where the vector has none)."""
+    k = int(weights[H_KINDS])
+    last = H_KIND0 + 2 * (k - 1)
+    if k < 1 or last + 1 >= weights.shape[0]:
+        return 0.0
+    slot = int(weights[last]) + int(weights[last + 1]) * d
+    if slot < 0 or slot >= weights.shape[0]:
+        return 0.0
+    return weights[slot]
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng):
+    """A candidate drawn with probability proportional to ``exp(score / temp)`` (one draw of ``rng``)."""
+    best = -np.inf
+    for i in range(n):
+        v = _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x)
+        if v > best:
+            best = v
+    tot = 0.0
+    for i in range(n):
+        tot += np.exp((_score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x) - best) / temp)
+    u = rng_float(rng) * tot
+    for i in range(n):
+        u -= np.exp((_score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x) - best) / temp)
+        if u < 0.0:
+            return i
+    return n - 1
