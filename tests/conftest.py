@@ -89,6 +89,7 @@ def _rank(unit: str) -> int:
     return HEAVY.index(path) if path in HEAVY else len(HEAVY)
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown, and unused, where xdist is not loaded
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup``: pytest-xdist's group scheduling over work_unit's units, the HEAVY ones first."""
     if config.getvalue("dist") != "loadgroup":
