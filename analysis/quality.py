@@ -540,6 +540,93 @@ def calibration(traj: pd.DataFrame, bins: int = CALIBRATION_BINS, reps: int = 10
             "games": int(len(games)), "bins": out_bins}  # fmt: skip
 
 
+RECALIBRATE = ("auto", "on", "off")  # meeplab quality --recalibrate: when the metrics use recalibrated estimates
+RECALIBRATE_FOLDS = 2  # cross-fitting: each half of the games is recalibrated by a map fitted on the other half
+
+
+def _logit(p: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The log-odds of estimates ``p`` of ``n`` playouts each, kept off 0 and 1 by half a playout (an estimate of 0
+    wins in 32 playouts is not a certainty; where ``n`` is 0, unknown, by 1e-6)."""
+    eps = np.where(n > 0, 0.5 / (np.maximum(n, 1.0) + 1.0), 1e-6)  # no playout count: only off exact 0 and 1
+    q = np.clip(p, eps, 1.0 - eps)
+    return np.log(q / (1.0 - q))
+
+
+def platt_fit(p: np.ndarray, n: np.ndarray, won: np.ndarray) -> tuple[float, float]:
+    """Platt scaling (Platt 1999): the slope ``a`` and intercept ``b`` of ``won ~ sigmoid(a logit(p) + b)`` by
+    maximum likelihood (``won``: a seat's result, 1, 0 or 1/k of a k-way shared win). A slope below 1 says the
+    estimates are too confident, above 1 too timid; ``b`` shifts them. (1, 0) where there is nothing to fit."""
+    from scipy.optimize import minimize
+
+    x = _logit(np.asarray(p, float), np.asarray(n, float))
+    y = np.asarray(won, float)
+    if len(x) < 2 or np.ptp(x) == 0.0:
+        return 1.0, 0.0
+
+    def nll(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = w[0] * x + w[1]
+        r = 1.0 / (1.0 + np.exp(-z)) - y
+        return float(np.sum(np.logaddexp(0.0, z) - y * z)), np.array([np.dot(r, x), r.sum()])
+
+    got = minimize(nll, np.array([1.0, 0.0]), jac=True, method="BFGS")
+    return float(got.x[0]), float(got.x[1])
+
+
+def platt_apply(p: np.ndarray, n: np.ndarray, slope: float, intercept: float) -> np.ndarray:
+    """Estimates ``p`` (of ``n`` playouts each) through the Platt map ``sigmoid(slope logit(p) + intercept)``."""
+    return 1.0 / (1.0 + np.exp(-(slope * _logit(np.asarray(p, float), np.asarray(n, float)) + intercept)))
+
+
+def recalibrate(traj: pd.DataFrame, folds: int = RECALIBRATE_FOLDS) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The trajectories of one player count with recalibrated estimates: column ``p_cal`` (and ``p_half_cal`` where
+    the frame has ``p_half``) beside the playouts' own ``p_win``. Cross-fitted: the games are split into ``folds`` by
+    game index (``game % folds``); each fold's estimates go through a Platt map (:func:`platt_fit`) fitted on the
+    other folds' estimates against their results, so no estimate is recalibrated with its own game's result and the
+    calibration error of ``p_cal`` (:func:`calibration`) is an honest, out-of-fold one. At each point the seats'
+    recalibrated estimates are scaled to sum to 1 again (the map is monotone and the same for every seat, so the
+    favourite at a point is unchanged: lead changes and the runaway leader do not move); the result rows are kept.
+    Returns the frame and the maps (``slope``/``intercept`` per fold, ``method``, ``folds``)."""
+    t = traj.copy()
+    live = ~t["final"].to_numpy(bool)
+    fin = t.loc[~live, ["game", "seat", "p_win"]].rename(columns={"p_win": "won"})
+    won = t[["game", "seat"]].merge(fin, on=["game", "seat"], how="left")["won"].to_numpy(float)
+    fold = t["game"].to_numpy() % folds
+    pairs = [("p_win", "playouts", "p_cal")] + ([("p_half", "playouts_half", "p_half_cal")] if "p_half" in t else [])
+    maps = []
+    for col, count, dest in pairs:
+        orig = t[col].to_numpy(float)
+        q = orig.copy()
+        n = t[count].to_numpy(float) if count in t else np.zeros(len(t))
+        for f in range(folds):
+            fit = live & (fold != f) & np.isfinite(won)
+            a, c = platt_fit(orig[fit], n[fit], won[fit])
+            at = live & (fold == f)
+            q[at] = platt_apply(orig[at], n[at], a, c)
+            if col == "p_win":
+                maps.append({"fold": f, "slope": a, "intercept": c, "games": int(np.unique(t["game"][fit]).size)})
+        t[dest] = q
+        total = t.groupby(["game", "point"])[dest].transform("sum").to_numpy(float)
+        t.loc[live, dest] = q[live] / np.where(total[live] > 0, total[live], 1.0)
+    info = {"method": "Platt scaling, cross-fitted", "folds": folds, "maps": maps}
+    return t, info
+
+
+def recalibrated_frame(traj: pd.DataFrame) -> pd.DataFrame:
+    """The frame the metrics read after :func:`recalibrate`: ``p_win`` (and ``p_half``) replaced by their
+    recalibrated columns, which are dropped."""
+    t = traj.assign(p_win=traj["p_cal"])
+    if "p_half_cal" in t:
+        t = t.assign(p_half=t["p_half_cal"])
+    return t.drop(columns=[c for c in ("p_cal", "p_half_cal") if c in t])
+
+
+def raw_miscalibrated(rec: dict[str, Any]) -> bool:
+    """Whether the playouts' own estimates of one player count's record were miscalibrated (before any
+    recalibration): kingmaking, which reads them directly, then rests on estimates that do not match the results."""
+    cal = rec.get("calibration") or {}
+    return calibrated({"calibration": cal.get("raw") or cal}) == "miscalibrated"
+
+
 def calibrated(rec: dict[str, Any]) -> str:
     """The calibration verdict of one player count's record: ``"calibrated"`` (the error's interval below
     :data:`THRESHOLDS` ``calibration_error``), ``"miscalibrated"`` (above it), ``"undecided"`` (it straddles it, or
@@ -862,14 +949,16 @@ def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
     beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None, executor=None,
-    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0, recalibrate_mode: str = "auto",
 ) -> dict[str, Any]:  # fmt: skip
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
     results from ``out`` (written before by the runner) and write every file and ``quality.json``. ``evaluator``: the
     plain bot that plays the trajectories' playouts in every seat (None: the run's own plain bots, a search seat's
     playout policy); ``se_target``/``max_playouts``: a point's playouts continue past ``playouts`` until every seat's
-    standard error is at most ``se_target`` or ``max_playouts`` are played (0: a fixed ``playouts``). Returns the
+    standard error is at most ``se_target`` or ``max_playouts`` are played (0: a fixed ``playouts``);
+    ``recalibrate_mode`` (:data:`RECALIBRATE`): whether the metrics read the playouts' estimates recalibrated
+    (:func:`recalibrate`): ``auto`` where they are miscalibrated, ``on`` always, ``off`` never. Returns the
     ``quality.json`` record. ``executor``: a Dask executor (``lab.distributed.cluster.DaskExecutor``,
     ``--workers`` / ``--scheduler``) that plays the trajectories and the relative-skill games in parts
     (``lab.distributed.quality_cluster``; the same numbers as in this process, only the timings differ), or None:
@@ -900,6 +989,7 @@ def measure(
         "lower_wins": bool(getattr(game, "lower_wins", False)),
         "settings": {"trajectory_games": traj_games, "playouts": playouts, "points": points, "decided": DECIDED,
                      "evaluator": evaluator, "se_target": se_target, "max_playouts": max(max_playouts, playouts),
+                     "recalibrate": recalibrate_mode,
                      "skill_games": skill_games, "beginner": beginner, "skilled": skilled,
                      "field": field,
                      "kingmaking_below": 0.02, "kingmaking_candidates": 6, "kingmaking_lead": 0.1},
@@ -907,7 +997,8 @@ def measure(
     }  # fmt: skip
     frames: dict[str, list[pd.DataFrame]] = {n: [] for n in FILES}
     for p in players:
-        say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {playouts} playouts")
+        budget = f"{playouts}-{max(max_playouts, playouts)}" if se_target > 0 else f"{playouts}"
+        say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {budget} playouts")
         if executor is None:
             arr = core.play_trajectories(
                 game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
@@ -923,6 +1014,12 @@ def measure(
         record["settings"]["kingmaking_looks"] = confirm_looks(playouts, max(max_playouts, playouts))
         games = np.arange(traj_games)
         traj = trajectory_frame(arr, p, games)
+        raw = calibration(traj)
+        cal_info = None
+        if recalibrate_mode == "on" or (
+            recalibrate_mode == "auto" and calibrated({"calibration": raw}) == "miscalibrated"
+        ):
+            traj, cal_info = recalibrate(traj)
         frames["trajectories.parquet"].append(traj)
         hist = arr["hist"].sum(axis=0)
         kinds, cands = np.nonzero(hist)
@@ -935,8 +1032,9 @@ def measure(
         frames["decisions_seat.parquet"].append(seats)
         probes = kingmaking_rows(arr, p, games, playouts)
         frames["kingmaking.parquet"].append(probes)
-        rec: dict[str, Any] = trajectory_metrics(traj)
-        rec["calibration"] = calibration(traj)
+        used = traj if cal_info is None else recalibrated_frame(traj)
+        rec: dict[str, Any] = trajectory_metrics(used)
+        rec["calibration"] = raw if cal_info is None else {**calibration(used), "raw": raw, "recalibrated": cal_info}
         rec.update(decision_metrics(dec, seats))
         if p >= 3:
             rec["kingmaking"] = kingmaking_metrics(probes, traj_games)

@@ -11,7 +11,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import PercentFormatter
 
-from meeplab.analysis.quality import DECIDED, THRESHOLDS, band, calibrated, has_quality, load_quality
+from meeplab.analysis.quality import (
+    DECIDED,
+    THRESHOLDS,
+    band,
+    calibrated,
+    has_quality,
+    load_quality,
+    raw_miscalibrated,
+)
 
 from . import charts
 from .format import b, ci, code, figure, num, pct, table
@@ -102,9 +110,17 @@ def calibration_chart(q: dict, players: list[int]) -> str:
             lo = np.array([r["observed_lo"] for r in rows])
             hi = np.array([r["observed_hi"] for r in rows])
             ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o-", color=charts.PALETTE[0],
-                        capsize=3, lw=1.5, label="observed")  # fmt: skip
+                        capsize=3, lw=1.5, label="recalibrated" if cal.get("raw") else "observed")  # fmt: skip
+        raw = (cal.get("raw") or {}).get("bins") or []
+        if raw:  # recalibrated: the playouts' own estimates beside, in grey
+            ax.plot([r["predicted"] for r in raw], [r["observed"] for r in raw], "s:", color=charts.PALETTE[1],
+                    lw=1.2, ms=4, label="playouts' own estimates")  # fmt: skip
         err = cal.get("value")
-        ax.set_title(f"{p} players" + (f": error {pct(err)}" if err is not None else ""))
+        ax.set_title(
+            f"{p} players"
+            + (f": error {pct(err)}" if err is not None else "")
+            + (f" ({pct(cal['raw']['value'])} before recalibration)" if raw else "")
+        )
         ax.set_xlabel("estimated win probability")
         ax.set_xlim(0, 1)
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -175,21 +191,32 @@ def findings(q: dict, p: int) -> list[Fragment]:
     items: list[Fragment] = []
     lab = b(f"{p} players:")
     off = calibrated(rec) == "miscalibrated"
+    cal = rec.get("calibration") or {}
+    raw = cal.get("raw")
+    raw_off = raw_miscalibrated(rec)  # kingmaking reads the playouts' own estimates, recalibrated or not
 
     def add(metric: str, *text) -> None:
         mark = [b("uncalibrated: "), "rests on win probabilities that do not match the results (see calibration); "]
-        items.append([lab, " ", b(f"{metric}: "), *(mark if off and metric in FROM_TRAJECTORIES else []), *text])
+        marked = (off and metric in FROM_TRAJECTORIES) or (raw is not None and raw_off and metric == "kingmaking")
+        items.append([lab, " ", b(f"{metric}: "), *(mark if marked else []), *text])
 
-    cal = rec.get("calibration") or {}
     if cal.get("value") is not None:
         word = {
             "calibrated": "the estimates match the results",
             "miscalibrated": "the estimates do not match the results; the metrics from them are marked",
             "undecided": "undecided: the interval straddles the threshold",
         }[calibrated(rec)]
+        before = []
+        if raw and raw.get("value") is not None:
+            before = [
+                f"the playouts' own estimates were off by {_iv(raw)} on average; the metrics read them ",
+                b("recalibrated"),
+                " (Platt scaling, each half of the games by a map fitted on the other half), and ",
+            ]
         add(
             "calibration",
-            f"the win probabilities are off by {_iv(cal)} on average ({word}; above "
+            *before,
+            f"the win probabilities {'they read ' if before else ''}are off by {_iv(cal)} on average ({word}; above "
             f"{pct(THRESHOLDS['calibration_error'], 0)} they do not; {cal['n']:,} estimates of {cal['games']} games).",
         )
     # the check of the win probabilities leads only where it fails; else it closes the list, after the answers
@@ -427,7 +454,14 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
                 "Observed win rate (95 % Wilson interval) against the estimated win probability, in ten bins of the "
                 "estimate, every estimate before the end of the trajectories' games; on the dashed diagonal the "
                 "estimates are calibrated. The error in the title is the calibration error: the root of the bins' "
-                "mean squared distance from the diagonal, less what the finite games alone give (docs/quality.md).",
+                "mean squared distance from the diagonal, less what the finite games alone give (docs/quality.md)."
+                + (
+                    " Where the playouts' own estimates were miscalibrated, the metrics read them recalibrated (Platt "
+                    "scaling, each half of the games by a map fitted on the other half): the points are the "
+                    "recalibrated estimates, the dotted squares the playouts' own."
+                    if any((q["players"][str(p)].get("calibration") or {}).get("raw") for p in players)
+                    else ""
+                ),
             )
         )
     figs.append(
@@ -494,6 +528,7 @@ def reproduce_command(path, q: dict, players: list[int]) -> str:
         ("--max-playouts", "max_playouts"),
         ("--points", "points"),
         ("--evaluator", "evaluator"),
+        ("--recalibrate", "recalibrate"),
         ("--skill-games", "skill_games"),
         ("--beginner", "beginner"),
         ("--skilled", "skilled"),

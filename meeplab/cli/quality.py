@@ -72,6 +72,15 @@ TABLE_METRICS = (
     help="The plain bot that plays the trajectories' playouts in every seat (default: the run's own plain bots; a "
     "search seat's playout policy). The report's calibration says whether its estimates match the results.",
 )
+@click.option(
+    "--recalibrate",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Whether the metrics read the playouts' win probabilities recalibrated against the games' results (Platt "
+    "scaling, each half of the trajectory games by a map fitted on the other half): auto where they are "
+    "miscalibrated (e.g. search bots, whose playouts are played by their playout policy), on always, off never.",
+)
 @click.option("--beginner", default="random", show_default=True, help="Relative skill: the beginner.")
 @click.option("--skilled", default=None, help="Relative skill: the skilled player, a search bot (default: rollout).")
 @click.option(
@@ -91,6 +100,7 @@ def quality_cmd(
     points,
     skill_games,
     evaluator,
+    recalibrate,
     beginner,
     skilled,
     field,
@@ -106,8 +116,10 @@ def quality_cmd(
     - win-probability trajectories (OUT/trajectories.parquet): at --points points of the first
       --trajectory-games games, each seat's chance to win given the true state, by --playouts playouts of
       the run's bots (or of --evaluator) with fresh chance, more until every seat's standard error is
-      at most --se-target (or --max-playouts), and their calibration against the games' results
-      (miscalibrated: a warning, and the metrics from them are marked); from them lead changes,
+      at most --se-target (or --max-playouts), and their calibration against the games' results;
+      miscalibrated estimates (a search bot's playouts are played by its playout policy) are
+      recalibrated (--recalibrate) and the calibration measured again on games the map was not fitted
+      on (still miscalibrated: a warning, and the metrics from them are marked); from them lead changes,
       decisiveness, drama, uncertainty, comeback rate, runaway leader;
     - relative skill (Dreef et al. 2004): beginner, skilled and clairvoyant skilled player, each in one
       seat against --field on the same --skill-games games;
@@ -158,9 +170,19 @@ def quality_cmd(
     )
     top = max_playouts if se_target > 0 else playouts
     skilled_name = skilled or "the default skilled search"
-    if echo_plan(what, [cfg], dry_run, kw["quiet"],
-                 extra=lambda est: _stage_lines(est, cfg, trajectory_games, points, playouts, top, skill_games,
-                                                skilled_name)):  # fmt: skip
+    # the trajectories' playouts are played by the evaluator, or by each seat's plain bot (a search seat's playout
+    # policy): priced at that lineup's speed
+    playout_bots = [evaluator] if evaluator is not None else [known[b].policy or b for b in cfg.bots]
+
+    def stages(est):
+        if playout_bots != list(cfg.bots):
+            from meeplab.lab.runs.estimate import estimate
+
+            est = estimate([cfg.replanned(bots=playout_bots)], compile=not dry_run)
+        return _stage_lines(est, cfg, trajectory_games, points, playouts, top, skill_games, skilled_name,
+                            ",".join(playout_bots))  # fmt: skip
+
+    if echo_plan(what, [cfg], dry_run, kw["quiet"], extra=stages):
         return
     values = dict(cfg.values)
     play_runs([cfg], kw)
@@ -170,13 +192,23 @@ def quality_cmd(
             g, values, cfg.out, cfg.players, cfg.bots, cfg.seed, rotate=cfg.rotate, bot_configs=cfg.bot_configs,
             traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games,
             beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex, evaluator=evaluator,
-            se_target=se_target, max_playouts=max_playouts,
+            se_target=se_target, max_playouts=max_playouts, recalibrate_mode=recalibrate,
         )  # fmt: skip
     if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
         click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)
     from meeplab.analysis.quality import THRESHOLDS, calibrated
 
     for p, m in sorted(rec["players"].items(), key=lambda x: int(x[0])):
+        raw = (m.get("calibration") or {}).get("raw")
+        if raw and raw.get("value") is not None:  # recalibrated: never silent either
+            cal = m["calibration"]
+            click.echo(
+                f"meeplab: note: {g.id}, {p} players: the playouts' win probabilities were off by {raw['value']:.3f} "
+                f"[{raw['lo']:.3f}, {raw['hi']:.3f}]; the metrics read them recalibrated (Platt scaling, each half of "
+                f"the games by a map fitted on the other half), off by {cal['value']:.3f} [{cal['lo']:.3f}, "
+                f"{cal['hi']:.3f}] ({calibrated(m) or 'no estimate'}; kingmaking reads the playouts' own)",
+                err=True,
+            )
         if calibrated(m) == "miscalibrated":  # never silent either
             cal = m["calibration"]
             click.echo(
@@ -206,6 +238,10 @@ def quality_rows(rec: dict) -> list[dict]:
                 lo, hi = v.get("lo"), v.get("hi")
                 finite = all(isinstance(x, (int, float)) and math.isfinite(x) for x in (lo, hi))
                 row[f"{label} 95% CI"] = f"[{lo:.3f}, {hi:.3f}]" if finite else "–"
+        raw = (m.get("calibration") or {}).get("raw")
+        if raw and raw.get("value") is not None:  # the metrics read recalibrated estimates: the playouts' own beside
+            row["calibration before recalibration"] = raw["value"]
+            row["calibration before recalibration 95% CI"] = f"[{raw['lo']:.3f}, {raw['hi']:.3f}]"
         for name, check in (m.get("two_budgets") or {}).items():
             if isinstance(check, dict) and "verdict" in check:
                 settled = check["verdict"] == "settled"
@@ -225,11 +261,14 @@ def quality_rows(rec: dict) -> list[dict]:
     return rows
 
 
-def _stage_lines(est, cfg, games: int, points: int, low: int, high: int, skill_games: int, skilled: str) -> list[str]:
-    """The plan's lines for quality's later stages, priced from the run's measured speed where that is sound: a
-    trajectory point's playout plays the rest of a game (about half of one on average) by the run's bots, so
-    ``games x points x playouts / 2`` games' worth, between the first batch and the cap; the relative-skill games
-    put a search bot in one seat, whose speed the run's calibration does not know."""
+def _stage_lines(
+    est, cfg, games: int, points: int, low: int, high: int, skill_games: int, skilled: str, playout_bots: str
+) -> list[str]:
+    """The plan's lines for quality's later stages, priced from measured speeds where that is sound: a trajectory
+    point's playout plays the rest of a game (about half of one on average) by ``playout_bots`` (the run's plain bots,
+    a search seat's playout policy, or the evaluator; ``est`` is that lineup's estimate), so ``games x points x
+    playouts / 2`` games' worth, between the first batch and the cap; the relative-skill games put a search bot in one
+    seat, whose speed the run's calibration does not know."""
     from meeplab.lab.runs.estimate import duration
 
     lines = []
@@ -241,7 +280,7 @@ def _stage_lines(est, cfg, games: int, points: int, low: int, high: int, skill_g
             lines.append(
                 f"then trajectories at {p} players: at least {duration(work * low / rate)} to "
                 f"{duration(work * high / rate)} on one thread ({low}-{high} playouts a point, each about half a game "
-                "of the run's bots)"
+                f"of {playout_bots})"
             )
         else:
             lines.append(f"then trajectories at {p} players: not priced (the run's speed is not known yet)")

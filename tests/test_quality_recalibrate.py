@@ -1,0 +1,139 @@
+"""meeplab quality --recalibrate: miscalibrated win probabilities (a search bot's playouts are played by its playout
+policy, so they misjudge the search's games) are recalibrated by Platt scaling, cross-fitted over halves of the games,
+and the calibration is measured again on estimates whose map never saw their game (docs/quality.md, calibration)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from meeplab.analysis import quality as q
+
+SHARP = 2.5  # planted: the estimates' log-odds are 2.5 times the true ones (too confident, as a weak playout policy)
+
+
+def _planted(games: int = 600, seed: int = 1, sharp: float = SHARP) -> pd.DataFrame:
+    """Three seats, five points per game: the true chances drift along the game, the winner is drawn from the last
+    point's, and each estimate is the true chance with its log-odds times ``sharp``, normalised over the seats, as the
+    share of 64 playouts (the file's columns, ``p_half`` from 32 of them)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for g in range(games):
+        z = rng.normal(0.0, 0.4, 3)
+        per = []
+        for _ in range(4):
+            z = z + rng.normal(0.0, 0.5, 3)
+            true = np.exp(z) / np.exp(z).sum()
+            est = true**sharp / np.sum(true**sharp)
+            per.append(est)
+        win = int(rng.choice(3, p=true))
+        for j in range(5):
+            final = j == 4
+            for s in range(3):
+                p = float(s == win) if final else float(per[j][s])
+                rows.append((3, g, j, 10 * j, j, j / 4, s + 1, p, 0.0, 0 if final else 64, final, p, 0.0,
+                             0 if final else 32))  # fmt: skip
+    cols = ["n_players", "game", "point", "step", "round", "progress", "seat", "p_win", "se", "playouts", "final",
+            "p_half", "se_half", "playouts_half"]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_platt_scaling_recovers_a_planted_slope():
+    rng = np.random.default_rng(0)
+    true = rng.uniform(0.02, 0.98, 20000)
+    won = (rng.random(true.size) < true).astype(float)
+    logit = np.log(true / (1 - true))
+    est = 1 / (1 + np.exp(-SHARP * logit + 0.3))
+    a, b = q.platt_fit(est, np.zeros(est.size), won)  # no playout count: not clipped at half a playout
+    assert a == pytest.approx(1 / SHARP, abs=0.03) and b == pytest.approx(0.3 / SHARP, abs=0.05)
+    assert q.platt_fit(np.full(5, 0.5), np.full(5, 64.0), np.ones(5)) == (1.0, 0.0)  # nothing to fit: the identity
+
+
+def test_recalibrated_estimates_are_calibrated_out_of_fold_and_keep_the_favourite():
+    traj = _planted()
+    raw = q.calibration(traj, reps=300)
+    assert q.calibrated({"calibration": raw}) == "miscalibrated"
+    t, info = q.recalibrate(traj)
+    assert [m["fold"] for m in info["maps"]] == [0, 1] and all(m["games"] == 300 for m in info["maps"])
+    assert all(m["slope"] == pytest.approx(1 / SHARP, abs=0.12) for m in info["maps"])
+    used = q.recalibrated_frame(t)
+    assert set(used.columns) == set(traj.columns)
+    fixed = q.calibration(used, reps=300)
+    assert q.calibrated({"calibration": fixed}) == "calibrated" and fixed["hi"] < raw["lo"]
+    live = ~t["final"]
+    sums = t[live].groupby(["game", "point"])["p_cal"].sum()
+    assert np.allclose(sums, 1.0)  # the seats' chances still add up to one at every point
+    assert (t.loc[~live, "p_cal"] == t.loc[~live, "p_win"]).all()  # the results are kept
+    fav_raw = t[live].loc[t[live].groupby(["game", "point"])["p_win"].idxmax(), "seat"].to_numpy()
+    fav_cal = t[live].loc[t[live].groupby(["game", "point"])["p_cal"].idxmax(), "seat"].to_numpy()
+    assert (fav_raw == fav_cal).all()  # the map is monotone and shared: the favourite never changes
+    m_raw, m_cal = q.trajectory_metrics(traj, noise=False), q.trajectory_metrics(used, noise=False)
+    assert m_cal["lead_changes"]["value"] == m_raw["lead_changes"]["value"]
+    assert (
+        m_cal["drama"]["value"] < m_raw["drama"]["value"]
+        or m_cal["uncertainty"]["value"] > m_raw["uncertainty"]["value"]
+    )
+    assert "p_half_cal" in t and np.allclose(t[live].groupby(["game", "point"])["p_half_cal"].sum(), 1.0)
+
+
+def test_no_estimate_is_recalibrated_with_its_own_games_result():
+    """Cross-fitting: the results of the even games move the odd games' recalibrated estimates, never their own."""
+    traj = _planted(games=200)
+    flipped = traj.copy()
+    even_final = (flipped["game"] % 2 == 0) & flipped["final"]
+    flipped.loc[even_final, "p_win"] = (
+        flipped.loc[even_final].groupby("game")["p_win"].transform(lambda w: np.roll(w.to_numpy(), 1))
+    )  # another seat wins every even game
+    a, _ = q.recalibrate(traj)
+    b, _ = q.recalibrate(flipped)
+    even = (a["game"] % 2 == 0) & ~a["final"]
+    assert np.allclose(a.loc[even, "p_cal"], b.loc[even, "p_cal"])
+    assert not np.allclose(a.loc[~even & ~a["final"], "p_cal"], b.loc[~even & ~b["final"], "p_cal"])
+
+
+def test_the_findings_say_the_metrics_read_recalibrated_estimates_and_mark_kingmaking():
+    from meeplab.reports.quality import findings
+
+    traj = _planted()
+    raw = q.calibration(traj, reps=200)
+    t, info = q.recalibrate(traj)
+    used = q.recalibrated_frame(t)
+    rec = {**q.trajectory_metrics(used), "calibration": {**q.calibration(used, reps=200), "raw": raw,
+           "recalibrated": info}, "relative_skill": None, "margin_share": {"median": 0.2}, "margin": {"median": 3.0},
+           "tiebreak_decided": {"value": 0.0}, "shared_wins": {"value": 0.0}, "decisions_per_seat": {"value": 4.0},
+           "branching": {"mean": 2.0}, "forced_share": {"value": 0.0},
+           "kingmaking": {"games": {"value": 0.02, "lo": 0.0, "hi": 0.05}, "flagged": 3, "confirmed": 1}}  # fmt: skip
+    assert q.raw_miscalibrated(rec) and q.calibrated(rec) == "calibrated"
+    lines = [" ".join(x if isinstance(x, str) else str(x) for x in f) for f in findings({"players": {"3": rec}}, 3)]
+    (cal,) = [line for line in lines if "calibration:" in line]
+    assert "recalibrated" in cal and "the playouts' own estimates were off by" in cal
+    assert not any("uncalibrated" in line for line in lines if "drama" in line or "lead changes" in line)
+    assert any("uncalibrated" in line for line in lines if "kingmaking" in line)
+
+
+def test_the_command_recalibrates_exports_both_and_repeats_itself(tmp_path, capsys):
+    """``--recalibrate on`` end to end on a small run: quality.json holds the recalibrated calibration with the raw one
+    and the maps, trajectories.parquet both estimates (the metrics recomputed from ``p_cal`` give the JSON's), stderr
+    says so, and the report's reproduce line carries the setting."""
+    from meeplab.cli import main
+    from meeplab.reports.quality import reproduce_command
+
+    out = tmp_path / "q"
+    args = ["quality", "schweinebande", "-p", "3", "-n", "40", "--trajectory-games", "12", "--playouts", "8",
+            "--se-target", "0", "--points", "4", "--skill-games", "0", "-q", "--out", str(out)]  # fmt: skip
+    assert main([*args, "--recalibrate", "on"]) == 0
+    assert "the metrics read them recalibrated" in capsys.readouterr().err
+    data = json.loads((out / "quality.json").read_text())
+    cal = data["players"]["3"]["calibration"]
+    assert {"raw", "recalibrated"} <= set(cal) and len(cal["recalibrated"]["maps"]) == 2
+    traj = pd.read_parquet(out / "trajectories.parquet")
+    assert {"p_win", "p_cal"} <= set(traj.columns)
+    again = q.trajectory_metrics(q.recalibrated_frame(traj[traj["n_players"] == 3]), noise=False)
+    assert again["drama"]["value"] == pytest.approx(data["players"]["3"]["drama"]["value"])
+    assert "--recalibrate on" in reproduce_command(out, data, [3])
+    assert data["settings"]["recalibrate"] == "on"
+    off = tmp_path / "off"
+    assert main([*args[:-1], str(off), "--recalibrate", "off"]) == 0
+    assert "raw" not in json.loads((off / "quality.json").read_text())["players"]["3"]["calibration"]
+    assert "p_cal" not in pd.read_parquet(off / "trajectories.parquet").columns
