@@ -262,3 +262,15 @@ def test_a_seat_reads_no_value_of_another_seats_token():
         for seat in range(3):
             (line,) = g.draw.events(ctx, tr.log, i, i + 1, names, seat)
             assert ("worth ?" in line) == (seat != owner), line
+
+
+def test_a_folder_named_like_the_game_without_run_json_is_the_game(tmp_path, monkeypatch, capsys):
+    """`meeplab new GAME --out GAME` leaves a folder GAME beside the designer: `meeplab view GAME` there still views
+    the game; a folder of another name without run.json is refused in one line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "schweinebande").mkdir()
+    assert main(["view", "schweinebande", "--players", "2", "--bots", "greedy", "--out", "g.html"]) == 0
+    assert page_data(tmp_path / "g.html")["final"]["score"]
+    (tmp_path / "elsewhere").mkdir()
+    assert main(["view", "elsewhere", "--out", "h.html"]) == 2
+    assert "not a run directory (no run.json)" in capsys.readouterr().err

@@ -160,8 +160,9 @@ def view_cmd(source, index, players, bots, seed, sets, params_file, bot_configs,
     """Write one game as a self-contained HTML page: the board drawn, every decision with its alternatives.
 
     SOURCE is a run directory (game --index I of that run, with the run's bots, parameters and seed), a
-    game name (a fresh game: --players, --bots, --seed, --index, --set as for `meeplab replay`), or a saved
-    game of the play page (a .json file). Step with the arrow keys, Home/End, Page Up/Down (rounds); switch
+    game name (a fresh game: --players, --bots, --seed, --index, --set as for `meeplab replay`; a folder of
+    that name without run.json, such as the one `meeplab new GAME --out GAME` writes, is read as the game),
+    or a saved game of the play page (a .json file). Step with the arrow keys, Home/End, Page Up/Down (rounds); switch
     between everything and one seat's view (what that seat can see). Seats are numbered from 1 (P1 starts).
 
       meeplab view runs/base --index 7 --out game7.html
@@ -178,7 +179,11 @@ def view_cmd(source, index, players, bots, seed, sets, params_file, bot_configs,
         raise MeeplabError(f"--max-steps must be >= 1, got {max_steps}")
     target = output_path(Path(out))
     src = Path(source)
-    if src.is_dir():
+    from meeplab.sim.core.registry import game_ids
+
+    # a folder named like a game without run.json (meeplab new GAME --out GAME writes one) is the game, not a run
+    folder_is_the_game = src.is_dir() and not is_run(src) and "/" not in source and source in game_ids()
+    if src.is_dir() and not folder_is_the_game:
         if not is_run(src):
             raise MeeplabError(f"{src}: not a run directory (no run.json)")
         got = _from_run(src, index, players, bot_configs, max_steps)
