@@ -749,10 +749,15 @@ def decision_metrics(hist: pd.DataFrame, seats: pd.DataFrame) -> dict[str, Any]:
 # -- luck versus skill ----------------------------------------------------------------------------------------------
 
 
+SKILL_CEILING = 0.95  # a skilled player winning this share against the field leaves the fictive one no room
+
+
 def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, Any]:
     """Dreef et al.'s relative skill RS = LE / (LE + RE) from the tested seat's win share per game of the beginner,
     the skilled and the fictive player (the same games: paired bootstrap over games). LE = W(skilled) - W(beginner)
-    (learning effect), RE = W(fictive) - W(skilled) (random effect)."""
+    (learning effect), RE = W(fictive) - W(skilled) (random effect). ``ceiling``: the skilled player wins at least
+    :data:`SKILL_CEILING` of its games against the field, so the fictive player cannot win much more whatever the
+    luck and RS reads near 1 from the weak field, not from the game (a stronger field tells)."""
     b, s, f = (np.asarray(wins[k], dtype=float) for k in ("beginner", "skilled", "fictive"))
     n = len(b)
 
@@ -770,6 +775,7 @@ def relative_skill(wins: dict[str, np.ndarray], reps: int = 2000) -> dict[str, A
         "random_effect": mean_ci(f - s),
         "win_share": {k: share_ci(float(np.sum(v)), n) for k, v in (("beginner", b), ("skilled", s), ("fictive", f))},
         "le_plus_re": float(le + re),
+        "ceiling": bool(n > 0 and s.mean() >= SKILL_CEILING),
     }
 
 

@@ -230,10 +230,21 @@ def findings(q: dict, p: int) -> list[Fragment]:
             "below": "mostly luck",
             "between": "skill and luck both matter",
         }.get(band(rs, "relative_skill"), f"undecided: the interval straddles {lo_t} or {hi_t}")
+        ceiling = []
+        if rec.get("ceiling"):
+            won = (rec.get("win_share") or {}).get("skilled") or {}
+            word = "undecided: the field is too weak"
+            ceiling = [
+                b(" At the ceiling: "),
+                f"the skilled player wins {pct(won.get('value'))} of its games against the field, so the clairvoyant "
+                "one cannot win much more whatever the luck, and relative skill reads near 1 from the weak field, not "
+                "from the game; a stronger --field (e.g. the skilled bot itself) tells.",
+            ]
         add(
             "luck vs skill",
             f"{word}, relative skill {_iv(rs, _n2)} ",
             f"(0 = pure chance, 1 = pure skill; below {lo_t} mostly luck, from {hi_t} mostly skill).",
+            *ceiling,
         )
     lc = rec["lead_changes"]
     lo_t, hi_t = THRESHOLDS["lead_changes"]

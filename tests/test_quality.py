@@ -108,6 +108,25 @@ def test_relative_skill_planted():
     rs = q.relative_skill({"beginner": chance * 0, "skilled": skilled, "fictive": skilled})
     assert rs["relative_skill"]["value"] == 1.0 and rs["relative_skill"]["lo"] == 1.0
     assert rs["random_effect"]["value"] == 0.0
+    assert not rs["ceiling"]
+
+
+def test_relative_skill_at_the_ceiling_is_flagged():
+    """A skilled player that wins (almost) every game against a weak field leaves the clairvoyant one no room: RS reads
+    1 whatever the luck (a designer's Sushi Go: 30 of 30); the record says so and the report's verdict is undecided."""
+    from meeplab.reports.quality import findings
+
+    n = 30
+    rs = q.relative_skill({"beginner": np.zeros(n), "skilled": np.ones(n), "fictive": np.ones(n)})
+    assert rs["relative_skill"]["value"] == 1.0 and rs["ceiling"]
+    traj = _planted_trajectories(1.0, games=50)
+    rec = {**q.trajectory_metrics(traj, noise=False), **rs, "calibration": {}, "margin_share": {"median": 0.2},
+           "margin": {"median": 3.0}, "tiebreak_decided": {"value": 0.0}, "shared_wins": {"value": 0.0},
+           "decisions_per_seat": {"value": 4.0}, "branching": {"mean": 2.0},
+           "forced_share": {"value": 0.0}}  # fmt: skip
+    lines = [" ".join(x if isinstance(x, str) else str(x) for x in f) for f in findings({"players": {"2": rec}}, 2)]
+    (line,) = [x for x in lines if "luck vs skill" in x]
+    assert "undecided: the field is too weak, relative skill" in line and "At the ceiling" in line
 
 
 def test_closeness_and_what_decides():

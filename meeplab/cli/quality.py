@@ -209,6 +209,14 @@ def quality_cmd(
                 f"{cal['hi']:.3f}] ({calibrated(m) or 'no estimate'}; kingmaking reads the playouts' own)",
                 err=True,
             )
+        if m.get("ceiling"):
+            won = m["win_share"]["skilled"]["value"]
+            click.echo(
+                f"meeplab: warning: {g.id}, {p} players: the skilled player ({rec['settings']['skilled']}) wins "
+                f"{won:.0%} of its games against the field ({rec['settings']['field']}): relative skill is at its "
+                "ceiling and reads near 1 whatever the luck; a stronger --field tells (docs/quality.md)",
+                err=True,
+            )
         if calibrated(m) == "miscalibrated":  # never silent either
             cal = m["calibration"]
             click.echo(
