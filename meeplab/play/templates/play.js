@@ -243,16 +243,24 @@
     renderEnd();
   }
 
-  // the decisions shown; during a game only the new ones are fetched (a whole log again after an undo, a new game
-  // or the end, when withheld alternatives are shown)
+  // the decisions shown, as GET /api/log gives them to the seat at the screen. During a game the page fetches the
+  // new ones and again every one from the first that it shows face down on: the server names a secret decision once
+  // the game reveals it (with its count and alternatives), and the entry is replaced by what it gives then; before,
+  // the server gives "chose face down" and so does the page. A whole log again after an undo, a new game, another
+  // seat taking the screen or the end (when withheld alternatives are shown).
   let logItems = [];
   let logSeat = null;
   async function renderLog() {
     const whole = state.over || state.decisions < logItems.length || !logItems.length || state.seat !== logSeat;
     logSeat = state.seat;
+    let since = 0;
+    if (!whole) {
+      const down = logItems.findIndex((d) => d.face_down);
+      since = down < 0 ? logItems.length : down;
+    }
     let data;
-    try { data = await api("GET", "/api/log?since=" + (whole ? 0 : logItems.length)); } catch (e) { showError(e.message); return; }
-    logItems = whole ? data.decisions : logItems.concat(data.decisions);
+    try { data = await api("GET", "/api/log?since=" + since); } catch (e) { showError(e.message); return; }
+    logItems = logItems.slice(0, since).concat(data.decisions);
     const items = logItems.slice().reverse().map((d) => {
       const li = el("li", { value: Number(d.n) }, el("span", { className: "who" }, "P" + d.seat + " " + d.who), " ",
         el("span", { className: "muted" }, d.kind + ":"), " " + d.label);
