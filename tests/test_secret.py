@@ -4,8 +4,9 @@ The play table logs another seat's secret decision as "chose face down" (no labe
 until ``Secret.reveals`` grows past it; the deciding seat reads its own; a move after which face-down choices were
 revealed cannot be taken back. The conformance kit's ``secret`` check passes on Goofspiel (the example plugin with
 simultaneous face-down bids) and fails, naming the secret decision kind, on planted defects: a drawing, event lines
-or a bot view that show the face-down bid, a reveal count that goes down, and No Thanks! with its open take-or-pass
-decision declared secret (which needs no Goofspiel)."""
+or a bot view that show the face-down bid, a face-down bid that the other seats' determinise does not re-deal (the
+search would read it), a reveal count that goes down, and No Thanks! with its open take-or-pass decision declared
+secret (which needs no Goofspiel)."""
 
 import importlib.util
 import json
@@ -15,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from meeplab.play.table import Table, seat_bots
+from meeplab.sim.core import face
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.forward import C_NP
 from meeplab.sim.core.game import Secret
@@ -144,6 +146,42 @@ def test_event_lines_and_a_panel_that_show_the_bid_are_caught():
     bad = with_draw(g, info=lambda ctx, rec, seat=None: dr.info(ctx, rec, None))
     with pytest.raises(AssertionError, match=r"kind 0 \(bid\) shows in P\d's panel"):
         check_secret(Kit(bad))
+
+
+def keeping_field(monkeypatch, field):
+    """Make ``face.determinise`` (what the kit calls) leave ``field`` as it was: the re-deal of a game that keeps a
+    face-down choice where its ``determinise`` does not deal."""
+    real = face.determinise
+
+    def determinise(st, cx, seat, r):
+        kept = st.rec[0][field].copy()
+        real(st, cx, seat, r)
+        st.rec[0][field] = kept
+
+    monkeypatch.setattr(face, "determinise", determinise)
+
+
+@needs_goofspiel
+def test_a_face_down_bid_that_determinise_does_not_redeal_is_caught(monkeypatch):
+    """The designer's Sushi Go: the face-down pick in a field not declared hidden, which determinise does not re-deal.
+    Every view is the same, but the search bots (which read the re-dealt state) would see the earlier seats' picks:
+    the kit re-deals both branches for every other seat and compares them."""
+    g = get_game("goofspiel")
+    note = check_secret(Kit(g))
+    assert "re-deals compared" in note and " 0 re-deals" not in note  # the real game re-deals the bids
+    undeclared = replace(g, hidden=tuple(h for h in g.hidden if h.field != "facedown"))
+    assert undeclared.hidden and len(undeclared.hidden) < len(g.hidden)
+    keeping_field(monkeypatch, "facedown")
+    with pytest.raises(
+        AssertionError,
+        match=r"determinise for P\d keeps P\d's face-down choice of secret decision kind 0 \(bid\) in field "
+        r"'facedown' \(first at index \(\d+, \d+\)\) \(at \d players, (early|middle|late) in the game\): the search "
+        r"would read it before the reveal; keep the choice in a field declared in GameSpec.hidden that determinise "
+        r"re-deals",
+    ):
+        check_secret(Kit(undeclared))
+    with pytest.raises(AssertionError, match=r"'facedown' is declared in GameSpec.hidden, but determinise for P\d"):
+        check_secret(Kit(g))  # declared, yet not re-dealt
 
 
 @needs_goofspiel

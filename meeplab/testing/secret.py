@@ -9,7 +9,11 @@ past its value at the secret decision, everything every other seat is shown must
 that seat (``draw.pieces(ctx, rec, seat)``), its panel (``draw.info``), the status line and the scores, the event lines
 as that seat reads them (``draw.events(..., seat)``, the rows written since the decision) and, at that seat's own
 decisions, what its bots are shown (the view ``pub``, the candidates, their features) and the candidates' labels.
-Everywhere the kit plays, ``reveals`` never goes down."""
+At every decision in between that is not the deciding seat's own, ``determinise`` for each other seat (the re-deal
+the search bots ``rollout`` and ``ismcts`` read) must give the same state from both, from the same streams, in every
+field but the shared stream ``rng`` (the deciding seat's bots draw from it): a face-down choice kept where
+``determinise`` does not re-deal it (a field not declared in ``GameSpec.hidden``) would be read by the search before
+the reveal. Everywhere the kit plays, ``reveals`` never goes down."""
 
 from __future__ import annotations
 
@@ -18,10 +22,12 @@ import numpy as np
 from meeplab.sim.core import face
 from meeplab.sim.core.forward import C_KIND, C_N, C_SEAT
 
+from .hidden import _where
 from .hidden import view as bot_view
 
 LOG_ROWS = 20_000  # event rows per game (a log too small is reported as such by the event_log check)
 STEPS = 400  # decisions played on in each branch at most
+STREAMS = 2  # streams each other seat's re-deals of the two branches are compared on
 
 
 class _Branch:
@@ -87,7 +93,7 @@ def check_secret(kit) -> str:
     from .coverage import coverage_table
 
     covered: dict = {}  # secret decisions branched per (player count, kind, phase): 2 x Kit.breadth at most
-    branched = compared = revealed = 0
+    branched = compared = redeals = revealed = 0
     for p in kit.players:  # every player count, each secret kind early, middle and late in the game
         lu = kit.lineup(p, rotate=False)
         names = list(lu.names)
@@ -117,15 +123,17 @@ def check_secret(kit) -> str:
                             branched += 1
                             lo = int(main.st.nlog[0])  # the decision's own event rows read too
                             where = f"at {p} players, {want[k]} in the game"
-                            compared += _follow(kit, b, c, cx, lu, names, seat, now, kname(kind), where, p, lo)
+                            views, dets = _follow(kit, b, c, cx, lu, names, seat, now, kname(kind), where, p, lo)
+                            compared += views
+                            redeals += dets
                     k += 1
                 face.apply(main.st, cx, pick)
             revealed += last
     assert branched, f"no secret decision (kinds {list(kinds)}) with two candidates or more came up in the kit's games"
     table = coverage_table(covered, kit.players, list(g.features) if g.features else [])
     return (
-        f"{branched} face-down choices played otherwise, {compared} views compared, {revealed} reveals; secret "
-        f"decisions branched by player count, decision kind and phase:\n{table}"
+        f"{branched} face-down choices played otherwise, {compared} views and {redeals} re-deals compared, "
+        f"{revealed} reveals; secret decisions branched by player count, decision kind and phase:\n{table}"
     )
 
 
@@ -152,17 +160,18 @@ def _sample(kit, cx, lu, p: int, game_index: int, kinds: tuple[int, ...], covere
 
 def _follow(
     kit, b: _Branch, c: _Branch, cx, lu, names, who: int, r: int, kind: str, where: str, p: int, lo: int
-) -> int:
+) -> tuple[int, int]:
     """Play branches ``b`` and ``c`` on alike until the reveal; every seat but ``who`` is shown the same (event lines
-    from row ``lo`` on)."""
+    from row ``lo`` on) and, at a decision not ``who``'s, re-dealt the same by ``determinise``. Returns (views
+    compared, re-deals compared)."""
     sec = kit.game.secret
-    compared = 0
+    compared = redeals = 0
     for _ in range(STEPS):
         sb, sc = int(face.advance(b.st, cx)), int(face.advance(c.st, cx))
         rb, rc = int(sec.reveals(b.rec, cx)), int(sec.reveals(c.rec, cx))
         assert min(rb, rc) >= r, f"Secret.reveals went down from {r} to {min(rb, rc)} after a secret decision"
         if rb > r and rc > r:
-            return compared
+            return compared, redeals
         assert rb == rc, (
             f"Secret.reveals differs ({rb} and {rc}) with P{who + 1}'s face-down choice of decision kind {kind} "
             f"({where}): the reveal count tells what was chosen"
@@ -181,10 +190,48 @@ def _follow(
             assert sb == sc, (
                 f"the game ends with one face-down choice of P{who + 1} (kind {kind}, {where}) and not another"
             )
-            return compared
+            return compared, redeals
         if sb != sc or int(b.rec["ctl"][C_N]) != int(c.rec["ctl"][C_N]):
-            return compared  # the deciding seat itself, whose own choice differs: the branches part
+            return compared, redeals  # the deciding seat itself, whose own choice differs: the branches part
+        if sb != who:  # the pending decision (its candidates and features) is the same in both: compared above
+            redeals += _redealt_alike(kit, b, c, cx, who, kind, where, p)
         i = kit.ask(b.st, lu, sb)
+        kit.ask(c.st, lu, sc)  # the same bot call (its draws from ``rng``, the decision count), its answer unused
         face.apply(b.st, cx, i)
         face.apply(c.st, cx, i)
-    return compared
+    return compared, redeals
+
+
+def _redealt_alike(kit, b: _Branch, c: _Branch, cx, who: int, kind: str, where: str, p: int) -> int:
+    """``determinise`` for every seat but ``who`` turns branches ``b`` and ``c`` (the same state with another
+    face-down choice of ``who``) into the same state, from the same streams, in every field but ``rng`` (the game's
+    shared stream, which the deciding seat's own bots draw from). Returns the re-deals compared."""
+    hidden = {h.field for h in kit.game.hidden}
+    done = 0
+    for s in range(p):
+        if s == who:
+            continue
+        for k in range(STREAMS):
+            db, dc = kit.new(cx, p), kit.new(cx, p)
+            face.copy(db, b.st)
+            face.copy(dc, c.st)
+            rnd = np.zeros(4, dtype=np.uint64)
+            rnd[0], rnd[1] = 2000 + k, 91 + s
+            face.determinise(db, cx, s, rnd.copy())
+            face.determinise(dc, cx, s, rnd.copy())
+            for f in db.rec.dtype.names:
+                x, y = db.rec[0][f], dc.rec[0][f]
+                if f == "rng" or np.array_equal(x, y):
+                    continue
+                raise AssertionError(
+                    f"determinise for P{s + 1} keeps P{who + 1}'s face-down choice of secret decision kind {kind} in "
+                    f"field '{f}'{_where(x, y)} ({where}): the search would read it before the reveal; "
+                    + (
+                        f"'{f}' is declared in GameSpec.hidden, but determinise for P{s + 1} does not re-deal it "
+                        f"from what P{s + 1} has seen alone (it keeps it, or re-deals it otherwise for each choice)"
+                        if f in hidden
+                        else "keep the choice in a field declared in GameSpec.hidden that determinise re-deals"
+                    )
+                )
+            done += 1
+    return done
