@@ -112,20 +112,3 @@ def pytest_xdist_make_scheduler(config, log):
             super()._assign_work_unit(node)
 
     return UnitScheduling(config, log)
-
-
-def pytest_terminal_summary(terminalreporter):
-    """The conformance kit's coverage tables (states checked by player count, decision kind and phase, per game and
-    check), recorded by tests/test_conformance.py with ``record_property("coverage", ...)``: printed after the
-    results, so that CI's log shows what the kit covered (workers send their properties with each report)."""
-    notes = [
-        value
-        for report in terminalreporter.stats.get("passed", [])
-        if report.when == "call"
-        for name, value in getattr(report, "user_properties", ())
-        if name == "coverage"
-    ]
-    if notes:
-        terminalreporter.section("conformance kit coverage")
-        for note in sorted(notes):
-            terminalreporter.write_line(note)

@@ -221,6 +221,8 @@ def test_meeplab_new_writes_a_plugin_that_installs_plays_and_passes_its_tests(tm
     )  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:]
     assert " passed" in tests.stdout and "failed" not in tests.stdout
+    # the kit's coverage tables are printed at the end of the plugin's own test run (meeplab's pytest plugin)
+    assert "conformance kit coverage" in tests.stdout and "pigdice-hidden: " in tests.stdout, tests.stdout[-2000:]
     # every command on the installed scaffold (tests/test_every_command.py's scaffold cases, in a process that has it)
     every = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_every_command.py", "-k",
