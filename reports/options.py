@@ -21,7 +21,7 @@ VERDICT_TEXT = {
     "useless": "loses nothing without it",
     "unused": "never changed a game",
     "costly": "loses significantly without it",
-    "helps": "wins more under the restriction",
+    "helps": "wins more under the restriction (without it: the bot misplays it)",
     "-": "no clear effect",
 }
 
@@ -38,7 +38,7 @@ def options_section(meta: dict[str, Any]) -> OptionsSection:
             f"change {spct(r['delta'])} {ci(r['delta_lo'], r['delta_hi'], spct)})",
         )
         for r in rows
-        if r["mode"] == "forbid" and r["verdict"] in ("dominant", "useless", "unused")
+        if r["mode"] == "forbid" and r["verdict"] in ("dominant", "useless", "unused", "helps")
     ]
     modes = []
     for mode, head in (("forbid", "Without the option"), ("only", "Only this option where there is a choice")):

@@ -135,3 +135,17 @@ def test_options_command_writes_a_report_and_refuses_to_overwrite(tmp_path, caps
     assert "What is each option worth?" in (tmp_path / "again.html").read_text()
     assert main(["options", "schweinebande", "--list"]) == 0
     assert "pig_bonus" in capsys.readouterr().out
+
+
+def test_a_bot_that_wins_more_without_an_option_misplays_it():
+    """Verdicts of the forbid mode: a significant gain without the class is ``helps`` (the bot misplays it; a
+    designer's Sushi Go: +0.38 was called useless), a small insignificant change ``useless``, a significant small loss
+    ``costly``, a collapse below half the fair share ``dominant``, no changed game ``unused``."""
+    from meeplab.lab.studies.options import verdict
+
+    row = {"mode": "forbid", "changed": 500, "hi": 0.9, "delta": 0.38, "delta_lo": 0.33, "p_holm": 1e-9}
+    assert verdict(row, 1 / 3) == "helps"
+    assert verdict({**row, "delta": 0.004, "delta_lo": -0.01, "p_holm": 0.6}, 1 / 3) == "useless"
+    assert verdict({**row, "delta": -0.012, "delta_lo": -0.018, "p_holm": 0.01}, 1 / 3) == "costly"
+    assert verdict({**row, "hi": 0.1, "delta": -0.25, "delta_lo": -0.3}, 1 / 3) == "dominant"
+    assert verdict({**row, "changed": 0}, 1 / 3) == "unused"

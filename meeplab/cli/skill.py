@@ -619,10 +619,11 @@ def options_cmd(
 ):
     """What is each option worth? Restricted play on GAME (Jaffe et al. 2012).
 
-    For each option class the game declares (`meeplab options GAME --list`; sim/GAME/options.py), one copy of BOT that may not use it plays unrestricted copies on the same games as an
+    For each option class the game declares (`meeplab options GAME --list`; GameSpec.options), one copy of BOT that may not use it plays unrestricted copies on the same games as an
     unrestricted baseline; the report ranks the classes by the change in win share (paired 95 % intervals, Holm
-    across classes) and names the options the bot cannot win without (dominant) and those it loses nothing
-    without (useless). With --converse (the default) also "only this class where there is a choice".
+    across classes) and names the options the bot cannot win without (dominant), those it loses nothing
+    without (useless) and those it wins more without (helps: the bot misplays them). With --converse (the
+    default) also "only this class where there is a choice".
 
     \b
       meeplab options hacienda --bot heuristic --players 3 --games 2000 --out runs/options

@@ -95,10 +95,11 @@ from .forward import (
 )
 from .play import decide, new_player, search_function
 
-# seat k's colour (seat 0 = the start player): Okabe & Ito's colour-blind-safe palette
-SEAT_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9")
+# seat k's colour (seat 0 = the start player): Okabe & Ito's colour-blind-safe palette, all eight of its colours
+# (a plugin may seat up to 8: the scaffold's MAXP); the first five are the built-in games' seats, as before
+SEAT_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 # a dark or light text colour readable on each seat colour
-SEAT_INK = ("#ffffff", "#000000", "#ffffff", "#000000", "#000000")
+SEAT_INK = ("#ffffff", "#000000", "#ffffff", "#000000", "#000000", "#ffffff", "#000000", "#ffffff")
 
 
 def checked_info(value, game: str = "the game"):
