@@ -141,7 +141,9 @@ def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
     report passes the lineup-adjusted rates of the seat model), fair share line."""
     players = by_seat["n_players"].unique().sort().to_list()
     fig, axes = _grid(len(players), panel_w=3.4, panel_h=2.8, max_cols=4)
-    top = float(np.nanmax(by_seat["hi"].to_numpy()))
+    his = by_seat["hi"].to_numpy().astype(float)
+    his = his[np.isfinite(his)]  # a seat model without intervals (too few games) gives none: the axis ends at 100 %
+    top = float(his.max()) if his.size else 1.0
     for ax, p in zip(axes, players):
         d = by_seat.filter(pl.col("n_players") == p).sort("seat")
         seats = d["seat"].to_list()
