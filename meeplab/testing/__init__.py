@@ -34,7 +34,8 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
   of a face-down choice to the other seats until its reveal: the game played on from secret decisions sampled over
   every player count, secret kind and phase (``2 * Kit.breadth`` per cell) with another candidate shows every other
   seat the same drawing, panel, status, scores, event lines and bot view until ``Secret.reveals`` grows past its value
-  at the decision; ``reveals`` never goes down;
+  at the decision, and ``determinise`` for every other seat gives both the same state (the choice re-dealt, not kept
+  where the search would read it); ``reveals`` never goes down;
 - ``chance``: the same (seed, game) deals the same, other games deal otherwise in ``GameSpec.chance_fields``;
 - ``options``: option classes mask only legal candidates, restricted play runs for every class;
 - ``replay``: the replay runs and replays the batch's game;
