@@ -90,3 +90,21 @@ def test_a_failing_case_names_its_game_and_check(monkeypatch):
         run_case(testing.Case("nothanks", "hidden"))
     with pytest.raises(ConformanceError, match=r"^nothanks hidden: "):
         testing.check_game("nothanks", ["spec", "hidden"])
+
+
+@needs_plugin
+def test_a_declaration_too_loose_is_named_by_its_field():
+    """No Thanks!'s chips are public (every payment is seen): declared hidden as well, dealing them otherwise changes
+    the view, and the kit names the declaration that alone does it, 'chips', not the deck (a designer's Sushi Go
+    got only "the view changed at index 19" and all four declared fields)."""
+    from meeplab.sim.core.registry import get_game
+
+    g = get_game("nothanks")
+
+    def other_seats_chips(rec, seat, cx):
+        return np.array([i for i in range(rec["chips"].size) if i != seat])
+
+    kit = Kit(replace(g, hidden=(*g.hidden, Hidden("chips", other_seats_chips))))
+    # the deck alone changes nothing the seat is shown: only 'chips' is named, as the declaration too loose
+    with pytest.raises(AssertionError, match=r"dealing otherwise only GameSpec.hidden's 'chips' changes it: either"):
+        check_hidden(kit)

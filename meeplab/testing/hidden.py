@@ -108,11 +108,14 @@ def _gained(p: Place, new: np.ndarray) -> int:
     return sum((Counter(zip(rows.tolist(), new.tolist())) - before).values())
 
 
-def deal_otherwise(game: GameSpec, st, cx, seat: int, rng: np.random.Generator) -> tuple[int, int]:
+def deal_otherwise(game: GameSpec, st, cx, seat: int, rng: np.random.Generator, only: Any = None) -> tuple[int, int]:
     """Deal the unseen cards of ``st`` otherwise, in place (see the module): returns (cards whose place changed,
-    cards that went to another holding of their pool)."""
+    cards that went to another holding of their pool). ``only``: the key of one pool (:func:`pools`) to deal
+    otherwise, the others kept as they are (None: every pool)."""
     rec = st.rec[0]
     pl = places(game, rec, seat, cx)
+    if only is not None:
+        pl = pools(pl).get(only, [])
     moved = exchanged = 0
     new: dict[int, np.ndarray] = {}
     for members in pools(pl).values():
@@ -238,6 +241,50 @@ def _check_redeal(game: GameSpec, a, da, seat: int, cx) -> None:
         )
 
 
+def _culprits(kit, a, cx, seat: int, p: int, rng: np.random.Generator) -> list[str]:
+    """The declarations (pools) of ``GameSpec.hidden`` whose cards, dealt otherwise alone, change what the deciding
+    seat is shown at ``a`` (its decision posted again where that shows the same decision): where a view changed, the
+    one to blame, named by field."""
+    g = kit.game
+    out = []
+    for key, members in pools(places(g, a.rec[0], seat, cx)).items():
+        for _ in range(4):  # a few deals: one may happen to leave the leaking cards where they were
+            b = kit.new(cx, p)
+            face.copy(b, a)
+            deal_otherwise(g, b, cx, seat, rng, only=key)
+            a2, b2 = kit.new(cx, p), kit.new(cx, p)
+            face.copy(a2, a)
+            face.copy(b2, b)
+            face.advance(a2, cx)
+            if _same_view(view(a2), view(a)):
+                face.advance(b2, cx)
+            else:
+                face.copy(a2, a)
+                face.copy(b2, b)
+            if not _same_view(view(a2), view(b2)):
+                fields = sorted({m.h.field for m in members})
+                out.append(
+                    ", ".join(f"'{f}'" for f in fields) + (f" (pool {pool_name(key)})" if len(fields) > 1 else "")
+                )
+                break
+    return out
+
+
+def _blame(culprits: list[str], seat: int) -> str:
+    """Whose fault a changed view is: the declarations that alone change it (:func:`_culprits`), named."""
+    if not culprits:
+        return (
+            "the engine shows a seat something it has not seen, or GameSpec.hidden declares as unseen something the "
+            "seat does see"
+        )
+    which = " and ".join(culprits)
+    return (
+        f"dealing otherwise only GameSpec.hidden's {which} changes it: either that declaration is too loose (seat "
+        f"{seat + 1} does see it: narrow its `unseen`, or drop it) or the engine shows seat {seat + 1} what it has not "
+        "seen there (a feature or view reading it)"
+    )
+
+
 def check_hidden(kit) -> str:
     """Hidden information, checked against states the KIT builds: dealing otherwise what a seat has not seen (the
     fields ``GameSpec.hidden`` declares, pools exchanged among their holdings) changes nothing the seat's bots see
@@ -292,11 +339,12 @@ def check_hidden(kit) -> str:
             face.copy(b2, b)
         va, vb = view(a2), view(b2)
         for name, x, y in zip(VIEW_PARTS, va, vb):
-            assert np.array_equal(x, y), (
-                f"the deciding seat's {name} changed{_where(x, y)} when only what seat {seat + 1} has not seen was "
-                f"dealt otherwise ({sorted(hidden)}){at}: the engine shows a seat something it has not seen, or "
-                f"GameSpec.hidden declares as unseen something the seat does see"
-            )
+            if not np.array_equal(x, y):
+                blame = _blame(_culprits(kit, a, cx, seat, p, rng), seat)
+                raise AssertionError(
+                    f"the deciding seat's {name} changed{_where(x, y)} when only what seat {seat + 1} has not seen "
+                    f"was dealt otherwise ({sorted(hidden)}){at}: {blame}"
+                )
         for bot in kit.plain_bots():
             lu1 = kit.lineup(p, [bot], rotate=False)
             ra, rb = a2.rec[0]["rng"].copy(), b2.rec[0]["rng"].copy()
