@@ -253,12 +253,14 @@ def per_game(traj: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def trajectory_metrics(traj: pd.DataFrame, noise: bool = True) -> dict[str, dict]:
+def trajectory_metrics(traj: pd.DataFrame, noise: bool = True, recal: dict[str, Any] | None = None) -> dict[str, dict]:
     """Lead changes, decisiveness, drama, uncertainty, comeback rate and runaway leader of one player count, and
     Ludii's four (``ludii``). With ``noise`` (and a ``playouts`` column) the intervals of all ten include the
     playout noise
     (:func:`noise_intervals`; ``games_lo``/``games_hi``: over games only) and ``noise_aware`` is True; with the
-    file's ``p_half``, ``two_budgets`` holds the check at half the playouts (:func:`two_budgets`)."""
+    file's ``p_half``, ``two_budgets`` holds the check at half the playouts (:func:`two_budgets`). ``recal``:
+    :func:`recalibrate`'s maps, ``traj`` being :func:`recalibrated_frame`'s (the noise is drawn from the playouts' own
+    estimates, ``p_raw``, and passed through each game's map)."""
     pg = per_game(traj)
     ch = pg["lead_changes"].to_numpy()
     hist = {int(k): int(v) for k, v in zip(*np.unique(ch, return_counts=True))}
@@ -274,36 +276,47 @@ def trajectory_metrics(traj: pd.DataFrame, noise: bool = True) -> dict[str, dict
         },
     }
     if noise and "playouts" in traj and (traj["playouts"] > 0).any():
-        got = noise_intervals(game_blocks(traj), ludii=True)
+        blocks = game_blocks(traj, "p_raw", maps=fold_maps(recal)) if recal and "p_raw" in traj else game_blocks(traj)
+        got = noise_intervals(blocks, ludii=True)
         for key, (lo, hi) in got.pop("ludii").items():
             rec["ludii"][key] = with_noise(rec["ludii"][key], lo, hi)
         for key, (lo, hi) in got.items():
             rec[key] = with_noise(rec[key], lo, hi)
         rec["noise_aware"] = True
     if "p_half" in traj:
-        rec["two_budgets"] = two_budgets(traj, rec)
+        rec["two_budgets"] = two_budgets(traj, rec, recal)
     return rec
 
 
-def game_blocks(traj: pd.DataFrame, col: str = "p_win", count: str = "playouts") -> list[tuple]:
-    """Per game of one player count, in game order: ``(prog [T], p [T, S], n [T])``, the estimates of column ``col``
-    by point (the last row the result) and their playouts (column ``count``; 0 where the file has none)."""
+def game_blocks(
+    traj: pd.DataFrame, col: str = "p_win", count: str = "playouts", maps: dict[int, np.ndarray] | None = None
+) -> list[tuple]:
+    """Per game of one player count, in game order: ``(prog [T], p [T, S], n [T], w)``, the estimates of column
+    ``col`` by point (the last row the result), their playouts (column ``count``; 0 where the file has none) and the
+    recalibration map of the game's fold (``maps``: :func:`fold_maps`, None: no map): with a map, ``col`` holds the
+    playouts' own estimates, and each noisy copy goes through the map after its playouts are redrawn."""
     d = traj.sort_values(["game", "point", "seat"])
     seats = int(d["seat"].max())
+    folds = len(maps) if maps else 0
     out = []
-    for _, g in d.groupby("game", sort=True):
+    for game, g in d.groupby("game", sort=True):
         p = g[col].to_numpy(float).reshape(-1, seats)
         n = g[count].to_numpy(float).reshape(-1, seats)[:, 0] if count in g else np.zeros(len(p))
-        out.append((g["progress"].to_numpy(float)[::seats], p, n))
+        w = maps[int(game) % folds] if maps else None
+        out.append((g["progress"].to_numpy(float)[::seats], p, n, w))
     return out
 
 
-def noisy_game_metrics(prog: np.ndarray, p: np.ndarray, n: np.ndarray, reps: int, rng) -> dict[str, np.ndarray]:
+def noisy_game_metrics(
+    prog: np.ndarray, p: np.ndarray, n: np.ndarray, reps: int, rng, recal: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """:func:`game_metrics`' lead changes, decisiveness, drama, uncertainty, comeback and half-time favourite's win
     for ``reps`` copies of one game's trajectory ``p`` [T, S], each point's estimates redrawn from their playout
     noise: a point of ``n`` playouts becomes a multinomial draw of ``n`` wins over the seats with the estimated
     probabilities, divided by ``n`` (a parametric resample of its playouts; a point without playouts and the result
-    stay as they are). Arrays [reps]; the copies are the same as :func:`game_metrics` wherever ``n`` is 0."""
+    stay as they are). ``recal``: ``p`` are the playouts' own estimates and every copy goes through this
+    recalibration map (:func:`platt_fit`'s weights) after the draw, the seats scaled to sum to 1 (as
+    :func:`recalibrate`). Arrays [reps]; the copies are the same as :func:`game_metrics` wherever ``n`` is 0."""
     p = np.asarray(p, dtype=float)
     t_, s_ = p.shape
     pp = np.broadcast_to(p, (reps, t_, s_)).copy()
@@ -312,6 +325,9 @@ def noisy_game_metrics(prog: np.ndarray, p: np.ndarray, n: np.ndarray, reps: int
         if k > 0:
             q = np.clip(p[t], 0.0, None)
             pp[:, t] = rng.multinomial(k, q / q.sum(), size=reps) / k
+    if recal is not None and t_ > 1:
+        live = platt_apply(pp[:, :-1], np.asarray(n, float)[None, :-1, None], recal, np.asarray(prog)[None, :-1, None])
+        pp[:, :-1] = live / live.sum(axis=2, keepdims=True)
     w = int(np.argmax(p[-1]))
     top = pp.argmax(axis=2)  # [reps, T]
     lead = top[:, 0].copy()
@@ -395,7 +411,7 @@ def noise_intervals(
     from the same replicates."""
     g = len(blocks)
     rng = np.random.default_rng(g)
-    per = [noisy_game_metrics(prog, p, n, copies, rng) for prog, p, n in blocks]
+    per = [noisy_game_metrics(prog, p, n, copies, rng, w) for prog, p, n, w in blocks]
     idx = rng.integers(0, g, (reps, g))
     col = rng.integers(0, copies, (reps, g))
 
@@ -439,7 +455,9 @@ def _share_records(pg: pd.DataFrame) -> dict[str, dict]:
 MATERIAL = 0.5
 
 
-def two_budgets(traj: pd.DataFrame, full: dict[str, Any] | None = None) -> dict[str, Any]:
+def two_budgets(
+    traj: pd.DataFrame, full: dict[str, Any] | None = None, recal: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Lead changes, drama and comebacks at the run's budget and at half of it (each point's first half of its
     playouts, the file's ``p_half``): per metric the run's value with its interval (``full``: the records of
     :func:`trajectory_metrics`, else computed), the value at half the playouts with its noise-aware interval
@@ -451,12 +469,16 @@ def two_budgets(traj: pd.DataFrame, full: dict[str, Any] | None = None) -> dict[
     if "p_half" not in traj or not len(traj):
         return {}
     if full is None:
-        full = trajectory_metrics(traj.drop(columns=["p_half"]))
+        full = trajectory_metrics(traj.drop(columns=["p_half"]), recal=recal)
     a_pg = per_game(traj)
     b_pg = per_game(traj.assign(p_win=traj["p_half"]))
     half = _share_records(b_pg)
     if (traj["playouts_half"] > 0).any():
-        for key, (lo, hi) in noise_intervals(game_blocks(traj, "p_half", "playouts_half")).items():
+        if recal and "p_half_raw" in traj:
+            blocks = game_blocks(traj, "p_half_raw", "playouts_half", fold_maps(recal, "half"))
+        else:
+            blocks = game_blocks(traj, "p_half", "playouts_half")
+        for key, (lo, hi) in noise_intervals(blocks).items():
             half[key] = with_noise(half[key], lo, hi)
     live = ~traj["final"]
     out: dict[str, Any] = {
@@ -552,72 +574,101 @@ def _logit(p: np.ndarray, n: np.ndarray) -> np.ndarray:
     return np.log(q / (1.0 - q))
 
 
-def platt_fit(p: np.ndarray, n: np.ndarray, won: np.ndarray) -> tuple[float, float]:
-    """Platt scaling (Platt 1999): the slope ``a`` and intercept ``b`` of ``won ~ sigmoid(a logit(p) + b)`` by
-    maximum likelihood (``won``: a seat's result, 1, 0 or 1/k of a k-way shared win). A slope below 1 says the
-    estimates are too confident, above 1 too timid; ``b`` shifts them. (1, 0) where there is nothing to fit."""
+def _platt_columns(x: np.ndarray, progress: np.ndarray) -> np.ndarray:
+    """The map's regressors: the log-odds and 1, each once weighted towards the start and once towards the end of the
+    game (``1 - t`` and ``t``): slope and intercept drift linearly along the game."""
+    return np.stack([x * (1.0 - progress), x * progress, 1.0 - progress, progress], axis=1)
+
+
+def platt_fit(p: np.ndarray, n: np.ndarray, won: np.ndarray, progress: np.ndarray | None = None) -> np.ndarray:
+    """Platt scaling (Platt 1999) with its slope and intercept linear in the game's progress ``t`` (0 at the start,
+    1 at the end; None: 0, plain Platt scaling): ``won ~ sigmoid(a(t) logit(p) + b(t))``, ``a(t) = w0 (1 - t) + w1 t``,
+    ``b(t) = w2 (1 - t) + w3 t``, by maximum likelihood with both slopes at least 0 (so the map never reverses the
+    order of the seats), ``won`` a seat's result (1, 0, or 1/k of a k-way shared win). A slope below 1 says the
+    estimates are too confident, above 1 too timid; a playout policy weaker than the seats misjudges the long rest of
+    an early position more than a short one, hence the drift. The identity (1, 1, 0, 0) where there is nothing to
+    fit."""
     from scipy.optimize import minimize
 
     x = _logit(np.asarray(p, float), np.asarray(n, float))
+    t = np.zeros_like(x) if progress is None else np.asarray(progress, float)
     y = np.asarray(won, float)
+    w0 = np.array([1.0, 1.0, 0.0, 0.0])
     if len(x) < 2 or np.ptp(x) == 0.0:
-        return 1.0, 0.0
+        return w0
+    X = _platt_columns(x, t)
 
     def nll(w: np.ndarray) -> tuple[float, np.ndarray]:
-        z = w[0] * x + w[1]
-        r = 1.0 / (1.0 + np.exp(-z)) - y
-        return float(np.sum(np.logaddexp(0.0, z) - y * z)), np.array([np.dot(r, x), r.sum()])
+        z = X @ w
+        return float(np.sum(np.logaddexp(0.0, z) - y * z)), X.T @ (1.0 / (1.0 + np.exp(-z)) - y)
 
-    got = minimize(nll, np.array([1.0, 0.0]), jac=True, method="BFGS")
-    return float(got.x[0]), float(got.x[1])
+    bounds = [(0.0, None), (0.0, None), (None, None), (None, None)]
+    return minimize(nll, w0, jac=True, method="L-BFGS-B", bounds=bounds).x
 
 
-def platt_apply(p: np.ndarray, n: np.ndarray, slope: float, intercept: float) -> np.ndarray:
-    """Estimates ``p`` (of ``n`` playouts each) through the Platt map ``sigmoid(slope logit(p) + intercept)``."""
-    return 1.0 / (1.0 + np.exp(-(slope * _logit(np.asarray(p, float), np.asarray(n, float)) + intercept)))
+def platt_apply(p: np.ndarray, n: np.ndarray, w: np.ndarray, progress: np.ndarray | None = None) -> np.ndarray:
+    """Estimates ``p`` (of ``n`` playouts each, at ``progress``) through the map of :func:`platt_fit`'s ``w``."""
+    x = _logit(np.asarray(p, float), np.asarray(n, float))
+    t = np.zeros_like(x) if progress is None else np.broadcast_to(np.asarray(progress, float), x.shape)
+    z = np.stack([x * (1.0 - t), x * t, 1.0 - t, t], axis=-1) @ np.asarray(w, float)
+    return 1.0 / (1.0 + np.exp(-z))
 
 
 def recalibrate(traj: pd.DataFrame, folds: int = RECALIBRATE_FOLDS) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The trajectories of one player count with recalibrated estimates: column ``p_cal`` (and ``p_half_cal`` where
     the frame has ``p_half``) beside the playouts' own ``p_win``. Cross-fitted: the games are split into ``folds`` by
-    game index (``game % folds``); each fold's estimates go through a Platt map (:func:`platt_fit`) fitted on the
-    other folds' estimates against their results, so no estimate is recalibrated with its own game's result and the
-    calibration error of ``p_cal`` (:func:`calibration`) is an honest, out-of-fold one. At each point the seats'
-    recalibrated estimates are scaled to sum to 1 again (the map is monotone and the same for every seat, so the
-    favourite at a point is unchanged: lead changes and the runaway leader do not move); the result rows are kept.
-    Returns the frame and the maps (``slope``/``intercept`` per fold, ``method``, ``folds``)."""
+    game index (``game % folds``); each fold's estimates go through a map (:func:`platt_fit`: Platt scaling, its
+    slope and intercept linear in the game's progress) fitted on the other folds' estimates against their results,
+    so no estimate is recalibrated with its own game's result and the calibration error of ``p_cal``
+    (:func:`calibration`) is an honest, out-of-fold one. At each point the seats' recalibrated estimates are scaled to
+    sum to 1 again (at a point the map is monotone and the same for every seat, so the favourite is unchanged: lead
+    changes and the runaway leader do not move); the result rows are kept. Returns the frame and the maps per fold
+    (``w``: :func:`platt_fit`'s weights; ``slope_start``/``slope_end``, ``intercept_start``/``intercept_end``,
+    ``games`` fitted on; ``half``: the same for ``p_half``; ``method``, ``folds``)."""
     t = traj.copy()
     live = ~t["final"].to_numpy(bool)
     fin = t.loc[~live, ["game", "seat", "p_win"]].rename(columns={"p_win": "won"})
     won = t[["game", "seat"]].merge(fin, on=["game", "seat"], how="left")["won"].to_numpy(float)
     fold = t["game"].to_numpy() % folds
+    prog = t["progress"].to_numpy(float)
     pairs = [("p_win", "playouts", "p_cal")] + ([("p_half", "playouts_half", "p_half_cal")] if "p_half" in t else [])
-    maps = []
+    info: dict[str, Any] = {"method": "Platt scaling with slope and intercept linear in the progress, cross-fitted",
+                            "folds": folds, "maps": [], "half": []}  # fmt: skip
     for col, count, dest in pairs:
         orig = t[col].to_numpy(float)
         q = orig.copy()
         n = t[count].to_numpy(float) if count in t else np.zeros(len(t))
         for f in range(folds):
             fit = live & (fold != f) & np.isfinite(won)
-            a, c = platt_fit(orig[fit], n[fit], won[fit])
+            w = platt_fit(orig[fit], n[fit], won[fit], prog[fit])
             at = live & (fold == f)
-            q[at] = platt_apply(orig[at], n[at], a, c)
-            if col == "p_win":
-                maps.append({"fold": f, "slope": a, "intercept": c, "games": int(np.unique(t["game"][fit]).size)})
+            q[at] = platt_apply(orig[at], n[at], w, prog[at])
+            info["maps" if col == "p_win" else "half"].append(
+                {"fold": f, "w": [float(x) for x in w], "slope_start": float(w[0]), "slope_end": float(w[1]),
+                 "intercept_start": float(w[2]), "intercept_end": float(w[3]),
+                 "games": int(np.unique(t["game"][fit]).size)}
+            )  # fmt: skip
         t[dest] = q
         total = t.groupby(["game", "point"])[dest].transform("sum").to_numpy(float)
         t.loc[live, dest] = q[live] / np.where(total[live] > 0, total[live], 1.0)
-    info = {"method": "Platt scaling, cross-fitted", "folds": folds, "maps": maps}
     return t, info
 
 
 def recalibrated_frame(traj: pd.DataFrame) -> pd.DataFrame:
     """The frame the metrics read after :func:`recalibrate`: ``p_win`` (and ``p_half``) replaced by their
-    recalibrated columns, which are dropped."""
-    t = traj.assign(p_win=traj["p_cal"])
+    recalibrated columns, the playouts' own kept as ``p_raw`` (and ``p_half_raw``) for the noise of the intervals."""
+    t = traj.assign(p_raw=traj["p_win"], p_win=traj["p_cal"])
     if "p_half_cal" in t:
-        t = t.assign(p_half=t["p_half_cal"])
+        t = t.assign(p_half_raw=t["p_half"], p_half=t["p_half_cal"])
     return t.drop(columns=[c for c in ("p_cal", "p_half_cal") if c in t])
+
+
+def fold_maps(info: dict[str, Any] | None, key: str = "maps") -> dict[int, np.ndarray] | None:
+    """:func:`recalibrate`'s maps of ``key`` (``maps``, or ``half`` for the half budget) by fold, for
+    :func:`game_blocks`; None without recalibration."""
+    if not info or not info.get(key):
+        return None
+    return {int(m["fold"]): np.asarray(m["w"], float) for m in info[key]}
 
 
 def raw_miscalibrated(rec: dict[str, Any]) -> bool:
@@ -1039,7 +1090,7 @@ def measure(
         probes = kingmaking_rows(arr, p, games, playouts)
         frames["kingmaking.parquet"].append(probes)
         used = traj if cal_info is None else recalibrated_frame(traj)
-        rec: dict[str, Any] = trajectory_metrics(used)
+        rec: dict[str, Any] = trajectory_metrics(used, recal=cal_info)
         rec["calibration"] = raw if cal_info is None else {**calibration(used), "raw": raw, "recalibrated": cal_info}
         rec.update(decision_metrics(dec, seats))
         if p >= 3:

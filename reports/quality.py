@@ -211,7 +211,7 @@ def findings(q: dict, p: int) -> list[Fragment]:
             before = [
                 f"the playouts' own estimates were off by {_iv(raw)} on average; the metrics read them ",
                 b("recalibrated"),
-                " (Platt scaling, each half of the games by a map fitted on the other half), and ",
+                " (Platt scaling along the game, each half of the games by a map fitted on the other half), and ",
             ]
         add(
             "calibration",
@@ -468,8 +468,8 @@ def quality_section(path: str | Path, anchor: str) -> QualitySection | None:
                 "mean squared distance from the diagonal, less what the finite games alone give (docs/quality.md)."
                 + (
                     " Where the playouts' own estimates were miscalibrated, the metrics read them recalibrated (Platt "
-                    "scaling, each half of the games by a map fitted on the other half): the points are the "
-                    "recalibrated estimates, the dotted squares the playouts' own."
+                    "scaling along the game, each half of the games by a map fitted on the other half): the points "
+                    "are the recalibrated estimates, the dotted squares the playouts' own."
                     if any((q["players"][str(p)].get("calibration") or {}).get("raw") for p in players)
                     else ""
                 ),

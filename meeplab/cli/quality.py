@@ -78,7 +78,8 @@ TABLE_METRICS = (
     default="auto",
     show_default=True,
     help="Whether the metrics read the playouts' win probabilities recalibrated against the games' results (Platt "
-    "scaling, each half of the trajectory games by a map fitted on the other half): auto where they are "
+    "scaling, its slope and intercept drifting with the game's progress; each half of the trajectory games by a map "
+    "fitted on the other half): auto where they are "
     "miscalibrated (e.g. search bots, whose playouts are played by their playout policy), on always, off never.",
 )
 @click.option("--beginner", default="random", show_default=True, help="Relative skill: the beginner.")
@@ -204,9 +205,10 @@ def quality_cmd(
             cal = m["calibration"]
             click.echo(
                 f"meeplab: note: {g.id}, {p} players: the playouts' win probabilities were off by {raw['value']:.3f} "
-                f"[{raw['lo']:.3f}, {raw['hi']:.3f}]; the metrics read them recalibrated (Platt scaling, each half of "
-                f"the games by a map fitted on the other half), off by {cal['value']:.3f} [{cal['lo']:.3f}, "
-                f"{cal['hi']:.3f}] ({calibrated(m) or 'no estimate'}; kingmaking reads the playouts' own)",
+                f"[{raw['lo']:.3f}, {raw['hi']:.3f}]; the metrics read them recalibrated (Platt scaling along the "
+                f"game, each half of the games by a map fitted on the other half), off by {cal['value']:.3f} "
+                f"[{cal['lo']:.3f}, {cal['hi']:.3f}] ({calibrated(m) or 'no estimate'}; kingmaking reads the playouts' "
+                "own)",
                 err=True,
             )
         if m.get("ceiling"):
