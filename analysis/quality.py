@@ -1007,6 +1007,7 @@ def measure(
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
     beginner: str = "random", skilled: str | None = None, field: str | None = None, progress=None, executor=None,
     evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0, recalibrate_mode: str = "auto",
+    bar=None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play what the metrics need for each player count (trajectories of the run's first ``traj_games`` games; the
     three players of relative skill on ``skill_games`` games, skipped when ``skill_games`` is 0), read the run's
@@ -1015,7 +1016,9 @@ def measure(
     playout policy); ``se_target``/``max_playouts``: a point's playouts continue past ``playouts`` until every seat's
     standard error is at most ``se_target`` or ``max_playouts`` are played (0: a fixed ``playouts``);
     ``recalibrate_mode`` (:data:`RECALIBRATE`): whether the metrics read the playouts' estimates recalibrated
-    (:func:`recalibrate`): ``auto`` where they are miscalibrated, ``on`` always, ``off`` never. Returns the
+    (:func:`recalibrate`): ``auto`` where they are miscalibrated, ``on`` always, ``off`` never; ``bar``: a
+    progress bar factory, ``bar(total, desc)`` giving an object with ``update(n)`` and ``close()`` (tqdm's), for
+    the trajectories and the relative-skill games played in this process. Returns the
     ``quality.json`` record. ``executor``: a Dask executor (``lab.distributed.cluster.DaskExecutor``,
     ``--workers`` / ``--scheduler``) that plays the trajectories and the relative-skill games in parts
     (``lab.distributed.quality_cluster``; the same numbers as in this process, only the timings differ), or None:
@@ -1057,10 +1060,15 @@ def measure(
         budget = f"{playouts}-{max(max_playouts, playouts)}" if se_target > 0 else f"{playouts}"
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {budget} playouts")
         if executor is None:
-            arr = core.play_trajectories(
-                game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
-                se_target=se_target, max_playouts=max_playouts,
-            )  # fmt: skip
+            shown = bar(traj_games, f"trajectories at {p} players") if bar else None
+            try:
+                arr = core.play_trajectories(
+                    game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
+                    se_target=se_target, max_playouts=max_playouts, tick=shown.update if shown else None,
+                )  # fmt: skip
+            finally:
+                if shown:
+                    shown.close()
         else:
             arr = dist.play_trajectories_on(
                 executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs,
@@ -1105,7 +1113,13 @@ def measure(
             say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
                 f"clairvoyant {skilled}, each against {field})")  # fmt: skip
             if executor is None:
-                sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs)
+                shown = bar(3 * skill_games, f"relative skill at {p} players") if bar else None
+                try:
+                    sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs,
+                                         tick=shown.update if shown else None)  # fmt: skip
+                finally:
+                    if shown:
+                        shown.close()
             else:
                 sk = dist.play_skill_on(executor, game, values, p, seed, skill_games, beginner, skilled, field,
                                         bot_configs)  # fmt: skip

@@ -161,3 +161,26 @@ def test_the_intervals_draw_the_playout_noise_of_the_playouts_own_estimates_thro
     assert lc["hi"] - lc["lo"] < 1.5 * (lc["games_hi"] - lc["games_lo"])
     blocks = q.game_blocks(used, "p_raw", maps=q.fold_maps(info))
     assert all(b[3] is not None for b in blocks) and len(blocks) == 300
+
+
+def test_a_stage_shown_with_a_progress_bar_plays_the_same_numbers_in_parts():
+    """quality's progress bars: the trajectories and the relative-skill games played in parts of consecutive games
+    (ticking the bar after each) give every array the one call gives (game g depends on (seed, g) alone)."""
+    from meeplab.lab.studies import quality as core
+    from meeplab.sim.core.registry import get_game
+
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}, g.id))
+    whole = core.play_trajectories(g, ctx, ["heuristic"], 3, 7, 13, 4, 3, se_target=0.05, max_playouts=16)
+    done = []
+    parts = core.play_trajectories(g, ctx, ["heuristic"], 3, 7, 13, 4, 3, se_target=0.05, max_playouts=16,
+                                   tick=done.append)  # fmt: skip
+    assert sum(done) == 13 and len(done) == len(core.progress_parts(13))
+    for key in core.TRAJECTORY_KEYS:
+        assert np.array_equal(whole[key], parts[key], equal_nan=whole[key].dtype.kind == "f"), key
+    done.clear()
+    sk_whole = core.play_skill(g, ctx, 3, 7, 9, "random", "rollout", "greedy")
+    sk_parts = core.play_skill(g, ctx, 3, 7, 9, "random", "rollout", "greedy", tick=done.append)
+    assert sum(done) == 3 * 9
+    for role in core.SKILL_ROLES:
+        assert np.array_equal(sk_whole["wins"][role], sk_parts["wins"][role]), role

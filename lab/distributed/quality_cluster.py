@@ -21,6 +21,7 @@ from meeplab.lab.distributed.jobs import GameJob, gather, parts, prepared, warm_
 from meeplab.lab.runs.shards import use_threads
 from meeplab.lab.studies.quality import (
     SKILL_ROLES,
+    TRAJECTORY_KEYS,
     check_trajectory_budget,
     skill_lineup,
     skill_wins,
@@ -28,12 +29,6 @@ from meeplab.lab.studies.quality import (
     trajectory_timing,
 )
 from meeplab.sim.core.errors import MeeplabError
-
-TRAJECTORY_KEYS = (
-    "steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "king_seat", "king_kind", "king_fav",
-    "king_lead", "nplay", "length", "prob_half", "se_half", "nhalf", "king_conf", "king_sn", "king_sw", "king_cn",
-    "king_cm", "king_cse",
-)  # fmt: skip
 
 
 def trajectory_task(

@@ -55,22 +55,48 @@ def check_trajectory_budget(games: int, playouts: int, points: int) -> None:
         raise MeeplabError(f"--trajectory-games must be positive, got {games}")
 
 
+#: the arrays of :func:`sim.core.trajectories.trajectories` with a row per game (parts of games are concatenated)
+TRAJECTORY_KEYS = (
+    "steps", "rounds", "prob", "se", "dec", "forced", "hist", "king", "king_seat", "king_kind", "king_fav",
+    "king_lead", "nplay", "length", "prob_half", "se_half", "nhalf", "king_conf", "king_sn", "king_sw", "king_cn",
+    "king_cm", "king_cse",
+)  # fmt: skip
+PROGRESS_PARTS = 10  # with a progress bar, a stage plays in about this many parts of consecutive games
+
+
+def progress_parts(games: int) -> list[tuple[int, int]]:
+    """``(start, count)`` parts of games ``0 .. games-1`` for a stage shown with a progress bar: about
+    :data:`PROGRESS_PARTS`, none smaller than four games per numba thread (so that the threads keep busy)."""
+    import numba
+
+    size = max(4 * numba.get_num_threads(), -(-games // PROGRESS_PARTS))
+    return [(s, min(size, games - s)) for s in range(0, games, size)]
+
+
 def play_trajectories(
     game: GameSpec, ctx: Any, bots: list[str], n_players: int, seed: int, games: int, playouts: int, points: int,
     rotate: bool = True, bot_configs=(), km_below: float = 0.02, km_cand: int = 6, km_lead: float = 0.1,
-    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0,
+    evaluator: str | None = None, se_target: float = 0.0, max_playouts: int = 0, tick=None,
 ) -> dict[str, Any]:  # fmt: skip
     """Trajectories of games ``0 .. games-1`` of the run (``bots`` at ``n_players`` seats, seed ``seed``; playouts by
     ``evaluator`` in every seat, None: the run's own plain bots; ``playouts`` at each point, more up to
     ``max_playouts`` until every seat's standard error is at most ``se_target``): the arrays of
-    :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``."""
+    :func:`sim.core.trajectories.trajectories` plus ``seconds`` and ``playouts_per_second``. ``tick``: called with the
+    number of games done after each part (:func:`progress_parts`; the same numbers as one call: game ``g`` depends
+    on ``(seed, g)`` alone), None: all games in one call."""
     check_trajectory_budget(games, playouts, points)
     trajectory_part(game, ctx, bots, n_players, seed, [0], 2, 2, rotate, bot_configs, evaluator=evaluator)  # compile
     t0, c0 = time.perf_counter(), time.process_time()
-    out = trajectory_part(
-        game, ctx, bots, n_players, seed, np.arange(games), playouts, points, rotate, bot_configs, km_below, km_cand,
-        km_lead, evaluator, se_target, max_playouts,
-    )  # fmt: skip
+    split = [(0, games)] if tick is None else progress_parts(games)
+    got = []
+    for start, n in split:
+        got.append(trajectory_part(
+            game, ctx, bots, n_players, seed, np.arange(start, start + n), playouts, points, rotate, bot_configs,
+            km_below, km_cand, km_lead, evaluator, se_target, max_playouts,
+        ))  # fmt: skip
+        if tick is not None:
+            tick(n)
+    out = got[0] if len(got) == 1 else {**got[0], **{k: np.concatenate([g[k] for g in got]) for k in TRAJECTORY_KEYS}}
     return trajectory_timing(out, time.perf_counter() - t0, time.process_time() - c0, playouts, points, km_cand)
 
 
@@ -142,19 +168,26 @@ def strongest_bot(game_id: str, bot_configs=()) -> str:
 
 def play_skill(
     game: GameSpec, ctx: Any, n_players: int, seed: int, games: int, beginner: str, skilled: str, field: str,
-    bot_configs=(),
+    bot_configs=(), tick=None,
 ) -> dict[str, Any]:  # fmt: skip
     """Dreef et al.'s three players, each in one seat against ``n_players - 1`` seats of ``field``, rotated over the
     seats game by game, on the same games ``0 .. games-1`` (common random numbers: game ``g`` is dealt from
     ``(seed, g)`` for all three). The fictive player is ``skilled`` itself, searching from the true state (its
     search row's ``S_TRUE``, for rollout and ismcts alike; ``skilled`` must be a search bot). Returns per role the
-    tested seat's win share per game (``wins[role]``: float[games]) and its seconds."""
+    tested seat's win share per game (``wins[role]``: float[games]) and its seconds. ``tick``: called with the number
+    of games done after each part of a role (:func:`progress_parts`; the same numbers), None: each role at once."""
     if games < 2:
         raise MeeplabError(f"--skill-games must be at least 2, got {games}")
     out: dict[str, Any] = {"wins": {}, "seconds": {}, "cpu_seconds": {}, "bots": {}}
+    split = [(0, games)] if tick is None else progress_parts(games)
     for role, name in zip(SKILL_ROLES, (beginner, skilled, skilled)):
         t0, c0 = time.perf_counter(), time.process_time()
-        out["wins"][role] = skill_wins(game, ctx, n_players, seed, 0, games, role, name, field, bot_configs)
+        wins = []
+        for start, n in split:
+            wins.append(skill_wins(game, ctx, n_players, seed, start, n, role, name, field, bot_configs))
+            if tick is not None:
+                tick(n)
+        out["wins"][role] = np.concatenate(wins)
         out["seconds"][role] = time.perf_counter() - t0  # compile or cache load included
         out["cpu_seconds"][role] = time.process_time() - c0
         out["bots"][role] = name
