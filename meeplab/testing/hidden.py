@@ -178,7 +178,9 @@ def _same_view(x, y) -> bool:
     return all(np.array_equal(a, b) for a, b in zip(x, y))
 
 
-def _where(x: np.ndarray, y: np.ndarray) -> str:
+def locate(x: np.ndarray, y: np.ndarray) -> str:
+    """Where two arrays first differ, as the kit's messages say it (`` (first at index (i, j))``; empty if nowhere):
+    shared by the hidden and secret checks."""
     d = np.argwhere(np.asarray(x) != np.asarray(y))
     return f" (first at index {tuple(int(i) for i in d[0])})" if d.size and d.shape[1] else ""
 
@@ -221,14 +223,14 @@ def _check_redeal(game: GameSpec, a, da, seat: int, cx) -> None:
                 seen_a.reshape(ua.shape)[...] -= ua
                 seen_d.reshape(ud.shape)[...] -= ud
         assert np.array_equal(seen_a[keep], seen_d[keep]), (
-            f"determinise changed elements of '{f}' that seat {seat + 1} has seen{_where(seen_a * keep, seen_d * keep)}"
+            f"determinise changed elements of '{f}' that seat {seat + 1} has seen{locate(seen_a * keep, seen_d * keep)}"
         )
         for h in decls:
             if h.derive is not None:
                 want = _derived(h, da, cx)
                 assert np.array_equal(want, fd), (
                     f"determinise left derived field '{f}' other than its derive computes from the re-dealt cards"
-                    f"{_where(want, fd)}: it forgets to recompute it"
+                    f"{locate(want, fd)}: it forgets to recompute it"
                 )
     if any(unseen_indices(h, ra, seat, cx) is None for h in game.hidden):
         return  # cards may move into a field declared derived without saying how: no pool is closed
@@ -318,7 +320,7 @@ def check_hidden(kit) -> str:
             if h.derive is not None:
                 want, got = _derived(h, a, cx), a.rec[0][h.field]
                 assert np.array_equal(want, got), (
-                    f"derive of '{h.field}' does not give the field of the state as played{_where(want, got)}{at}"
+                    f"derive of '{h.field}' does not give the field of the state as played{locate(want, got)}{at}"
                 )
         b = kit.new(cx, p)
         face.copy(b, a)
@@ -342,7 +344,7 @@ def check_hidden(kit) -> str:
             if not np.array_equal(x, y):
                 blame = _blame(_culprits(kit, a, cx, seat, p, rng), seat)
                 raise AssertionError(
-                    f"the deciding seat's {name} changed{_where(x, y)} when only what seat {seat + 1} has not seen "
+                    f"the deciding seat's {name} changed{locate(x, y)} when only what seat {seat + 1} has not seen "
                     f"was dealt otherwise ({sorted(hidden)}){at}: {blame}"
                 )
         for bot in kit.plain_bots():
@@ -363,22 +365,22 @@ def check_hidden(kit) -> str:
                 x, y = da.rec[0][f], db.rec[0][f]
                 if f not in hidden:
                     assert np.array_equal(x, a.rec[0][f]), (
-                        f"determinise changed field '{f}'{_where(x, a.rec[0][f])}{at}, which GameSpec.hidden does "
+                        f"determinise changed field '{f}'{locate(x, a.rec[0][f])}{at}, which GameSpec.hidden does "
                         "not declare hidden: declare it (Hidden(field=...)) or leave it alone"
                     )
                 if f in hidden and not np.array_equal(x, y) and _same_cards(x, y):
                     raise AssertionError(
                         f"determinise re-deals the same cards in field '{f}' in an order that depends on the order "
-                        f"they were in{_where(x, y)}{at}: two states that differ only in what seat {seat + 1} has not "
+                        f"they were in{locate(x, y)}{at}: two states that differ only in what seat {seat + 1} has not "
                         "seen must re-deal alike; either its shuffle reads the old order (sort the unseen cards before "
                         "shuffling them) or the declaration calls unseen places determinise does not deal (GameSpec."
                         f"hidden's '{f}' too wide, e.g. a deck's unused slots)"
                     )
                 assert np.array_equal(x, y), (
-                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{_where(x, y)}{at} "
+                    f"determinise left field '{f}' depending on what seat {seat + 1} has not seen{locate(x, y)}{at} "
                     "(two states that differ only there re-deal differently): it forgets to re-deal it"
                     if f in hidden
-                    else f"determinise of two indistinguishable states differs in field '{f}'{_where(x, y)}{at}"
+                    else f"determinise of two indistinguishable states differs in field '{f}'{locate(x, y)}{at}"
                 )
             _check_redeal(g, a, da, seat, cx)
     table = coverage_table(covered, kit.players, names)

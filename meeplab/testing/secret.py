@@ -22,7 +22,7 @@ import numpy as np
 from meeplab.sim.core import face
 from meeplab.sim.core.forward import C_KIND, C_N, C_SEAT
 
-from .hidden import _where
+from .hidden import locate
 from .hidden import view as bot_view
 
 LOG_ROWS = 20_000  # event rows per game (a log too small is reported as such by the event_log check)
@@ -225,7 +225,7 @@ def _redealt_alike(kit, b: _Branch, c: _Branch, cx, who: int, kind: str, where: 
                     continue
                 raise AssertionError(
                     f"determinise for P{s + 1} keeps P{who + 1}'s face-down choice of secret decision kind {kind} in "
-                    f"field '{f}'{_where(x, y)} ({where}): the search would read it before the reveal; "
+                    f"field '{f}'{locate(x, y)} ({where}): the search would read it before the reveal; "
                     + (
                         f"'{f}' is declared in GameSpec.hidden, but determinise for P{s + 1} does not re-deal it "
                         f"from what P{s + 1} has seen alone (it keeps it, or re-deals it otherwise for each choice)"
