@@ -46,7 +46,9 @@ def test_run_and_compare_end_with_a_table_and_json(tmp_path, capsys):
     assert code == 0, se
     rec = json.loads(so)
     whats = [r["what"] for r in rec["rows"]]
-    assert whats == ["win tuned", "seat gap"]
+    assert whats == ["mean score tuned", "seat gap"]  # one bot in every seat wins 1/P: its score is what moves
+    score = rec["rows"][0]
+    assert score["change"] == pytest.approx(score["variant"] - score["baseline"], abs=1e-9)
     gap = rec["rows"][1]
     assert gap["players"] == 2 and set(gap) >= {"baseline", "variant", "change", "95% CI", "Holm p", "significant"}
 

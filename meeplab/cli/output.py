@@ -231,7 +231,11 @@ def runs_rows(dirs: Sequence[Path], labels: Sequence[str] | None = None, gaps: b
 
 def compare_rows(base: Path, variant: Path) -> list[dict[str, Any]]:
     """Per player count and bot: win rates of both runs and the change (paired when the runs share their deals)
-    with its 95% interval and Holm-adjusted p; then one row per player count for the seat gap's change."""
+    with its 95% interval and Holm-adjusted p; then one row per player count for the seat gap's change. Where one
+    bot plays every seat of a player count its win rate is 1/P in both runs by construction: its row gives the mean
+    score instead (what a rule change moves there), the seat gap the seats."""
+    import polars as pl
+
     from meeplab.analysis.compare import holm_marks, paired_compare, pairing, unpaired_compare
     from meeplab.analysis.load import load_run
     from meeplab.analysis.seatgap import seat_gaps
@@ -242,17 +246,20 @@ def compare_rows(base: Path, variant: Path) -> list[dict[str, Any]]:
     df = paired_compare(a, b) if ok else unpaired_compare(run_stats(a), run_stats(b))
     df = holm_marks([df])[0]
     rows = []
+    bots_at = df.group_by("n_players").agg(pl.col("bot").n_unique().alias("n"))
+    alone = {int(p) for p, n in bots_at.iter_rows() if n == 1}
     for r in df.iter_rows(named=True):
+        k = "score" if r["n_players"] in alone else "win"
         rows.append(
             {
                 "players": r["n_players"],
-                "what": f"win {r['bot']}",
-                "baseline": r["win_base"],
-                "variant": r["win_other"],
-                "change": r["d_win"],
-                "95% CI": _ci(r["d_win_lo"], r["d_win_hi"]),
-                "Holm p": r["q_win"],
-                "significant": "yes" if r["sig_win"] else "no",
+                "what": f"{'mean score' if k == 'score' else 'win'} {r['bot']}",
+                "baseline": r[f"{k}_base"],
+                "variant": r[f"{k}_other"],
+                "change": r[f"d_{k}"],
+                "95% CI": _ci(r[f"d_{k}_lo"], r[f"d_{k}_hi"]),
+                "Holm p": r[f"q_{k}"],
+                "significant": "yes" if r[f"sig_{k}"] else "no",
             }
         )
     for p in sorted(set(a.players) & set(b.players)):
