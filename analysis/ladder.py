@@ -520,7 +520,10 @@ def skill_rows(frame, players: list[int], rungs: list[str], setup: dict[str, Any
                     "games": n, "learning_effect": _finite(rs["learning_effect"]["value"]),
                     "random_effect": _finite(rs["random_effect"]["value"]),
                     "win_share": {k: _finite(x["value"]) for k, x in rs["win_share"].items()},
-                    "note": "" if v["value"] == v["value"] else "undefined: LE + RE is not positive",
+                    "ceiling": rs["ceiling"],
+                    "note": ("" if v["value"] == v["value"] else "undefined: LE + RE is not positive")
+                    or ("at the ceiling: the rung wins 95 % or more against the field, RS reads near 1 from the weak "
+                        "field" if rs["ceiling"] else ""),
                 })  # fmt: skip
     return out
 

@@ -102,7 +102,11 @@ def relative_skill_table(skill: dict[str, Any], rungs: list[str], n_players: int
             if r is None or r["relative_skill"] is None:
                 cells.append(muted(r["note"] if r and r["note"] else "–"))
             else:
-                cells.append(f"{num(r['relative_skill'])} {ci(r['lo'], r['hi'], num)}")
+                cells.append(
+                    [f"{num(r['relative_skill'])} {ci(r['lo'], r['hi'], num)}"]
+                    + ([" ", muted("at the ceiling (the rung wins 95 % or more against the field)")]
+                       if r.get("ceiling") else [])
+                )  # fmt: skip
         games = max((r["games"] for r in at.values()), default=0)
         body.append([code(rung), *cells, num(games, 0) if games else "–"])
     head = ["skilled rung", *[["RS, beginner ", code(b)] for b in beginners], "games per player"]

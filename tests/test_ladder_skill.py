@@ -151,3 +151,19 @@ def test_ladder_skill_games_rows_table_report_and_resume(tiny, tmp_path, capsys)
     assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
     page = (tmp_path / "r.html").read_text()
     assert "&lt;b&gt;hostile&lt;/b&gt;" in page and "<b>hostile</b>" not in page
+
+
+def test_a_rung_at_the_ceiling_is_flagged():
+    """A rung that wins every game against the field leaves its clairvoyant twin no room: its row says so."""
+    import pandas as pd
+
+    n = 20
+    frame = pd.DataFrame(
+        [(2, "random", False, g, 0.0) for g in range(n)]
+        + [(2, "tiny", False, g, 1.0) for g in range(n)]
+        + [(2, "tiny", True, g, 1.0) for g in range(n)],
+        columns=["n_players", "bot", "clairvoyant", "game", "win"],
+    )
+    setup = {"beginners": ["random"], "search": ["tiny"], "field": "heuristic"}
+    (row,) = la.skill_rows(frame, [2], ["tiny"], setup, n)
+    assert row["relative_skill"] == 1.0 and row["ceiling"] and "at the ceiling" in row["note"]

@@ -545,6 +545,7 @@ def _echo_ladder(root: Path, as_json: bool) -> None:
                     "relative skill": r["relative_skill"],
                     "95% CI": f"[{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else "–",
                     "games": r["games"],
+                    **({"note": "at the ceiling: wins 95 % or more against the field"} if r.get("ceiling") else {}),
                 }
             )
     judged = settled(rung_rows(lad), lad.rungs, gaps)
