@@ -289,6 +289,7 @@ def post_reveal(st, cx):
                 best = gd if better else best
                 bd = d if better else bd
             r.moves[n, 0] = s
+            r.moves[n, 1] = 0
             f = r.feats[n]
             for j in range(NF):
                 f[j] = 0.0
@@ -345,6 +346,8 @@ def post_place(st, cx):
             bd = d
     r.moves[0, 0] = 0
     r.moves[1, 0] = 1
+    r.moves[0, 1] = 0
+    r.moves[1, 1] = 0
     f0 = r.feats[0]
     f1 = r.feats[1]
     for j in range(NF):

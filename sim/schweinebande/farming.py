@@ -237,6 +237,8 @@ def post_feed(st, cx):
             feats = r.feats
             moves[0, 0] = 0
             moves[1, 0] = 1
+            moves[0, 1] = 0
+            moves[1, 1] = 0
             for f in range(NF):
                 feats[0, f] = 0.0
                 feats[1, f] = 0.0
@@ -277,6 +279,7 @@ def post_sell(st, cx, seat):
             if c == 0:
                 continue
             r.moves[n, 0] = k
+            r.moves[n, 1] = 0
             v = pi[P_VALUES + k]
             f = r.feats[n]
             for j in range(NF):
