@@ -16,7 +16,9 @@ What is checked (``meeplab.testing.checks``; docs/adding-a-game.md#the-conforman
 - ``spec``: player counts, categories, end codes, option classes, declared hidden and chance fields exist;
 - ``players``: every player count from min to max plays; output shapes; finite scores; the breakdown adds up;
 - ``schema``: the result rows' columns; one win per game; the winner has the best score (``lower_wins`` read);
-- ``stepping``: the batch and the forward model stepped from Python play identical games;
+- ``stepping``: the batch and the forward model stepped from Python play identical games, also with the candidate
+  rows past each pending decision's overwritten (every decision writes whole rows for its candidates, none reads the
+  rows past ``ctl[C_N]``: the searches' state copies leave those out);
 - ``copy``: a copy is exact and independent;
 - ``hidden`` (``meeplab.testing.hidden``): at states sampled over every player count, decision kind and phase of the
   game (``Kit.breadth`` states per cell from ``Kit.sample_games`` games; a table of them is returned), a second

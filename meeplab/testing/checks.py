@@ -246,17 +246,44 @@ def check_schema(kit: Kit) -> str:
     return f"{len(cols)} columns"
 
 
-def _play_stepping(kit: Kit, p: int, g: int):
-    """Game ``g`` stepped from Python on the forward model: (score, tiebreak, breakdown, length, end)."""
+SCRUB_MOVE = -0x5C5C5C5C5C5C  # what the stepping check writes into the candidate rows past the pending decision's
+SCRUB_FEAT = -1.2345678e300
+
+
+def _scrub(r) -> None:
+    """Overwrite the candidate rows past the pending decision's ``ctl[C_N]`` with values no engine writes."""
+    n = int(r["ctl"][C_N])
+    r["moves"][n:] = SCRUB_MOVE
+    r["feats"][n:] = SCRUB_FEAT
+
+
+def _play_stepping(kit: Kit, p: int, g: int, scrub: bool = False):
+    """Game ``g`` stepped from Python on the forward model: (score, tiebreak, breakdown, length, end). ``scrub``:
+    before every ``advance`` and every ``apply`` the candidate rows past the pending decision's (``moves``,
+    ``feats`` from ``ctl[C_N]`` on) are overwritten with values no engine writes, and every decision posted must
+    hold none of them in its own rows: a decision writes whole rows for its candidates and nothing reads the rows
+    past them (the searches copy a state's candidate rows up to ``ctl[C_N]`` only)."""
     lu = kit.lineup(p)
     cx = kit.cx(lu)
     st = kit.new(cx, p)
     face.reset(st, cx, kit.seed, g)
     r = st.rec[0]
     while True:
+        if scrub:
+            _scrub(r)
         seat = int(face.advance(st, cx))
         if seat < 0:
             break
+        if scrub:
+            n, kind = int(r["ctl"][C_N]), int(r["ctl"][C_KIND])
+            for name, bad in (("moves", SCRUB_MOVE), ("feats", SCRUB_FEAT)):
+                left = np.argwhere(r[name][:n] == bad)
+                assert not left.size, (
+                    f"{p} players, game {g}: decision kind {kind} posted {n} candidates but left {name}"
+                    f"{tuple(int(i) for i in left[0])} unwritten (a candidate's row holds what an earlier decision "
+                    "left there: write every column of every candidate's row)"
+                )
+            _scrub(r)
         e = (seat + g) % p  # rotated line-up (sim.core.bots.entry_of_seat)
         face.apply(st, cx, kit.ask(st, lu, e))
     sc, tb, brk = np.zeros(p), np.zeros(p), np.zeros((p, len(kit.game.categories)))
@@ -279,7 +306,13 @@ def check_stepping(kit: Kit) -> str:
             assert length == int(b.length[g]), f"{p} players, game {g}: length {length}, batch {int(b.length[g])}"
             if b.end is not None:
                 assert end == int(b.end[g]), f"{p} players, game {g}: end {end}, batch {int(b.end[g])}"
-    return "batch = stepping"
+        if kit.games:  # the rows past each decision's candidates overwritten: the same game, every row written
+            scrubbed = _play_stepping(kit, p, 0, scrub=True)
+            assert all(np.array_equal(x, y) for x, y in zip(scrubbed, _play_stepping(kit, p, 0))), (
+                f"{p} players, game 0: overwriting the candidate rows past the pending decision's changed the game "
+                "(something reads rows an earlier decision left)"
+            )
+    return "batch = stepping; candidate rows written whole, none read past ctl[C_N]"
 
 
 def _finish(kit: Kit, st, cx, lu, p):
