@@ -75,8 +75,11 @@ def test_determinise_redeals_only_what_nobody_has_seen(c, g, steps):
         r[0] = 1000 + k
         engine.determinise(cp, c.cx, seat, r)
         a, b = st.rec[0], cp.rec[0]
-        for f in ("pub", "ctl", "moves", "feats", "rng", "mk", "order", "brk", "mgs", "lreach", "lgain"):
+        n = int(a["ctl"][C_N])  # fm_copy copies the pending decision's candidate rows only
+        for f in ("pub", "ctl", "rng", "mk", "order", "brk", "mgs", "lreach", "lgain"):
             assert np.array_equal(a[f], b[f]), f
+        for f in ("moves", "feats"):
+            assert np.array_equal(a[f][:n], b[f][:n]), f
         got, under2 = unseen(c, cp)
         assert got == want  # the same tiles, only their places change
         changed += under2 != under
