@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -577,7 +578,7 @@ def _logit(p: np.ndarray, n: np.ndarray) -> np.ndarray:
 def _platt_columns(x: np.ndarray, progress: np.ndarray) -> np.ndarray:
     """The map's regressors: the log-odds and 1, each once weighted towards the start and once towards the end of the
     game (``1 - t`` and ``t``): slope and intercept drift linearly along the game."""
-    return np.stack([x * (1.0 - progress), x * progress, 1.0 - progress, progress], axis=1)
+    return np.stack([x * (1.0 - progress), x * progress, 1.0 - progress, progress], axis=-1)
 
 
 def platt_fit(p: np.ndarray, n: np.ndarray, won: np.ndarray, progress: np.ndarray | None = None) -> np.ndarray:
@@ -610,8 +611,7 @@ def platt_apply(p: np.ndarray, n: np.ndarray, w: np.ndarray, progress: np.ndarra
     """Estimates ``p`` (of ``n`` playouts each, at ``progress``) through the map of :func:`platt_fit`'s ``w``."""
     x = _logit(np.asarray(p, float), np.asarray(n, float))
     t = np.zeros_like(x) if progress is None else np.broadcast_to(np.asarray(progress, float), x.shape)
-    z = np.stack([x * (1.0 - t), x * t, 1.0 - t, t], axis=-1) @ np.asarray(w, float)
-    return 1.0 / (1.0 + np.exp(-z))
+    return 1.0 / (1.0 + np.exp(-(_platt_columns(x, t) @ np.asarray(w, float))))
 
 
 def recalibrate(traj: pd.DataFrame, folds: int = RECALIBRATE_FOLDS) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -1002,6 +1002,18 @@ def redraw_setting(exact: bool) -> dict[str, Any]:
 # -- measuring: play, then write the files --------------------------------------------------------------------------
 
 
+@contextmanager
+def _ticking(bar, total: int, desc: str):
+    """A progress bar of ``bar`` (a factory, or None: none) for ``total`` games, as the ``tick`` callable a stage
+    calls with the games done (None without a bar); closed when the stage ends, or fails."""
+    shown = bar(total, desc) if bar else None
+    try:
+        yield shown.update if shown else None
+    finally:
+        if shown:
+            shown.close()
+
+
 def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
@@ -1060,15 +1072,11 @@ def measure(
         budget = f"{playouts}-{max(max_playouts, playouts)}" if se_target > 0 else f"{playouts}"
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {budget} playouts")
         if executor is None:
-            shown = bar(traj_games, f"trajectories at {p} players") if bar else None
-            try:
+            with _ticking(bar, traj_games, f"trajectories at {p} players") as tick:
                 arr = core.play_trajectories(
                     game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
-                    se_target=se_target, max_playouts=max_playouts, tick=shown.update if shown else None,
+                    se_target=se_target, max_playouts=max_playouts, tick=tick,
                 )  # fmt: skip
-            finally:
-                if shown:
-                    shown.close()
         else:
             arr = dist.play_trajectories_on(
                 executor, game, values, bots, p, seed, traj_games, playouts, points, rotate, bot_configs,
@@ -1113,13 +1121,9 @@ def measure(
             say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
                 f"clairvoyant {skilled}, each against {field})")  # fmt: skip
             if executor is None:
-                shown = bar(3 * skill_games, f"relative skill at {p} players") if bar else None
-                try:
+                with _ticking(bar, 3 * skill_games, f"relative skill at {p} players") as tick:
                     sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs,
-                                         tick=shown.update if shown else None)  # fmt: skip
-                finally:
-                    if shown:
-                        shown.close()
+                                         tick=tick)  # fmt: skip
             else:
                 sk = dist.play_skill_on(executor, game, values, p, seed, skill_games, beginner, skilled, field,
                                         bot_configs)  # fmt: skip

@@ -112,7 +112,7 @@ def calibration_chart(q: dict, players: list[int]) -> str:
             ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt="o-", color=charts.PALETTE[0],
                         capsize=3, lw=1.5, label="recalibrated" if cal.get("raw") else "observed")  # fmt: skip
         raw = (cal.get("raw") or {}).get("bins") or []
-        if raw:  # recalibrated: the playouts' own estimates beside, in grey
+        if raw:  # recalibrated: the playouts' own estimates beside, dotted
             ax.plot([r["predicted"] for r in raw], [r["observed"] for r in raw], "s:", color=charts.PALETTE[1],
                     lw=1.2, ms=4, label="playouts' own estimates")  # fmt: skip
         err = cal.get("value")
@@ -197,7 +197,7 @@ def findings(q: dict, p: int) -> list[Fragment]:
 
     def add(metric: str, *text) -> None:
         mark = [b("uncalibrated: "), "rests on win probabilities that do not match the results (see calibration); "]
-        marked = (off and metric in FROM_TRAJECTORIES) or (raw is not None and raw_off and metric == "kingmaking")
+        marked = (off and metric in FROM_TRAJECTORIES) or (raw_off and metric == "kingmaking")
         items.append([lab, " ", b(f"{metric}: "), *(mark if marked else []), *text])
 
     if cal.get("value") is not None:

@@ -243,6 +243,22 @@ def _check_redeal(game: GameSpec, a, da, seat: int, cx) -> None:
         )
 
 
+def posted_again(kit, a, b, cx, p: int):
+    """Copies of state ``a`` and of ``b`` (``a`` with the unseen cards dealt otherwise) with the pending decision
+    posted again on both (``advance``), where posting it again shows the seat the same decision; else plain copies.
+    Returns (copy of a, copy of b, whether it was posted again)."""
+    a2, b2 = kit.new(cx, p), kit.new(cx, p)
+    face.copy(a2, a)
+    face.copy(b2, b)
+    face.advance(a2, cx)
+    if _same_view(view(a2), view(a)):
+        face.advance(b2, cx)
+        return a2, b2, True
+    face.copy(a2, a)
+    face.copy(b2, b)
+    return a2, b2, False
+
+
 def _culprits(kit, a, cx, seat: int, p: int, rng: np.random.Generator) -> list[str]:
     """The declarations (pools) of ``GameSpec.hidden`` whose cards, dealt otherwise alone, change what the deciding
     seat is shown at ``a`` (its decision posted again where that shows the same decision): where a view changed, the
@@ -254,15 +270,7 @@ def _culprits(kit, a, cx, seat: int, p: int, rng: np.random.Generator) -> list[s
             b = kit.new(cx, p)
             face.copy(b, a)
             deal_otherwise(g, b, cx, seat, rng, only=key)
-            a2, b2 = kit.new(cx, p), kit.new(cx, p)
-            face.copy(a2, a)
-            face.copy(b2, b)
-            face.advance(a2, cx)
-            if _same_view(view(a2), view(a)):
-                face.advance(b2, cx)
-            else:
-                face.copy(a2, a)
-                face.copy(b2, b)
+            a2, b2, _ = posted_again(kit, a, b, cx, p)
             if not _same_view(view(a2), view(b2)):
                 fields = sorted({m.h.field for m in members})
                 out.append(
@@ -327,18 +335,8 @@ def check_hidden(kit) -> str:
         moved, exchanged = deal_otherwise(g, b, cx, seat, rng)
         moved_any += moved
         exchanged_any += exchanged
-        # the decision posted again on both (where posting it again shows the seat the same decision)
-        a2, b2 = kit.new(cx, p), kit.new(cx, p)
-        face.copy(a2, a)
-        face.copy(b2, b)
-        face.advance(a2, cx)
-        va = view(a)
-        if _same_view(view(a2), va):
-            face.advance(b2, cx)
-            reposted += 1
-        else:
-            face.copy(a2, a)
-            face.copy(b2, b)
+        a2, b2, again = posted_again(kit, a, b, cx, p)
+        reposted += again
         va, vb = view(a2), view(b2)
         for name, x, y in zip(VIEW_PARTS, va, vb):
             if not np.array_equal(x, y):
