@@ -254,6 +254,9 @@ def test_learn_writes_a_bot_that_the_lab_plays_and_fits_again_without_playing(tm
         (["--max-candidates", "1"], "--max-candidates must be at least 2"),
         (["--prior", "nosuchbot"], "--prior nosuchbot: no such bot"),
         (["--prior", "tuned"], "--prior tuned: a policy bot"),
+        (["--refine", "-5"], "--refine must be 0 or more"),
+        (["--refine", "1000", "--refine-vs", "nosuchbot"], "--refine-vs: unknown bot 'nosuchbot'"),
+        (["--refine", "1000", "--teacher", "rollout"], "--refine: give --refine-vs"),
     ],
 )
 def test_learn_refuses_bad_input_in_one_line(tmp_path, capsys, extra, message):
@@ -262,6 +265,52 @@ def test_learn_refuses_bad_input_in_one_line(tmp_path, capsys, extra, message):
     code, _, se = run_cli(["learn", "schweinebande", "--out", str(tmp_path / "o"), *extra], capsys)
     assert code == 2 and message in se and "Traceback" not in se
     assert not (tmp_path / "o").exists()
+
+
+def test_refine_searches_the_linear_weights_for_wins_and_says_what_it_gained(tmp_path, capsys):
+    """learn --refine: after the fit, CMA-ES moves only the policy's linear weights (no product term), the bot
+    written is the refined one, and its header and learn.json give its share against the field on fresh games
+    beside the fitted policy's; the bot loads and plays."""
+    import json
+    import tomllib
+
+    from meeplab.sim.core.registry import get_game
+    from tests.cli_run import run_cli
+
+    out = tmp_path / "learn"
+    base = ["learn", "schweinebande", "--players", "2", "--teacher", "heuristic", "--games", "12", "--threads", "1",
+            "--out", str(out)]  # fmt: skip
+    refining = ["--refine", "3000", "--refine-games-per-eval", "60", "--refine-vs", "greedy", "--refine-rounds", "2"]
+    code, _, se = run_cli(base + refining, capsys)
+    assert code == 0, se
+    assert "learned refined (round 2), 2 players: win share" in se and "against greedy, learned-league1" in se
+    rec = json.loads((out / "learn.json").read_text())
+    ref = rec["refine"]
+    assert [r["vs"] for r in ref["rounds"]] == [["greedy"], ["greedy", "learned-league1"]]  # round 1 in the field
+    assert ref["round"] == 2 and all(r["generations"] >= 1 and r["games"] <= 3000 for r in ref["rounds"])
+    (row,) = ref["final"]
+    assert row["players"] == 2 and row["games"] == 200 and row["lo"] <= row["share"] <= row["hi"]
+    assert (out / "league" / "learned-league1.toml").exists()
+    text = (out / "learned.toml").read_text()
+    assert "# Refined for wins, round 1: CMA-ES on its" in text and "# Refined for wins, round 2" in text
+    assert "refined for wins against greedy and its own earlier rounds (2 rounds)" in text
+    refined = tomllib.loads(text)["bots"]["learned"]["weights"]
+    code, _, se = run_cli([*base, "--resume", "--name", "plain"], capsys)  # the same fit, not refined
+    assert code == 0, se
+    fitted = tomllib.loads((out / "plain.toml").read_text())["bots"]["plain"]["weights"]
+    linear = set(ln.linear_names(ln.features_of(get_game("schweinebande"))))
+    moved = {n for n in set(refined) | set(fitted) if refined.get(n, 0.0) != fitted.get(n, 0.0)}
+    assert moved and moved <= linear, moved - linear
+    play = ["run", "schweinebande", "-n", "20", "-p", "2", "-b", "learned,greedy", "--bot-config",
+            str(out / "learned.toml"), "--threads", "1", "-q", "--out", str(tmp_path / "r")]  # fmt: skip
+    code, _, se = run_cli(play, capsys)
+    assert code == 0, se
+
+
+def test_linear_names_leave_out_every_product_term():
+    names = ln.linear_names(ONLY)
+    assert names and all("*" not in n.partition(".")[2] for n in names)
+    assert set(names) < set(ONLY.weight_names()) and "only.x" in names
 
 
 def test_a_linear_bot_is_measured_on_the_same_decisions_as_the_fit():

@@ -124,6 +124,26 @@ def test_tune_command_writes_a_variant_and_refuses_to_overwrite(tmp_path, capsys
     )
 
 
+def test_tune_on_a_policy_bot_takes_exact_names_and_writes_a_variant_the_lab_loads(tmp_path, capsys):
+    """A learned (policy) bot: its weights named ``kind[code].term`` are given as they are (``[0]`` is no glob
+    class), its ``shape.*`` header is neither searched nor written (a bot config may not set it), and the variant
+    plays."""
+    import tomllib
+
+    out = tmp_path / "lt.toml"
+    args = ["tune", "schweinebande", "--bot", "learned", "--players", "2", "--vs", "tuned", "--budget", "3000",
+            "--games-per-eval", "40", "--final-games", "200", "--weights", "place[1].1,collect.1", "--name", "lt",
+            "--quiet", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0, capsys.readouterr().err
+    text = out.read_text()
+    assert "Weights searched: place[1].1, collect.1 (the others are learned's)" in text
+    weights = tomllib.loads(text)["bots"]["lt"]["weights"]
+    assert weights and not any(n.startswith("shape.") for n in weights)
+    run = ["run", "schweinebande", "-n", "20", "-p", "2", "-b", "lt,tuned", "--bot-config", str(out), "--threads", "1",
+           "-q", "--out", str(tmp_path / "r")]  # fmt: skip
+    assert main(run) == 0, capsys.readouterr().err
+
+
 def _row(p, rung, rates, lo, hi, cat="a"):
     return {
         "n_players": p,
@@ -223,3 +243,27 @@ def test_the_tuned_variant_and_budget_rungs_are_toml_whatever_the_names():
     top = SimpleNamespace(search="rollout", name='roll"out', weights_dict=lambda: {"playouts": 8.0})
     names, text = budget_variants(top, [1.0, 4.0])
     assert tomllib.loads(text)["bots"][names[1]]["weights"] == {"playouts": 32.0}
+
+
+def test_the_relative_objective_weighs_each_count_by_its_fair_share():
+    """tune(relative=True), what learn --refine uses: a count's win share over its fair share, so a point at 5
+    players weighs what 2.5 points at 2 players do."""
+    from meeplab.lab.studies.tune import Evaluator
+
+    ev = Evaluator.__new__(Evaluator)
+    ev.players, ev.margin = [2, 5], 0.0
+
+    def wins(shares):
+        def played(w, start, n, lead=None):
+            lead.extend([0.0] * len(shares))
+            return list(shares)
+
+        return played
+
+    ev.wins = wins([50.0, 20.0])  # 0.50 at 2 players, 0.20 at 5, in 100 games each
+    ev.relative = False
+    assert ev.share(None, 0, 100) == pytest.approx(0.35)
+    ev.relative = True
+    assert ev.share(None, 0, 100) == pytest.approx(1.0)  # both fair
+    ev.wins = wins([47.0, 22.0])  # -0.03 at 2 players, +0.02 at 5
+    assert ev.share(None, 0, 100) == pytest.approx((0.94 + 1.10) / 2)

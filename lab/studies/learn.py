@@ -541,6 +541,13 @@ def agreement_of(data: Decisions, shape, weights: dict[str, float], holdout: flo
     return total / n if n else float("nan")
 
 
+def linear_names(shape) -> list[str]:
+    """The policy's weights that are no product of two terms: per kind (and code) its constant, each feature
+    column, the best-column-0 flag and the progress's constant (``kind.x``); what ``learn --refine`` searches
+    (the pairwise and progress products keep the fit's values)."""
+    return [n for n in shape.weight_names() if "*" not in n.partition(".")[2]]
+
+
 def write_bot(path, name: str, fit_: Fit, header: list[str], description: str, fitted_at=None) -> None:
     """The policy as a bot-config TOML at ``path``: comment lines ``header`` (the command and the fit's numbers),
     then ``[bots.NAME] base = "policy"`` with its weights by name (zeros left out: the base's default)."""

@@ -110,8 +110,10 @@ class Evaluator:
         seed: int,
         bot_configs=(),
         margin: float = 0.0,
+        relative: bool = False,
     ):
         self.game, self.ctx, self.seed, self.players, self.margin = game, ctx, seed, players, margin
+        self.relative = relative  # each count's win share over its fair share (1/P) before the mean
         self.lineups = {
             p: [make_lineup(game.id, names, p, True, bot_configs) for names in field_tables(bot, vs, p)]
             for p in players
@@ -155,9 +157,13 @@ class Evaluator:
         return out
 
     def share(self, w: np.ndarray, start: int, n: int) -> float:
-        """The objective: mean win share over the player counts (+ margin x mean score lead)."""
+        """The objective: mean win share over the player counts (+ margin x mean score lead); ``relative``: each
+        count's share times its player count (its share of the fair share), so that a point won at 5 players
+        does not buy a point lost at 2."""
         lead: list[float] = []
         wins = self.wins(w, start, n, lead)
+        if self.relative:
+            wins = [k * p for k, p in zip(wins, self.players)]
         return (float(np.mean(wins)) + self.margin * float(np.mean(lead))) / n
 
 
@@ -178,10 +184,13 @@ def tune(
     final_games: int | None = None,
     progress: Callable[[int], None] | None = None,
     only: list[str] | None = None,
+    relative: bool = False,
 ) -> TuneResult:
     """CMA-ES on ``bot``'s weights within ``budget`` games (final check included); Ctrl-C ends it early with
     the incumbent (``interrupted``; no final check then). ``only``: glob patterns of the weight names to tune
-    (``place.*``); the others keep their values."""
+    (``place.*``) or exact names (a policy's ``action[0].1``, which as a pattern would read ``[0]`` as a class);
+    the others keep their values. ``relative``: the objective weighs each player count's win share by its
+    player count (:class:`Evaluator`)."""
     import fnmatch
 
     import cma
@@ -198,7 +207,7 @@ def tune(
     w0 = np.array(spec.weights, dtype=np.float64)
     names = [n for n in spec.weight_names if n in bounds]
     if only:
-        names = [n for n in names if any(fnmatch.fnmatch(n, pat) for pat in only)]
+        names = [n for n in names if any(n == pat or fnmatch.fnmatch(n, pat) for pat in only)]
         if not names:
             raise MeeplabError(
                 f"--weights {','.join(only)} matches none of {bot}'s {'options' if spec.search else 'weights'} "
@@ -207,7 +216,7 @@ def tune(
     idx = np.array([spec.weight_names.index(n) for n in names], dtype=np.int64)
     lo = np.array([bounds[n].lo for n in names])
     hi = np.array([bounds[n].hi for n in names])
-    ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin)
+    ev = Evaluator(game, ctx, bot, vs, players, seed, bot_configs, margin, relative)
     dim = len(idx)
     lam = popsize or (4 + int(3 * math.log(dim)))
     per_gen = games_per_eval or 200
@@ -222,7 +231,8 @@ def tune(
     if spec.search:  # a search option's step is its own size, or its declared step when smaller (e.g. 0)
         scale = np.maximum(np.abs(w0[idx]), np.array([bounds[n].step for n in names]))
     else:
-        scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(np.abs(w0))), 0.01))[idx]
+        size = np.abs(w0[[i for i, n in enumerate(spec.weight_names) if n in bounds]])  # a policy's header left out
+        scale = np.maximum(np.abs(w0), max(0.1 * float(np.mean(size)), 0.01))[idx]
 
     def at(z) -> np.ndarray:  # CMA-ES samples z within the bounds it was given, so w stays in each weight's range
         w = w0.copy()
@@ -327,7 +337,7 @@ def variant_toml(
                 f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}"
             )
     desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
-    weights = {str(k): float(v) for k, v in zip(res.names, res.best)}
+    weights = {str(k): float(v) for k, v in zip(res.names, res.best) if not str(k).startswith("shape.")}
     from meeplab.sim.core.params import set_text
 
     at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}

@@ -68,14 +68,37 @@ def _decisions_file(out: Path, p: int) -> Path:
 @click.option(
     "--check-games", type=int, default=2000, show_default=True, help="Games per count of each round's head-to-head."
 )
+@click.option(
+    "--refine",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Games for a last stage: CMA-ES on the policy's linear weights for wins against --refine-vs (0: none).",
+)
+@click.option(
+    "--refine-vs",
+    default=None,
+    help="The field --refine plays against, comma-separated (default: the teacher, when it is no search bot).",
+)
+@click.option(
+    "--refine-games-per-eval", type=int, default=300, show_default=True, help="--refine: games per weight vector."
+)
+@click.option(
+    "--refine-rounds",
+    type=int,
+    default=1,
+    show_default=True,
+    help="--refine rounds, each of --refine games; a round's field is --refine-vs and every earlier round's policy.",
+)
 @click.option("--resume", is_flag=True, help="Fit again on the teacher's games OUT holds, playing only what it lacks.")
 @click.option("--force", is_flag=True, help="Replace what an earlier learn wrote into OUT, its games included.")
 @click.option("--quiet", "-q", is_flag=True, help="No plan, estimate or progress on stderr.")
 @with_game_flags
 @output_options
 def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler, sets, params_file, bot_configs, out,
-              name, max_candidates, holdout, l2, target, temperature, prior, iterations, check_games, resume, force,
-              quiet, as_json, dry_run, **kw):  # fmt: skip
+              name, max_candidates, holdout, l2, target, temperature, prior, iterations, check_games, refine,
+              refine_vs, refine_games_per_eval, refine_rounds, resume, force, quiet, as_json, dry_run,
+              **kw):  # fmt: skip
     """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
     over the candidates' features by maximum likelihood, and write it as a bot.
 
@@ -94,6 +117,16 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
     With --target values (or visits) and a search teacher, the fit follows the search's whole verdict instead of
     its one pick: the softmax of the mean playout values of the candidates it searched (or their shares of its
     playouts), 0 for those it left out (AlphaZero's policy target; less noisy than the pick).
+
+    With --refine N the fitted policy is then improved for wins: CMA-ES (as meeplab tune) searches its linear
+    weights (per kind and code: the constant, each column, the best-column-0 flag and the progress's constant)
+    in N games against --refine-vs at the same player counts, and OUT/NAME.toml is the result; its header and
+    learn.json give the refined policy's win share against the field beside the fitted one's on fresh games.
+    With --refine-rounds K it is refined K times, each round against --refine-vs and the policies of the rounds
+    before it (a league: a policy that only exploits the field's bots loses to its own earlier rounds).
+
+    \b
+      meeplab learn hacienda --players 2-5 --teacher tuned --games 1000 --refine 1200000 --out runs/learn-hac
 
     The teacher's games are kept in OUT (decisions-pP.npz): with --resume a second learn into OUT (same teacher,
     seed, games and rules) fits again without playing them, with other --holdout, --l2, --temperature or --name;
@@ -115,6 +148,10 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
         raise MeeplabError(f"--iterations must be in 1..20, got {iterations}")
     if check_games < 10:
         raise MeeplabError(f"--check-games must be at least 10, got {check_games}")
+    if refine < 0 or refine_games_per_eval < 1 or not 1 <= refine_rounds <= 20:
+        raise MeeplabError(
+            "--refine must be 0 or more games, --refine-games-per-eval at least 1 and --refine-rounds in 1..20"
+        )
     if workers is not None and scheduler:
         raise MeeplabError("give --workers N or --scheduler ADDRESS, not both")
     if workers is not None and workers < 1:
@@ -148,8 +185,12 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
     if target != "pick" and not teacher_spec.search:
         raise MeeplabError(f"--target {target}: {teacher} is no search bot; only a search has values and visits")
     fitting = {"target": target, "temperature": temperature}
-    what = f"learn from {teacher}: teacher games against itself" + (
-        f", up to {iterations} rounds of expert iteration" if iterations > 1 else ""
+    field = _refine_field(bots, teacher_spec, teacher, refine_vs) if refine else []
+    what = (
+        f"learn from {teacher}: teacher games against itself"
+        + (f", up to {iterations} rounds of expert iteration" if iterations > 1 else "")
+        + (f", then --refine: {refine:,} games of CMA-ES against {', '.join(field)}" if refine else "")
+        + (f" and the earlier rounds, {refine_rounds} rounds" if refine and refine_rounds > 1 else "")
     )
     if echo_plan(what, [plan], dry_run, quiet):
         return
@@ -190,6 +231,18 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
         ]
         record["kept"] = best["bot"]
     _write_outputs(ln, root, name, fit, record)
+    league: list[str] = []  # the earlier refining rounds' policies, each in OUT/league/
+    for k in range(refine_rounds if refine else 0):
+        fit = _refine(ln, g, plan, shape, root, name, fit, record, field + league, refine, refine_games_per_eval,
+                      configs, quiet, k + 1)  # fmt: skip
+        _write_outputs(ln, root, name, fit, record)
+        if k + 1 < refine_rounds:
+            was = f"{name}-league{k + 1}"
+            (root / "league").mkdir(exist_ok=True)
+            ln.write_bot(root / "league" / f"{was}.toml", was, fit, _header(record, fit), _description(record),
+                         record["params_changed"])  # fmt: skip
+            league.append(was)
+            configs = tuple(configs) + (str(root / "league" / f"{was}.toml"),)
     agree = record["agreement"]
     bot_file = root / f"{name}.toml"
     if not quiet:
@@ -207,8 +260,80 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
             "agreement": agree,
             "bot_config": str(bot_file),
             **({"rounds": record["rounds"]} if "rounds" in record else {}),
+            **({"refine": record["refine"]} if "refine" in record else {}),
         },
     )
+
+
+def refine_final_games(budget: int) -> int:
+    """Fresh games per player count of --refine's final check: a twentieth of its budget, 200 to 20,000 (a 95 %
+    interval of +-0.007 at the most)."""
+    return max(200, min(20_000, budget // 20))
+
+
+def _refine_field(bots: dict, teacher_spec, teacher: str, refine_vs: str | None) -> list[str]:
+    """The bots --refine plays against: --refine-vs, or the teacher where it is no search bot (a search as the
+    field would take hours per generation)."""
+    if refine_vs:
+        field = [b.strip() for b in refine_vs.split(",") if b.strip()]
+        for b in field:
+            if b not in bots:
+                raise MeeplabError(f"--refine-vs: unknown bot '{b}'; available: {', '.join(sorted(bots))}")
+        if field:
+            return field
+    if teacher_spec.search:
+        raise MeeplabError(f"--refine: give --refine-vs (the teacher {teacher} is a search bot, too slow as a field)")
+    return [teacher]
+
+
+def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval, configs, quiet, round_no=1):
+    """--refine: CMA-ES on the fitted policy's linear weights (:func:`~meeplab.lab.studies.learn.linear_names`) for
+    wins against ``field`` at the learn's player counts (meeplab tune's search: common random numbers, an incumbent
+    replaced only by a candidate that beats it, a final check on fresh games); the fit with the refined weights,
+    and ``record["refine"]``."""
+    from dataclasses import replace
+
+    from meeplab.lab.studies.tune import tune
+
+    only = ln.linear_names(shape)
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=budget, unit="game", desc=f"refining {name}", leave=False)
+    try:
+        res = tune(
+            g, plan.ctx, name, field, list(plan.players), budget, seed=plan.seed,
+            bot_configs=tuple(configs) + (str(root / f"{name}.toml"),), games_per_eval=per_eval,
+            final_games=refine_final_games(budget), progress=bar.update if bar else None, only=only, relative=True,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    if res.interrupted or not res.final:
+        raise MeeplabError(f"--refine interrupted after {res.generations} generation(s); {name}.toml is the fit")
+    if list(res.names) != list(fit.names):
+        raise MeeplabError(f"--refine: {name}'s weights are not the fit's ({len(res.names)} vs {len(fit.names)})")
+    rows = [
+        {"players": p, "games": d["games"], "share": d["share"], "lo": d["interval"][0], "hi": d["interval"][1],
+         "fitted_share": d["base_share"], "fair": d["fair"]}
+        for p, d in res.final["by_players"].items()
+    ]  # fmt: skip
+    info = {
+        "round": round_no, "vs": field, "games": res.games_played, "budget": budget, "generations": res.generations,
+        "games_per_eval": per_eval, "weights": len(only), "final": rows,
+    }  # fmt: skip
+    record["refine"] = info | {"rounds": [*record.get("refine", {}).get("rounds", []), info]}
+    if not quiet:
+        for r in rows:
+            click.echo(
+                f"meeplab: {name} refined (round {round_no}), {r['players']} players: win share {r['share']:.3f} "
+                f"[{r['lo']:.3f}, "
+                f"{r['hi']:.3f}] against {', '.join(field)} on {r['games']:,} fresh games (fitted "
+                f"{r['fitted_share']:.3f}, fair {r['fair']:.3f})",
+                err=True,
+            )
+    return replace(fit, weights=np.asarray(res.best, dtype=np.float64))
 
 
 def _prior_weights(bots: dict, name: str, shape):
@@ -290,12 +415,31 @@ def _header(record: dict, fit) -> list[str]:
         header.append(f"Fitted from, and pulled towards (L2 {record['l2']:g}), the policy {record['prior']}.")
     if "rounds" in record:
         header.append(f"Expert iteration: {len(record['rounds'])} round(s), kept {record['kept']} (see learn.json).")
+    for r in record.get("refine", {}).get("rounds", []):
+        header.append(
+            f"Refined for wins, round {r['round']}: CMA-ES on its {r['weights']} linear weights, {r['generations']} "
+            f"generation(s), {r['games']:,} games against {', '.join(r['vs'])}. On fresh games, one seat against "
+            "that field, seats rotated (95 % Wilson), beside the policy the round started from:"
+        )
+        header += [
+            f"  {x['players']} players, {x['games']:,} games: win share {x['share']:.3f} [{x['lo']:.3f}, "
+            f"{x['hi']:.3f}], before {x['fitted_share']:.3f}, fair {x['fair']:.3f}"
+            for x in r["final"]
+        ]
+    if "refine" in record:
+        header.append("The agreement above is the fitted policy's, before refining.")
     return header
 
 
 def _description(record: dict) -> str:
     """A learned bot's one-line description (``meeplab bots``)."""
-    return f"policy learned from {record['teacher']} ({record['agreement']:.2f} agreement held out)"
+    out = f"policy learned from {record['teacher']} ({record['agreement']:.2f} agreement held out)"
+    if "refine" in record:
+        r = record["refine"]
+        out += f", refined for wins against {', '.join(r['rounds'][0]['vs'])}" + (
+            f" and its own earlier rounds ({len(r['rounds'])} rounds)" if len(r["rounds"]) > 1 else ""
+        )
+    return out
 
 
 def _linear_bots_agreement(ln, g, plan, shape, data, holdout) -> dict[str, float]:

@@ -86,7 +86,8 @@ from meeplab.sim.core.files import atomic_write
     "--weights",
     "only",
     default=None,
-    help="Comma-separated glob patterns of the weights to tune, e.g. 'place.*,sack.*' (default: all).",
+    help="Comma-separated glob patterns or exact names of the weights to tune, e.g. 'place.*,sack.*' or a "
+    "policy's 'action[0].1' (default: all).",
 )
 @click.option(
     "--name",

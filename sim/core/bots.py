@@ -129,10 +129,12 @@ def register_search_bot(name: str, algo: Algo, weights: dict[str, float], row, t
 
 def tunable_weights(spec: BotSpec) -> dict[str, Tunable]:
     """The weights of ``spec`` that ``tune`` may search, with their ranges: every weight of a plain bot (no bound,
-    step 0 = its own size), the registered options of a search bot (:data:`SEARCH_TUNABLE`)."""
+    step 0 = its own size), the registered options of a search bot (:data:`SEARCH_TUNABLE`). A policy bot's
+    ``shape.*`` header is the game's declaration, not a weight: never tuned."""
     if spec.search:
         return {n: t for n, t in SEARCH_TUNABLE.get(spec.search, {}).items() if n in spec.weight_names}
-    return {n: Tunable(-math.inf, math.inf, 0.0) for n in spec.weight_names}
+    fixed = spec.base == "policy"
+    return {n: Tunable(-math.inf, math.inf, 0.0) for n in spec.weight_names if not (fixed and n.startswith("shape."))}
 
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
