@@ -1,9 +1,11 @@
 """Where a bot stands on meeplab's skill ladder, so that every report can say what its findings rest on.
 
 The rungs, weakest first: 1 random (uniform legal moves), 2 greedy (best immediate gain), 3 heuristic (hand-set
-feature weights), 4 tuned (the heuristic with weights tuned by CMA-ES: the strongest bot that stays fast, the
-default lineup), 5 search (rollouts or ISMCTS over the forward model: stronger, hundreds of times slower). A bot
-variant from a ``--bot-config`` file takes its base's rung, a tuned variant rung 4.
+feature weights), 4 tuned (the heuristic with weights tuned by CMA-ES), 5 learned (a policy over the candidates'
+features that ``meeplab learn`` fitted to a teacher's choices and refined for wins: as fast as the plain bots,
+the default lineup where it beats ``tuned`` at every player count), 6 search (rollouts or ISMCTS over the forward
+model: stronger, hundreds of times slower). A bot variant from a ``--bot-config`` file takes its base's rung, a
+tuned variant of a plain bot rung 4.
 """
 
 from __future__ import annotations
@@ -12,16 +14,19 @@ RUNGS = {
     1: "random baseline",
     2: "greedy, one step ahead",
     3: "hand-weighted heuristic",
-    4: "tuned heuristic, the strongest fast bot",
-    5: "search, strongest and slow",
+    4: "tuned heuristic",
+    5: "learned policy, fast",
+    6: "search, strongest and slow",
 }
 
 
 def rung_of(spec) -> int:
     """The rung of a :class:`~meeplab.sim.core.bots.BotSpec`."""
     if getattr(spec, "search", ""):
-        return 5
+        return 6
     base = getattr(spec, "base", "") or spec.name
+    if base == "policy":  # a learned policy, or a variant of one (a tuned one included)
+        return 5
     if base == "random":
         return 1
     if base == "greedy":
@@ -49,7 +54,7 @@ def bot_rungs(game: str, names) -> dict[str, tuple[int, str]]:
 
 
 def rung_text(game: str, names) -> str:
-    """``tuned: rung 4 of 5 (tuned heuristic, ...); greedy: rung 2 of 5 (...)``, strongest first."""
+    """``tuned: rung 4 of 6 (tuned heuristic); greedy: rung 2 of 6 (...)``, strongest first."""
     r = bot_rungs(game, names)
     items = sorted(r.items(), key=lambda kv: -kv[1][0])
     return "; ".join(f"{n}: rung {k} of {len(RUNGS)} ({what})" for n, (k, what) in items)

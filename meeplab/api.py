@@ -76,10 +76,10 @@ def _plan(game, games, players, bots, seed, set, params, bot_configs, rotate, th
     from meeplab.sim.core.registry import get_game
 
     g = get_game(game)
-    if bots == "tuned":  # the default: the strongest fast bot, greedy where the game ships no tuned bot
-        from meeplab.sim.core.bots import available
+    if bots == "default":  # the game's default lineup: the strongest fast bot (learned, tuned or greedy)
+        from meeplab.sim.core.bots import default_lineup
 
-        bots = bots if "tuned" in available(g.id) else "greedy"
+        bots = default_lineup(g.id)
     return plan_run(
         RunConfig(
             game=g,
@@ -313,7 +313,7 @@ def run(
     game: str,
     games: int = 1000,
     players: int | str | Iterable[int] | None = None,
-    bots: str | Iterable[str] = "tuned",
+    bots: str | Iterable[str] = "default",
     seed: int = 1,
     set: dict[str, Any] | None = None,
     params: str | Path | None = None,
@@ -327,8 +327,9 @@ def run(
 ) -> Result:
     """Play ``games`` games per player count and return the run (written to ``out``, default a new temporary
     directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
-    them; ``bots`` one name per seat (fewer repeat; default ``tuned``, the strongest fast bot, or ``greedy`` where a
-    game ships none), rotated over the seats unless ``rotate=False``."""
+    them; ``bots`` one name per seat (fewer repeat; default ``"default"``, the game's default lineup: the strongest
+    fast bot, ``learned`` where it beats ``tuned`` at every player count, else ``tuned``, else ``greedy``), rotated
+    over the seats unless ``rotate=False``."""
     from meeplab.lab.runs.runner import run as run_batch
 
     cfg = _plan(
@@ -358,7 +359,7 @@ def compare(
     baseline: dict[str, Any] | None = None,
     games: int = 1000,
     players: int | str | Iterable[int] | None = None,
-    bots: str | Iterable[str] = "tuned",
+    bots: str | Iterable[str] = "default",
     seed: int = 1,
     variant_params: str | Path | None = None,
     baseline_params: str | Path | None = None,

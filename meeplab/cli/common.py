@@ -140,17 +140,19 @@ def parse_bots(text: str) -> list[str]:
     return names
 
 
-#: the default lineup: the strongest bot that stays fast (a few hundred games a second, no search)
-DEFAULT_BOTS = "tuned"
+#: ``--bots``'s default: the game's default lineup, the strongest bot that stays fast (no search)
+DEFAULT_BOTS = "default"
 
 
 def default_bots(game_id: str, bots: str) -> str:
-    """``bots`` as given; the default (:data:`DEFAULT_BOTS`) becomes ``greedy`` for a game that ships no tuned bot."""
-    if bots != DEFAULT_BOTS:
+    """``bots`` as given; the default (:data:`DEFAULT_BOTS`) becomes the game's default lineup
+    (:func:`~meeplab.sim.core.bots.default_lineup`: ``learned`` where it beats ``tuned`` at every player count, else
+    ``tuned``, else ``greedy``)."""
+    if bots.strip() != DEFAULT_BOTS:
         return bots
-    from meeplab.sim.core.bots import available
+    from meeplab.sim.core.bots import default_lineup
 
-    return bots if DEFAULT_BOTS in available(game_id) else "greedy"
+    return default_lineup(game_id)
 
 
 def command_line() -> str:
@@ -187,8 +189,9 @@ def run_options(fn):
             "-b",
             default=DEFAULT_BOTS,
             show_default=True,
-            help="Bot per seat, comma-separated; fewer names than seats repeat cyclically. Default: tuned, the "
-            "strongest bot that stays fast (greedy for a game that ships no tuned bot).",
+            help="Bot per seat, comma-separated; fewer names than seats repeat cyclically. Default: the game's "
+            "default lineup, the strongest bot that stays fast: learned where it beats tuned at every player count, "
+            "else tuned (greedy for a game that ships neither); `meeplab bots GAME` names it.",
         ),
         click.option(
             "--seed",

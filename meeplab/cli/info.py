@@ -36,7 +36,7 @@ def games_cmd():
 @click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
 def bots_cmd(game, bot_configs, show_weights):
     """List the bots of GAME and where each comes from (built-in strategies/GAME/, a plugin package's meeplab.bots
-    entry point, a --bot-config file)."""
+    entry point, a --bot-config file), and the default lineup: what a command plays where --bots is left out."""
     from meeplab.sim.core.bots import PLUGIN_PROBLEMS, available
 
     g = lookup_game(game)
@@ -49,6 +49,11 @@ def bots_cmd(game, bot_configs, show_weights):
                 click.echo(f"    {k} = {v:g}")
     for line in PLUGIN_PROBLEMS:
         click.echo(f"broken plugin: {line}")
+    from meeplab.analysis.rungs import rung_text
+    from meeplab.sim.core.bots import default_lineup
+
+    lineup = default_lineup(g.id)
+    click.echo(f"default lineup (--bots left out): {lineup}; skill ladder: {rung_text(g.id, lineup.split(','))}")
     if g.bot_doc:
         click.echo("")
         click.echo(g.bot_doc)

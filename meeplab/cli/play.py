@@ -7,7 +7,16 @@ from pathlib import Path
 
 import click
 
-from meeplab.cli.common import cli, flag_values, lookup_game, param_overrides, parse_bots, with_game_flags
+from meeplab.cli.common import (
+    DEFAULT_BOTS,
+    cli,
+    default_bots,
+    flag_values,
+    lookup_game,
+    param_overrides,
+    parse_bots,
+    with_game_flags,
+)
 from meeplab.sim.core.errors import MeeplabError
 
 HOST = "127.0.0.1"  # only this machine reaches the game; the token keeps other users of it out
@@ -44,7 +53,7 @@ def _new_table(game, players, human, bots, sets, params_file, bot_configs, flags
     p = players or g.default_players
     check_players(g, p)
     humans = seat_list(human, p)
-    seats = seat_bots(parse_bots(bots), humans, p)
+    seats = seat_bots(parse_bots(default_bots(g.id, bots)), humans, p)
     values = g.params.resolve(param_overrides(g, sets, params_file, flags), g.id)
     return Table(g, values, seats, seed, index, tuple(bot_configs))
 
@@ -56,7 +65,11 @@ def _new_table(game, players, human, bots, sets, params_file, bot_configs, flags
     "--human", default="1", show_default=True, help="The people's seats, from 1 (P1 starts); several play hot-seat."
 )
 @click.option(
-    "--bots", "-b", default="tuned", show_default=True, help="Bots of the other seats in order (one name: all)."
+    "--bots",
+    "-b",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="Bots of the other seats in order (one name: all); default: the game's default lineup.",
 )
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter (the variant to try).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of rule parameters.")

@@ -11,6 +11,7 @@ import click
 from meeplab.cli.common import (
     apply_precision,
     cli,
+    default_bots,
     flag_values,
     lookup_game,
     parse_bots,
@@ -55,7 +56,7 @@ def tournament_cmd(game, out, as_json, dry_run, **kw):
 
     flags = flag_values(kw)
     g = lookup_game(game)
-    bots = parse_bots(kw["bots"])
+    bots = parse_bots(default_bots(g.id, kw["bots"]))
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise MeeplabError("tournament needs at least two different bots in --bots")
@@ -190,7 +191,7 @@ def _rank_files(game, param, what, paths, glob, out, adjust, kw):
         "files": [str(f) for f in files],
         "players": players,
         "games": cfgs[0].games if cfgs else kw["n_games"],
-        "bots": parse_bots(kw["bots"]),
+        "bots": parse_bots(default_bots(g.id, kw["bots"])),
         "adjust": adjust,
         "ranking": ranking,
     }

@@ -299,6 +299,7 @@ def _module_bot(game: str, modname: str, module) -> BotSpec | None:
 
 
 _CACHE: dict[str, dict[str, BotSpec]] = {}
+_DEFAULT_LINEUPS: dict[str, str] = {}  # game id -> the DEFAULT_LINEUP its strategies package declares
 # plugins that failed to load, one line each ("<origin>: <what went wrong>"): shown by `meeplab games`/`bots`,
 # never raised, so a broken plugin leaves every other game and bot working
 PLUGIN_PROBLEMS: list[str] = []
@@ -375,8 +376,25 @@ def discover(game: str) -> dict[str, BotSpec]:
             for toml in sorted(Path(d).glob("*.toml")):
                 for name in _add_variants(bots, toml, game):
                     bots[name] = replace(bots[name], origin=origin)
+    for pkg, _ in packages:  # the first package that declares a default lineup (the built-in one first)
+        declared = getattr(pkg, "DEFAULT_LINEUP", None)
+        if isinstance(declared, str) and declared.strip():
+            _DEFAULT_LINEUPS[game] = declared.strip()
+            break
     _CACHE[game] = dict(bots)
     return bots
+
+
+def default_lineup(game: str) -> str:
+    """The lineup a command plays where none is given: the ``DEFAULT_LINEUP`` (bot names, comma-separated) that the
+    game's strategies package declares in its ``__init__.py`` (the built-in package's, else a plugin package's),
+    where every bot of it exists; else ``tuned`` where the game ships it; else ``greedy``. A game declares
+    ``learned`` once its learned bot beats ``tuned`` at every player count (docs/bots-and-search.md)."""
+    bots = discover(game)
+    declared = _DEFAULT_LINEUPS.get(game, "")
+    if declared and all(b.strip() in bots for b in declared.split(",")):
+        return declared
+    return "tuned" if "tuned" in bots else "greedy"
 
 
 def policy_bot(game: str) -> BotSpec | None:
