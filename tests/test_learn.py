@@ -288,6 +288,7 @@ def test_refine_searches_the_linear_weights_for_wins_and_says_what_it_gained(tmp
     ref = rec["refine"]
     assert [r["vs"] for r in ref["rounds"]] == [["greedy"], ["greedy", "learned-league1"]]  # round 1 in the field
     assert ref["round"] == 2 and all(r["generations"] >= 1 and r["games"] <= 3000 for r in ref["rounds"])
+    assert ref["objective"] == "relative"  # the default: each count's share over its fair share
     (row,) = ref["final"]
     assert row["players"] == 2 and row["games"] == 200 and row["lo"] <= row["share"] <= row["hi"]
     assert (out / "league" / "learned-league1.toml").exists()

@@ -84,6 +84,14 @@ def _decisions_file(out: Path, p: int) -> Path:
     "--refine-games-per-eval", type=int, default=300, show_default=True, help="--refine: games per weight vector."
 )
 @click.option(
+    "--refine-objective",
+    type=click.Choice(["relative", "share"]),
+    default="relative",
+    show_default=True,
+    help="--refine: the mean over the player counts of each count's win share over its fair share, or of the win "
+    "shares themselves (the larger counts then weigh less).",
+)
+@click.option(
     "--refine-rounds",
     type=int,
     default=1,
@@ -97,8 +105,8 @@ def _decisions_file(out: Path, p: int) -> Path:
 @output_options
 def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler, sets, params_file, bot_configs, out,
               name, max_candidates, holdout, l2, target, temperature, prior, iterations, check_games, refine,
-              refine_vs, refine_games_per_eval, refine_rounds, resume, force, quiet, as_json, dry_run,
-              **kw):  # fmt: skip
+              refine_vs, refine_games_per_eval, refine_objective, refine_rounds, resume, force, quiet, as_json,
+              dry_run, **kw):  # fmt: skip
     """Learn a fast bot from a search bot: record the TEACHER's decisions in games against itself, fit a policy
     over the candidates' features by maximum likelihood, and write it as a bot.
 
@@ -234,7 +242,7 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
     league: list[str] = []  # the earlier refining rounds' policies, each in OUT/league/
     for k in range(refine_rounds if refine else 0):
         fit = _refine(ln, g, plan, shape, root, name, fit, record, field + league, refine, refine_games_per_eval,
-                      configs, quiet, k + 1)  # fmt: skip
+                      configs, quiet, k + 1, refine_objective == "relative")  # fmt: skip
         _write_outputs(ln, root, name, fit, record)
         if k + 1 < refine_rounds:
             was = f"{name}-league{k + 1}"
@@ -286,7 +294,8 @@ def _refine_field(bots: dict, teacher_spec, teacher: str, refine_vs: str | None)
     return [teacher]
 
 
-def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval, configs, quiet, round_no=1):
+def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval, configs, quiet, round_no=1,
+            relative=True):  # fmt: skip
     """--refine: CMA-ES on the fitted policy's linear weights (:func:`~meeplab.lab.studies.learn.linear_names`) for
     wins against ``field`` at the learn's player counts (meeplab tune's search: common random numbers, an incumbent
     replaced only by a candidate that beats it, a final check on fresh games); the fit with the refined weights,
@@ -305,7 +314,7 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
         res = tune(
             g, plan.ctx, name, field, list(plan.players), budget, seed=plan.seed,
             bot_configs=tuple(configs) + (str(root / f"{name}.toml"),), games_per_eval=per_eval,
-            final_games=refine_final_games(budget), progress=bar.update if bar else None, only=only, relative=True,
+            final_games=refine_final_games(budget), progress=bar.update if bar else None, only=only, relative=relative,
         )  # fmt: skip
     finally:
         if bar is not None:
@@ -321,7 +330,8 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
     ]  # fmt: skip
     info = {
         "round": round_no, "vs": field, "games": res.games_played, "budget": budget, "generations": res.generations,
-        "games_per_eval": per_eval, "weights": len(only), "final": rows,
+        "games_per_eval": per_eval, "weights": len(only), "objective": "relative" if relative else "share",
+        "final": rows,
     }  # fmt: skip
     record["refine"] = info | {"rounds": [*record.get("refine", {}).get("rounds", []), info]}
     if not quiet:
