@@ -9,7 +9,7 @@ import click
 import numpy as np
 
 from meeplab.cli.common import cli, command_line, executor, flag_values, lookup_game, run_plan, with_game_flags
-from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.cli.output import echo_plan, echo_table, output_options, progress_bar
 from meeplab.sim.core.errors import MeeplabError
 
 #: the files ``learn`` writes into OUT (a folder holding any of them is refused without --force)
@@ -305,20 +305,12 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
     from meeplab.lab.studies.tune import tune
 
     only = ln.linear_names(shape)
-    bar = None
-    if not quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=budget, unit="game", desc=f"refining {name}", leave=False)
-    try:
+    with progress_bar(budget, f"refining {name}", quiet) as tick:
         res = tune(
             g, plan.ctx, name, field, list(plan.players), budget, seed=plan.seed,
             bot_configs=tuple(configs) + (str(root / f"{name}.toml"),), games_per_eval=per_eval,
-            final_games=refine_final_games(budget), progress=bar.update if bar else None, only=only, relative=relative,
+            final_games=refine_final_games(budget), progress=tick, only=only, relative=relative,
         )  # fmt: skip
-    finally:
-        if bar is not None:
-            bar.close()
     if res.interrupted or not res.final:
         raise MeeplabError(f"--refine interrupted after {res.generations} generation(s); {name}.toml is the fit")
     if list(res.names) != list(fit.names):

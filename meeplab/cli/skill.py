@@ -20,7 +20,7 @@ from meeplab.cli.common import (
     with_game_flags,
     write_report,
 )
-from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.cli.output import echo_plan, echo_table, output_options, progress_bar
 from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
@@ -177,12 +177,7 @@ def tune_cmd(
     flags = flag_values(kw)
     values = g.params.resolve(param_overrides(g, sets, params_file, flags), g.id)
     ctx = g.prepare(values)
-    bar = None
-    if not quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=budget, unit="game", desc=f"tuning {bot}", leave=False)
-    try:
+    with progress_bar(budget, f"tuning {bot}", quiet) as tick:
         res = tune(
             g,
             ctx,
@@ -197,12 +192,9 @@ def tune_cmd(
             sigma=sigma,
             margin=margin,
             final_games=final_games,
-            progress=bar.update if bar else None,
+            progress=tick,
             only=parse_bots(only) if only else None,
         )
-    finally:
-        if bar:
-            bar.close()
     text = variant_toml(res, name, bot, command_line(), field, counts, budget, g.params.changed(values))
     write_variant(out_path, text, force=True)
     if res.final:
