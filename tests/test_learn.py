@@ -281,6 +281,8 @@ def test_refine_searches_the_linear_weights_for_wins_and_says_what_it_gained(tmp
     base = ["learn", "schweinebande", "--players", "2", "--teacher", "heuristic", "--games", "12", "--threads", "1",
             "--out", str(out)]  # fmt: skip
     refining = ["--refine", "3000", "--refine-games-per-eval", "60", "--refine-vs", "greedy", "--refine-rounds", "2"]
+    code, so, _ = run_cli([*base, *refining, "--dry-run"], capsys)  # the plan prices the refinement too
+    assert code == 0 and "then --refine: 6,000 games against greedy: about" in so and not out.exists()
     code, _, se = run_cli(base + refining, capsys)
     assert code == 0, se
     assert "learned refined (round 2), 2 players: win share" in se and "against greedy, learned-league1" in se

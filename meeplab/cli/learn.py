@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import click
@@ -200,7 +201,8 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
         + (f", then --refine: {refine:,} games of CMA-ES against {', '.join(field)}" if refine else "")
         + (f" and the earlier rounds, {refine_rounds} rounds" if refine and refine_rounds > 1 else "")
     )
-    if echo_plan(what, [plan], dry_run, quiet):
+    extra = _refine_estimate(plan_args, plan, field, refine * refine_rounds, dry_run) if refine else None
+    if echo_plan(what, [plan], dry_run, quiet, extra=extra):
         return
     root.mkdir(parents=True, exist_ok=True)
     rounds, configs, best = [], tuple(bot_configs), None
@@ -271,6 +273,25 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
             **({"refine": record["refine"]} if "refine" in record else {}),
         },
     )
+
+
+def _refine_estimate(plan_args: dict, plan, field: list[str], games: int, dry_run: bool):
+    """The plan's line for --refine: its games priced at the field's own speed (the learned seat plays at about a
+    plain bot's speed; a dry run reads the speeds this machine measured before)."""
+
+    def line(_est):
+        from meeplab.lab.runs.estimate import duration, estimate
+
+        per_count = max(1, games // len(plan.players))
+        field_plan = run_plan(**dict(plan_args, n_games=per_count, bots=",".join(field), quiet=True))
+        fe = estimate([field_plan], compile=not dry_run)
+        how = f"about {duration(fe.seconds)}" if math.isfinite(fe.seconds) else "unknown (the field not measured here)"
+        return [
+            f"then --refine: {games:,} games against {', '.join(field)}: {how} or more, priced at the field's own "
+            "speed (a learned seat is often slower)"
+        ]
+
+    return line
 
 
 def refine_final_games(budget: int) -> int:
