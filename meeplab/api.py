@@ -76,7 +76,7 @@ def _plan(game, games, players, bots, seed, set, params, bot_configs, rotate, th
     from meeplab.sim.core.registry import get_game
 
     g = get_game(game)
-    if bots == "default":  # the game's default lineup: the strongest fast bot (learned, tuned or greedy)
+    if bots == "default":  # the game's default lineup: the strongest fast bot it declares (else tuned, else greedy)
         from meeplab.sim.core.bots import default_lineup
 
         bots = default_lineup(g.id)
@@ -328,7 +328,7 @@ def run(
     """Play ``games`` games per player count and return the run (written to ``out``, default a new temporary
     directory). ``set`` overrides rule parameters (``{"pig_bonus_farm": 3}``), ``params`` is a TOML file of
     them; ``bots`` one name per seat (fewer repeat; default ``"default"``, the game's default lineup: the strongest
-    fast bot, ``learned`` where it beats ``tuned`` at every player count, else ``tuned``, else ``greedy``), rotated
+    fast bot its strategies package declares, else ``tuned``, else ``greedy``), rotated
     over the seats unless ``rotate=False``."""
     from meeplab.lab.runs.runner import run as run_batch
 

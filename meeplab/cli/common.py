@@ -146,8 +146,8 @@ DEFAULT_BOTS = "default"
 
 def default_bots(game_id: str, bots: str) -> str:
     """``bots`` as given; the default (:data:`DEFAULT_BOTS`) becomes the game's default lineup
-    (:func:`~meeplab.sim.core.bots.default_lineup`: ``learned`` where it beats ``tuned`` at every player count, else
-    ``tuned``, else ``greedy``)."""
+    (:func:`~meeplab.sim.core.bots.default_lineup`: the one its strategies package declares, else ``tuned``, else
+    ``greedy``)."""
     if bots.strip() != DEFAULT_BOTS:
         return bots
     from meeplab.sim.core.bots import default_lineup
@@ -190,8 +190,8 @@ def run_options(fn):
             default=DEFAULT_BOTS,
             show_default=True,
             help="Bot per seat, comma-separated; fewer names than seats repeat cyclically. Default: the game's "
-            "default lineup, the strongest bot that stays fast: learned where it beats tuned at every player count, "
-            "else tuned (greedy for a game that ships neither); `meeplab bots GAME` names it.",
+            "default lineup, the strongest fast bot it declares (tuned in the four built-in games; else tuned where "
+            "shipped, else greedy); `meeplab bots GAME` names it.",
         ),
         click.option(
             "--seed",
