@@ -255,6 +255,7 @@ def test_learn_writes_a_bot_that_the_lab_plays_and_fits_again_without_playing(tm
         (["--prior", "nosuchbot"], "--prior nosuchbot: no such bot"),
         (["--prior", "tuned"], "--prior tuned: a policy bot"),
         (["--refine", "-5"], "--refine must be 0 or more"),
+        (["--refine", "500", "--teacher", "tuned"], "--refine 500 is too small: one generation of"),
         (["--refine", "1000", "--refine-vs", "nosuchbot"], "--refine-vs: unknown bot 'nosuchbot'"),
         (["--refine", "1000", "--teacher", "rollout"], "--refine: give --refine-vs"),
     ],

@@ -195,6 +195,8 @@ def learn_cmd(game, players, teacher, n_games, seed, threads, workers, scheduler
         raise MeeplabError(f"--target {target}: {teacher} is no search bot; only a search has values and visits")
     fitting = {"target": target, "temperature": temperature}
     field = _refine_field(bots, teacher_spec, teacher, refine_vs) if refine else []
+    if refine:
+        _check_refine_budget(ln, shape, refine, refine_games_per_eval, len(plan.players))
     what = (
         f"learn from {teacher}: teacher games against itself"
         + (f", up to {iterations} rounds of expert iteration" if iterations > 1 else "")
@@ -294,6 +296,18 @@ def _refine_estimate(plan_args: dict, plan, field: list[str], games: int, dry_ru
     return line
 
 
+def _check_refine_budget(ln, shape, budget: int, per_eval: int, counts: int) -> None:
+    """Refuse, before any game is played, a --refine budget below one CMA-ES generation and the final check."""
+    dim = max(1, len(ln.linear_names(shape)))
+    per_round = per_eval * counts * (4 + int(3 * math.log(dim)) + 1)
+    need = per_round + 2 * refine_final_games(budget) * counts
+    if budget < need:
+        raise MeeplabError(
+            f"--refine {budget:,} is too small: one generation of {dim} weights costs {per_round:,} games at "
+            f"--refine-games-per-eval {per_eval} and the final check {need - per_round:,}; give at least {need:,}"
+        )
+
+
 def refine_final_games(budget: int) -> int:
     """Fresh games per player count of --refine's final check: a twentieth of its budget, 200 to 20,000 (a 95 %
     interval of +-0.007 at the most)."""
@@ -351,8 +365,7 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
         for r in rows:
             click.echo(
                 f"meeplab: {name} refined (round {round_no}), {r['players']} players: win share {r['share']:.3f} "
-                f"[{r['lo']:.3f}, "
-                f"{r['hi']:.3f}] against {', '.join(field)} on {r['games']:,} fresh games (fitted "
+                f"[{r['lo']:.3f}, {r['hi']:.3f}] against {', '.join(field)} on {r['games']:,} fresh games (before "
                 f"{r['fitted_share']:.3f}, fair {r['fair']:.3f})",
                 err=True,
             )
