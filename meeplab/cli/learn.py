@@ -352,7 +352,7 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
         raise MeeplabError(f"--refine: {name}'s weights are not the fit's ({len(res.names)} vs {len(fit.names)})")
     rows = [
         {"players": p, "games": d["games"], "share": d["share"], "lo": d["interval"][0], "hi": d["interval"][1],
-         "fitted_share": d["base_share"], "fair": d["fair"]}
+         "before_share": d["base_share"], "fair": d["fair"]}
         for p, d in res.final["by_players"].items()
     ]  # fmt: skip
     info = {
@@ -366,7 +366,7 @@ def _refine(ln, g, plan, shape, root, name, fit, record, field, budget, per_eval
             click.echo(
                 f"meeplab: {name} refined (round {round_no}), {r['players']} players: win share {r['share']:.3f} "
                 f"[{r['lo']:.3f}, {r['hi']:.3f}] against {', '.join(field)} on {r['games']:,} fresh games (before "
-                f"{r['fitted_share']:.3f}, fair {r['fair']:.3f})",
+                f"{r['before_share']:.3f}, fair {r['fair']:.3f})",
                 err=True,
             )
     return replace(fit, weights=np.asarray(res.best, dtype=np.float64))
@@ -459,7 +459,7 @@ def _header(record: dict, fit) -> list[str]:
         )
         header += [
             f"  {x['players']} players, {x['games']:,} games: win share {x['share']:.3f} [{x['lo']:.3f}, "
-            f"{x['hi']:.3f}], before {x['fitted_share']:.3f}, fair {x['fair']:.3f}"
+            f"{x['hi']:.3f}], before {x['before_share']:.3f}, fair {x['fair']:.3f}"
             for x in r["final"]
         ]
     if "refine" in record:
