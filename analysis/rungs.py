@@ -3,9 +3,8 @@
 The rungs, weakest first: 1 random (uniform legal moves), 2 greedy (best immediate gain), 3 heuristic (hand-set
 feature weights), 4 tuned (the heuristic with weights tuned by CMA-ES), 5 learned (a policy over the candidates'
 features that ``meeplab learn`` fitted to a teacher's choices and refined for wins: about as fast as the plain
-bots), 6 search (rollouts or ISMCTS over the forward
-model: stronger, hundreds of times slower). A bot variant from a ``--bot-config`` file takes its base's rung, a
-tuned variant of a plain bot rung 4.
+bots), 6 search (rollouts or ISMCTS over the forward model: stronger, hundreds of times slower). A bot variant from
+a ``--bot-config`` file takes its base's rung, a tuned variant of a plain bot rung 4.
 """
 
 from __future__ import annotations

@@ -71,14 +71,14 @@ def _final_games(budget: int, counts: int) -> int:
 def smallest_budget(plan) -> int:
     """The fewest games ``--retune`` needs for ``plan``'s bots: one CMA-ES generation (its population and the
     incumbent, :data:`GAMES_PER_EVAL` games each at every player count) and the final check."""
-    import math
+    from meeplab.lab.studies.tune import generation_games
 
     known = available(plan.game.id, plan.bot_configs)
     n = len(plan.players)
     need = 0
     for bot in retunable(plan):
         dim = len(tunable_weights(known[bot]))
-        per_round = GAMES_PER_EVAL * n * (4 + int(3 * math.log(dim)) + 1)
+        per_round = generation_games(dim, GAMES_PER_EVAL, n)
         b = per_round + 2 * 100 * n
         while b - 2 * _final_games(b, n) * n < per_round:
             b += 100

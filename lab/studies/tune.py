@@ -167,6 +167,13 @@ class Evaluator:
         return (float(np.mean(wins)) + self.margin * float(np.mean(lead))) / n
 
 
+def generation_games(dim: int, games_per_eval: int, counts: int, popsize: int | None = None) -> int:
+    """Games of one CMA-ES generation over ``dim`` weights: every candidate of the population (default
+    ``4 + 3 ln dim``) and the incumbent, ``games_per_eval`` games each at each of ``counts`` player counts."""
+    lam = popsize or (4 + int(3 * math.log(max(dim, 1))))
+    return games_per_eval * counts * (lam + 1)
+
+
 def tune(
     game: GameSpec,
     ctx,
@@ -221,7 +228,7 @@ def tune(
     lam = popsize or (4 + int(3 * math.log(dim)))
     per_gen = games_per_eval or 200
     final_n = final_games if final_games is not None else max(200, budget // 5)
-    per_round = per_gen * len(players) * (lam + 1)
+    per_round = generation_games(dim, per_gen, len(players), lam)
     gens = (budget - 2 * final_n * len(players)) // per_round
     if gens < 1:
         raise MeeplabError(

@@ -298,8 +298,10 @@ def _refine_estimate(plan_args: dict, plan, field: list[str], games: int, dry_ru
 
 def _check_refine_budget(ln, shape, budget: int, per_eval: int, counts: int) -> None:
     """Refuse, before any game is played, a --refine budget below one CMA-ES generation and the final check."""
-    dim = max(1, len(ln.linear_names(shape)))
-    per_round = per_eval * counts * (4 + int(3 * math.log(dim)) + 1)
+    from meeplab.lab.studies.tune import generation_games
+
+    dim = len(ln.linear_names(shape))
+    per_round = generation_games(dim, per_eval, counts)
     need = per_round + 2 * refine_final_games(budget) * counts
     if budget < need:
         raise MeeplabError(
@@ -561,30 +563,22 @@ def _recorded(ln, g, plan, p: int, root: Path, max_candidates: int, force: bool,
             if not quiet:
                 click.echo(f"meeplab: {path.name}: the teacher's games at {p} players, recorded before", err=True)
             return got
-    bar = None
-    if not quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=plan.games, unit="game", desc=f"{plan.bots[0]} at {p} players", leave=False)
     from meeplab.lab.runs.runner import play_threads
 
-    try:
+    with progress_bar(plan.games, f"{plan.bots[0]} at {p} players", quiet) as tick:
         if ex is not None:
             from meeplab.lab.distributed.learn_cluster import record_on
 
             data = record_on(
                 ex, plan.game, dict(plan.values), plan.bots[0], p, plan.seed, plan.games, max_candidates,
-                plan.bot_configs, progress=bar.update if bar else None, with_values=values,
+                plan.bot_configs, progress=tick, with_values=values,
             )  # fmt: skip
         else:
             data = ln.record(
                 plan.game, plan.ctx, ln.reading_all(plan.lineups[p]), p, plan.seed, range(plan.games),
-                max_candidates, threads=play_threads(plan), progress=bar.update if bar else None,
-                shape=ln.features_of(plan.game), values=values,
+                max_candidates, threads=play_threads(plan), progress=tick, shape=ln.features_of(plan.game),
+                values=values,
             )  # fmt: skip
-    finally:
-        if bar is not None:
-            bar.close()
     from meeplab.sim.core.files import atomic_write
 
     data.save(path)
