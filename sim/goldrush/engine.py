@@ -230,37 +230,7 @@ def draw_tile(st, cx):
     gi[G_CUR] = cur
     gi[G_TURN] = r.ctl[C_LENGTH]
     emean = token_mean(cxt.toktot, cxt.ntok, r.pl_int, cur)
-    eval_placements(
-        r.nd,
-        gi,
-        r.pl,
-        r.board,
-        r.moves,
-        n,
-        inst,
-        cur,
-        np_,
-        cxt.seg,
-        cxt.nseg,
-        cxt.edge_seg,
-        cxt.half_seg,
-        cxt.cityseg,
-        cxt.pr,
-        emean,
-        r.pl_int,
-        r.rem_e,
-        r.feats,
-        r.sc_s,
-        r.sc_r,
-        r.sc_e,
-        r.grp,
-        r.gs,
-        r.gcow,
-        r.roots,
-        r.rgrp,
-        r.gain_opp,
-        r.grow_opp,
-    )
+    eval_placements(r, cxt, n, inst, cur, np_, emean)
     for i in range(n):
         r.moves[i, 2] = inst
     fill_view(r.pub, gi, cur, np_, r.pl_int, r.nd, r.brk)

@@ -126,41 +126,89 @@ def gfind(grp, s):
 GS_OPEN, GS_SEGS, GS_NUG, GS_LOCO, GS_STACK, GS_TIPI, GS_HORSE, GS_KIND, GS_SPURS, GS_MINE_VAL, GS_MINE_OPEN = range(11)
 
 
+# per decision, a table per direction ``d`` of the cell being looked at: the neighbour placement (``nb[d, 0]``, -1
+# none) and, per contact slot ``k = 3 * d + c`` (c = 0 the edge, 1 + j prairie half j), the root of the neighbour's
+# segment facing the cell (``nb[d, 1 + c]``, -1 where it has none) and what that feature brings to the deciding
+# seat: ``nbv[k]`` its value and ``nbo[k]`` its open edges where the seat holds the majority, else 0. Placements
+# are listed cell by cell, so the table serves every rotation at a cell.
+NB_TILE, NB_EDGE, NB_HALF = 0, 1, 2
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def neighbour_contacts(nd, pl, board, B, pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e):
-    """Where the tile at ``pos`` turned ``rot`` would touch placed tiles: per contact the new segment, the root of
-    the neighbour's feature and whether a whole edge (railroad or mountain) or a prairie half meets. Returns the
-    number of contacts."""
-    nc = 0
+def mine_terms(nd, r, me, P, pr, emean, farmers, nbv, nbo, k):
+    """What feature ``r`` next to the cell brings to seat ``me`` if it holds the majority there (else 0)."""
+    mr = majority(nd, r, P)
+    if mr > 0 and nd[r, F_COW + me] == mr:
+        nbv[k] = root_value(nd, r, pr, emean, farmers)
+        nbo[k] = nd[r, F_OPEN]
+    else:
+        nbv[k] = 0.0
+        nbo[k] = 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def look_around(nd, pl, board, B, pos, edge_seg, half_seg, me, P, pr, emean, farmers, nb, nbv, nbo):
+    """Fill the neighbour table of cell ``pos`` (see ``NB_*``)."""
     for d in range(4):
         nt = board[pos + delta(d, B)]
+        nb[d, NB_TILE] = nt
         if nt < 0:
             continue
         ninst = pl[nt, 0]
         nrot = pl[nt, 1]
         od = (d + 2) % 4
+        es = edge_seg[ninst, nrot, od]
+        nb[d, NB_EDGE] = -1
+        if es >= 0:
+            r = find(nd, nt * SLOTS + es)
+            nb[d, NB_EDGE] = r
+            mine_terms(nd, r, me, P, pr, emean, farmers, nbv, nbo, 3 * d)
+        for j in range(2):
+            hs = half_seg[ninst, nrot, 2 * od + 1 - j]
+            nb[d, NB_HALF + j] = -1
+            if hs >= 0:
+                r = find(nd, nt * SLOTS + hs)
+                nb[d, NB_HALF + j] = r
+                mine_terms(nd, r, me, P, pr, emean, farmers, nbv, nbo, 3 * d + 1 + j)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def neighbour_contacts(nb, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e, sc_k):
+    """Where the tile turned ``rot`` touches placed tiles (the cell's neighbour table ``nb``): per contact the new
+    segment, the root of the neighbour's feature, whether a whole edge (railroad or mountain) or a prairie half
+    meets, and the table entry (``d * 3 + k``). Returns the number of contacts. (The deck's edge codes make a
+    segment meet a segment: ``list_placements`` lists only placements whose edges fit.)"""
+    nc = 0
+    for d in range(4):
+        if nb[d, NB_TILE] < 0:
+            continue
         s = edge_seg[inst, rot, d]
         if s >= 0:
             sc_s[nc] = s
-            sc_r[nc] = find(nd, nt * SLOTS + edge_seg[ninst, nrot, od])
+            sc_r[nc] = nb[d, NB_EDGE]
             sc_e[nc] = 1
+            sc_k[nc] = 3 * d
             nc += 1
         for j in range(2):
             s = half_seg[inst, rot, 2 * d + j]
             if s >= 0:
                 sc_s[nc] = s
-                sc_r[nc] = find(nd, nt * SLOTS + half_seg[ninst, nrot, 2 * od + 1 - j])
+                sc_r[nc] = nb[d, NB_HALF + j]
                 sc_e[nc] = 0
+                sc_k[nc] = 3 * d + 1 + j
                 nc += 1
     return nc
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def join_segments(grp, ns, sc_s, sc_r, nc):
+def join_segments(grp, tch, ns, sc_s, sc_r, nc):
     """New segments that touch the same neighbour feature become one feature (``grp``: union-find over the
-    tile's segments)."""
+    tile's segments; ``tch[s]``: segment ``s`` touches a placed tile)."""
     for s in range(ns):
         grp[s] = s
+        tch[s] = 0
+    for i in range(nc):
+        tch[sc_s[i]] = 1
     for i in range(nc):
         for j in range(i + 1, nc):
             if sc_r[i] == sc_r[j]:
@@ -171,37 +219,54 @@ def join_segments(grp, ns, sc_s, sc_r, nc):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def tile_stats(gs, gcow, grp, seg, inst, ns, P, supply):
-    """Each new feature's counters from the tile's own segments (its mountains take tokens from the supply)."""
+def tile_base(tb, seg, inst, ns, supply):
+    """Each of the drawn tile's segments' own counters (``GS_*`` columns; its mountains take tokens from the
+    supply in segment order), once per decision."""
     for s in range(ns):
-        for q in range(11):
-            gs[s, q] = 0
-        for p in range(P):
-            gcow[s, p] = 0
-    for s in range(ns):
-        g = gfind(grp, s)
-        grp[s] = g
-        gs[g, GS_OPEN] += seg[inst, s, S_NEDGES]
-        gs[g, GS_SEGS] += 1
+        tb[s, GS_OPEN] = seg[inst, s, S_NEDGES]
+        tb[s, GS_SEGS] = 1
         nug = seg[inst, s, S_NUG]
-        gs[g, GS_NUG] += nug
+        tb[s, GS_NUG] = nug
+        k = 0
         if nug > 0 and supply > 0:
             k = min(nug, supply)
-            gs[g, GS_STACK] += k
             supply -= k
-        gs[g, GS_LOCO] += seg[inst, s, S_LOCO]
-        gs[g, GS_TIPI] += seg[inst, s, S_TIPI]
-        gs[g, GS_HORSE] += seg[inst, s, S_HORSE]
-        gs[g, GS_KIND] = seg[inst, s, S_KIND]
-        if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1:
-            gs[g, GS_SPURS] += 1
+        tb[s, GS_STACK] = k
+        tb[s, GS_LOCO] = seg[inst, s, S_LOCO]
+        tb[s, GS_TIPI] = seg[inst, s, S_TIPI]
+        tb[s, GS_HORSE] = seg[inst, s, S_HORSE]
+        tb[s, GS_KIND] = seg[inst, s, S_KIND]
+        tb[s, GS_SPURS] = 1 if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_SPUR] == 1 else 0
+        tb[s, GS_MINE_VAL] = 0
+        tb[s, GS_MINE_OPEN] = 0
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers):
-    """Add each neighbour feature once to the new feature it joins (a joined edge closes two open edges); note
-    the value and open edges of those where ``me`` has the majority. Returns the number of neighbour features
-    (``roots[q]`` joins new feature ``rgrp[q]``)."""
+def tile_stats(gs, gcow, grp, tch, tb, ns, P):
+    """The counters of each new feature that touches a placed tile, from its segments' own (``tb``); a segment
+    that touches nothing is a feature of its own, valued once per decision (``lone_terms``)."""
+    for s in range(ns):
+        if tch[s] == 0:
+            continue
+        g = gfind(grp, s)
+        grp[s] = g
+        if g == s:
+            for q in range(11):
+                gs[s, q] = tb[s, q]
+            for p in range(P):
+                gcow[s, p] = 0
+        else:
+            for q in range(GS_KIND):
+                gs[g, q] += tb[s, q]
+            gs[g, GS_KIND] = tb[s, GS_KIND]
+            gs[g, GS_SPURS] += tb[s, GS_SPURS]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, sc_k, nc, roots, rgrp, P, nbv, nbo):
+    """Add each neighbour feature once to the new feature it joins (a joined edge closes two open edges), with
+    the value and open edges of those where the deciding seat has the majority (the cell's table). Returns the
+    number of neighbour features (``roots[q]`` joins new feature ``rgrp[q]``)."""
     nr = 0
     for i in range(nc):
         g = grp[sc_s[i]]
@@ -226,10 +291,8 @@ def neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P,
         gs[g, GS_HORSE] += nd[r, F_HORSE]
         for p in range(P):
             gcow[g, p] += nd[r, F_COW + p]
-        mr = majority(nd, r, P)
-        if mr > 0 and nd[r, F_COW + me] == mr:
-            gs[g, GS_MINE_VAL] += root_value(nd, r, pr, emean, farmers)
-            gs[g, GS_MINE_OPEN] += nd[r, F_OPEN]
+        gs[g, GS_MINE_VAL] += nbv[sc_k[i]]
+        gs[g, GS_MINE_OPEN] += nbo[sc_k[i]]
     return nr
 
 
@@ -284,10 +347,12 @@ def value_group(nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, r
         if complete:
             if val > row[Place.FOLLOW]:
                 row[Place.FOLLOW] = val
-        elif val * edge_odds(rem_e, k, opn) + 0.01 > row[Place.OPEN]:
-            row[Place.OPEN] = val * edge_odds(rem_e, k, opn) + 0.01
-            row[Place.OPEN_EDGES] = opn
-            row[Place.OPEN_KIND] = k + 1
+        else:
+            v = val * edge_odds(rem_e, k, opn) + 0.01
+            if v > row[Place.OPEN]:
+                row[Place.OPEN] = v
+                row[Place.OPEN_EDGES] = opn
+                row[Place.OPEN_KIND] = k + 1
         if k == K_PRAIRIE and val > row[Place.PRAIRIE]:
             row[Place.PRAIRIE] = val
     return m, complete
@@ -305,7 +370,7 @@ def value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
+def value_new_city(seg, inst, ns, city_s, grp, gs, tch, tb, pr, row):
     """The tile's own city for a merchant: complete when every railroad leaving it is complete (points per
     distinct completed railroad), else half its railroads' worth as an open feature."""
     complete = True
@@ -315,7 +380,7 @@ def value_new_city(seg, inst, ns, city_s, grp, gs, pr, row):
         if seg[inst, s, S_KIND] == K_RAIL and seg[inst, s, S_CITY] == city_s:
             nsp += 1
             g = grp[s]
-            if gs[g, GS_OPEN] > 0:
+            if (gs[g, GS_OPEN] if tch[g] else tb[g, GS_OPEN]) > 0:
                 complete = False
             else:
                 dup = False
@@ -387,66 +452,100 @@ def value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, p
                     gain_opp[owner] += v
 
 
+# the terms a segment that touches no placed tile brings to a feature row, once per decision (``lone``): it is a
+# free feature of its own, so only the "free feature" branch of ``value_group`` and the free stack apply
+L_ON, L_MODE, L_VAL, L_EDGES, L_KIND1, L_PRAIRIE, L_STACK = range(7)  # L_MODE: 0 none, 1 FOLLOW, 2 OPEN
+NO_TERM = -1.0  # L_PRAIRIE, L_STACK where the term does not apply: those columns start at 0 and only grow, so a
+# term of 0 or less never changes them
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def eval_placement(
-    nd,
-    gi,
-    pl,
-    board,
-    pos,
-    rot,
-    inst,
-    me,
-    P,
-    seg,
-    nseg,
-    edge_seg,
-    half_seg,
-    cityseg,
-    pr,
-    emean,
-    pi,
-    rem_e,
-    row,
-    sc_s,
-    sc_r,
-    sc_e,
-    grp,
-    gs,
-    gcow,
-    roots,
-    rgrp,
-    gain_opp,
-    grow_opp,
-):
-    """The feature row of placing ``inst`` at ``pos`` turned ``rot``, for seat ``me`` (a look-ahead: the merged
-    features are computed beside the union-find, which is not changed)."""
-    ns = nseg[inst]
-    farmers = pr[P_FARMERS] > 0.5
+def lone_terms(tb, s, lone, pr, emean, rem_e, has_supply, farmers):
+    """``value_group`` and ``value_mountain_stack`` of segment ``s`` as a feature of its own (nobody on it)."""
+    k = tb[s, GS_KIND]
+    lone[s, L_ON] = 0.0 if k == K_CITY else 1.0
+    opn = tb[s, GS_OPEN]
+    tiles = tb[s, GS_SEGS] - (tb[s, GS_SPURS] - 1 if tb[s, GS_SPURS] > 1 else 0)
+    complete = (k == K_RAIL or k == K_MTN) and opn == 0
+    val = feature_value(
+        k, tiles, tb[s, GS_NUG], tb[s, GS_STACK], tb[s, GS_TIPI], tb[s, GS_HORSE], 0, pr, emean, farmers
+    )
+    if complete and k == K_RAIL and loco_applies(pr, tb[s, GS_LOCO]):
+        val *= pr[P_LOCO_MULT]
+    lone[s, L_MODE] = 0.0
+    lone[s, L_PRAIRIE] = NO_TERM
+    lone[s, L_STACK] = NO_TERM
+    if has_supply and (k != K_PRAIRIE or farmers):
+        if complete:
+            lone[s, L_MODE] = 1.0
+            lone[s, L_VAL] = val
+        else:
+            lone[s, L_MODE] = 2.0
+            lone[s, L_VAL] = val * edge_odds(rem_e, k, opn) + 0.01
+            lone[s, L_EDGES] = opn
+            lone[s, L_KIND1] = k + 1
+        if k == K_PRAIRIE:
+            lone[s, L_PRAIRIE] = val
+    if k == K_MTN and not complete:
+        lone[s, L_STACK] = tb[s, GS_STACK] * emean
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def add_lone(lone, s, row):
+    """Segment ``s``'s terms (``lone_terms``) into the row, in ``value_group``'s order."""
+    mode = lone[s, L_MODE]
+    v = lone[s, L_VAL]
+    if mode == 1.0:
+        if v > row[Place.FOLLOW]:
+            row[Place.FOLLOW] = v
+    elif mode == 2.0 and v > row[Place.OPEN]:
+        row[Place.OPEN] = v
+        row[Place.OPEN_EDGES] = lone[s, L_EDGES]
+        row[Place.OPEN_KIND] = lone[s, L_KIND1]
+    if lone[s, L_PRAIRIE] > row[Place.PRAIRIE]:
+        row[Place.PRAIRIE] = lone[s, L_PRAIRIE]
+    if lone[s, L_STACK] > row[Place.STACK]:
+        row[Place.STACK] = lone[s, L_STACK]
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def eval_placement(r, cxt, rot, inst, me, P, emean, farmers, has_supply, my_tent_root, row, nc):
+    """The feature row of placing ``inst`` at the cell whose neighbour table is ``r.nb`` turned ``rot``, with
+    ``nc`` contacts listed (a look-ahead: the merged features are computed beside the union-find, which is not
+    changed)."""
+    gs = r.gs
+    grp = r.grp
+    tch = r.tch
+    gain_opp = r.gain_opp
+    grow_opp = r.grow_opp
+    ns = cxt.nseg[inst]
     for q in range(row.shape[0]):
         row[q] = 0.0
     for p in range(MAXP):
         gain_opp[p] = 0.0
         grow_opp[p] = 0.0
-    nc = neighbour_contacts(nd, pl, board, gi[G_B], pos, inst, rot, edge_seg, half_seg, sc_s, sc_r, sc_e)
-    join_segments(grp, ns, sc_s, sc_r, nc)
-    tile_stats(gs, gcow, grp, seg, inst, ns, P, gi[G_SUPPLY])
-    nr = neighbour_stats(nd, gs, gcow, grp, sc_s, sc_r, sc_e, nc, roots, rgrp, me, P, pr, emean, farmers)
-    has_supply = pi[me, PI_SUPPLY] > 0
-    my_tent_root = -1
-    if pi[me, PI_TENT] >= 0:
-        my_tent_root = find(nd, pi[me, PI_TENT])
+    join_segments(grp, tch, ns, r.sc_s, r.sc_r, nc)
+    tile_stats(gs, r.gcow, grp, tch, r.tb, ns, P)
+    nr = neighbour_stats(r.nd, gs, r.gcow, grp, r.sc_s, r.sc_r, r.sc_e, r.sc_k, nc, r.roots, r.rgrp, P, r.nbv, r.nbo)
     for s in range(ns):
-        if grp[s] != s or gs[s, GS_KIND] == K_CITY:
+        if grp[s] != s:
+            continue
+        if tch[s] == 0:
+            if r.lone[s, L_ON] != 0.0:
+                add_lone(r.lone, s, row)
+            continue
+        if gs[s, GS_KIND] == K_CITY:
             continue
         m, complete = value_group(
-            nd, gs, gcow, s, me, P, pr, emean, rem_e, has_supply, farmers, row, gain_opp, grow_opp
+            r.nd, gs, r.gcow, s, me, P, cxt.pr, emean, r.rem_e, has_supply, farmers, row, gain_opp, grow_opp
         )
         if gs[s, GS_KIND] == K_MTN and not complete:
-            value_mountain_stack(nd, gs, s, m, roots, rgrp, nr, my_tent_root, emean, row)
-    if cityseg[inst] >= 0 and has_supply:
-        value_new_city(seg, inst, ns, cityseg[inst], grp, gs, pr, row)
-    value_merchant_cities(nd, pl, seg, nseg, cityseg, roots, rgrp, nr, gs, me, pr, row, gain_opp)
+            value_mountain_stack(r.nd, gs, s, m, r.roots, r.rgrp, nr, my_tent_root, emean, row)
+    if cxt.cityseg[inst] >= 0 and has_supply:
+        value_new_city(cxt.seg, inst, ns, cxt.cityseg[inst], grp, gs, tch, r.tb, cxt.pr, row)
+    value_merchant_cities(
+        r.nd, r.pl, cxt.seg, cxt.nseg, cxt.cityseg, r.roots, r.rgrp, nr, gs, me, cxt.pr, row, gain_opp
+    )
     for p in range(P):
         if p != me:
             if gain_opp[p] > row[Place.OPP_GAIN]:
@@ -454,74 +553,35 @@ def eval_placement(
             if grow_opp[p] > row[Place.OPP_GROW]:
                 row[Place.OPP_GROW] = grow_opp[p]
     row[Place.TENT_TOK] = row[Place.TENT_TOK] * emean
-    row[Place.TILES_LEFT] = gi[G_NTILES] - gi[G_DRAW]
+    row[Place.TILES_LEFT] = r.gi[G_NTILES] - r.gi[G_DRAW]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def eval_placements(
-    nd,
-    gi,
-    pl,
-    board,
-    moves,
-    n,
-    inst,
-    me,
-    P,
-    seg,
-    nseg,
-    edge_seg,
-    half_seg,
-    cityseg,
-    pr,
-    emean,
-    pi,
-    rem_e,
-    feats,
-    sc_s,
-    sc_r,
-    sc_e,
-    grp,
-    gs,
-    gcow,
-    roots,
-    rgrp,
-    gain_opp,
-    grow_opp,
-):
-    """Feature rows of the placements ``moves[i] = (cell, rotation)`` of ``inst`` for seat ``me``."""
+def eval_placements(r, cxt, n, inst, me, P, emean):
+    """Feature rows of the placements ``r.moves[i] = (cell, rotation)`` of ``inst`` for seat ``me``: what the
+    tile's segments bring on their own and what each cell's neighbours bring are worked out once, then each
+    placement joins them."""
+    pr = cxt.pr
+    farmers = pr[P_FARMERS] > 0.5
+    has_supply = r.pl_int[me, PI_SUPPLY] > 0
+    my_tent_root = -1
+    if r.pl_int[me, PI_TENT] >= 0:
+        my_tent_root = find(r.nd, r.pl_int[me, PI_TENT])
+    ns = cxt.nseg[inst]
+    tile_base(r.tb, cxt.seg, inst, ns, r.gi[G_SUPPLY])
+    for s in range(ns):
+        lone_terms(r.tb, s, r.lone, pr, emean, r.rem_e, has_supply, farmers)
+    B = r.gi[G_B]
+    cell = -1
     for i in range(n):
-        eval_placement(
-            nd,
-            gi,
-            pl,
-            board,
-            moves[i, 0],
-            moves[i, 1],
-            inst,
-            me,
-            P,
-            seg,
-            nseg,
-            edge_seg,
-            half_seg,
-            cityseg,
-            pr,
-            emean,
-            pi,
-            rem_e,
-            feats[i],
-            sc_s,
-            sc_r,
-            sc_e,
-            grp,
-            gs,
-            gcow,
-            roots,
-            rgrp,
-            gain_opp,
-            grow_opp,
-        )
+        pos = r.moves[i, 0]
+        if pos != cell:
+            cell = pos
+            look_around(
+                r.nd, r.pl, r.board, B, pos, cxt.edge_seg, cxt.half_seg, me, P, pr, emean, farmers, r.nb, r.nbv, r.nbo
+            )
+        nc = neighbour_contacts(r.nb, inst, r.moves[i, 1], cxt.edge_seg, cxt.half_seg, r.sc_s, r.sc_r, r.sc_e, r.sc_k)
+        eval_placement(r, cxt, r.moves[i, 1], inst, me, P, emean, farmers, has_supply, my_tent_root, r.feats[i], nc)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
