@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.policy import is_shape
 
 __all__ = [
     "Decisions",
@@ -555,7 +556,7 @@ def write_bot(path, name: str, fit_: Fit, header: list[str], description: str, f
 
     from meeplab.sim.core.files import atomic_write
 
-    weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0 and not n.startswith("shape.")}
+    weights = {n: float(v) for n, v in zip(fit_.names, fit_.weights) if v != 0.0 and not is_shape(n)}
     from meeplab.sim.core.params import set_text
 
     at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}  # the teacher's rules (changed ones; {}: defaults)

@@ -42,6 +42,7 @@ from meeplab.sim.core.bots import Lineup, available, make_lineup, search_row, tu
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
 from meeplab.sim.core.game import GameSpec, rank_and_win
+from meeplab.sim.core.policy import is_shape
 
 
 def wilson(k: float, n: int) -> tuple[float, float]:
@@ -344,7 +345,7 @@ def variant_toml(
                 f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}"
             )
     desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
-    weights = {str(k): float(v) for k, v in zip(res.names, res.best) if not str(k).startswith("shape.")}
+    weights = {str(k): float(v) for k, v in zip(res.names, res.best) if not is_shape(str(k))}
     from meeplab.sim.core.params import set_text
 
     at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}

@@ -70,6 +70,7 @@ from .forward import (
     Value,
 )
 from .params import load_toml
+from .policy import is_shape
 
 
 class Reads(IntEnum):
@@ -134,7 +135,7 @@ def tunable_weights(spec: BotSpec) -> dict[str, Tunable]:
     if spec.search:
         return {n: t for n, t in SEARCH_TUNABLE.get(spec.search, {}).items() if n in spec.weight_names}
     fixed = spec.base == "policy"
-    return {n: Tunable(-math.inf, math.inf, 0.0) for n in spec.weight_names if not (fixed and n.startswith("shape."))}
+    return {n: Tunable(-math.inf, math.inf, 0.0) for n in spec.weight_names if not (fixed and is_shape(n))}
 
 
 BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:], uint64[:])"
@@ -436,12 +437,12 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
         base = bots[entry.base]
         w = base.weights_dict()
         for k, v in entry.weights.items():
-            if k.startswith("shape.") and base.base == "policy":
+            if is_shape(k) and base.base == "policy":
                 raise MeeplabError(
                     f"bot config {path}: bot '{name}' sets '{k}', part of the policy's shape, which the game declares"
                 )
             if k not in w:
-                names = [n for n in w if not n.startswith("shape.")]
+                names = [n for n in w if not is_shape(n)]
                 known = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "") or "none"
                 close = difflib.get_close_matches(k, list(w), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""

@@ -70,6 +70,15 @@ def phi_names(columns: tuple[str, ...] | list[str]) -> list[str]:
     return out
 
 
+SHAPE_PREFIX = "shape."  # the header's names: the game's declaration (kinds, progress, blocks), not weights
+
+
+def is_shape(name: str) -> bool:
+    """Whether ``name`` is one of the header's names (``shape.*``): written by the lab from the game's features,
+    never tuned, fitted or set in a bot config."""
+    return name.startswith(SHAPE_PREFIX)
+
+
 @dataclass(frozen=True)
 class Shape:
     """The shape of a game's policy weights: its kinds' feature columns (``features``, kind name -> column names,
@@ -101,9 +110,9 @@ class Shape:
         return int(self.codes.get(kind, 1))
 
     def header_names(self) -> list[str]:
-        out = ["shape.kinds", "shape.progress", "shape.progress_of"]
+        out = [f"{SHAPE_PREFIX}kinds", f"{SHAPE_PREFIX}progress", f"{SHAPE_PREFIX}progress_of"]
         for k in self.kinds:
-            out += [f"shape.{k}.at", f"shape.{k}.codes"]
+            out += [f"{SHAPE_PREFIX}{k}.at", f"{SHAPE_PREFIX}{k}.codes"]
         return out
 
     def header(self) -> np.ndarray:
@@ -150,7 +159,7 @@ class Shape:
         out[: len(self.header())] = self.header()
         index = {n: i for i, n in enumerate(names)}
         for name, v in named.items():
-            if name in index and not name.startswith("shape."):
+            if name in index and not is_shape(name):
                 out[index[name]] = float(v)
                 continue
             kind, _, term = name.partition(".")
@@ -163,7 +172,7 @@ class Shape:
 
     def accepts(self, name: str) -> bool:
         """Whether :meth:`vector` reads a weight named ``name``."""
-        if name.startswith("shape."):
+        if is_shape(name):
             return False
         if name in self._weight_set or name == TEMPERATURE:
             return True
