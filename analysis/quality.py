@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import json
 import math
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from meeplab.lab.progress import ticking
 from meeplab.lab.stats import wilson
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write, atomic_writer
@@ -1002,18 +1002,6 @@ def redraw_setting(exact: bool) -> dict[str, Any]:
 # -- measuring: play, then write the files --------------------------------------------------------------------------
 
 
-@contextmanager
-def _ticking(bar, total: int, desc: str):
-    """A progress bar of ``bar`` (a factory, or None: none) for ``total`` games, as the ``tick`` callable a stage
-    calls with the games done (None without a bar); closed when the stage ends, or fails."""
-    shown = bar(total, desc) if bar else None
-    try:
-        yield shown.update if shown else None
-    finally:
-        if shown:
-            shown.close()
-
-
 def measure(
     game, values: dict[str, Any], out: Path, players: list[int], bots: list[str], seed: int, *, rotate: bool = True,
     bot_configs=(), traj_games: int = 100, playouts: int = 32, points: int = 12, skill_games: int = 100,
@@ -1072,7 +1060,7 @@ def measure(
         budget = f"{playouts}-{max(max_playouts, playouts)}" if se_target > 0 else f"{playouts}"
         say(f"{game.title}, {p} players: trajectories of {traj_games} games x {points} points x {budget} playouts")
         if executor is None:
-            with _ticking(bar, traj_games, f"trajectories at {p} players") as tick:
+            with ticking(bar, traj_games, f"trajectories at {p} players") as tick:
                 arr = core.play_trajectories(
                     game, ctx, bots, p, seed, traj_games, playouts, points, rotate, bot_configs, evaluator=evaluator,
                     se_target=se_target, max_playouts=max_playouts, tick=tick,
@@ -1121,7 +1109,7 @@ def measure(
             say(f"{game.title}, {p} players: relative skill on {skill_games} games ({beginner} / {skilled} / "
                 f"clairvoyant {skilled}, each against {field})")  # fmt: skip
             if executor is None:
-                with _ticking(bar, 3 * skill_games, f"relative skill at {p} players") as tick:
+                with ticking(bar, 3 * skill_games, f"relative skill at {p} players") as tick:
                     sk = core.play_skill(game, ctx, p, seed, skill_games, beginner, skilled, field, bot_configs,
                                          tick=tick)  # fmt: skip
             else:

@@ -122,11 +122,11 @@ def test_the_progress_bar_starts_after_the_warm_up(tmp_path, monkeypatch):
         events.append("warm-up")
         yield
 
-    def progress(total, enabled, initial=0):
+    def bar(total, initial=0, unit_scale=False):
         events.append("bar")
 
     monkeypatch.setattr(runner, "compile_notice", notice)
-    monkeypatch.setattr(runner, "_progress", progress)
+    monkeypatch.setattr(runner, "make_bar", bar)
     from meeplab.lab.runs.plan import RunConfig, plan_run
 
     plan = plan_run(RunConfig(get_game("schweinebande"), 8, [2, 3], ["greedy"], out=tmp_path / "r"))

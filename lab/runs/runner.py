@@ -22,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from meeplab.lab.progress import make_bar
 from meeplab.lab.runs import rundir
 from meeplab.lab.runs import shards as shards_mod
 from meeplab.lab.runs.plan import RunPlan, check_out
@@ -219,7 +220,7 @@ def _play(plan: RunPlan, out: Path | None, lock: rundir.RunLock | None = None) -
                 compile_time += time.perf_counter() - tc
         # the bar starts with play, so its rate and time left never count the compile
         plan.adopt()  # this process plays the shards with the plan's own context and lineups
-        bar = _progress(total, plan.progress, initial=sum(completed.values()))
+        bar = make_bar(total, initial=sum(completed.values()), unit_scale=True) if plan.progress else None
         stream = executor.results(job, todo)
         for shard, data in stream:
             p, _start, n = shard
@@ -429,16 +430,6 @@ def compile_notice(game: GameSpec, stream=None):
     yield
     with contextlib.suppress(OSError):
         atomic_write(marker, f"{time.perf_counter() - t0:.1f}\n")
-
-
-def _progress(total: int, enabled: bool, initial: int = 0):
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, delay=1.0, file=sys.stderr, leave=False)
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:

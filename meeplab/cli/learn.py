@@ -10,7 +10,8 @@ import click
 import numpy as np
 
 from meeplab.cli.common import cli, command_line, executor, flag_values, lookup_game, run_plan, with_game_flags
-from meeplab.cli.output import echo_plan, echo_table, output_options, progress_bar
+from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.lab.progress import progress_bar
 from meeplab.sim.core.errors import MeeplabError
 
 #: the files ``learn`` writes into OUT (a folder holding any of them is refused without --force)

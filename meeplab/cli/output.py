@@ -121,22 +121,6 @@ _HELD: list[dict[str, Any]] | None = None
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, desc: str, quiet: bool, unit: str = "game"):
-    """A tqdm bar on stderr for ``total`` units (closed when the block ends, an error included): yields its
-    ``update`` for a ``progress=`` argument, or None with ``quiet``."""
-    if quiet:
-        yield None
-        return
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, unit=unit, desc=desc, leave=False)
-    try:
-        yield bar.update
-    finally:
-        bar.close()
-
-
-@contextlib.contextmanager
 def json_document():
     """Around a command (``meeplab.cli.main``): every table it prints as JSON (``--json``) goes into one document,
     printed when the command ends, so that a command that prints its result and then, say, its confirmation by a

@@ -18,6 +18,7 @@ from meeplab.cli.common import (
     write_report,
 )
 from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.lab.progress import make_bar
 from meeplab.sim.core.errors import MeeplabError
 
 #: the metrics the result table on stdout shows per player count (quality.json's names)
@@ -194,7 +195,7 @@ def quality_cmd(
             traj_games=trajectory_games, playouts=playouts, points=points, skill_games=skill_games,
             beginner=beginner, skilled=skilled, field=field, progress=say, executor=ex, evaluator=evaluator,
             se_target=se_target, max_playouts=max_playouts, recalibrate_mode=recalibrate,
-            bar=None if kw["quiet"] else _bar,
+            bar=None if kw["quiet"] else make_bar,
         )  # fmt: skip
     if rec["settings"].get("redraw") != "exact":  # an approximation is never silent, --quiet or not
         click.echo(f"meeplab: warning: {g.id}: {rec['settings']['redraw_note']}", err=True)
@@ -233,15 +234,6 @@ def quality_cmd(
     if report_path:
         write_report([out], report_path, None)
     echo_table(f"{g.id}: is it a good game? (95% intervals; docs/quality.md)", quality_rows(rec), as_json)
-
-
-def _bar(total: int, desc: str):
-    """A progress bar on stderr for one of quality's later stages (games played)."""
-    import sys
-
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit="game", delay=1.0, file=sys.stderr, leave=False)
 
 
 def quality_rows(rec: dict) -> list[dict]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from meeplab.lab.progress import progress_bar
 from meeplab.sim.core.errors import MeeplabError
 
 retune_option = click.option(
@@ -67,19 +68,11 @@ def retuned(plans, budget: int | None, root: Path, quiet: bool) -> list:
 
     out = []
     for plan in plans:
-        bar = None
-        if not quiet:
-            from tqdm import tqdm
-
-            bar = tqdm(total=budget, unit="game", desc=f"retuning at {plan.label}", leave=False)
         try:
-            new, records = retune_plan(plan, budget, Path(root) / "retuned" / plan.out.name,
-                                       bar.update if bar else None, command_line())  # fmt: skip
+            with progress_bar(budget, f"retuning at {plan.label}", quiet) as tick:
+                new, records = retune_plan(plan, budget, Path(root) / "retuned" / plan.out.name, tick, command_line())
         except KeyboardInterrupt:
             raise SystemExit(130) from None
-        finally:
-            if bar:
-                bar.close()
         if not quiet:
             for r in records:
                 how = "reused" if r["reused"] else f"{r['games']:,} games"

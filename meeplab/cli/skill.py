@@ -20,7 +20,8 @@ from meeplab.cli.common import (
     with_game_flags,
     write_report,
 )
-from meeplab.cli.output import echo_plan, echo_table, output_options, progress_bar
+from meeplab.cli.output import echo_plan, echo_table, output_options
+from meeplab.lab.progress import progress_bar
 from meeplab.lab.studies.experiment import parse_players
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.files import atomic_write
@@ -691,12 +692,7 @@ def options_cmd(
     plan = [plan_cfg] * (1 + len(idx) * len(modes))
     if echo_plan(f"options of {bot}: {len(idx)} classes x {len(modes)} modes + baseline", plan, dry_run, quiet):
         return
-    bar = None
-    if not quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit="game", desc=f"options {g.id}", leave=False)
-    try:
+    with progress_bar(total, f"options {g.id}", quiet) as tick:
         res = run_options(
             g,
             ctx,
@@ -707,11 +703,8 @@ def options_cmd(
             bot_configs=bot_configs,
             modes=modes,
             classes=idx,
-            progress=bar.update if bar else None,
+            progress=tick,
         )
-    finally:
-        if bar:
-            bar.close()
     meta = {
         "game": g.id,
         "title": g.title,
