@@ -79,7 +79,10 @@ PH_ROUND, PH_TURN, PH_ACTION, PH_PLACE, PH_HACIENDA, PH_WATER, PH_HARVEST, PH_TU
 SNAPW_EXTRA = 8  # snapshot row: the scoring rows of MS, then money per seat (5), then water tiles in play
 
 
-CAPACITIES = (640, 1024)  # board sizes the records are laid out for: every map up to 640 spaces shares one
+# board sizes the records are laid out for: every map up to 256 spaces (the book's two sides have 240) shares one
+# compiled engine, larger maps one per capacity. The smallest capacity keeps the record small (1,108 KB at 640,
+# 440 KB at 256): a search copies it before every playout
+CAPACITIES = (256, 640, 1024)
 
 
 def capacity(n):
