@@ -48,6 +48,7 @@ from .scoring import (
     P_PRICE_BLIND,
     P_PRICE_UP,
     P_WATER_PRICE,
+    P_WATER_PTS,
     P_WATER_TURN,
     R_CHIPS,
     R_OCC,
@@ -141,7 +142,7 @@ def _no_value(bv, bsz, bn, lo, hi):
 
 
 @njit(cache=True, inline="always")
-def _card_values(rc, MS, SP, FV, pi, p, nb, mkcnt, mdist, mkspace, feats):
+def _card_values(rc, MS, SP, FV, pi, p, nb, mkcnt, mdist, feats):
     """The best immediate value of playing each card type now (plays and buys) into rc.bv, its group size into
     rc.bsz, 1 where it has a legal space into rc.bn. Cached per player (``values.best_values``): after p's own
     placements only the spaces in the dirty masks MS[R_D + 5 p + 0 land / 1 + a animal a] are re-evaluated (a
@@ -164,7 +165,7 @@ def _card_values(rc, MS, SP, FV, pi, p, nb, mkcnt, mdist, mkspace, feats):
                 if MS[R_D + r, w] != ZERO:
                     need = True
     if need:
-        best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, feats, FV)
+        best_values(MS, SP, pi, p, nb, mkcnt, mdist, feats, FV)
     for t in range(NT):
         bv[t] = FV[F_CBV + p, t]
         bsz[t] = FV[F_CBS + p, t]
@@ -228,15 +229,18 @@ def _largest_group(MS, SP, p, harvest):
 @njit(cache=True, inline="always")
 def _water_estimate(rc, MS, SP, pi, p, nb, nbmask, moves, feats, m):
     """The water tile's row: (placements found, value, own tiles next to it) of the best water tile next to p's
-    own tiles. Cached per player: valid while no water tile came and the best spot is free; p's own placements
-    since only change (raise) the values of spots near them (MS[R_WD + p]). Without an anchor next to own tiles,
-    whether any free spot exists at all (gen_water, one row at m)."""
+    own tiles. Cached per player: valid while the best spot is free and its shape left; p's own placements since
+    only change (raise) the values of spots near them (MS[R_WD + p]). Other tiles and water tiles only take spots
+    away (the own tiles next to a spot never change otherwise), so while the best spot stays, the best value
+    does too; with water_points 0 every spot has the same value and the row reports the own tiles of the first
+    one found, so there a water tile still makes the cache stale (as it always did). Without an anchor next to
+    own tiles, whether any free spot exists at all (gen_water, one row at m)."""
     cwk = rc.cwk
     cwv = rc.cwv
     cws = rc.cws
     cwm = rc.cwm
     W = MS.shape[1]
-    ok = cwk[p, 1] == SP[SR, S_WVER] and cwm[p, 0] >= 0
+    ok = (pi[P_WATER_PTS] > 0 or cwk[p, 1] == SP[SR, S_WVER]) and cwm[p, 0] >= 0
     if ok:
         k = water_cells(cwm[p, 1], cwm[p, 0], cwm[p, 2], nb, rc.cells)
         ok = SP[SR, S_WS + cwm[p, 0]] > 0 and water_fits(MS, rc.cells, k)
@@ -282,7 +286,7 @@ def post_action(st, cx):
     compulsory actions, the book's rule). Returns the seat."""
     rc = st.rec[0]
     pi = cx.tab[0].pi
-    _kind, nb, nbmask, _static, mkcnt, mdist, mkspace, _ball3 = board(cx)
+    _kind, nb, nbmask, _static, mkcnt, mdist, _mkspace, _ball3 = board(cx)
     moves = rc.moves
     feats = rc.feats
     MS, SP, FV = tables(st, cx)
@@ -298,7 +302,7 @@ def post_action(st, cx):
     water_left = pi[P_WATER_TURN] - rc.ctl[C_WATN]
     harv_left = pi[P_HARV_TURN] - rc.ctl[C_HARVN]
     _write_view(rc, MS, SP, pi, p, acts, hac_left, water_left, harv_left)
-    _card_values(rc, MS, SP, FV, pi, p, nb, mkcnt, mdist, mkspace, feats)
+    _card_values(rc, MS, SP, FV, pi, p, nb, mkcnt, mdist, feats)
     handsize = 0
     for t in range(NT):
         handsize += hand[p, t]

@@ -202,18 +202,18 @@ def unreached_markets(MS, SP, p, mkspace):
 
 
 @njit(cache=True, _nrt=False)
-def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
+def best_values(MS, SP, pi, p, nb, mkcnt, mdist, row, FV):
     """Best immediate value of playing each card type t now into FV[F_CBV + p, t], FV[F_CBS + p, t] and
     SP[SR_CBH + p, t] (value, group size, best space; -1 none legal), the lexicographic maximum of (value, size)
     over the legal spaces. A type is redone when its best space was taken, its values were reset (best space -2)
-    or p placed a tile since (dirty mask MS[R_D + 5 p] for land, MS[R_D + 5 p + 1 + a] for animal a). Only the
+    or p placed a tile since on one of its legal spaces (dirty mask MS[R_D + 5 p] for land, MS[R_D + 5 p + 1 + a]
+    for animal a). Only the
     spaces where the value can differ from the plain one (next to own groups, water, markets) are evaluated, and
     those through the per-space value cache FV[F_VV + r] / FV[F_VS + r] (r = 5 p for p's land tiles, whatever the
     terrain; 5 p + 1 + a for animal a), valid where MS[R_VALID + r] is set (the engine clears it where a
     placement, hacienda or water tile changes values)."""
     W = MS.shape[1]
     reached = -1
-    nunr = 0
     kinds = 0
     scan = 0
     for k in range(5):
@@ -236,49 +236,49 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
             if not anyd:
                 continue
         legal_row(MS, p, t, R_X)
-        if reached < 0:
-            nunr = unreached_markets(MS, SP, p, mkspace)
-            reached = countrow(MS, R_REACH + p)
+        # one sweep over the legal spaces: whether any is dirty, whether there is any, the candidates (next to own
+        # groups, water, markets: row ry) and the first plain space (the others, all worth the plain value)
+        ry = R_YT + t
+        if t < T_ANIMAL:
+            pv = np.float64(chain_points(pi, np.int64(1)))
+            c0 = R_NBL + p
+            c1 = R_NBW
+            c2 = R_NBW
+        else:
+            pv = 0.0
+            c0 = R_NBMK
+            c1 = R_NBW
+            c2 = R_NBH + 4 * p + t - T_ANIMAL if SP[SR, S_HH + 4 * p + t - T_ANIMAL] > 0 else R_NBW
+        anyd = redo
         anyx = False
+        bh = -1
         for w in range(W):
-            if MS[R_X, w] != ZERO:
+            x = MS[R_X, w]
+            y = x & (MS[c0, w] | MS[c1, w] | MS[c2, w])
+            MS[ry, w] = y
+            if x != ZERO:
                 anyx = True
-                break
+                if x & MS[R_D + dr, w] != ZERO:
+                    anyd = True
+                if bh < 0 and x & ~y != ZERO:
+                    bh = w * 64 + np.int64(ctz(x & ~y))
+        if not anyd:
+            # no legal space is dirty: the candidates, their values and the plain start are as when the type was
+            # last done (legal spaces come and candidates change only on dirty spaces, values are stale only
+            # there; taken spaces only drop out, and the best one is still free), so its best is too
+            continue
+        if reached < 0:
+            reached = countrow(MS, R_REACH + p)
         if not anyx:
             FV[F_CBV + p, t] = 0.0
             FV[F_CBS + p, t] = 0.0
             SP[SR_CBH + p, t] = -1
             continue
-        ry = R_YT + t
-        plain = False
-        if t < T_ANIMAL:
-            pv = np.float64(chain_points(pi, np.int64(1)))
-            for w in range(W):
-                MS[ry, w] = MS[R_X, w] & (MS[R_NBL + p, w] | MS[R_NBW, w])
-                if MS[R_X, w] & ~MS[ry, w] != ZERO:
-                    plain = True
-        else:
-            a = t - T_ANIMAL
-            pv = 0.0
-            hh = SP[SR, S_HH + 4 * p + a] > 0
-            for w in range(W):
-                c = MS[R_NBMK, w] | MS[R_NBW, w]
-                if hh:
-                    c |= MS[R_NBH + 4 * p + a, w]
-                MS[ry, w] = MS[R_X, w] & c
-                if MS[R_X, w] & ~MS[ry, w] != ZERO:
-                    plain = True
         bv = -1e9
         bs = 0.0
-        bh = -1
-        if plain:
+        if bh >= 0:  # a plain space: the fold starts from the plain value at the first one
             bv = pv
             bs = 1.0
-            for w in range(W):
-                x = MS[R_X, w] & ~MS[ry, w]
-                if x != ZERO:
-                    bh = w * 64 + np.int64(ctz(x))
-                    break
         FV[F_CBV + p, t] = bv
         FV[F_CBS + p, t] = bs
         SP[SR_CBH + p, t] = bh
@@ -292,7 +292,8 @@ def best_values(MS, SP, pi, p, nb, mkcnt, mdist, mkspace, row, FV):
     # pass 2: evaluate every stale space at once (one call) into the value cache
     if kinds != 0:
         # (np.int64: literal arguments would compile extra copies of eval_spaces while best_values is typed)
-        eval_spaces(MS, SP, pi, p, np.int64(kinds), nb, mkcnt, mdist, np.int64(nunr), np.int64(reached), row, False)
+        # (nunr 0: the market distance is a full feature only; SR_UNR is not needed here)
+        eval_spaces(MS, SP, pi, p, np.int64(kinds), nb, mkcnt, mdist, np.int64(0), np.int64(reached), row, False)
         i = 0
         for k in range(5):
             if (kinds >> k) & 1 == 0:
