@@ -142,16 +142,27 @@ BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:],
 
 
 def bot_jit(func=None, **options):
-    """Decorator for a bot's ``choose``: compiled eagerly with :data:`BOT_SIG`, cached, and without
+    """Decorator for a bot's ``choose``: compiled with :data:`BOT_SIG` when a line-up first takes the bot
+    (:func:`ready_bot`: a command compiles, or loads from the cache, only the bots it plays), cached, and without
     numba's reference counting (``_nrt=False``). A bot that only reads its arguments needs none, and
     skipping the atomic counter updates on its array arguments makes each call about half as
     expensive. Other ``njit`` options pass through (``@bot_jit(error_model="numpy")``). A bot that
     allocates arrays (``np.empty``, ``np.zeros``, ...) does not compile this way: decorate it with
-    ``njit(BOT_SIG, cache=True)`` instead."""
+    ``njit(BOT_SIG, cache=True)`` instead (compiled when its module loads)."""
     opts = {"cache": True, "_nrt": False}
     opts.update(options)
-    decorate = njit(BOT_SIG, **opts)
+    decorate = njit(**opts)
     return decorate(func) if func is not None else decorate
+
+
+def ready_bot(fn):
+    """A bot's ``choose`` as the engines take it: compiled (or loaded from the cache) for :data:`BOT_SIG` alone and
+    closed to other signatures, which makes numba type it as a function pointer (every bot of a line-up then has
+    one type, and an engine compiles once for all line-ups). Done once, when a line-up first takes the bot."""
+    if getattr(fn, "_can_compile", False):
+        fn.compile(BOT_SIG)
+        fn.disable_compile()
+    return fn
 
 
 # The engines get the bots as a fixed-length tuple of function pointers: its length is part of the compiled type,
@@ -163,7 +174,7 @@ MAX_ENTRIES = MIN_ENTRIES  # the entries of a game of at most 5 seats (ACBAS siz
 _SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
 _LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
 _SHAPES: dict[str, Any] = {}  # game id -> its policy's Shape (Face.features, codes, progress); none declared: absent
-_POLICY_CHOOSE = None  # the policy's choose, compiled with BOT_SIG on first use
+_POLICY_CHOOSE = None  # the policy's choose (bot_jit: compiled with BOT_SIG when a line-up first takes it)
 _GAME_LOOKUP = None  # the registry's get_game, handed over when the registry loads (this layer does not import it)
 
 
@@ -564,7 +575,13 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
     for i, s in enumerate(players):
         weights[i, : len(s.weights)] = s.weights
         reads[i] = s.reads
-        fns.append(s.choose)
+        try:
+            fns.append(ready_bot(s.choose))
+        except Exception as e:  # a plugin bot that does not compile: one line, as at its import
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise MeeplabError(
+                f"bot {game}.{s.name}: its choose does not compile for the bots' signature: {first}"
+            ) from None
     return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate, reads=reads, search=search)
 
 
