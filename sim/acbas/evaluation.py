@@ -287,20 +287,16 @@ def copy_row(dst, src):
 # keep-or-release: the maximal sets of animals that fit
 
 
-@njit(cache=True)
-def _kf_get(v, t):
-    return (v >> np.int64(16 * t)) & 0xFFFF
+# the high bit of each kept vector's 16-bit count: counts stay below 2**15 (a farm holds a few dozen animals), so
+# ((a | KF_HIGH) - b) & KF_HIGH, unsigned, has the high bit of type t set exactly when a holds at least as many of
+# type t as b (no borrow crosses a field)
+KF_HIGH = np.uint64(0x8000800080008000)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kf_covers(a, b):
-    """Kept vector a holds at least as many of every type as b."""
-    return (
-        _kf_get(a, 0) >= _kf_get(b, 0)
-        and _kf_get(a, 1) >= _kf_get(b, 1)
-        and _kf_get(a, 2) >= _kf_get(b, 2)
-        and _kf_get(a, 3) >= _kf_get(b, 3)
-    )
+    """Kept vector a holds at least as many of every type as b (all four counts compared at once)."""
+    return ((np.uint64(a) | KF_HIGH) - np.uint64(b)) & KF_HIGH == KF_HIGH
 
 
 @njit(cache=True, _nrt=False)
@@ -313,6 +309,7 @@ def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
     grows from a covered vector stays covered), so the list is the Pareto frontier of the farm's containers so
     far. Uses wk rows 0..2 (containers_w)."""
     K, _past = containers_w(ps, prm, wk)
+    hv = h0 | (h1 << np.int64(16)) | (h2 << np.int64(32)) | (h3 << np.int64(48))
     kf[0, 0] = 0
     n = 1
     for k in range(K):
@@ -320,28 +317,32 @@ def keep_frontier(ps, prm, wk, kf, h0, h1, h2, h3):
         m = 0
         for i in range(n):
             v = kf[0, np.uint64(i)]
-            grown = False
-            for t in range(4):
-                h = h0 if t == 0 else (h1 if t == 1 else (h2 if t == 2 else h3))
-                x = _kf_get(v, t)
-                if x >= h:
-                    continue
-                y = min(h, x + c)
-                kf[1, np.uint64(m)] = v + ((y - x) << np.int64(16 * t))
-                m += 1
-                grown = True
-            if not grown:
+            if v == hv:
+                # every type full: the container goes unused
                 kf[1, np.uint64(m)] = v
                 m += 1
-        # keep the vectors no other covers (of equal ones the first)
+                continue
+            for t in range(4):
+                sh = np.int64(16 * t)
+                x = (v >> sh) & 0xFFFF
+                h = (hv >> sh) & 0xFFFF
+                if x < h:
+                    kf[1, np.uint64(m)] = v + ((min(h, x + c) - x) << sh)
+                    m += 1
+        # keep the vectors no other covers (of equal ones the first): a is dropped when an earlier vector covers it
+        # or a later one covers it and differs from it
         n = 0
         for i in range(m):
             a = kf[1, np.uint64(i)]
             keep = True
-            for j in range(m):
-                if j != i:
+            for j in range(i):
+                if _kf_covers(kf[1, np.uint64(j)], a):
+                    keep = False
+                    break
+            if keep:
+                for j in range(i + 1, m):
                     b = kf[1, np.uint64(j)]
-                    if _kf_covers(b, a) and (b != a or j < i):
+                    if b != a and _kf_covers(b, a):
                         keep = False
                         break
             if keep and n < KF_MAX:
