@@ -107,6 +107,7 @@ _NO_2 = np.zeros((1, 1))
 
 
 def _op(st, cx, op, x=0, y=0, r=_NO_R, score=_NO_1, tiebreak=_NO_1, brk=_NO_2):
+    forward.warm_engine(cx)  # before forward_op first compiles the engine inline (once per process and game)
     return int(forward_op(st, cx, op, np.int64(x), np.int64(y), r, score, tiebreak, brk))
 
 

@@ -159,6 +159,26 @@ def _is(numba_type, classes) -> bool:
 
 
 _EXACT_REDRAW: set = set()  # state and context classes whose game registered its own redraw
+_PARTS: dict = {}  # context class -> (the game's new, its compile parts) (register's parts; warm_engine)
+_WARMED: set = set()  # context classes whose parts this process has warmed
+
+
+def warm_engine(cx) -> None:
+    """Before the first shared loop of a game compiles in this process: on a cold cache, compile the parts its
+    engine registered (``register(..., parts=...)``) on every core (``sim.core.parcompile.warm_parts``), so that
+    the loop, which compiles the engine inline, loads them instead of compiling them one after the other. Once
+    per process and context type; nothing for a game that registered none."""
+    entry = _PARTS.get(type(cx))
+    if entry is None or type(cx) in _WARMED:
+        return
+    _WARMED.add(type(cx))
+    import numba
+
+    from .parcompile import warm_parts
+
+    new, parts = entry
+    st = new(cx, 2, np.zeros((0, 1), dtype=np.int64))  # an example state: its numba type is the loop's
+    warm_parts(parts, (numba.typeof(st), numba.typeof(cx), types.int64, types.int64))
 
 
 def exact_redraw(st_or_cx) -> bool:
@@ -168,12 +188,17 @@ def exact_redraw(st_or_cx) -> bool:
     return cls in _EXACT_REDRAW
 
 
-def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, result, redraw=None) -> None:
+def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, result, redraw=None, parts=()) -> None:
     """Bind a game's forward-model functions (numba functions) to the shared ``fm_*`` names for its state
     and context classes (``NamedTuple`` types). Call once, at import of the game's engine. ``redraw`` (optional,
     ``redraw(st, cx, r)``): see ``fm_redraw``; without it ``fm_redraw`` re-deals for the seat to move with
-    ``determinise`` (nothing when no decision is pending)."""
+    ``determinise`` (nothing when no decision is pending). ``parts`` (optional, for an engine the shared loop
+    compiles inline rather than behind :func:`step_pointer`): groups of the engine's functions that take
+    ``(st, cx)``, then at most two integers (``apply(st, cx, i)``), of about equal compile time; see
+    :func:`warm_engine`."""
     ours = (state_cls, ctx_cls)
+    if parts:
+        _PARTS[ctx_cls] = (new, parts)
     if redraw is not None:
         _EXACT_REDRAW.update(ours)
 

@@ -120,13 +120,14 @@ class Cold:
             self.helpers.append(proc)
 
     def finish(self) -> None:
-        """Compile the first part here, wait for the helpers, then ``dispatcher`` itself."""
+        """Compile the first part here, wait for the helpers, then ``dispatcher`` itself (None: only the parts)."""
         if self.parts:
             _compile_all(self.parts[0])
         for proc in self.helpers:
             proc.wait()
         self.helpers = []
-        self.dispatcher.compile(self.sig)
+        if self.dispatcher is not None:
+            self.dispatcher.compile(self.sig)
 
 
 def lock_name(dispatcher, sig) -> str:
@@ -153,6 +154,26 @@ def compile_split(dispatcher, sig, parts) -> None:
             job.finish()
         else:
             dispatcher.compile(sig)
+
+
+def warm_parts(parts, types: tuple) -> None:
+    """Compile ``parts`` (groups of functions that take a prefix of the argument types ``types``) into the cache
+    before a caller that needs them all compiles: on a cold cache with spare cores, the groups after the first in
+    helper processes while this process compiles the first; the caller then loads them. Nothing when they are
+    cached, when there is one core, or when fewer than two groups are cold (the caller compiles them as before).
+    For a game whose engine the shared loop compiles inline (``sim.core.forward.register``'s ``parts``)."""
+    jobs = [[(fn, _arg_types(fn, types)) for fn in part] for part in parts if part]
+    if processes() <= 1 or sum(not all(is_cached(fn, t) for fn, t in part) for part in jobs) < 2:
+        return
+    from .numba_cache import cache_lock
+
+    name = "|".join(f"{fn.py_func.__module__}.{fn.py_func.__qualname__}" for part in jobs for fn, _ in part)
+    with cache_lock("locks/" + hashlib.sha256(f"{name}|{types}".encode()).hexdigest()[:20] + ".lock"):
+        if sum(not all(is_cached(fn, t) for fn, t in part) for part in jobs) < 2:
+            return  # another process compiled them meanwhile
+        job = Cold(None, types, parts)
+        job.start()
+        job.finish()
 
 
 def _helper_main() -> None:

@@ -117,8 +117,9 @@ def search_function(cx, lineup, np_, ncat):
     """The search as a function pointer for ``play_game`` (argument ``srch``): the rollout search if an entry of
     ``lineup`` is a search bot, another registered algorithm's step (:func:`register_search`) if one uses it, else
     a stub, so that a run without search bots never compiles the search."""
-    from .forward import step_pointer
+    from .forward import step_pointer, warm_engine
 
+    warm_engine(cx)  # every shared loop takes its search from here: its engine's parts first, on every core
     st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
     fn = search_step if algos else no_search

@@ -515,7 +515,17 @@ step = njit(cache=True, error_model="numpy", _nrt=False)(_step)
 def step_function(eng):
     """``step`` for the engine context ``eng`` as a function pointer (sim.core.forward.step_pointer)."""
     st = GRState(np.zeros(1, dtype=STATE_DTYPE), np.zeros((0, 7), dtype=np.int64), np.zeros(2, dtype=np.int64))
-    return forward.step_pointer(step, st, eng, 0)
+    return forward.step_pointer(step, st, eng, 0, parts=COMPILE_PARTS)
+
+
+# Functions of ``step``'s tree that take a prefix of its arguments, in two groups of about equal compile time (a cold
+# compile's events, 2026-12-07: drawing and placing's evaluation with the game's end and set-up ~11 s, the follower
+# actions ~9 s of the tree's ~25 s): on a cold cache the first is compiled by this process, the second by a helper
+# process on the other core (sim.core.parcompile), and ``step`` then loads both from the cache.
+COMPILE_PARTS = (
+    (draw_tile, end_game, set_table),
+    (act, list_actions),
+)
 
 
 def make_ctx(tab):
