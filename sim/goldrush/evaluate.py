@@ -509,10 +509,10 @@ def add_lone(lone, s, row):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def eval_placement(r, cxt, rot, inst, me, P, emean, farmers, has_supply, my_tent_root, row, nc):
-    """The feature row of placing ``inst`` at the cell whose neighbour table is ``r.nb`` turned ``rot``, with
-    ``nc`` contacts listed (a look-ahead: the merged features are computed beside the union-find, which is not
-    changed)."""
+def eval_placement(r, cxt, inst, me, P, emean, farmers, has_supply, my_tent_root, row, nc):
+    """The feature row of placing ``inst`` with the ``nc`` contacts listed in ``r.sc_*`` (one cell, one rotation:
+    ``neighbour_contacts``); a look-ahead: the merged features are computed beside the union-find, which is not
+    changed."""
     gs = r.gs
     grp = r.grp
     tch = r.tch
@@ -581,7 +581,7 @@ def eval_placements(r, cxt, n, inst, me, P, emean):
                 r.nd, r.pl, r.board, B, pos, cxt.edge_seg, cxt.half_seg, me, P, pr, emean, farmers, r.nb, r.nbv, r.nbo
             )
         nc = neighbour_contacts(r.nb, inst, r.moves[i, 1], cxt.edge_seg, cxt.half_seg, r.sc_s, r.sc_r, r.sc_e, r.sc_k)
-        eval_placement(r, cxt, r.moves[i, 1], inst, me, P, emean, farmers, has_supply, my_tent_root, r.feats[i], nc)
+        eval_placement(r, cxt, inst, me, P, emean, farmers, has_supply, my_tent_root, r.feats[i], nc)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
