@@ -70,6 +70,8 @@ class RunPlan:
     bots: tuple[str, ...]
     lineups: Mapping[int, Lineup]  # per player count, built once
     bot_weights: Mapping[str, dict[str, float]]  # each bot's weights, as run.json records them
+    # the bots' own weights at a player count of the run (a bot config's [bots.NAME.players.P]): bot -> count -> weights
+    bot_weights_by_players: Mapping[str, dict[str, dict[str, float]]]
     rotate: bool
     bot_configs: tuple[str, ...]
     seed: int
@@ -231,6 +233,13 @@ def plan_run(cfg: RunConfig) -> RunPlan:
         bots=bots,
         lineups=MappingProxyType(lineups),
         bot_weights=MappingProxyType({b: known[b].weights_dict() for b in dict.fromkeys(bots)}),
+        bot_weights_by_players=MappingProxyType(
+            {
+                b: {str(p): known[b].weights_dict(p) for p in sorted(cfg.players) if known[b].own_weights_at(p)}
+                for b in dict.fromkeys(bots)
+                if any(known[b].own_weights_at(p) for p in cfg.players)
+            }
+        ),
         rotate=bool(cfg.rotate),
         bot_configs=bot_configs,
         seed=cfg.seed,

@@ -71,7 +71,7 @@ def _signals_held():
 
 
 #: run.json keys that must match for --resume to add to a run directory
-RESUME_KEYS = ("game", "params", "bots", "bot_weights", "seed", "players", "games", "rotate")
+RESUME_KEYS = ("game", "params", "bots", "bot_weights", "bot_weights_by_players", "seed", "players", "games", "rotate")
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,7 @@ def _play(plan: RunPlan, out: Path | None, lock: rundir.RunLock | None = None) -
         "notes": list(game.notes(values)),
         "bots": list(plan.bots),
         "bot_weights": {b: dict(w) for b, w in plan.bot_weights.items()},
+        **({"bot_weights_by_players": dict(plan.bot_weights_by_players)} if plan.bot_weights_by_players else {}),
         "lineups": {},
         "players": list(plan.players),
         "rotate": plan.rotate,
@@ -299,10 +300,10 @@ def _claim_out(
         previous = rundir.read_meta(out)
     except MeeplabError as exc:
         raise MeeplabError(f"--resume: {exc}; use --force to replace the run") from None
-    for key in RESUME_KEYS:
-        if previous.get(key) != json.loads(json.dumps(meta[key])):
+    for key in RESUME_KEYS:  # a key the run does not record (bot_weights_by_players) must be absent from both
+        if previous.get(key) != json.loads(json.dumps(meta.get(key))):
             raise MeeplabError(
-                f"--resume: {out} holds a different run ({key} {previous.get(key)!r}, now {meta[key]!r}); "
+                f"--resume: {out} holds a different run ({key} {previous.get(key)!r}, now {meta.get(key)!r}); "
                 "give the same arguments, or --force to replace it"
             )
     _check_data_game(out, plan.game.id)

@@ -212,7 +212,13 @@ def tune(
             f"bot '{bot}' has no weights to tune (tune works on a bot with weights, e.g. heuristic, or on a search "
             f"bot's options, e.g. ismcts)"
         )
-    w0 = np.array(spec.weights, dtype=np.float64)
+    own = [p for p in players if spec.own_weights_at(p)]
+    if own and len(players) > 1:
+        raise MeeplabError(
+            f"bot '{bot}' has weights of its own at {', '.join(map(str, own))} players: tune it at one player count "
+            f"at a time (--players {own[0]})"
+        )
+    w0 = np.array(spec.weights_at(players[0] if own else None), dtype=np.float64)
     names = [n for n in spec.weight_names if n in bounds]
     if only:
         names = [n for n in names if any(n == pat or fnmatch.fnmatch(n, pat) for pat in only)]
@@ -319,10 +325,12 @@ def tune(
 
 def variant_toml(
     res: TuneResult, name: str, base: str, command: str, vs: list[str], players: list[int], budget: int,
-    fitted_at: dict[str, Any] | None = None,
+    fitted_at: dict[str, Any] | None = None, per_count: bool = False,
 ) -> str:  # fmt: skip
     """The TOML variant (``[bots.NAME]``) with a comment that says how it was made and how good it is, and the
-    rules it was tuned at (``fitted_at``: the parameters changed from the defaults; None: {}, the defaults)."""
+    rules it was tuned at (``fitted_at``: the parameters changed from the defaults; None: {}, the defaults).
+    ``per_count``: the tuned weights are the variant's at the tuned player counts only (``[bots.NAME.players.P]``);
+    at any other count it plays ``base``'s own."""
     lines = [
         f"# Made by: {command}" if command else "# Made by meeplab tune",
         f"# Tuned: {base}'s weights by CMA-ES, {res.generations} generation(s), {res.games_played:,} games "
@@ -344,12 +352,21 @@ def variant_toml(
                 f"#   {p} players, {d['games']:,} games: win share {d['share']:.3f} [{lo:.3f}, {hi:.3f}], "
                 f"untuned {d['base_share']:.3f} [{blo:.3f}, {bhi:.3f}], fair share {d['fair']:.3f}"
             )
-    desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({', '.join(map(str, players))} players)"
+    counts = ", ".join(map(str, players))
+    desc = f"{base} with weights tuned by CMA-ES against {', '.join(vs)} ({counts} players)"
+    if per_count:
+        lines.append(f"# The tuned weights play at {counts} players only; at any other count {base}'s own.")
+        desc = f"{base}, with weights tuned by CMA-ES against {', '.join(vs)} at {counts} players"
     weights = {str(k): float(v) for k, v in zip(res.names, res.best) if not is_shape(str(k))}
     from meeplab.sim.core.params import set_text
 
     at = {str(k): set_text(v) for k, v in (fitted_at or {}).items()}
-    table = {"bots": {name: {"base": base, "description": desc, "fitted_at": at, "weights": weights}}}
+    bot: dict[str, Any] = {"base": base, "description": desc, "fitted_at": at}
+    if per_count:
+        bot["players"] = {str(p): weights for p in players}
+    else:
+        bot["weights"] = weights
+    table = {"bots": {name: bot}}
     comments = "".join(line.replace("\n", " ") + "\n" for line in lines)  # a name never breaks out of a comment
     return comments + tomli_w.dumps(table)
 

@@ -31,7 +31,7 @@ def games_cmd():
     "bot_configs",
     multiple=True,
     type=click.Path(),
-    help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights]).",
+    help="TOML file defining tuned variants ([bots.NAME] base=..., [bots.NAME.weights], [bots.NAME.players.P]).",
 )
 @click.option("--weights", "show_weights", is_flag=True, help="Also print each bot's weights.")
 def bots_cmd(game, bot_configs, show_weights):
@@ -47,6 +47,12 @@ def bots_cmd(game, bot_configs, show_weights):
         if show_weights and spec.weights:
             for k, v in spec.weights_dict().items():
                 click.echo(f"    {k} = {v:g}")
+            for p, _ in spec.by_players:  # its own weights at a player count: those that differ
+                at, every = spec.weights_dict(p), spec.weights_dict()
+                click.echo(f"  at {p} players ([bots.{name}.players.{p}]):")
+                for k, v in at.items():
+                    if v != every[k]:
+                        click.echo(f"    {k} = {v:g}")
     for line in PLUGIN_PROBLEMS:
         click.echo(f"broken plugin: {line}")
     from meeplab.analysis.rungs import rung_text

@@ -95,6 +95,12 @@ from meeplab.sim.core.files import atomic_write
     default=None,
     help="Name of the variant written (default: tuned; a search bot's: BOT-tuned, e.g. ismcts-tuned).",
 )
+@click.option(
+    "--per-count",
+    is_flag=True,
+    help="The tuned weights are the variant's at the --players counts only ([bots.NAME.players.P]); at any other "
+    "count it plays BOT's own (a bot tuned for 2 players keeps its 3-5).",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Rule parameter override (repeatable).")
 @click.option("--params", "params_file", type=click.Path(), default=None, help="TOML file of parameter overrides.")
@@ -122,6 +128,7 @@ def tune_cmd(
     final_games,
     only,
     name,
+    per_count,
     seed,
     sets,
     params_file,
@@ -145,6 +152,10 @@ def tune_cmd(
       meeplab run schweinebande --bot-config tuned.toml --bots tuned,heuristic --players 3 --out runs/t
       meeplab tune goldrush --bot ismcts --weights c,epsilon,bias --vs rollout --players 2 --budget 3000 \\
           --games-per-eval 40 --out ismcts-tuned.toml
+      meeplab tune hacienda --bot learned --vs tuned,learned --players 2 --per-count --out learned-2p.toml
+
+    A bot with weights of its own at a player count ([bots.NAME.players.P] in its TOML) is tuned at one count
+    at a time, from its weights there.
     """
     import numba
 
@@ -196,7 +207,9 @@ def tune_cmd(
             progress=tick,
             only=parse_bots(only) if only else None,
         )
-    text = variant_toml(res, name, bot, command_line(), field, counts, budget, g.params.changed(values))
+    text = variant_toml(
+        res, name, bot, command_line(), field, counts, budget, g.params.changed(values), per_count=per_count
+    )
     write_variant(out_path, text, force=True)
     if res.final:
         f = res.final

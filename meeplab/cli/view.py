@@ -56,8 +56,9 @@ def _from_run(run_dir: Path, index, players, bot_configs, max_steps):
     for b in bots:
         if b not in known:
             raise MeeplabError(f"{run_dir}: the run's bot '{b}' is not known here; pass its --bot-config FILE")
-        want = meta.get("bot_weights", {}).get(b)
-        if want is not None and known[b].weights_dict() != want:
+        want = meta.get("bot_weights", {}).get(b)  # its weights at this count: its own there, if the run had them
+        want = meta.get("bot_weights_by_players", {}).get(b, {}).get(str(players), want)
+        if want is not None and known[b].weights_dict(players) != want:
             raise MeeplabError(
                 f"{run_dir}: bot '{b}' has other weights here than in the run; pass the run's --bot-config FILE"
             )

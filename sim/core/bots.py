@@ -236,9 +236,24 @@ class BotSpec:
     # the rule parameters its weights were fitted at, as (name, value) pairs changed from the defaults (() = the
     # default rules); None = not fitted to any rules (a hand-written bot, or one whose file does not say)
     fitted_at: tuple | None = None
+    # weights at particular player counts, as (count, weights) pairs in weight_names' order: a bot config's
+    # ``[bots.NAME.players.P]`` (a bot tuned or learned for one count keeps its others); () = the same at every count
+    by_players: tuple = ()
 
-    def weights_dict(self) -> dict[str, float]:
-        return dict(zip(self.weight_names, self.weights))
+    def weights_at(self, n_players: int | None) -> tuple[float, ...]:
+        """The weights it plays with at ``n_players`` seats (``weights`` where no count of its own is given)."""
+        for p, w in self.by_players:
+            if p == n_players:
+                return w
+        return self.weights
+
+    def own_weights_at(self, n_players: int) -> bool:
+        """Whether it has weights of its own at ``n_players`` seats (``[bots.NAME.players.P]``)."""
+        return any(p == n_players for p, _ in self.by_players)
+
+    def weights_dict(self, n_players: int | None = None) -> dict[str, float]:
+        """Its weights by name, at ``n_players`` seats (None: those of every count without its own)."""
+        return dict(zip(self.weight_names, self.weights_at(n_players)))
 
 
 @dataclass
@@ -446,22 +461,13 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
         if entry.base not in bots:
             raise MeeplabError(f"bot config {path}: [bots.{name}] has unknown base bot '{entry.base}' for {game}")
         base = bots[entry.base]
-        w = base.weights_dict()
-        for k, v in entry.weights.items():
-            if is_shape(k) and base.base == "policy":
-                raise MeeplabError(
-                    f"bot config {path}: bot '{name}' sets '{k}', part of the policy's shape, which the game declares"
-                )
-            if k not in w:
-                names = [n for n in w if not is_shape(n)]
-                known = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "") or "none"
-                close = difflib.get_close_matches(k, list(w), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise MeeplabError(
-                    f"bot config {path}: bot '{name}' sets unknown weight '{k}'{hint} (weights of {entry.base}: "
-                    f"{known})"
-                )
-            w[k] = float(v)
+        w = _set_weights(base.weights_dict(), entry.weights, base, name, entry.base, path)
+        counts = sorted({p for p, _ in base.by_players} | {_player_count(k, game, name, path) for k in entry.players})
+        by_players = []
+        for p in counts:  # a count's own weights: the base's at that count, then the variant's, then its own there
+            at = _set_weights(base.weights_dict(p), entry.weights, base, name, entry.base, path)
+            at = _set_weights(at, entry.players.get(str(p), {}), base, name, entry.base, path)
+            by_players.append((p, tuple(at.values())))
         bots[name] = BotSpec(
             name=name,
             base=base.base,
@@ -475,9 +481,41 @@ def _add_variants(bots: dict[str, BotSpec], path: Path, game: str) -> list[str]:
             search=base.search,
             policy=_variant_policy(entry.policy, base, name, path),
             fitted_at=None if entry.fitted_at is None else tuple(sorted(entry.fitted_at.items())),
+            by_players=tuple(by_players),
         )
         added.append(name)
     return added
+
+
+def _set_weights(w: dict[str, float], values, base: BotSpec, name: str, base_name: str, path: Path) -> dict:
+    """``w`` with bot config ``path``'s ``values`` for variant ``name`` of ``base``: each a weight ``base`` has and
+    not the policy's shape (one line naming the weight, and the closest name, otherwise)."""
+    w = dict(w)
+    for k, v in values.items():
+        if is_shape(k) and base.base == "policy":
+            raise MeeplabError(
+                f"bot config {path}: bot '{name}' sets '{k}', part of the policy's shape, which the game declares"
+            )
+        if k not in w:
+            names = [n for n in w if not is_shape(n)]
+            known = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "") or "none"
+            close = difflib.get_close_matches(k, list(w), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise MeeplabError(
+                f"bot config {path}: bot '{name}' sets unknown weight '{k}'{hint} (weights of {base_name}: {known})"
+            )
+        w[k] = float(v)
+    return w
+
+
+def _player_count(key: str, game: str, name: str, path: Path) -> int:
+    """The player count of a ``[bots.NAME.players.KEY]`` table (the schema let only 1-99 through): one the game
+    seats."""
+    p = int(key)
+    most = _SEATS.get(game)
+    if most is not None and p > most:
+        raise MeeplabError(f"bot config {path}: bot '{name}' sets weights at {p} players; {game} seats at most {most}")
+    return p
 
 
 def _variant_policy(policy: str | None, base: BotSpec, name: str, path: Path) -> str:
@@ -503,7 +541,7 @@ def search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     """The engine's search configuration (sim.core.forward S_*) for a search bot's weights at ``n_players``."""
     if spec.search in SEARCH_PLUGINS:
         return SEARCH_PLUGINS[spec.search][1](spec, n_players)
-    w = spec.weights_dict()  # every search weight is there (_module_bot fills the defaults, variants inherit them)
+    w = spec.weights_dict(n_players)  # every search weight is there (_module_bot fills the defaults, variants inherit)
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = SEARCH_ALGOS[spec.search]
     if w["grow"] < 0:
@@ -573,7 +611,7 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
     reads = np.zeros(n_entries, dtype=np.int64)
     fns = []
     for i, s in enumerate(players):
-        weights[i, : len(s.weights)] = s.weights
+        weights[i, : len(s.weights)] = s.weights_at(n_players)
         reads[i] = s.reads
         try:
             fns.append(ready_bot(s.choose))

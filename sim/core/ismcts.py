@@ -153,7 +153,7 @@ def tree_bytes(iterations: int, candidates: int) -> int:
 
 def ismcts_row(spec, n_players: int) -> np.ndarray:
     """The engine's search configuration (``sim.core.forward`` S_*) of an ``ismcts`` bot at ``n_players`` seats."""
-    w = spec.weights_dict()
+    w = spec.weights_dict(n_players)
     name = spec.name
     row = np.zeros(S_WIDTH, dtype=np.float64)
     row[S_ALGO] = Algo.ISMCTS

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .errors import MeeplabError
 
@@ -308,6 +308,16 @@ Players = Annotated[int, Field(ge=1, le=MAX_SEATS)]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
+def _player_count_key(v: str) -> str:
+    if not re.fullmatch(r"[1-9][0-9]?", v):
+        raise ValueError(f"must be a player count (a whole number from 1), got {v!r}")
+    return v
+
+
+# a player count as a TOML key (``[bots.NAME.players.2]``)
+PlayerCountKey = Annotated[str, AfterValidator(_player_count_key)]
+
+
 def _as_tuple(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
 
@@ -418,6 +428,9 @@ class ExperimentFile(Strict):
 # -- bot-config files ---------------------------------------------------------------------------------------------
 
 
+WeightTable = Annotated[dict[Name, Finite], Field(max_length=MAX_ENTRIES)]
+
+
 class BotVariant(Strict):
     """``[bots.NAME]`` of a bot-config file: a registered bot with other weights (and a search bot's policy)."""
 
@@ -427,7 +440,9 @@ class BotVariant(Strict):
     # the rule parameters the weights were fitted at (meeplab tune / learn write it): those changed from the
     # defaults, {} = the default rules; absent = not fitted to any rules
     fitted_at: Annotated[dict[Name, Any], Field(max_length=MAX_ENTRIES)] | None = None
-    weights: Annotated[dict[Name, Finite], Field(max_length=MAX_ENTRIES)] = {}
+    weights: WeightTable = {}
+    # weights at one player count (``[bots.NAME.players.2]``): over ``weights``, at that count only
+    players: Annotated[dict[PlayerCountKey, WeightTable], Field(max_length=MAX_SEATS)] = {}
 
 
 class BotConfigFile(Strict):
@@ -463,6 +478,7 @@ class RunMeta(BaseModel):
     params_changed: Annotated[dict[Name, Any], Field(max_length=MAX_ENTRIES)] = {}
     bots: Annotated[list[Name], Field(max_length=MAX_SEATS)] = []
     bot_weights: dict[Name, dict[Name, Finite]] = {}
+    bot_weights_by_players: dict[Name, dict[Name, dict[Name, Finite]]] = {}
     lineups: dict[Name, Annotated[list[Name], Field(max_length=MAX_SEATS)]] = {}
     players: Annotated[list[Players], Field(max_length=MAX_SEATS)] = []
     rotate: bool = False
