@@ -20,7 +20,7 @@ def test_a_what_if_away_from_a_bots_rules_says_so(tmp_path, capsys):
     base = ["compare", "hacienda", "-p", "3", "-n", "50", "--dry-run", "--out", str(tmp_path / "c")]
     code, _, se = run_cli([*base, "--set", "water_price=6"], capsys)
     assert code == 0, se
-    assert "bot 'tuned' was fitted at the default rules; these rules change water_price" in se
+    assert "bot 'learned' was fitted at the default rules; these rules change water_price" in se  # the default
     code, _, se = run_cli([*base, "--set", "water_price=6", "--bots", "heuristic"], capsys)
     assert code == 0 and "fitted at" not in se  # hand-written: not fitted to any rules
     code, _, se = run_cli(["run", "hacienda", "-p", "3", "-n", "50", "--dry-run", "--out", str(tmp_path / "r")], capsys)

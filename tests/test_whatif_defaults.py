@@ -12,7 +12,7 @@ from meeplab.sim.core.bots import available, default_lineup
 from meeplab.sim.core.registry import games
 
 #: the games whose learned bot beats tuned at every player count (docs/bots-and-search.md): their default lineup
-LEARNED_DEFAULT: tuple[str, ...] = ()
+LEARNED_DEFAULT: tuple[str, ...] = ("hacienda",)
 
 
 def test_default_lineup_is_the_strongest_fast_bot_each_game_declares(monkeypatch):
@@ -37,8 +37,9 @@ def test_default_lineup_is_the_strongest_fast_bot_each_game_declares(monkeypatch
     fresh()
     assert default_lineup("schweinebande") == "tuned"
     # a declared lineup whose bot is missing falls back to tuned, then to greedy
-    monkeypatch.setitem(bots_mod._DEFAULT_LINEUPS, "hacienda", "nosuchbot")
-    assert default_lineup("hacienda") == "tuned"
+    monkeypatch.setattr(pkg, "DEFAULT_LINEUP", "nosuchbot", raising=False)
+    fresh()
+    assert default_lineup("schweinebande") == "tuned"
     real = bots_mod.discover
     monkeypatch.setattr(bots_mod, "discover", lambda g: {k: v for k, v in real(g).items() if k != "tuned"})
     assert default_lineup("schweinebande") == "greedy"  # a game without a tuned bot
