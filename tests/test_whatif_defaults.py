@@ -12,7 +12,7 @@ from meeplab.sim.core.bots import available, default_lineup
 from meeplab.sim.core.registry import games
 
 #: the games whose learned bot beats tuned at every player count (docs/bots-and-search.md): their default lineup
-LEARNED_DEFAULT: tuple[str, ...] = ("hacienda",)
+LEARNED_DEFAULT: tuple[str, ...] = ("acbas", "hacienda")
 
 
 def test_default_lineup_is_the_strongest_fast_bot_each_game_declares(monkeypatch):

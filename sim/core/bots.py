@@ -417,7 +417,7 @@ def default_lineup(game: str) -> str:
     game's strategies package declares in its ``__init__.py`` (the built-in package's, else a plugin package's),
     where every bot of it exists; else ``tuned`` where the game ships it; else ``greedy``. A game declares
     ``learned`` once its learned bot meets issue 56's bar (stronger than ``tuned`` at every player count and near
-    the search; docs/bots-and-search.md): Hacienda does."""
+    the search; docs/bots-and-search.md): Hacienda and ACBAS do."""
     bots = discover(game)
     declared = _DEFAULT_LINEUPS.get(game, "")
     if declared and all(b.strip() in bots for b in declared.split(",")):
