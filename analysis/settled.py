@@ -7,7 +7,9 @@ ladder directories (:func:`from_ladder`, :func:`write_settled`), the one command
 
 :func:`disagreements` is what a run's report and ``meeplab run``'s stdout say: a run at the default rules, every seat
 the same bot, whose seat win rates lie outside the settled ones (an interval that does not overlap the settled
-interval of the same seat) is told "treat this as a bot artefact; the settled finding is ..."; a run away from the
+interval of the same seat) is told "treat this as a bot artefact; the settled finding is ...", unless the file names
+that bot as disputing the finding (``[players.N.disputed]``: a bot no weaker than the settling one), when it is told
+that which finding holds is open; a run away from the
 default rules is told to confirm its seat findings with strong bots, since the settled ones hold at the default
 rules only.
 """
@@ -53,6 +55,9 @@ class Settled:
     lo: tuple[float, ...]
     hi: tuple[float, ...]
     finding: str
+    # bots that dispute the finding as (bot, what it finds and why it counts) pairs, written by hand in the file's
+    # ``[players.N.disputed]`` table: a bot no weaker than the settling one whose self-play disagrees (docs/findings.md)
+    disputed: tuple = ()
 
     def seats_text(self) -> str:
         return ", ".join(f"seat {i + 1} {w:.3f} [{a:.3f}, {b:.3f}]" for i, (w, a, b) in enumerate(zip(*self.rates())))
@@ -123,6 +128,7 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
                 lo=tuple(float(x) for x in row["lo"]),
                 hi=tuple(float(x) for x in row["hi"]),
                 finding=str(row["finding"]),
+                disputed=_disputed(row.get("disputed", {}), f"{where}: [players.{key}.disputed]"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise MeeplabError(f"{where}: [players.{key}] lacks or mistypes a field ({exc})") from None
@@ -140,6 +146,15 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
             )
         out[p] = item
     return out
+
+
+def _disputed(table: Any, where: str) -> tuple:
+    """``[players.N.disputed]``: bot name -> one line of text (at most 600 characters), or a one-line refusal."""
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and k and isinstance(v, str) and v and len(v) <= 600 for k, v in table.items()
+    ):
+        raise MeeplabError(f"{where}: must map bot names to one line of text each (at most 600 characters)")
+    return tuple((k, " ".join(v.split())) for k, v in table.items())
 
 
 def load_settled(spec) -> dict[int, Settled]:
@@ -225,6 +240,13 @@ def disagreements(
     ]
     if not off:
         return []
+    dispute = dict(item.disputed).get(bots[0])
+    if dispute is not None:  # a bot the file names as no weaker than the settling one: an open question
+        return [
+            f"{players} players: {', '.join(off)} disagrees with the settled seat finding ({item.verdict}; {item.bot}, "
+            f"{item.games:,} games: {item.finding}: {item.seats_text()}), and {bots[0]} disputes it: {dispute}. "
+            f"Which holds is open: confirm a seat finding that matters with --bots {item.bot} (docs/findings.md)"
+        ]
     return [
         f"{players} players: {', '.join(off)} disagrees with the settled seat finding: treat this as a bot artefact "
         f"of {bots[0]}; the settled finding ({item.verdict}; {item.bot}, {item.games:,} games) is {item.finding}"

@@ -6,7 +6,9 @@
 Each ladder directory gives, per player count it played, its strongest rung's self-play seat win rates with their
 95 % intervals, the verdict of its two strongest rungs and a finding in words; a later directory replaces an earlier
 one's player counts. The file is written into the game's own folder (``--out`` elsewhere), its header naming the
-ladder commands. Bad input (an unknown game, a folder that is no ladder) is one line and exit 2.
+ladder commands; the hand-written ``[players.N.disputed]`` notes of the file it replaces are kept for the counts it
+writes again (and named on stderr, to be checked). Bad input (an unknown game, a folder that is no ladder) is one
+line and exit 2.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         out = Path(args.out) if args.out else settled_path(spec)
         if out is None:
             raise MeeplabError(f"{spec.id}: its package folder cannot be found; give --out")
+        for p, table in _disputes(out).items():  # hand-written: kept for the counts written again
+            if p in found:
+                found[p]["disputed"] = table
+                print(f"settled.py: kept {out}'s disputed notes at {p} players ({', '.join(table)}): check that they "
+                      "still hold", file=sys.stderr)  # fmt: skip
         header = [
             f"The settled seat findings of {spec.title} (docs/findings.md): per player count, the strongest ladder "
             "rung's",
@@ -55,6 +62,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"settled findings of {spec.id} at {', '.join(map(str, sorted(found)))} players -> {out}")
     return 0
+
+
+def _disputes(path: Path) -> dict[int, dict[str, str]]:
+    """The ``[players.N.disputed]`` tables of the settled file at ``path`` ({} when there is none or it is not
+    readable: the new file is written whole)."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    out = {}
+    for key, row in (data.get("players") or {}).items():
+        if isinstance(row, dict) and isinstance(row.get("disputed"), dict) and str(key).isdigit():
+            out[int(key)] = row["disputed"]
+    return out
 
 
 if __name__ == "__main__":

@@ -73,16 +73,19 @@ def test_scripts_settled_writes_the_file_from_a_ladder(tmp_path, capsys):
     code, _, se = run_cli(["ladder", "schweinebande", "--players", "2", "--bots", "greedy,heuristic", "--games", "80",
                            "--threads", "1", "-q", "--out", str(lad)], capsys)  # fmt: skip
     assert code == 0, se
-    out = tmp_path / "settled.toml"
+    out = tmp_path / "settled.toml"  # the file it replaces has a hand-written dispute at 2 players: kept, and said
+    out.write_text('[players.2]\nverdict = "settled"\n[players.2.disputed]\nlearned = "finds seat 2 short"\n')
     got = subprocess.run(
         [sys.executable, "scripts/settled.py", "schweinebande", str(lad), "--out", str(out)], capture_output=True,
         text=True,
     )  # fmt: skip
     assert got.returncode == 0, got.stderr
+    assert "kept" in got.stderr and "disputed notes at 2 players (learned): check that they still hold" in got.stderr
     import tomllib
 
     found = sd.parse_settled(tomllib.loads(out.read_text()), "t")
     assert list(found) == [2] and found[2].bot == "heuristic" and found[2].games == 80
+    assert found[2].disputed == (("learned", "finds seat 2 short"),)
     assert "Made by python scripts/settled.py from the ladders of:\n#   meeplab " in out.read_text()
     bad = subprocess.run([sys.executable, "scripts/settled.py", "schweinebande", str(tmp_path)], capture_output=True,
                          text=True)  # fmt: skip
@@ -117,3 +120,21 @@ def test_a_finding_without_seat_effect_says_what_it_rules_out():
     assert hac[3].margin_text() == "no seat effect found; cannot rule out ±7.4 points" and hac[2].margin_text() == ""
     said = sd.disagreements(hac, 3, ["tuned"], True, [(0.41, 0.43), (0.30, 0.32), (0.25, 0.28)])
     assert len(said) == 1 and "(no seat effect found; cannot rule out ±7.4 points)" in said[0]
+
+
+def test_a_bot_the_file_names_as_disputing_the_finding_is_told_the_question_is_open(tmp_path):
+    """Hacienda's default learned beats ismcts at 3 players and finds the third seat short: its runs are not told
+    that their finding is a bot artefact, other bots' runs still are; a stranger's disputed table is one line."""
+    found = sd.load_settled(get_game("hacienda"))
+    assert [b for b, _ in found[3].disputed] == ["learned"] and found[2].disputed == ()
+    seats = [(0.361, 0.374), (0.366, 0.379), (0.254, 0.266)]
+    mine = sd.disagreements(found, 3, ["learned"], True, seats)
+    assert len(mine) == 1 and "bot artefact" not in mine[0] and "learned disputes it: it beats ismcts here" in mine[0]
+    assert "seat 3 [0.254, 0.266]" in mine[0] and "Which holds is open" in mine[0] and "--bots ismcts" in mine[0]
+    other = sd.disagreements(found, 3, ["tuned"], True, seats)
+    assert "bot artefact of tuned" in other[0]
+    good = {"verdict": "settled", "bot": "x", "games": 10, "win": [0.5, 0.5], "lo": [0.4, 0.4], "hi": [0.6, 0.6],
+            "finding": "fair"}  # fmt: skip
+    for bad in ({"learned": 3}, {"learned": ""}, {"": "text"}, "learned", {"learned": "x" * 601}):
+        with pytest.raises(MeeplabError, match=r"\[players.2.disputed\]: must map bot names to one line of text"):
+            sd.parse_settled({"players": {"2": {**good, "disputed": bad}}}, "f")
