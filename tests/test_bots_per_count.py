@@ -135,3 +135,18 @@ def test_bots_weights_prints_a_counts_own_weights(tmp_path, capsys):
     assert (
         mine.split("  at 2 players ([bots.mine.players.2]):\n", 1)[1] == "    collect.pigs = -3\n    farm.points = 2.5"
     )
+
+
+def test_a_search_bot_plays_its_counts_own_budget(tmp_path):
+    """rollout's and ismcts's budgets at one player count: the search rows the engine gets at that count only."""
+    from meeplab.sim.core.forward import S_PERCAND, S_PLAYOUTS
+
+    cfg = tmp_path / "s.toml"
+    cfg.write_text(
+        "[bots.r]\nbase = 'rollout'\n[bots.r.weights]\ngrow = 0.0\nplayouts = 4\n[bots.r.players.3]\nplayouts = 7\n"
+        "[bots.i]\nbase = 'ismcts'\n[bots.i.weights]\ngrow = 0.0\nper_candidate = 2\n[bots.i.players.2]\n"
+        "per_candidate = 5\n"
+    )
+    rows = {p: make_lineup("schweinebande", ["r", "i"], p, True, [str(cfg)]).search for p in (2, 3)}
+    assert rows[2][0, S_PLAYOUTS] == 4 and rows[3][0, S_PLAYOUTS] == 7
+    assert rows[2][1, S_PERCAND] == 5 and rows[3][1, S_PERCAND] == 2
