@@ -30,6 +30,7 @@ __all__ = [
     "SETTLED_FILE",
     "Settled",
     "disagreements",
+    "disputed_notes",
     "from_ladder",
     "load_settled",
     "parse_settled",
@@ -128,7 +129,7 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
                 lo=tuple(float(x) for x in row["lo"]),
                 hi=tuple(float(x) for x in row["hi"]),
                 finding=str(row["finding"]),
-                disputed=_disputed(row.get("disputed", {}), f"{where}: [players.{key}.disputed]"),
+                disputed=disputed_notes(row.get("disputed", {}), f"{where}: [players.{key}.disputed]"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise MeeplabError(f"{where}: [players.{key}] lacks or mistypes a field ({exc})") from None
@@ -148,8 +149,9 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
     return out
 
 
-def _disputed(table: Any, where: str) -> tuple:
-    """``[players.N.disputed]``: bot name -> one line of text (at most 600 characters), or a one-line refusal."""
+def disputed_notes(table: Any, where: str) -> tuple:
+    """A ``[players.N.disputed]`` table (bot name -> one line of text, at most 600 characters) as (bot, text) pairs,
+    or a one-line refusal naming ``where``."""
     if not isinstance(table, dict) or not all(
         isinstance(k, str) and k and isinstance(v, str) and v and len(v) <= 600 for k, v in table.items()
     ):

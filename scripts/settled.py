@@ -66,17 +66,19 @@ def main(argv: list[str] | None = None) -> int:
 
 def _disputes(path: Path) -> dict[int, dict[str, str]]:
     """The ``[players.N.disputed]`` tables of the settled file at ``path`` ({} when there is none or it is not
-    readable: the new file is written whole)."""
+    readable: the new file is written whole); a table the findings' reader would refuse is refused here, in one line."""
     import tomllib
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
+    from meeplab.analysis.settled import disputed_notes
+
     out = {}
     for key, row in (data.get("players") or {}).items():
-        if isinstance(row, dict) and isinstance(row.get("disputed"), dict) and str(key).isdigit():
-            out[int(key)] = row["disputed"]
+        if isinstance(row, dict) and "disputed" in row and str(key).isdigit():  # checked as the findings' reader does
+            out[int(key)] = dict(disputed_notes(row["disputed"], f"{path}: [players.{key}.disputed]"))
     return out
 
 

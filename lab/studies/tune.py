@@ -218,7 +218,7 @@ def tune(
             f"bot '{bot}' has weights of its own at {', '.join(map(str, own))} players: tune it at one player count "
             f"at a time (--players {own[0]})"
         )
-    w0 = np.array(spec.weights_at(players[0] if own else None), dtype=np.float64)
+    w0 = np.array(spec.weights_at(players[0]), dtype=np.float64)  # its own there, else its weights (none of its own)
     names = [n for n in spec.weight_names if n in bounds]
     if only:
         names = [n for n in names if any(n == pat or fnmatch.fnmatch(n, pat) for pat in only)]
