@@ -107,6 +107,13 @@ def test_a_hostile_settled_finding_reaches_the_report_escaped(tmp_path, capsys, 
     html = build_report([out], tmp_path / "r.html").read_text()
     assert "Settled finding:" in html and "<script>alert(1)" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    # a hand-written dispute note reaches the page the same way: text, never markup
+    disputed = sd.Settled(2, "settled", "ismcts", 400, (0.5, 0.5), (0.49, 0.49), (0.51, 0.51), "fair",
+                          disputed=(("greedy", evil),))  # fmt: skip
+    monkeypatch.setattr(sd, "load_settled", lambda spec: {2: disputed})
+    html = build_report([out], tmp_path / "d.html").read_text()
+    assert "greedy disputes it: &lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<script>alert(1)" not in html and "<img src=x" not in html
 
 
 def test_a_finding_without_seat_effect_says_what_it_rules_out():
