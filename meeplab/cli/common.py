@@ -190,8 +190,8 @@ def run_options(fn):
             default=DEFAULT_BOTS,
             show_default=True,
             help="Bot per seat, comma-separated; fewer names than seats repeat cyclically. Default: the game's "
-            "default lineup, the strongest fast bot it declares (tuned in the four built-in games; else tuned where "
-            "shipped, else greedy); `meeplab bots GAME` names it.",
+            "default lineup, the strongest fast bot it declares (`meeplab bots GAME` names it; a game that declares "
+            "none: tuned where shipped, else greedy).",
         ),
         click.option(
             "--seed",
