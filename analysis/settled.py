@@ -11,7 +11,10 @@ interval of the same seat) is told "treat this as a bot artefact; the settled fi
 that bot as disputing the finding (``[players.N.disputed]``: a bot no weaker than the settling one), when it is told
 that which finding holds is open; a run away from the
 default rules is told to confirm its seat findings with strong bots, since the settled ones hold at the default
-rules only.
+rules only. A file may name a **fast check** (``[fast]``: ``bot`` and one line of ``note``, written by hand): a bot far
+cheaper than the searches whose self-play agrees with every finding of the file (docs/findings.md says how that was
+measured); both messages then offer it beside the settling bot, so that a designer can check seats at a fast bot's
+speed rather than a search's.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "Settled",
     "disagreements",
     "disputed_notes",
+    "fast_check",
     "from_ladder",
     "load_settled",
     "parse_settled",
@@ -59,6 +63,14 @@ class Settled:
     # bots that dispute the finding as (bot, what it finds and why it counts) pairs, written by hand in the file's
     # ``[players.N.disputed]`` table: a bot no weaker than the settling one whose self-play disagrees (docs/findings.md)
     disputed: tuple = ()
+    # the file's fast check as (bot, note), or (): a cheaper bot whose self-play agrees with every finding of the file
+    fast: tuple = ()
+
+    def fast_text(self, bots: list[str]) -> str:
+        """The offer of the fast check, "; a faster check: --bots NAME (note)", or "" (none, or it is the bot run)."""
+        if not self.fast or self.fast[0] in bots:
+            return ""
+        return f"; a faster check: --bots {self.fast[0]} ({self.fast[1]})"
 
     def seats_text(self) -> str:
         return ", ".join(f"seat {i + 1} {w:.3f} [{a:.3f}, {b:.3f}]" for i, (w, a, b) in enumerate(zip(*self.rates())))
@@ -111,6 +123,7 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
     what is wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("players"), dict):
         raise MeeplabError(f"{where}: no [players.N] tables")
+    fast = fast_check(data["fast"], f"{where}: [fast]") if "fast" in data else ()
     out: dict[int, Settled] = {}
     for key, row in data["players"].items():
         try:
@@ -130,6 +143,7 @@ def parse_settled(data: Any, where: str) -> dict[int, Settled]:
                 hi=tuple(float(x) for x in row["hi"]),
                 finding=str(row["finding"]),
                 disputed=disputed_notes(row.get("disputed", {}), f"{where}: [players.{key}.disputed]"),
+                fast=fast,
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise MeeplabError(f"{where}: [players.{key}] lacks or mistypes a field ({exc})") from None
@@ -157,6 +171,21 @@ def disputed_notes(table: Any, where: str) -> tuple:
     ):
         raise MeeplabError(f"{where}: must map bot names to one line of text each (at most 600 characters)")
     return tuple((k, " ".join(v.split())) for k, v in table.items())
+
+
+def fast_check(table: Any, where: str) -> tuple[str, str]:
+    """A ``[fast]`` table (``bot``: a bot name, ``note``: one line of text, at most 600 characters) as (bot, note),
+    or a one-line refusal naming ``where``."""
+    ok = (
+        isinstance(table, dict)
+        and set(table) == {"bot", "note"}
+        and all(isinstance(v, str) and v.strip() for v in table.values())
+        and len(table["bot"]) <= 100
+        and len(table["note"]) <= 600
+    )
+    if not ok:
+        raise MeeplabError(f"{where}: must hold a bot name (bot) and one line of text (note, at most 600 characters)")
+    return table["bot"].strip(), " ".join(table["note"].split())
 
 
 def load_settled(spec) -> dict[int, Settled]:
@@ -206,14 +235,19 @@ def from_ladder(lad) -> dict[int, dict[str, Any]]:
     return out
 
 
-def write_settled(path: str | Path, found: dict[int, dict[str, Any]], header: list[str]) -> None:
-    """``settled.toml`` at ``path`` (atomically): comment lines ``header``, then ``[players.N]`` per player count."""
+def write_settled(
+    path: str | Path, found: dict[int, dict[str, Any]], header: list[str], fast: dict[str, str] | None = None
+) -> None:
+    """``settled.toml`` at ``path`` (atomically): comment lines ``header``, then the fast check ``[fast]`` if given,
+    then ``[players.N]`` per player count."""
     import tomli_w
 
     from meeplab.sim.core.files import atomic_write
 
-    parse_settled({"players": {str(p): v for p, v in found.items()}}, str(path))
-    body = tomli_w.dumps({"players": {str(p): found[p] for p in sorted(found)}})
+    data: dict[str, Any] = {"fast": dict(fast)} if fast else {}
+    data["players"] = {str(p): found[p] for p in sorted(found)}
+    parse_settled(data, str(path))
+    body = tomli_w.dumps(data)
     atomic_write(path, "".join(f"# {h}\n" for h in header) + body)
 
 
@@ -231,7 +265,7 @@ def disagreements(
         return [
             f"{players} players: the rules differ from the defaults, where the settled seat finding holds "
             f"({item.finding}; {item.bot}); confirm this run's seat findings with strong bots (meeplab ladder GAME "
-            f"--set ..., or the same run with --bots {item.bot})"
+            f"--set ..., or the same run with --bots {item.bot})" + item.fast_text(bots)
         ]
     if len(set(bots)) != 1 or len(seats) != players:
         return []
@@ -254,6 +288,7 @@ def disagreements(
         f"of {bots[0]}; the settled finding ({item.verdict}; {item.bot}, {item.games:,} games) is {item.finding}"
         + (f" ({item.margin_text()})" if item.margin_text() else "")
         + f": {item.seats_text()} (docs/findings.md)"
+        + item.fast_text(bots)
     ]
 
 

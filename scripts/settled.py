@@ -7,7 +7,8 @@ Each ladder directory gives, per player count it played, its strongest rung's se
 95 % intervals, the verdict of its two strongest rungs and a finding in words; a later directory replaces an earlier
 one's player counts. The file is written into the game's own folder (``--out`` elsewhere), its header naming the
 ladder commands; the hand-written ``[players.N.disputed]`` notes of the file it replaces are kept for the counts it
-writes again (and named on stderr, to be checked). Bad input (an unknown game, a folder that is no ladder) is one
+writes again, and its ``[fast]`` check is kept (each named on stderr, to be checked: a fast check must agree with the
+new findings too). Bad input (an unknown game, a folder that is no ladder) is one
 line and exit 2.
 """
 
@@ -48,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
                 found[p]["disputed"] = table
                 print(f"settled.py: kept {out}'s disputed notes at {p} players ({', '.join(table)}): check that they "
                       "still hold", file=sys.stderr)  # fmt: skip
+        fast = _fast(out)
+        if fast:
+            print(f"settled.py: kept {out}'s fast check ({fast['bot']}): check that its self-play agrees with the new "
+                  "findings", file=sys.stderr)  # fmt: skip
         header = [
             f"The settled seat findings of {spec.title} (docs/findings.md): per player count, the strongest ladder "
             "rung's",
@@ -56,12 +61,29 @@ def main(argv: list[str] | None = None) -> int:
             "Made by python scripts/settled.py from the ladders of:",
             *[f"  {c}" for c in commands],
         ]
-        write_settled(out, found, header)
+        write_settled(out, found, header, fast)
     except MeeplabError as exc:
         print(f"settled.py: error: {exc}", file=sys.stderr)
         return 2
     print(f"settled findings of {spec.id} at {', '.join(map(str, sorted(found)))} players -> {out}")
     return 0
+
+
+def _fast(path: Path) -> dict[str, str] | None:
+    """The ``[fast]`` table of the settled file at ``path`` (None when there is none or the file is not readable); a
+    table the findings' reader would refuse is refused here, in one line."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    if "fast" not in data:
+        return None
+    from meeplab.analysis.settled import fast_check
+
+    bot, note = fast_check(data["fast"], f"{path}: [fast]")
+    return {"bot": bot, "note": note}
 
 
 def _disputes(path: Path) -> dict[int, dict[str, str]]:

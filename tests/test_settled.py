@@ -74,7 +74,10 @@ def test_scripts_settled_writes_the_file_from_a_ladder(tmp_path, capsys):
                            "--threads", "1", "-q", "--out", str(lad)], capsys)  # fmt: skip
     assert code == 0, se
     out = tmp_path / "settled.toml"  # the file it replaces has a hand-written dispute at 2 players: kept, and said
-    out.write_text('[players.2]\nverdict = "settled"\n[players.2.disputed]\nlearned = "finds seat 2 short"\n')
+    out.write_text(
+        '[fast]\nbot = "rollout-tuned-2"\nnote = "agrees"\n[players.2]\nverdict = "settled"\n'
+        '[players.2.disputed]\nlearned = "finds seat 2 short"\n'
+    )  # and its fast check: kept, and said
     got = subprocess.run(
         [sys.executable, "scripts/settled.py", "schweinebande", str(lad), "--out", str(out)], capture_output=True,
         text=True,
@@ -86,6 +89,7 @@ def test_scripts_settled_writes_the_file_from_a_ladder(tmp_path, capsys):
     found = sd.parse_settled(tomllib.loads(out.read_text()), "t")
     assert list(found) == [2] and found[2].bot == "heuristic" and found[2].games == 80
     assert found[2].disputed == (("learned", "finds seat 2 short"),)
+    assert found[2].fast == ("rollout-tuned-2", "agrees") and "fast check (rollout-tuned-2)" in got.stderr
     assert "Made by python scripts/settled.py from the ladders of:\n#   meeplab " in out.read_text()
     bad = subprocess.run([sys.executable, "scripts/settled.py", "schweinebande", str(tmp_path)], capture_output=True,
                          text=True)  # fmt: skip
@@ -155,3 +159,35 @@ def test_a_bot_the_file_names_as_disputing_the_finding_is_told_the_question_is_o
     for bad in ({"learned": 3}, {"learned": ""}, {"": "text"}, "learned", {"learned": "x" * 601}):
         with pytest.raises(MeeplabError, match=r"\[players.2.disputed\]: must map bot names to one line of text"):
             sd.parse_settled({"players": {"2": {**good, "disputed": bad}}}, "f")
+
+
+def test_a_fast_check_the_file_names_is_offered_beside_the_settling_bot(tmp_path):
+    """A settled file's [fast] table names a cheaper bot whose self-play agrees with its findings (Schweinebande's
+    rollout-tuned-2): a bot-artefact run and a run away from the default rules are offered it; its own runs are not
+    offered themselves; a stranger's [fast] table is one line; scripts/settled.py keeps it."""
+    note = "its self-play agrees with every finding here"
+    good = {"verdict": "settled", "bot": "ismcts", "games": 400, "win": [0.5, 0.5], "lo": [0.45, 0.45],
+            "hi": [0.55, 0.55], "finding": "fair seats"}  # fmt: skip
+    found = sd.parse_settled({"fast": {"bot": "quick", "note": note}, "players": {"2": good}}, "f")
+    assert found[2].fast == ("quick", note)
+    far = sd.disagreements(found, 2, ["tuned"], True, [(0.60, 0.64), (0.36, 0.40)])
+    assert "bot artefact of tuned" in far[0] and far[0].endswith(f"; a faster check: --bots quick ({note})")
+    other = sd.disagreements(found, 2, ["tuned"], False, [(0.52, 0.56), (0.44, 0.48)])
+    assert "rules differ from the defaults" in other[0] and other[0].endswith(
+        f"; a faster check: --bots quick ({note})"
+    )
+    own = sd.disagreements(found, 2, ["quick"], True, [(0.60, 0.64), (0.36, 0.40)])
+    assert "bot artefact of quick" in own[0] and "faster check" not in own[0]
+    for bad in ({"bot": "quick"}, {"bot": "", "note": "x"}, {"bot": "q", "note": 3}, "quick",
+                {"bot": "q", "note": "x" * 601}, {"bot": "q", "note": "x", "extra": "y"}):  # fmt: skip
+        with pytest.raises(MeeplabError, match=r"f: \[fast\]: must hold a bot name"):
+            sd.parse_settled({"fast": bad, "players": {"2": good}}, "f")
+    sd.write_settled(tmp_path / "s.toml", {2: good}, ["a header"], {"bot": "quick", "note": note})
+    import tomllib
+
+    again = sd.parse_settled(tomllib.loads((tmp_path / "s.toml").read_text()), "s")
+    assert again[2].fast == ("quick", note) and (tmp_path / "s.toml").read_text().startswith("# a header\n[fast]")
+    sb = sd.load_settled(get_game("schweinebande"))  # the shipped fast check: a bot the game has
+    from meeplab.sim.core.bots import available
+
+    assert all(item.fast and item.fast[0] in available("schweinebande") for item in sb.values())
