@@ -11,7 +11,7 @@ import pytest
 from meeplab.sim.core import forward, search
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_N, C_SEAT
-from meeplab.sim.core.scratch import SearchScratch
+from meeplab.sim.core.scratch import RACE_CAND, RACE_K, SearchScratch
 from meeplab.sim.goldrush import GAME, engine, state
 from meeplab.sim.goldrush.const import G_TOKPTR, PI_TOKN, PI_TOKSUM
 
@@ -133,7 +133,7 @@ def _decisions(st, other, bots, cfg):
                 m = cp.rec[0]["moves"].shape[0]
                 scratch = SearchScratch(
                     fresh(np_), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(np_),
-                    np.zeros(np_), np.zeros((np_, 5)), np.zeros(m),
+                    np.zeros(np_), np.zeros((np_, 5)), np.zeros(m), np.zeros((RACE_CAND, RACE_K)),
                 )  # fmt: skip
                 picks.append(search.rollout_choose(cp, scratch, CX, lu.fns, lu.weights, lu.search[0], 0))
             else:

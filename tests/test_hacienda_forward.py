@@ -12,7 +12,7 @@ from meeplab.sim.core import forward
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.forward import C_N, C_NP, C_SEAT
 from meeplab.sim.core.registry import get_game
-from meeplab.sim.core.scratch import SearchScratch
+from meeplab.sim.core.scratch import RACE_CAND, RACE_K, SearchScratch
 from meeplab.sim.hacienda import flow, state
 from meeplab.sim.hacienda.layout import NT, S_A2, S_APTR, S_LEND, S_LPTR, SR, T_ANIMAL
 
@@ -214,7 +214,7 @@ def test_rollout_search_reproducible_for_any_thread_count_and_blind_to_hidden_pa
         m = cp.rec[0]["moves"].shape[0]
         scratch = SearchScratch(
             fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
-            np.zeros((3, 10)), np.zeros(m),
+            np.zeros((3, 10)), np.zeros(m), np.zeros((RACE_CAND, RACE_K)),
         )  # fmt: skip
         picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
     assert picks[0] == picks[1]

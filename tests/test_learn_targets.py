@@ -108,8 +108,8 @@ def sb():
 
 def test_recording_a_search_keeps_its_values_and_the_same_games(sb):
     """With values, each decision keeps every candidate the rollout searched (at most 8, before those drawn at
-    random), with its mean playout value over its 8 playouts; the games and the candidates played are those of a
-    record without values, and the one played is always one the search weighed."""
+    random), with its mean playout value over its playouts (8, fewer where the race left it early); the games and the
+    candidates played are those of a record without values, and the one played is always one the search weighed."""
     g, plan = sb
     lineup = ln.reading_all(plan.lineups[2])
     plain = ln.record(g, plan.ctx, lineup, 2, 5, range(3), max_candidates=10)
@@ -122,8 +122,9 @@ def test_recording_a_search_keeps_its_values_and_the_same_games(sb):
         s, e = withv.start[d], withv.start[d + 1]
         vis = withv.visits[s:e]
         assert np.count_nonzero(vis) == min(withv.n[d], 8)  # rollout's budget: at most 8 candidates searched
-        assert set(vis[vis > 0]) == {8.0}  # 8 playouts each
-        assert vis[withv.pick[d]] > 0
+        # 8 playouts each, or fewer for a candidate out of the race early (rollout races from round 4 on)
+        assert set(vis[vis > 0]) <= {4.0, 5.0, 6.0, 7.0, 8.0}
+        assert vis[withv.pick[d]] == vis.max()  # the one played was still in the race at its end
         assert np.array_equal(withv.feats[s + withv.pick[d]], plain.feats[plain.start[d] + plain.pick[d]])
         many += withv.n[d] > 10
     assert many > 0  # some decisions were sampled down, and kept their searched candidates

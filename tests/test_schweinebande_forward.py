@@ -13,7 +13,7 @@ from sb_helpers import ctx
 from meeplab.sim.core import forward, search
 from meeplab.sim.core.bots import available, make_lineup
 from meeplab.sim.core.forward import C_N, C_SEAT
-from meeplab.sim.core.scratch import SearchScratch
+from meeplab.sim.core.scratch import RACE_CAND, RACE_K, SearchScratch
 from meeplab.sim.schweinebande import engine, state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,7 +101,7 @@ def _decisions(c, st, other, bots, tiny_cfg):
                 m = cp.rec[0]["moves"].shape[0]
                 scratch = SearchScratch(
                     fresh(c), np.zeros(m), np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(3), np.zeros(3),
-                    np.zeros((3, 4)), np.zeros(m),
+                    np.zeros((3, 4)), np.zeros(m), np.zeros((RACE_CAND, RACE_K)),
                 )  # fmt: skip
                 picks.append(search.rollout_choose(cp, scratch, c.cx, lu.fns, lu.weights, lu.search[0], 0))
             else:

@@ -323,15 +323,15 @@ class Table:
                 label = lab[pick][0] if pick < len(lab) else f"candidate {pick}"
                 out.append({"id": pick, "label": label, "value": None, "measure": "its choice", "chosen": True})
         elif search:
-            nc, k_play = int(search[-1][3]), max(1, int(search[-1][5]))
+            nc, vis = int(search[-1][3]), self.search_scratch.vis
             for j in range(nc):
                 c = int(cand[j])
                 out.append(
                     {
                         "id": c,
                         "label": lab[c][0] if c < len(lab) else f"candidate {c}",
-                        "value": float(acc[j]) / k_play,
-                        "measure": "mean playout value",
+                        "value": float(acc[j]) / max(1.0, float(vis[j])),  # vis: its playouts (a race gives some fewer)
+                        "measure": f"mean playout value, {int(vis[j])} playouts",
                         "chosen": c == pick,
                     }
                 )

@@ -63,6 +63,8 @@ from .forward import (
     S_MARGIN,
     S_MAXCAND,
     S_PLAYOUTS,
+    S_RACE,
+    S_RACE_FROM,
     S_SWITCH,
     S_VALUE,
     S_WIDTH,
@@ -96,6 +98,8 @@ SEARCH_WEIGHTS = {
     "value": 0.0,
     "kinds": 0.0,
     "grow": 0.0,
+    "race": 0.0,
+    "race_from": 0.0,
 }
 # Other search algorithms register themselves (sim.core.ismcts, when a bot of it is imported): name -> (their weights
 # with defaults, the function making the engine's search row from a BotSpec and the player count)
@@ -551,6 +555,14 @@ def search_row(spec: BotSpec, n_players: int) -> np.ndarray:
     row[S_MAXCAND] = w["max_candidates"]
     row[S_SWITCH] = w["switch"]
     row[S_VALUE] = w["value"]
+    if w["race"] < 0:
+        raise MeeplabError(f"bot '{spec.name}': race must be at least 0 (0 = off), got {w['race']:g}")
+    row[S_RACE] = w["race"]
+    if w["race_from"] < 0 or w["race_from"] != int(w["race_from"]):
+        raise MeeplabError(
+            f"bot '{spec.name}': race_from must be a whole number of playouts (0 = a quarter), got {w['race_from']:g}"
+        )
+    row[S_RACE_FROM] = w["race_from"]
     kinds = w["kinds"]
     if kinds < 0 or kinds != int(kinds) or kinds >= 2**52:
         raise MeeplabError(f"bot '{spec.name}': kinds must be a bit mask of decision kinds (0 = all), got {kinds:g}")

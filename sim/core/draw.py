@@ -86,6 +86,7 @@ from .forward import (
     C_N,
     C_NP,
     S_ALGO,
+    S_PLAYOUTS,
     Algo,
     fm_advance,
     fm_apply,
@@ -170,8 +171,13 @@ def trace_game(
         i = decide(st, scratch, cx, fns, weights, search, rotate, g, srch)
         if searched and k < states.shape[0]:
             rollout = int(search[e, S_ALGO]) == Algo.ROLLOUT  # other algorithms keep no per-candidate means here
+            k_play = search[e, S_PLAYOUTS]
             for j in range(m):
-                sacc[k, j] = scratch.acc[j] if rollout else 0.0
+                v = scratch.vis[j]
+                a = scratch.acc[j]
+                if 0.0 < v < k_play:  # a candidate out of a raced search early: its mean x the budget
+                    a = a / v * k_play
+                sacc[k, j] = a if rollout else 0.0
                 scand[k, j] = scratch.cand[j] if rollout else -1
         if k < states.shape[0]:
             picks[k] = i

@@ -92,7 +92,13 @@ S_DEPTH = 17  # ismcts: the tree holds at most this many searched decisions from
 # record, its stream started again; the playouts so know the chance outcomes and the other seats' hidden holdings.
 # In a game without chance or hidden information the search then makes exactly its plain choices.
 S_TRUE = 18
-S_WIDTH = 19
+# rollout (sim.core.search): racing. 0 = off (every candidate gets every playout); z > 0: once every candidate has
+# S_RACE_FROM playouts (0: a quarter of its playouts, at least 4; at least 2), after each round a candidate whose paired
+# playout values (common re-deals) fall short of the leader's by more than z standard errors gets no more playouts,
+# and the search stops when one is left
+S_RACE = 19
+S_RACE_FROM = 20
+S_WIDTH = 21
 
 
 class Algo(IntEnum):

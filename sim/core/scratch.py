@@ -3,7 +3,7 @@
 The shared loop (``sim.core.play``) hands a :class:`SearchScratch` down as one argument, through the search's
 function pointer too, to the searches (``sim.core.search``, ``sim.core.ismcts``) and to the
 win-probability playouts (``sim.core.trajectories``). Numba takes it as a heterogeneous named tuple: passing it costs
-what passing its eight fields one by one costs, and nothing in it is allocated during a game.
+what passing its nine fields one by one costs, and nothing in it is allocated during a game.
 """
 
 from __future__ import annotations
@@ -14,6 +14,11 @@ import numpy as np
 from numba import njit
 
 from .forward import fm_new
+
+# a racing rollout (sim.core.search, S_RACE) keeps every playout value of at most RACE_CAND candidates and RACE_K
+# playouts each; a search past either bound plays every playout of every candidate (no racing)
+RACE_CAND = 32
+RACE_K = 256
 
 
 class SearchScratch(NamedTuple):
@@ -33,6 +38,8 @@ class SearchScratch(NamedTuple):
     tb: np.ndarray  # float64[P]: its tie-break per seat
     brk: np.ndarray  # float64[P, C]: its score breakdown per seat
     vis: np.ndarray  # float64[M]: per candidate searched, the playouts (or root visits) its sum in acc holds
+    # float64[RACE_CAND, RACE_K]: a racing rollout's playout values, per candidate searched and playout (S_RACE)
+    vals: np.ndarray
 
 
 @njit(cache=True)
@@ -50,4 +57,5 @@ def new_scratch(cx, np_, ncat, log):
         np.zeros(np_, dtype=np.float64),
         np.zeros((np_, ncat), dtype=np.float64),
         np.zeros(m, dtype=np.float64),
+        np.zeros((RACE_CAND, RACE_K), dtype=np.float64),
     )

@@ -18,6 +18,11 @@ thread and worker counts.
 
 Budget: with more than ``maxcand`` candidates, only the policy's pick and the best others by feature 0
 (the engine's immediate value) are searched.
+
+Racing (``S_RACE = z > 0``; the racing bandits of Maron & Moore 1994 on common random numbers): the playouts go
+round by round, and from round ``S_RACE_FROM`` on a candidate whose paired playout values fall short of the leader's
+by more than ``z`` standard errors gets no more; the search ends when one is left. Playouts a clear decision does
+not need are not played; the candidates still in the race are compared as without it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from .forward import (
     S_MARGIN,
     S_MAXCAND,
     S_PLAYOUTS,
+    S_RACE,
+    S_RACE_FROM,
     S_SWITCH,
     S_TRUE,
     S_VALUE,
@@ -48,6 +55,7 @@ from .forward import (
 )
 from .restrict import ask_among, ask_restricted
 from .rng import rng_init, rng_next
+from .scratch import RACE_CAND, RACE_K
 
 # event codes the search writes into a game's log (games keep theirs below 90)
 E_SEARCH = 90  # seat, kind, candidates searched, chosen candidate index, playouts per candidate
@@ -179,59 +187,164 @@ def rollout_among(st, scratch, cx, fns, weights, cfg, entry, pick, k, pick2):
 def evaluate(st, scratch, cx, fns, weights, cfg, entry, nc, base, k_play, pick, restricted):
     """``scratch.acc[ci]`` = the summed playout values of candidate ``scratch.cand[ci]`` and ``scratch.vis[ci]`` their
     count, 0 past ``nc`` (common random numbers: playout k of every candidate starts from the same re-deal and
-    stream; ``cfg[S_TRUE]``: from the true state)."""
-    sim, acc, cand, sc, tb, brk = scratch.sim, scratch.acc, scratch.cand, scratch.sc, scratch.tb, scratch.brk
+    stream; ``cfg[S_TRUE]``: from the true state).
+
+    Racing (``cfg[S_RACE]`` > 0 and the values fit ``scratch.vals``): the playouts go round by round (round ``k``:
+    playout ``k`` of every candidate still in the race, all on the same re-deal); from round :func:`race_start` on,
+    after each round the candidates that :func:`race_losers` finds behind the leader leave the race, and the search
+    stops when one is left. A raced candidate's ``vis`` counts its playouts, negated once it is out of the race
+    (:func:`race_best` takes the marks off). One loop serves both, so the playout is compiled once."""
+    acc, vis, vals, cand = scratch.acc, scratch.vis, scratch.vals, scratch.cand
+    racing = races(cfg, nc, k_play)
+    for ci in range(nc):
+        acc[ci] = 0.0
+        vis[ci] = 0.0 if racing else k_play
+    for ci in range(nc, vis.shape[0]):
+        vis[ci] = 0.0
+    start = race_start(k_play, int(cfg[S_RACE_FROM]))
+    for k in range(k_play):
+        for ci in range(nc):
+            if vis[ci] < 0.0:  # out of the race
+                continue
+            v = playout_value(st, scratch, cx, fns, weights, cfg, entry, cand[ci], base, k, pick, restricted)
+            acc[ci] += v
+            if racing:
+                vals[ci, k] = v
+                vis[ci] += 1.0
+        # racing: after round k + 1, those behind leave; the search ends when one is left
+        if (
+            racing
+            and start <= k + 1 < k_play
+            and race_losers(vals, acc, vis, nc, k + 1, cfg[S_SWITCH], cfg[S_RACE]) == 1
+        ):
+            break
+
+
+@njit(cache=True, inline="always")
+def playout_value(st, scratch, cx, fns, weights, cfg, entry, c, base, k, pick, restricted):
+    """The value for the deciding seat of playout ``k`` after candidate ``c``: the state copied into
+    ``scratch.sim``, re-dealt for the seat from stream ``(base, k)``, ``c`` applied, the game played to its end."""
+    sim, sc, tb, brk = scratch.sim, scratch.sc, scratch.tb, scratch.brk
     r = st.rec[0]
     q = sim.rec[0]
     seat = r.ctl[C_SEAT]
     np_ = r.ctl[C_NP]
-    margin = cfg[S_MARGIN]
-    rank = int(cfg[S_VALUE]) == Value.RANK
-    lower = cfg[S_LOWER] != 0.0
-    true = cfg[S_TRUE] != 0.0
-    vis = scratch.vis
+    fm_copy(sim, st)
+    rng_init(q.rng, base, k)
+    fm_determinise(sim, cx, seat, q.rng)
+    if cfg[S_TRUE] != 0.0:  # the clairvoyant player: the true state again (the re-deal's other effects stay)
+        fm_copy(sim, st)
+        rng_init(q.rng, base, k)
+    fm_apply(sim, cx, c)
+    if restricted:
+        playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick)
+    else:
+        playout(sim, cx, fns, weights, entry)
+    fm_result(sim, cx, sc, tb, brk)
+    if cfg[S_LOWER] != 0.0:  # lowest score wins: the value reads the negated scores (the tie-break stays higher-wins)
+        for p in range(np_):
+            sc[p] = -sc[p]
+    return seat_value(sc, tb, np_, seat, cfg[S_MARGIN], int(cfg[S_VALUE]) == Value.RANK)
+
+
+@njit(cache=True, inline="always")
+def races(cfg, nc, k_play):
+    """Whether a search of ``nc`` candidates and ``k_play`` playouts each races (``cfg[S_RACE]`` > 0 and its values
+    fit ``scratch.vals``: at most RACE_CAND candidates and RACE_K playouts)."""
+    return cfg[S_RACE] > 0.0 and 1 < nc <= RACE_CAND and k_play <= RACE_K
+
+
+@njit(cache=True, inline="always")
+def race_start(k_play, first):
+    """The round after which racing starts: ``first`` (at least 2: a spread needs two), or with ``first = 0`` a
+    quarter of the playouts, at least 4 (from the second, two equal differences have no spread and end a race at
+    once: Schweinebande's and Hacienda's searches lost 2-5 points so, docs/bots-and-search.md)."""
+    if first > 0:
+        return max(2, first)
+    return max(4, (k_play + 3) // 4)
+
+
+@njit(cache=True, inline="always")
+def race_bonus(ci, switch):
+    """What a candidate's mean counts with in the race and the pick: the policy's pick (``ci = 0``) keeps its place
+    unless beaten by more than ``switch``."""
+    return switch if ci == 0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def race_leader(acc, vis, nc, switch):
+    """The candidate still in the race (``vis > 0``) with the best mean value (the pick's plus ``switch``); the
+    earlier candidate on equal means, as :func:`pick_best` keeps it."""
+    lead = -1
+    best = 0.0
     for ci in range(nc):
-        acc[ci] = 0.0
-        vis[ci] = k_play
-    for ci in range(nc, vis.shape[0]):
-        vis[ci] = 0.0
-    for k in range(k_play):
-        for ci in range(nc):
-            fm_copy(sim, st)
-            rng_init(q.rng, base, k)
-            fm_determinise(sim, cx, seat, q.rng)
-            if true:  # the clairvoyant player: the true state again (the re-deal's other effects stay)
-                fm_copy(sim, st)
-                rng_init(q.rng, base, k)
-            fm_apply(sim, cx, cand[ci])
-            if restricted:
-                playout_restricted(sim, cx, fns, weights, entry, cfg, seat, pick)
-            else:
-                playout(sim, cx, fns, weights, entry)
-            fm_result(sim, cx, sc, tb, brk)
-            if lower:  # lowest score wins: the value reads the negated scores (the tie-break stays higher-wins)
-                for p in range(np_):
-                    sc[p] = -sc[p]
-            acc[ci] += seat_value(sc, tb, np_, seat, margin, rank)
+        if vis[ci] <= 0.0:
+            continue
+        a = acc[ci] / vis[ci] + race_bonus(ci, switch)
+        if lead < 0 or a > best + 1e-12:
+            lead = ci
+            best = a
+    return lead
+
+
+@njit(cache=True, inline="always")
+def race_losers(vals, acc, vis, nc, m, switch, z):
+    """After ``m`` rounds: every candidate in the race whose paired differences from the leader's playouts (the same
+    re-deals) have a mean more than ``z`` standard errors below 0 leaves it (``vis`` negated); how many are left."""
+    lead = race_leader(acc, vis, nc, switch)
+    left = 0
+    for ci in range(nc):
+        if vis[ci] <= 0.0:
+            continue
+        if ci == lead:
+            left += 1
+            continue
+        s1 = 0.0
+        s2 = 0.0
+        for j in range(m):
+            d = vals[lead, j] - vals[ci, j]
+            s1 += d
+            s2 += d * d
+        d_mean = s1 / m + race_bonus(lead, switch) - race_bonus(ci, switch)
+        var = max(0.0, (s2 - s1 * s1 / m) / (m - 1))
+        if d_mean > 1e-12 and d_mean * d_mean * m > z * z * var:
+            vis[ci] = -vis[ci]
+        else:
+            left += 1
+    return left
 
 
 @njit(cache=True, inline="always")
 def pick_best(st, cfg, nc, k_play, scratch):
     """The policy's pick (``scratch.cand[0]``) unless another candidate's mean is better by more than the switch
-    margin."""
+    margin (racing: the best mean among the candidates still in the race at its end, the pick's plus the switch)."""
     acc, cand = scratch.acc, scratch.cand
-    best = 0
-    need = acc[0] + cfg[S_SWITCH] * k_play + 1e-12
-    for ci in range(1, nc):
-        if acc[ci] > need and acc[ci] > acc[best] + 1e-12:
-            best = ci
+    if races(cfg, nc, k_play):
+        best = race_best(acc, scratch.vis, nc, cfg[S_SWITCH])
+    else:
+        best = 0
+        need = acc[0] + cfg[S_SWITCH] * k_play + 1e-12
+        for ci in range(1, nc):
+            if acc[ci] > need and acc[ci] > acc[best] + 1e-12:
+                best = ci
     if st.nlog[1]:
-        explain(st, nc, best, k_play, acc, cand, scratch.used)
+        explain(st, nc, best, k_play, acc, cand, scratch.used, scratch.vis)
     return cand[best]
 
 
+@njit(cache=True, inline="always")
+def race_best(acc, vis, nc, switch):
+    """A raced search's choice: the leader among the candidates still in the race at its end (:func:`race_leader`);
+    then the marks of those out of it are taken off (``vis``: the playouts each got)."""
+    best = race_leader(acc, vis, nc, switch)
+    for ci in range(nc):
+        if vis[ci] < 0.0:
+            vis[ci] = -vis[ci]
+    return best
+
+
 @njit(cache=True, _nrt=False)
-def explain(st, nc, best, k_play, acc, cand, used):
+def explain(st, nc, best, k_play, acc, cand, used, vis):
     """Log the search decision and its best candidates (mean value x 1e6) for ``meeplab replay --explain``."""
     r = st.rec[0]
     on = True
@@ -247,4 +360,4 @@ def explain(st, nc, best, k_play, acc, cand, used):
         c = cand[b]
         mw = r.moves.shape[1]
         m1 = r.moves[c, 1] if mw > 1 else 0
-        log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1, int(round(acc[b] / k_play * 1e6)), rank)
+        log_event(st.log, st.nlog, on, E_SEARCH_CAND, c, r.moves[c, 0], m1, int(round(acc[b] / vis[b] * 1e6)), rank)
