@@ -259,7 +259,7 @@
       $("decision").textContent = seat.name + " (" + seat.bot + ") decides: " + s.kind +
         (faceDown(s) ? " (face down)" : hiddenAlts(s) ? "" :
           s.alts.length === 1 ? " (only one candidate)" : ", " + s.alts.length + " candidates") +
-        (s.search && !faceDown(s) ? ", searched with " + s.search + " playouts each" : "") +
+        (s.search && !faceDown(s) ? ", searched with up to " + s.search + " playouts each (mean value)" : "") +
         (s.iters && !faceDown(s) ?
           ", searched with " + s.iters + " ismcts iterations (mean value and visits of the most visited)" : "");
       if (!faceDown(s)) mark(s.alts[s.pick] && s.alts[s.pick][1], "mark-chosen");
