@@ -40,11 +40,12 @@ def main(argv=None) -> int:
     ap.add_argument("--policy", default="heuristic", help="the bot that plays every seat between the searches")
     ap.add_argument("--race", default="1.5,2,2.5", help="race values, comma-separated")
     ap.add_argument("--seed", type=int, default=99)
+    ap.add_argument("--bot-config", action="append", default=[], help="TOML file of bot variants (repeatable)")
     args = ap.parse_args(argv)
     zs = [float(x) for x in args.race.split(",")]
     g = get_game(args.game)
     ctx = g.prepare(g.params.resolve({}))
-    lineup = make_lineup(g.id, [args.bot], args.players, False)
+    lineup = make_lineup(g.id, [args.bot], args.players, False, args.bot_config)
     players = make_lineup(g.id, [args.policy], args.players, False)
     cx = g.forward_context(ctx, lineup) if g.forward_context is not None else ctx.cx
     full = lineup.search[0].copy()
