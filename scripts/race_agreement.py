@@ -20,6 +20,7 @@ import numpy as np
 
 from meeplab.sim.core import search
 from meeplab.sim.core.bots import make_lineup
+from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.face import advance, apply, reset
 from meeplab.sim.core.forward import C_KIND, C_N, S_KINDS, S_RACE, ask
 from meeplab.sim.core.play import new_player
@@ -32,6 +33,14 @@ def searched(kinds: int, kind: int) -> bool:
 
 
 def main(argv=None) -> int:
+    try:
+        return agreement(argv)
+    except MeeplabError as exc:  # an unknown game or bot, a bad variant file: one line
+        print(f"race_agreement.py: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def agreement(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("game")
     ap.add_argument("--players", type=int, default=2)
@@ -42,7 +51,10 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=99)
     ap.add_argument("--bot-config", action="append", default=[], help="TOML file of bot variants (repeatable)")
     args = ap.parse_args(argv)
-    zs = [float(x) for x in args.race.split(",")]
+    try:
+        zs = [float(x) for x in args.race.split(",")]
+    except ValueError:
+        raise MeeplabError(f"--race takes numbers, comma-separated; got {args.race!r}") from None
     g = get_game(args.game)
     ctx = g.prepare(g.params.resolve({}))
     lineup = make_lineup(g.id, [args.bot], args.players, False, args.bot_config)
