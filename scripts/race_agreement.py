@@ -22,14 +22,9 @@ from meeplab.sim.core import search
 from meeplab.sim.core.bots import make_lineup
 from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.face import advance, apply, reset
-from meeplab.sim.core.forward import C_KIND, C_N, S_KINDS, S_RACE, ask
+from meeplab.sim.core.forward import C_KIND, C_N, S_RACE, ask, searches
 from meeplab.sim.core.play import new_player
 from meeplab.sim.core.registry import get_game
-
-
-def searched(kinds: int, kind: int) -> bool:
-    """Whether a search with decision-kind mask ``kinds`` searches decision kind ``kind`` (0: every kind)."""
-    return kinds == 0 or bool(kinds >> kind & 1)
 
 
 def main(argv=None) -> int:
@@ -72,7 +67,7 @@ def agreement(argv=None) -> int:
         reset(st, cx, args.seed, i)
         while advance(st, cx) >= 0:
             r = st.rec[0]
-            if r["ctl"][C_N] > 1 and searched(int(full[S_KINDS]), int(r["ctl"][C_KIND])):
+            if searches(full, int(r["ctl"][C_N]), int(r["ctl"][C_KIND])):
                 rng = r["rng"].copy()
                 choice = search.rollout_choose(st, scratch, cx, lineup.fns, lineup.weights, full, 0)
                 full_plays += scratch.vis.sum()
