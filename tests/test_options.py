@@ -149,3 +149,56 @@ def test_a_bot_that_wins_more_without_an_option_misplays_it():
     assert verdict({**row, "delta": -0.012, "delta_lo": -0.018, "p_holm": 0.01}, 1 / 3) == "costly"
     assert verdict({**row, "hi": 0.1, "delta": -0.25, "delta_lo": -0.3}, 1 / 3) == "dominant"
     assert verdict({**row, "changed": 0}, 1 / 3) == "unused"
+
+
+SEARCHES = """[bots.tiny-rollout]
+base = "rollout"
+[bots.tiny-rollout.weights]
+playouts = 2
+max_candidates = 3
+
+[bots.tiny-ismcts]
+base = "ismcts"
+[bots.tiny-ismcts.weights]
+iterations = 6
+per_candidate = 0
+max_candidates = 3
+"""
+
+
+@pytest.mark.parametrize("bots", [["tiny-rollout"], ["tiny-rollout", "tiny-ismcts"]], ids=["rollout", "mixed"])
+def test_a_restricted_search_keeps_its_restriction_and_the_batch_plays_its_games(c, tmp_path, bots):
+    """A restricted ``rollout`` entry (alone, and beside an ``ismcts`` one: the search step for lineups with a
+    restricted rollout entry, sim.core.play.restricted_search_step) searches only its allowed candidates; the
+    batch plays exactly the games stepped here through the shared ``decide``."""
+    from meeplab.sim.core.bots import READS_ALL, make_lineup
+    from meeplab.sim.core.play import decide, new_player, search_function
+
+    cfg = tmp_path / "bots.toml"
+    cfg.write_text(SEARCHES)
+    n_players, seed, games, option = 2, 3, 6, "quartet"
+    bit = BIT[option]
+    lu = make_lineup(GAME.id, bots, n_players, True, (str(cfg),))
+    lu.search[0, S_FORBID] = float(bit)
+    lu.reads[0] = READS_ALL
+    srch = search_function(c.cx, lu, n_players, engine.NC)
+    bound = 0
+    by_hand = []
+    for g in range(games):
+        st, scratch = new_player(c.cx, n_players, engine.NC, np.zeros((0, LOGW), dtype=np.int64))
+        engine.reset(st, c.cx, seed, g)
+        while (seat := engine.advance(st, c.cx)) >= 0:
+            n = st.rec[0]["ctl"][C_N]
+            masks = [option_mask(st, c.cx, j) for j in range(n)]
+            i = decide(st, scratch, c.cx, lu.fns, lu.weights, lu.search, lu.rotate, g, srch)
+            mine = entry_of_seat(seat, g, n_players, lu.rotate) == 0
+            if mine and any(m & bit for m in masks) and any(m & bit == 0 for m in masks):
+                bound += 1
+                assert masks[i] & bit == 0, "the restricted search played a forbidden candidate"
+            engine.apply(st, c.cx, i)
+        sc, tb, brk = np.zeros(n_players), np.zeros(n_players), np.zeros((n_players, engine.NC))
+        engine.result(st, c.cx, sc, tb, brk)
+        by_hand.append(sc)
+    assert bound > 5  # the restriction had something to forbid
+    b = GAME.play(c, lu, seed, 0, games, n_players)
+    assert np.array_equal(b.score, np.array(by_hand))

@@ -105,7 +105,7 @@ from .forward import (
     fm_result,
     searched_kind,
 )
-from .play import register_search, search_step
+from .play import register_search, restricted_search_step, search_step
 from .restrict import allowed_list, ask_among, ask_restricted, is_restricted
 from .rng import rng_below, rng_float, rng_init, rng_next
 from .search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS, seat_value, select_candidates, select_from
@@ -669,11 +669,19 @@ def _mixed(st, scratch, cx, fns, weights, search, e, k):
     return search_step(st, scratch, cx, fns, weights, search, e, k)
 
 
+def _mixed_restricted(st, scratch, cx, fns, weights, search, e, k):
+    """As :func:`_mixed` where a ``rollout`` entry plays restricted (``sim.core.play.restricted_search_step``)."""
+    if int(search[e, S_ALGO]) == Algo.ISMCTS:
+        return ismcts_step(st, scratch, cx, fns, weights, search, e, k)
+    return restricted_search_step(st, scratch, cx, fns, weights, search, e, k)
+
+
 # Compiled per game's state through the forward model's overloads, as sim.core.play and sim.core.search are: reached
 # through the function pointer play_game takes (srch), so a run without ismcts bots never compiles it, and a run with
 # only ismcts bots compiles no rollout search.
 ismcts_step = njit(cache=True)(_step)
 mixed_step = njit(cache=True)(_mixed)
+mixed_restricted_step = njit(cache=True)(_mixed_restricted)
 
 
 def _key_by_game() -> None:
@@ -689,7 +697,7 @@ def _key_by_game() -> None:
 
 
 _key_by_game()
-register_search(Algo.ISMCTS, ismcts_step, mixed_step)
+register_search(Algo.ISMCTS, ismcts_step, mixed_step, mixed_restricted_step)
 # the options `meeplab tune` may search: range and step (bias and epsilon start at 0, so their step sets the scale)
 ISMCTS_TUNABLE = {
     "c": Tunable(0.0, math.inf, 0.5),

@@ -80,8 +80,14 @@ def play_game(st, scratch, cx, fns, weights, search, rotate, seed, g, srch):
 
 
 def _search(st, scratch, cx, fns, weights, search, e, k):
-    """Lineup entry ``e``'s search for the pending decision, in ``scratch`` (its ``k`` allowed candidates in the
-    middle row of ``scratch.used`` when it plays restricted)."""
+    """Lineup entry ``e``'s search for the pending decision, in ``scratch`` (a lineup whose rollout entries play
+    unrestricted: :func:`search_function` gives one with a restricted entry :func:`restricted_search_step`)."""
+    return rollout_choose(st, scratch, cx, fns, weights, search[e], e)
+
+
+def _search_restricted(st, scratch, cx, fns, weights, search, e, k):
+    """As :func:`search_step` in a lineup with a restricted rollout entry: that entry searches its ``k`` allowed
+    candidates (in the middle row of ``scratch.used``)."""
     m = st.rec[0].moves.shape[0]
     if is_restricted(search[e]):
         used = scratch.used
@@ -95,22 +101,31 @@ def _no_search(st, scratch, cx, fns, weights, search, e, k):
 
 
 # Compile time: the search is reached through a function pointer (as the engines are, docs/adding-a-game.md), so a run
-# without search bots compiles only the stub, and a run with them compiles the search once, not once per level
-# of the loop above it.
+# without search bots compiles only the stub, a run with them compiles the search once, not once per level of the
+# loop above it, and the restricted player's search (sim.core.restrict: `meeplab options`) only where a lineup has one.
 search_step = njit(cache=True, _nrt=False)(_search)
+restricted_search_step = njit(cache=True, _nrt=False)(_search_restricted)
 no_search = njit(cache=True, _nrt=False)(_no_search)
 
 
-# Other search algorithms (sim.core.ismcts) register their step here: Algo -> (step for a lineup whose search entries
-# all use it, step for one that also has rollout entries); the module registers itself when a bot of it loads.
+# Other search algorithms (sim.core.ismcts) register their steps here: Algo -> (step for a lineup whose search entries
+# all use it, step for one that also has rollout entries, the same where one of those plays restricted); the module
+# registers itself when a bot of it loads.
 SEARCH_STEPS: dict = {}
 
 
-def register_search(algo: Algo, step, mixed) -> None:
-    """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step`` and ``mixed`` are njit
-    functions with :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights, search, e, k) -> candidate``
-    (``mixed`` also serves rollout entries)."""
-    SEARCH_STEPS[int(algo)] = (step, mixed)
+def register_search(algo: Algo, step, mixed, mixed_restricted) -> None:
+    """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step``, ``mixed`` and
+    ``mixed_restricted`` are njit functions with :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights,
+    search, e, k) -> candidate`` (``mixed`` also serves rollout entries, through :func:`search_step`;
+    ``mixed_restricted`` through :func:`restricted_search_step`)."""
+    SEARCH_STEPS[int(algo)] = (step, mixed, mixed_restricted)
+
+
+def rollout_restricted(lineup) -> bool:
+    """Whether a rollout entry of ``lineup`` plays under a restriction (its search then needs the restricted one)."""
+    rows = lineup.search[lineup.search[:, S_ALGO] == Algo.ROLLOUT]
+    return any(is_restricted.py_func(row) for row in rows)
 
 
 def search_function(cx, lineup, np_, ncat):
@@ -122,14 +137,15 @@ def search_function(cx, lineup, np_, ncat):
     warm_engine(cx)  # every shared loop takes its search from here: its engine's parts first, on every core
     st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
-    fn = search_step if algos else no_search
+    restricted = rollout_restricted(lineup)
+    fn = (restricted_search_step if restricted else search_step) if algos else no_search
     others = algos - {Algo.ROLLOUT}
     if others:
         algo = max(others)
         if algo not in SEARCH_STEPS or len(others) > 1:
             names = ", ".join(algo_name(a) for a in sorted(others))
             raise MeeplabError(f"search algorithm(s) {names} of this lineup are not loaded or cannot be mixed")
-        fn = SEARCH_STEPS[algo][1 if Algo.ROLLOUT in algos else 0]
+        fn = SEARCH_STEPS[algo][(2 if restricted else 1) if Algo.ROLLOUT in algos else 0]
     return step_pointer(fn, st, scratch, cx, lineup.fns, lineup.weights, lineup.search, 0, 0)
 
 
