@@ -41,6 +41,14 @@ MODULE = textwrap.dedent("""
     @njit(cache=True)
     def step(st, scale, i):
         return first(st, scale) + second(st, scale, i) + third(st)
+
+
+    @njit(cache=True)
+    def loop(st, n):  # not in step's tree: what a caller compiles next (compile_later)
+        total = 0
+        for k in range(n):
+            total += st.a[k % 4] * st.b[k % 4]
+        return total
 """)
 
 
@@ -92,6 +100,46 @@ def test_one_process_compiles_everything_here(tmp_path, monkeypatch):
     assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
 
 
+def test_a_helper_compiles_what_comes_next_while_the_split_compiles_its_dispatcher(tmp_path, monkeypatch):
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_later")
+    monkeypatch.setenv(parcompile.ENV_PROCS, "2")
+    st = _state(m)
+    sig = _sig(m, st)
+    loop_sig = (numba.typeof(st), numba.int64)
+    parcompile.compile_later([(m.loop, loop_sig)], imports=("pc_mod_later",))
+    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    assert parcompile.clear_later() == []  # the cold compile took the jobs
+    assert parcompile.is_cached(m.loop, loop_sig)
+    assert m.loop(st, 6) == 0 * 10 + 1 * 11 + 2 * 12 + 3 * 13 + 0 * 10 + 1 * 11
+    assert sum(m.loop.stats.cache_hits.values()) == 1  # loaded: the helper compiled it
+
+
+def test_jobs_for_later_wait_where_the_split_compile_is_a_load(tmp_path, monkeypatch):
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_warm")
+    monkeypatch.setenv(parcompile.ENV_PROCS, "2")
+    st = _state(m)
+    sig = _sig(m, st)
+    m.step.compile(sig)  # cached now: the next split compile only loads
+    loop_sig = (numba.typeof(st), numba.int64)
+    parcompile.compile_later([(m.loop, loop_sig)])
+    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    assert parcompile.clear_later() == [(m.loop, loop_sig)]  # left for the caller, which compiles it itself
+    assert not parcompile.is_cached(m.loop, loop_sig)
+
+
+def test_a_helper_that_cannot_import_leaves_the_compile_to_the_caller(tmp_path, monkeypatch):
+    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_noimport")
+    monkeypatch.setenv(parcompile.ENV_PROCS, "2")
+    st = _state(m)
+    sig = _sig(m, st)
+    loop_sig = (numba.typeof(st), numba.int64)
+    parcompile.compile_later([(m.loop, loop_sig)], imports=("no_such_module_here",))
+    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    assert not parcompile.is_cached(m.loop, loop_sig)
+    assert m.loop(st, 2) == 0 * 10 + 1 * 11  # compiled here, the same function
+    assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
+
+
 @pytest.mark.parametrize("value, expect", [("1", 1), ("3", 3), ("0", 1), ("x", 1)])
 def test_process_count_from_the_environment(monkeypatch, value, expect):
     monkeypatch.setenv(parcompile.ENV_PROCS, value)
@@ -129,3 +177,26 @@ def test_a_cold_compile_waits_while_another_process_compiles_the_same(tmp_path, 
         holder.wait()
     assert waited >= 1.0
     assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
+
+
+def test_the_loop_handed_to_a_helper_is_the_loop_the_batch_calls(monkeypatch):
+    """``run_batch`` names ``play_range`` with the argument types of its real call (a helper compiling another
+    signature would help nothing) and ``search_function`` the search pointer's own type."""
+    from meeplab.sim.core import play
+    from meeplab.sim.core.bots import make_lineup
+    from meeplab.sim.core.registry import get_game
+
+    asked = {}
+
+    def spy(jobs, imports=()):
+        asked["jobs"], asked["imports"] = list(jobs), tuple(imports)
+
+    monkeypatch.setattr(parcompile, "compile_later", spy)
+    g = get_game("schweinebande")
+    ctx = g.prepare(g.params.resolve({}))
+    lu = make_lineup(g.id, ["greedy", "rollout"], 2, True)
+    b = g.play(ctx, lu, 1, 0, 2, 2)
+    assert b.score.shape == (2, 2)
+    ((fn, types),) = asked["jobs"]
+    assert fn is play.play_range and tuple(types) in play.play_range.signatures
+    assert "meeplab.sim.schweinebande.engine" in asked["imports"]

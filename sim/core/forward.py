@@ -167,6 +167,21 @@ def _is(numba_type, classes) -> bool:
 _EXACT_REDRAW: set = set()  # state and context classes whose game registered its own redraw
 _PARTS: dict = {}  # context class -> (the game's new, its compile parts) (register's parts; warm_engine)
 _WARMED: set = set()  # context classes whose parts this process has warmed
+_MODULES: dict = {}  # context class -> the modules whose register / register_options bound its fm_* names
+
+
+def engine_modules(cx) -> tuple[str, ...]:
+    """The modules that bound the ``fm_*`` names for the game of context ``cx`` (:func:`register`,
+    :func:`register_options`): what another process imports before it compiles shared code for that game."""
+    return tuple(_MODULES.get(type(cx), ()))
+
+
+def _note_module(ctx_cls) -> None:
+    import sys
+
+    name = sys._getframe(2).f_globals.get("__name__")
+    if name and name not in _MODULES.setdefault(ctx_cls, []):
+        _MODULES[ctx_cls].append(name)
 
 
 def warm_engine(cx) -> None:
@@ -203,6 +218,7 @@ def register(state_cls, ctx_cls, *, new, reset, advance, apply, determinise, res
     ``(st, cx)``, then at most two integers (``apply(st, cx, i)``), of about equal compile time; see
     :func:`warm_engine`."""
     ours = (state_cls, ctx_cls)
+    _note_module(ctx_cls)
     if parts:
         _PARTS[ctx_cls] = (new, parts)
     if redraw is not None:
@@ -262,6 +278,7 @@ def register_options(state_cls, ctx_cls, option_mask) -> None:
     bit mask of the classes (bits = positions in ``GameSpec.options``) candidate ``i`` of the pending decision
     belongs to; 0 for a candidate of no class (where to place a tile, which chain to harvest, ...)."""
     ours = (state_cls, ctx_cls)
+    _note_module(ctx_cls)
 
     @overload(fm_option_mask, inline="always")
     def _mask(st, cx, i):

@@ -16,6 +16,10 @@ here is needed for correctness: when a helper cannot start or fails, or the cach
 everything itself, as before. Processes that need the same ``step`` take turns (a lock under the cache base): the
 second loads what the first compiled. ``MEEPLAB_COMPILE_PROCS`` caps the processes (``1``: no helpers); the
 default is the number of cores this process may use.
+
+While this process then compiles ``step`` itself, the other cores would wait: a caller that knows what it compiles
+next and that needs nothing of the engine's compile (the shared batch loop reaches the engine through its step
+pointer) names it with :func:`compile_later`, and a helper compiles it into the cache meanwhile.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
 
 ENV_PROCS = "MEEPLAB_COMPILE_PROCS"
 
@@ -84,6 +89,51 @@ def _compile_all(jobs) -> None:
         fn.compile(types)
 
 
+_LATER = threading.local()  # jobs for a helper while this thread's next cold split compile compiles its dispatcher
+
+
+def compile_later(jobs, imports=()) -> None:
+    """``jobs`` (``(dispatcher, argument types)`` pairs this thread will need soon, independent of the engine about
+    to compile): if this thread's next :func:`compile_split` is cold, a helper process compiles them into the cache
+    while this process compiles the split's own dispatcher (its parts done), instead of this process compiling them
+    one after the other later. Until :func:`clear_later`; nothing happens where that compile is a cache load.
+    ``imports``: modules the helper imports first (the engine module whose ``forward.register`` binds the
+    ``fm_*`` names the jobs call)."""
+    _LATER.jobs = [(fn, tuple(types)) for fn, types in jobs]
+    _LATER.imports = tuple(imports)
+
+
+def clear_later() -> list:
+    """Forget the jobs of :func:`compile_later` (those a cold compile did not take); returns them."""
+    jobs = getattr(_LATER, "jobs", [])
+    _LATER.jobs = []
+    return jobs
+
+
+def later_imports() -> tuple:
+    """The modules :func:`compile_later`'s helper imports first."""
+    return getattr(_LATER, "imports", ())
+
+
+def _start_helper(jobs, imports=()) -> subprocess.Popen | None:
+    """A helper process compiling ``jobs`` (``(dispatcher, argument types)``) into the cache, ``imports`` imported
+    first; None when it cannot start (the caller then compiles them itself when it needs them)."""
+    code = f"import importlib; importlib.import_module({__name__!r})._helper_main()"
+    try:
+        payload = pickle.dumps((tuple(imports), [(*_address(fn), types) for fn, types in jobs]))
+    except Exception:  # a type numba cannot pickle
+        return None
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        proc.stdin.write(payload)
+        proc.stdin.close()
+    except OSError:
+        return None
+    return proc
+
+
 class Cold:
     """One cold compile of ``dispatcher`` for ``sig`` with its callees split into ``parts`` (see module doc)."""
 
@@ -100,24 +150,10 @@ class Cold:
         shares: list[list] = [[] for _ in range(n_helpers)]
         for k, part in enumerate(self.parts[1:]):
             shares[k % n_helpers].extend(part)
-        code = f"import importlib; importlib.import_module({__name__!r})._helper_main()"
         for share in shares:
-            try:
-                payload = pickle.dumps([(*_address(fn), types) for fn, types in share])
-            except Exception:  # a type numba cannot pickle: step compiles these itself
-                continue
-            try:
-                proc = subprocess.Popen(
-                    [sys.executable, "-c", code],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                proc.stdin.write(payload)
-                proc.stdin.close()
-            except OSError:
-                continue
-            self.helpers.append(proc)
+            proc = _start_helper(share)
+            if proc is not None:
+                self.helpers.append(proc)
 
     def finish(self) -> None:
         """Compile the first part here, wait for the helpers, then ``dispatcher`` itself (None: only the parts)."""
@@ -127,7 +163,13 @@ class Cold:
             proc.wait()
         self.helpers = []
         if self.dispatcher is not None:
+            # the jobs this thread asked to have compiled meanwhile (compile_later): on the core the parts' helper left
+            imports = later_imports()
+            later = [(fn, t) for fn, t in clear_later() if not is_cached(fn, t)]
+            helper = _start_helper(later, imports) if later and processes() > 1 else None
             self.dispatcher.compile(self.sig)
+            if helper is not None:
+                helper.wait()
 
 
 def lock_name(dispatcher, sig) -> str:
@@ -177,7 +219,10 @@ def warm_parts(parts, types: tuple) -> None:
 
 
 def _helper_main() -> None:
-    """A helper process: compile the (module, attribute, argument types) jobs pickled on stdin into the cache."""
-    jobs = pickle.loads(sys.stdin.buffer.read())
+    """A helper process: compile the (module, attribute, argument types) jobs pickled on stdin into the cache, the
+    modules named with them imported first."""
+    imports, jobs = pickle.loads(sys.stdin.buffer.read())
+    for module in imports:
+        importlib.import_module(module)
     for module, name, types in jobs:
         getattr(importlib.import_module(module), name).compile(types)

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .bots import entry_of_seat
 from .errors import MeeplabError
@@ -128,14 +128,28 @@ def rollout_restricted(lineup) -> bool:
     return any(is_restricted.py_func(row) for row in rows)
 
 
-def search_function(cx, lineup, np_, ncat):
+def search_function(cx, lineup, np_, ncat, later=None):
     """The search as a function pointer for ``play_game`` (argument ``srch``): the rollout search if an entry of
     ``lineup`` is a search bot, another registered algorithm's step (:func:`register_search`) if one uses it, else
-    a stub, so that a run without search bots never compiles the search."""
-    from .forward import step_pointer, warm_engine
+    a stub, so that a run without search bots never compiles the search.
+
+    ``later(srch_type)`` (optional): the shared functions the caller compiles next, as ``(dispatcher, argument
+    types)`` pairs given the search pointer's numba type; where this call compiles the game's engine cold (its first
+    use of the engine, :func:`~meeplab.sim.core.parcompile.compile_later`), a helper process compiles them meanwhile."""
+    from .forward import engine_modules, step_pointer, warm_engine
+    from .parcompile import clear_later, compile_later
 
     warm_engine(cx)  # every shared loop takes its search from here: its engine's parts first, on every core
-    st, scratch = new_player(cx, np_, ncat, np.zeros((0, 1), dtype=np.int64))
+    log = np.zeros((0, 1), dtype=np.int64)
+    if later is not None:
+        st_t, scratch_t = player_types(cx, log)
+        args = (st_t, scratch_t, numba.typeof(cx), *(numba.typeof(a) for a in (lineup.fns, lineup.weights)))
+        sig = types.int64(*args, numba.typeof(lineup.search), types.int64, types.int64)
+        compile_later(later(types.FunctionType(sig)), engine_modules(cx))
+    try:
+        st, scratch = new_player(cx, np_, ncat, log)  # the first call through the engine's step pointer compiles it
+    finally:
+        clear_later()
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
     restricted = rollout_restricted(lineup)
     fn = (restricted_search_step if restricted else search_step) if algos else no_search
@@ -147,6 +161,14 @@ def search_function(cx, lineup, np_, ncat):
             raise MeeplabError(f"search algorithm(s) {names} of this lineup are not loaded or cannot be mixed")
         fn = SEARCH_STEPS[algo][(2 if restricted else 1) if Algo.ROLLOUT in algos else 0]
     return step_pointer(fn, st, scratch, cx, lineup.fns, lineup.weights, lineup.search, 0, 0)
+
+
+def player_types(cx, log) -> tuple:
+    """The numba types of :func:`new_player`'s ``(state, scratch)`` for context ``cx``: compiled (or loaded) for its
+    argument types, not called, so that nothing of the engine behind ``cx`` compiles yet."""
+    argtypes = (numba.typeof(cx), types.int64, types.int64, numba.typeof(log))
+    new_player.compile(argtypes)
+    return tuple(new_player.overloads[argtypes].signature.return_type)
 
 
 @njit(cache=True)
@@ -277,7 +299,13 @@ def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
     brk = np.zeros((n_games, np_, ncat))
     length = np.zeros(n_games, dtype=np.int64)
     end = np.zeros(n_games, dtype=np.int8)
-    srch = search_function(cx, lineup, np_, ncat)
+    dummy = np.zeros((0, log_width), dtype=np.int64)
+
+    def loop(srch_type):  # play_batch's compiled loop, for a helper while the engine compiles (a first run)
+        head = loop_args(cx, lineup, np_) + (seed, start, 0, 0, score, tiebreak, brk, length, end, dummy, False)
+        return [(play_range, (*(numba.typeof(a) for a in head), srch_type))]
+
+    srch = search_function(cx, lineup, np_, ncat, later=loop)
     play_batch(*loop_args(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
     return Batch(score=score, tiebreak=tiebreak, breakdown=brk, length=length, end=end)
 
