@@ -100,14 +100,20 @@ def test_one_process_compiles_everything_here(tmp_path, monkeypatch):
     assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
 
 
-def test_a_helper_compiles_what_comes_next_while_the_split_compiles_its_dispatcher(tmp_path, monkeypatch):
-    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_later")
+def _split_with_a_job_for_later(tmp_path, monkeypatch, name, imports):
+    """A cold split compile of ``step`` on two processes, ``loop`` named for later (:func:`parcompile.compile_later`)
+    with ``imports`` for its helper: (the module, a state, loop's argument types)."""
+    m = _fresh_module(tmp_path, monkeypatch, name)
     monkeypatch.setenv(parcompile.ENV_PROCS, "2")
     st = _state(m)
-    sig = _sig(m, st)
     loop_sig = (numba.typeof(st), numba.int64)
-    parcompile.compile_later([(m.loop, loop_sig)], imports=("pc_mod_later",))
-    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    parcompile.compile_later([(m.loop, loop_sig)], imports=imports)
+    parcompile.compile_split(m.step, _sig(m, st), ((m.first,), (m.second, m.third)))
+    return m, st, loop_sig
+
+
+def test_a_helper_compiles_what_comes_next_while_the_split_compiles_its_dispatcher(tmp_path, monkeypatch):
+    m, st, loop_sig = _split_with_a_job_for_later(tmp_path, monkeypatch, "pc_mod_later", ("pc_mod_later",))
     assert parcompile.clear_later() == []  # the cold compile took the jobs
     assert parcompile.is_cached(m.loop, loop_sig)
     assert m.loop(st, 6) == 0 * 10 + 1 * 11 + 2 * 12 + 3 * 13 + 0 * 10 + 1 * 11
@@ -128,13 +134,7 @@ def test_jobs_for_later_wait_where_the_split_compile_is_a_load(tmp_path, monkeyp
 
 
 def test_a_helper_that_cannot_import_leaves_the_compile_to_the_caller(tmp_path, monkeypatch):
-    m = _fresh_module(tmp_path, monkeypatch, "pc_mod_noimport")
-    monkeypatch.setenv(parcompile.ENV_PROCS, "2")
-    st = _state(m)
-    sig = _sig(m, st)
-    loop_sig = (numba.typeof(st), numba.int64)
-    parcompile.compile_later([(m.loop, loop_sig)], imports=("no_such_module_here",))
-    parcompile.compile_split(m.step, sig, ((m.first,), (m.second, m.third)))
+    m, st, loop_sig = _split_with_a_job_for_later(tmp_path, monkeypatch, "pc_mod_noimport", ("no_such_module_here",))
     assert not parcompile.is_cached(m.loop, loop_sig)
     assert m.loop(st, 2) == 0 * 10 + 1 * 11  # compiled here, the same function
     assert m.step(st, 3, 2) == 6 * 3 + (12 + 3) + (0 - 10)
