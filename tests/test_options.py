@@ -166,11 +166,15 @@ max_candidates = 3
 """
 
 
-@pytest.mark.parametrize("bots", [["tiny-rollout"], ["tiny-rollout", "tiny-ismcts"]], ids=["rollout", "mixed"])
+@pytest.mark.parametrize(
+    "bots",
+    [["tiny-rollout"], ["tiny-rollout", "tiny-ismcts"], ["tiny-ismcts"], ["tiny-ismcts", "tiny-rollout"]],
+    ids=["rollout", "rollout-mixed", "ismcts", "ismcts-mixed"],
+)
 def test_a_restricted_search_keeps_its_restriction_and_the_batch_plays_its_games(c, tmp_path, bots):
-    """A restricted ``rollout`` entry (alone, and beside an ``ismcts`` one: the search step for lineups with a
-    restricted rollout entry, sim.core.play.restricted_search_step) searches only its allowed candidates; the
-    batch plays exactly the games stepped here through the shared ``decide``."""
+    """A restricted search entry (``rollout`` or ``ismcts``, alone or beside the other: the search steps for lineups
+    with a restricted search entry, sim.core.play.restricted_search_step and ismcts's) searches only its allowed
+    candidates; the batch plays exactly the games stepped here through the shared ``decide``."""
     from meeplab.sim.core.bots import READS_ALL, make_lineup
     from meeplab.sim.core.play import decide, new_player, search_function
 

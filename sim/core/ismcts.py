@@ -278,7 +278,7 @@ def playout_from(sim, cx, fns, weights, entry, cfg, seat, restricted, pick):
         fm_apply(sim, cx, policy_move(sim, cx, fns, weights, entry, cfg, seat, restricted, pick, eps))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ismcts_choose(st, scratch, cx, fns, weights, cfg, entry, pick, k, restricted):
     """The ISMCTS choice for the pending decision of ``st`` (see the module doc), in ``scratch`` (a
     :class:`~meeplab.sim.core.scratch.SearchScratch` of the same game; the tree is the search's own);
@@ -656,7 +656,15 @@ def explain(st, nc, best, iters, ti, tw, cand):
 
 def _step(st, scratch, cx, fns, weights, search, e, k):
     """Lineup entry ``e``'s ISMCTS search for the pending decision, in ``scratch`` (the ``srch`` pointer of
-    ``sim.core.play``; its ``k`` allowed candidates in the middle row of ``scratch.used`` when it plays restricted)."""
+    ``sim.core.play``), in a lineup whose search entries play unrestricted: ``ismcts_choose`` is inlined with
+    ``restricted`` a constant False, so the restricted player's code is left out of the compile."""
+    m = st.rec[0].moves.shape[0]
+    return ismcts_choose(st, scratch, cx, fns, weights, search[e], e, scratch.used[m : 2 * m], k, False)
+
+
+def _step_restricted(st, scratch, cx, fns, weights, search, e, k):
+    """As :func:`_step` in a lineup with a restricted search entry (its ``k`` allowed candidates in the middle row
+    of ``scratch.used`` when ``e`` is one)."""
     m = st.rec[0].moves.shape[0]
     restricted = is_restricted(search[e])
     return ismcts_choose(st, scratch, cx, fns, weights, search[e], e, scratch.used[m : 2 * m], k, restricted)
@@ -670,16 +678,17 @@ def _mixed(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _mixed_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`_mixed` where a ``rollout`` entry plays restricted (``sim.core.play.restricted_search_step``)."""
+    """As :func:`_mixed` in a lineup with a restricted search entry (``sim.core.play.restricted_search_step``)."""
     if int(search[e, S_ALGO]) == Algo.ISMCTS:
-        return ismcts_step(st, scratch, cx, fns, weights, search, e, k)
+        return ismcts_restricted_step(st, scratch, cx, fns, weights, search, e, k)
     return restricted_search_step(st, scratch, cx, fns, weights, search, e, k)
 
 
 # Compiled per game's state through the forward model's overloads, as sim.core.play and sim.core.search are: reached
 # through the function pointer play_game takes (srch), so a run without ismcts bots never compiles it, and a run with
-# only ismcts bots compiles no rollout search.
+# only ismcts bots compiles no rollout search; the restricted player's search only for a lineup that has one.
 ismcts_step = njit(cache=True)(_step)
+ismcts_restricted_step = njit(cache=True)(_step_restricted)
 mixed_step = njit(cache=True)(_mixed)
 mixed_restricted_step = njit(cache=True)(_mixed_restricted)
 
@@ -697,7 +706,7 @@ def _key_by_game() -> None:
 
 
 _key_by_game()
-register_search(Algo.ISMCTS, ismcts_step, mixed_step, mixed_restricted_step)
+register_search(Algo.ISMCTS, ismcts_step, mixed_step, ismcts_restricted_step, mixed_restricted_step)
 # the options `meeplab tune` may search: range and step (bias and epsilon start at 0, so their step sets the scale)
 ISMCTS_TUNABLE = {
     "c": Tunable(0.0, math.inf, 0.5),

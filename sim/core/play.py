@@ -80,14 +80,14 @@ def play_game(st, scratch, cx, fns, weights, search, rotate, seed, g, srch):
 
 
 def _search(st, scratch, cx, fns, weights, search, e, k):
-    """Lineup entry ``e``'s search for the pending decision, in ``scratch`` (a lineup whose rollout entries play
+    """Lineup entry ``e``'s search for the pending decision, in ``scratch`` (a lineup whose search entries play
     unrestricted: :func:`search_function` gives one with a restricted entry :func:`restricted_search_step`)."""
     return rollout_choose(st, scratch, cx, fns, weights, search[e], e)
 
 
 def _search_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`search_step` in a lineup with a restricted rollout entry: that entry searches its ``k`` allowed
-    candidates (in the middle row of ``scratch.used``)."""
+    """As :func:`search_step` in a lineup with a restricted search entry: a restricted rollout entry searches its
+    ``k`` allowed candidates (in the middle row of ``scratch.used``)."""
     m = st.rec[0].moves.shape[0]
     if is_restricted(search[e]):
         used = scratch.used
@@ -109,22 +109,23 @@ no_search = njit(cache=True, _nrt=False)(_no_search)
 
 
 # Other search algorithms (sim.core.ismcts) register their steps here: Algo -> (step for a lineup whose search entries
-# all use it, step for one that also has rollout entries, the same where one of those plays restricted); the module
-# registers itself when a bot of it loads.
+# all use it, step for one that also has rollout entries, and the same two for a lineup with a restricted search
+# entry); the module registers itself when a bot of it loads.
 SEARCH_STEPS: dict = {}
 
 
-def register_search(algo: Algo, step, mixed, mixed_restricted) -> None:
-    """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: ``step``, ``mixed`` and
-    ``mixed_restricted`` are njit functions with :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights,
-    search, e, k) -> candidate`` (``mixed`` also serves rollout entries, through :func:`search_step`;
-    ``mixed_restricted`` through :func:`restricted_search_step`)."""
-    SEARCH_STEPS[int(algo)] = (step, mixed, mixed_restricted)
+def register_search(algo: Algo, step, mixed, step_restricted, mixed_restricted) -> None:
+    """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: four njit functions with
+    :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights, search, e, k) -> candidate``: ``step`` for a
+    lineup whose search entries all use ``algo``, ``mixed`` for one that also has rollout entries (through
+    :func:`search_step`), and ``step_restricted`` / ``mixed_restricted`` the same where a search entry plays
+    restricted (``sim.core.restrict``; through :func:`restricted_search_step`)."""
+    SEARCH_STEPS[int(algo)] = (step, mixed, step_restricted, mixed_restricted)
 
 
-def rollout_restricted(lineup) -> bool:
-    """Whether a rollout entry of ``lineup`` plays under a restriction (its search then needs the restricted one)."""
-    rows = lineup.search[lineup.search[:, S_ALGO] == Algo.ROLLOUT]
+def search_restricted(lineup) -> bool:
+    """Whether a search entry of ``lineup`` plays under a restriction (its search then needs the restricted one)."""
+    rows = lineup.search[lineup.search[:, S_ALGO] != Algo.NONE]
     return any(is_restricted.py_func(row) for row in rows)
 
 
@@ -151,7 +152,7 @@ def search_function(cx, lineup, np_, ncat, later=None):
     finally:
         clear_later()
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
-    restricted = rollout_restricted(lineup)
+    restricted = search_restricted(lineup)
     fn = (restricted_search_step if restricted else search_step) if algos else no_search
     others = algos - {Algo.ROLLOUT}
     if others:
@@ -159,7 +160,7 @@ def search_function(cx, lineup, np_, ncat, later=None):
         if algo not in SEARCH_STEPS or len(others) > 1:
             names = ", ".join(algo_name(a) for a in sorted(others))
             raise MeeplabError(f"search algorithm(s) {names} of this lineup are not loaded or cannot be mixed")
-        fn = SEARCH_STEPS[algo][(2 if restricted else 1) if Algo.ROLLOUT in algos else 0]
+        fn = SEARCH_STEPS[algo][(2 if restricted else 0) + (1 if Algo.ROLLOUT in algos else 0)]
     return step_pointer(fn, st, scratch, cx, lineup.fns, lineup.weights, lineup.search, 0, 0)
 
 
