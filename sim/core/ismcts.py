@@ -105,7 +105,7 @@ from .forward import (
     fm_result,
     searched_kind,
 )
-from .play import register_search, restricted_search_step, search_step
+from .play import register_search, restricted_search_step, restricted_turn, search_step
 from .restrict import allowed_list, ask_among, ask_restricted, is_restricted
 from .rng import rng_below, rng_float, rng_init, rng_next
 from .search import E_SEARCH, E_SEARCH_CAND, EXPLAIN_VISITS, seat_value, select_candidates, select_from
@@ -663,8 +663,13 @@ def _step(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _step_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`_step` in a lineup with a restricted search entry (its ``k`` allowed candidates in the middle row
-    of ``scratch.used`` when ``e`` is one)."""
+    """As :func:`_step` in a lineup with a restricted entry: with ``k = -1`` (from ``sim.core.play.decide``) the
+    restricted entry's turn (``play.restricted_turn``); a restricted ``ismcts`` entry searches its ``k`` allowed
+    candidates (in the middle row of ``scratch.used``)."""
+    if k < 0:
+        k, c = restricted_turn(st, scratch, cx, fns, weights, search, e)
+        if c >= 0:
+            return c
     m = st.rec[0].moves.shape[0]
     restricted = is_restricted(search[e])
     return ismcts_choose(st, scratch, cx, fns, weights, search[e], e, scratch.used[m : 2 * m], k, restricted)
@@ -678,7 +683,11 @@ def _mixed(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _mixed_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`_mixed` in a lineup with a restricted search entry (``sim.core.play.restricted_search_step``)."""
+    """As :func:`_mixed` in a lineup with a restricted entry (``sim.core.play.restricted_search_step``)."""
+    if k < 0:
+        k, c = restricted_turn(st, scratch, cx, fns, weights, search, e)
+        if c >= 0:
+            return c
     if int(search[e, S_ALGO]) == Algo.ISMCTS:
         return ismcts_restricted_step(st, scratch, cx, fns, weights, search, e, k)
     return restricted_search_step(st, scratch, cx, fns, weights, search, e, k)

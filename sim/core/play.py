@@ -46,27 +46,41 @@ BLOCKS_PER_THREAD = 16  # at most this many blocks per thread in a batch (play_b
 
 @njit(cache=True, _nrt=False, inline="always", nogil=True)
 def decide(st, scratch, cx, fns, weights, search, rotate, g, srch):
-    """The choice of the lineup entry whose seat is to move in game ``g`` (``st`` at a pending decision): an entry
-    under a restriction (``sim.core.restrict``) chooses among its allowed candidates (listed in the middle row of
-    ``scratch.used``), a search bot searches (``srch``, see :func:`search_function`, in ``scratch``, a
-    :class:`~meeplab.sim.core.scratch.SearchScratch`), a plain bot is asked. The one place a bot's decision is made:
-    the batch (:func:`play_game`), the viewer's trace and the play server all go through it, so each plays the game
-    a run plays. Called from Python (the play server) it releases the interpreter lock, so the server's other
-    threads answer while a bot searches."""
+    """The choice of the lineup entry whose seat is to move in game ``g`` (``st`` at a pending decision): a search
+    bot searches (``srch``, see :func:`search_function`, in ``scratch``, a
+    :class:`~meeplab.sim.core.scratch.SearchScratch`), a plain bot is asked, and an entry under a restriction
+    (``sim.core.restrict``) is handed to ``srch`` with ``k = -1`` (the lineup's restricted step,
+    :func:`restricted_turn`: the restricted player's code is compiled only for a lineup that has one). The one place
+    a bot's decision is made: the batch (:func:`play_game`), the viewer's trace and the play server all go through
+    it, so each plays the game a run plays. Called from Python (the play server) it releases the interpreter lock,
+    so the server's other threads answer while a bot searches."""
+    r = st.rec[0]
+    e = entry_of_seat(r.ctl[C_SEAT], g, r.ctl[C_NP], rotate)
+    n = r.ctl[C_N]
+    if n > 1 and is_restricted(search[e]):
+        return srch(st, scratch, cx, fns, weights, search, e, -1)
+    if searches(search[e], n, r.ctl[C_KIND]):
+        r.ctl[C_DECISIONS] += 1
+        return srch(st, scratch, cx, fns, weights, search, e, n)
+    return ask(st, fns, weights, e)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def restricted_turn(st, scratch, cx, fns, weights, search, e):
+    """A restricted entry's decision (what :func:`decide` hands a restricted step with ``k = -1``): its allowed
+    candidates into the middle row of ``scratch.used``; returns ``(k, choice)``: the choice among them of an entry
+    that does not search here, or -1 for one that searches its ``k`` allowed candidates (the decision counted)."""
     r = st.rec[0]
     m = r.moves.shape[0]
     pick = scratch.used[m : 2 * m]
-    e = entry_of_seat(r.ctl[C_SEAT], g, r.ctl[C_NP], rotate)
     n = r.ctl[C_N]
-    k = n
-    if n > 1 and is_restricted(search[e]):
-        k = allowed_list(st, cx, search[e], pick)
+    k = allowed_list(st, cx, search[e], pick)
     if searches(search[e], n, r.ctl[C_KIND]):
         r.ctl[C_DECISIONS] += 1
-        return srch(st, scratch, cx, fns, weights, search, e, k)
+        return k, -1
     if k < n:
-        return ask_among(st, fns, weights, e, r.rng, pick, k)
-    return ask(st, fns, weights, e)
+        return k, ask_among(st, fns, weights, e, r.rng, pick, k)
+    return k, ask(st, fns, weights, e)
 
 
 @njit(cache=True, _nrt=False)
@@ -86,8 +100,13 @@ def _search(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _search_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`search_step` in a lineup with a restricted search entry: a restricted rollout entry searches its
-    ``k`` allowed candidates (in the middle row of ``scratch.used``)."""
+    """As :func:`search_step` in a lineup with a restricted entry: with ``k = -1`` (from :func:`decide`) the restricted
+    entry's turn (:func:`restricted_turn`); a restricted rollout entry searches its ``k`` allowed candidates (in the
+    middle row of ``scratch.used``)."""
+    if k < 0:
+        k, c = restricted_turn(st, scratch, cx, fns, weights, search, e)
+        if c >= 0:
+            return c
     m = st.rec[0].moves.shape[0]
     if is_restricted(search[e]):
         used = scratch.used
@@ -96,8 +115,13 @@ def _search_restricted(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _no_search(st, scratch, cx, fns, weights, search, e, k):
-    """Stands in for the search in a lineup without search bots (never called)."""
+    """Stands in for the search in a lineup without search bots or restricted entries (never called)."""
     return 0
+
+
+def _restricted_plain(st, scratch, cx, fns, weights, search, e, k):
+    """The step of a lineup without search bots but with a restricted entry: its turns (:func:`restricted_turn`)."""
+    return restricted_turn(st, scratch, cx, fns, weights, search, e)[1]
 
 
 # Compile time: the search is reached through a function pointer (as the engines are, docs/adding-a-game.md), so a run
@@ -106,11 +130,12 @@ def _no_search(st, scratch, cx, fns, weights, search, e, k):
 search_step = njit(cache=True, _nrt=False)(_search)
 restricted_search_step = njit(cache=True, _nrt=False)(_search_restricted)
 no_search = njit(cache=True, _nrt=False)(_no_search)
+restricted_plain_step = njit(cache=True, _nrt=False)(_restricted_plain)
 
 
 # Other search algorithms (sim.core.ismcts) register their steps here: Algo -> (step for a lineup whose search entries
-# all use it, step for one that also has rollout entries, and the same two for a lineup with a restricted search
-# entry); the module registers itself when a bot of it loads.
+# all use it, step for one that also has rollout entries, and the same two for a lineup with a restricted entry);
+# the module registers itself when a bot of it loads.
 SEARCH_STEPS: dict = {}
 
 
@@ -119,14 +144,14 @@ def register_search(algo: Algo, step, mixed, step_restricted, mixed_restricted) 
     :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights, search, e, k) -> candidate``: ``step`` for a
     lineup whose search entries all use ``algo``, ``mixed`` for one that also has rollout entries (through
     :func:`search_step`), and ``step_restricted`` / ``mixed_restricted`` the same where a search entry plays
-    restricted (``sim.core.restrict``; through :func:`restricted_search_step`)."""
+    restricted (``sim.core.restrict``; through :func:`restricted_search_step`): they take ``k = -1`` from
+    :func:`decide` for a restricted entry's turn (:func:`restricted_turn`)."""
     SEARCH_STEPS[int(algo)] = (step, mixed, step_restricted, mixed_restricted)
 
 
-def search_restricted(lineup) -> bool:
-    """Whether a search entry of ``lineup`` plays under a restriction (its search then needs the restricted one)."""
-    rows = lineup.search[lineup.search[:, S_ALGO] != Algo.NONE]
-    return any(is_restricted.py_func(row) for row in rows)
+def lineup_restricted(lineup) -> bool:
+    """Whether an entry of ``lineup`` plays under a restriction (its decisions then go through the restricted step)."""
+    return any(is_restricted.py_func(row) for row in lineup.search)
 
 
 def search_function(cx, lineup, np_, ncat, later=None):
@@ -152,8 +177,11 @@ def search_function(cx, lineup, np_, ncat, later=None):
     finally:
         clear_later()
     algos = {int(a) for a in lineup.search[:, S_ALGO]} - {Algo.NONE}
-    restricted = search_restricted(lineup)
-    fn = (restricted_search_step if restricted else search_step) if algos else no_search
+    restricted = lineup_restricted(lineup)
+    if algos:
+        fn = restricted_search_step if restricted else search_step
+    else:
+        fn = restricted_plain_step if restricted else no_search
     others = algos - {Algo.ROLLOUT}
     if others:
         algo = max(others)
