@@ -683,11 +683,8 @@ def _mixed(st, scratch, cx, fns, weights, search, e, k):
 
 
 def _mixed_restricted(st, scratch, cx, fns, weights, search, e, k):
-    """As :func:`_mixed` in a lineup with a restricted entry (``sim.core.play.restricted_search_step``)."""
-    if k < 0:
-        k, c = restricted_turn(st, scratch, cx, fns, weights, search, e)
-        if c >= 0:
-            return c
+    """As :func:`_mixed` in a lineup with a restricted entry (``sim.core.play.restricted_search_step``; each of the two
+    steps takes a restricted entry's turn, ``k = -1``, itself)."""
     if int(search[e, S_ALGO]) == Algo.ISMCTS:
         return ismcts_restricted_step(st, scratch, cx, fns, weights, search, e, k)
     return restricted_search_step(st, scratch, cx, fns, weights, search, e, k)
