@@ -223,3 +223,33 @@ def test_data_compiled_for_other_types_reads_as_a_miss(tmp_path):
     # compiled again and saved: a's entry and file are a's once more
     index.save((a,), (None, None, None, Signature(types.int64, a, None), "a"))
     assert index.load((a,))[4] == "a"
+
+
+def test_every_compiled_function_of_ours_caches_in_its_keyed_directory():
+    # numba fixes a dispatcher's cache directory when the dispatcher is made: one made outside an import of its
+    # module (the policy bot's was made when a line-up first took it) cached beside the sources in __pycache__,
+    # where an empty MEEPLAB_CACHE_DIR does not reach it, and a "cold" first run found it compiled.
+    from numba.core.registry import CPUDispatcher
+
+    from meeplab.sim.core import bots, registry
+
+    base = numba_cache.cache_base().resolve()
+    where = {}
+    for game in registry.game_ids():
+        registry.get_game(game)
+        for spec in bots.discover(game).values():  # a plugin's own bots use numba's default cache (documented)
+            if spec.choose is not None and numba_cache._ours(spec.choose.py_func.__module__):
+                where[f"{game} bot {spec.name}"] = spec.choose
+    for name, module in list(sys.modules.items()):
+        if numba_cache._ours(name) and module is not None:
+            for attr, obj in vars(module).items():
+                if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == name:
+                    where[f"{name}.{attr}"] = obj
+    assert len(where) > 200
+    outside = {}
+    for label, fn in where.items():
+        cache = getattr(fn, "_cache", None)
+        path = getattr(cache, "_cache_path", None)
+        if path is not None and not Path(path).resolve().is_relative_to(base):
+            outside[label] = path
+    assert outside == {}

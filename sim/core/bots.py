@@ -178,7 +178,6 @@ MAX_ENTRIES = MIN_ENTRIES  # the entries of a game of at most 5 seats (ACBAS siz
 _SEATS: dict[str, int] = {}  # game id -> its most seats (GameSpec.max_players)
 _LOWER: set[str] = set()  # games whose lowest score wins (GameSpec.lower_wins): their search rows say so
 _SHAPES: dict[str, Any] = {}  # game id -> its policy's Shape (Face.features, codes, progress); none declared: absent
-_POLICY_CHOOSE = None  # the policy's choose (bot_jit: compiled with BOT_SIG when a line-up first takes it)
 _GAME_LOOKUP = None  # the registry's get_game, handed over when the registry loads (this layer does not import it)
 
 
@@ -434,21 +433,18 @@ def policy_bot(game: str) -> BotSpec | None:
     :class:`~meeplab.sim.core.policy.Shape` and one weight per term of each kind's (and code's) block, all 0 (a
     uniform pick) until a bot config sets them (``meeplab learn`` writes one); None for a game that declares no
     feature columns. :func:`discover` offers it to every game that declares them, plugins included."""
-    from .policy import policy_choose
+    from .policy import policy_bot_choose
 
-    global _POLICY_CHOOSE
     shape = _SHAPES.get(game)
     if shape is None:
         return None
-    if _POLICY_CHOOSE is None:
-        _POLICY_CHOOSE = bot_jit(policy_choose.py_func, nogil=True)
     names = tuple(shape.names())
     defaults = tuple(float(v) for v in shape.vector({}))
     return BotSpec(
         name="policy",
         base="policy",
         description="a conditional logit over the game's candidate features (meeplab learn fits its weights)",
-        choose=_POLICY_CHOOSE,
+        choose=policy_bot_choose,
         weight_names=names,
         weights=defaults,
         source="meeplab.sim.core.policy",

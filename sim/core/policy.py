@@ -40,7 +40,7 @@ from numba import njit
 
 from .rng import rng_below, rng_float
 
-__all__ = ["Shape", "phi", "phi_names", "policy_choose", "progress_of", "width"]
+__all__ = ["Shape", "phi", "phi_names", "policy_bot_choose", "policy_choose", "progress_of", "width"]
 
 #: rows within this of the best score tie (and one of them is drawn)
 TIE = 1e-9
@@ -310,6 +310,14 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
                 return i
             pick -= 1
     return first
+
+
+# The policy as a bot's ``choose`` (``sim.core.bots.policy_bot``): a dispatcher of its own, because a line-up closes
+# its bots to the bot signature (``bots.ready_bot``) while tests and tools call :func:`policy_choose` with others.
+# Made here, while this module is imported, so that numba fixes its cache in this module's keyed directory
+# (``sim.core.numba_cache``); one made later, outside an import, cached in ``__pycache__`` beside the sources,
+# where an empty ``MEEPLAB_CACHE_DIR`` did not reach it. Same function, same options: the same machine code.
+policy_bot_choose = njit(cache=True, _nrt=False, nogil=True)(policy_choose.py_func)
 
 
 @njit(cache=True, inline="always")
