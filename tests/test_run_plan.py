@@ -104,3 +104,19 @@ def test_the_plan_holds_what_the_runner_records(tmp_path):
     assert meta["lineups"] == {str(p): plan.lineups[p].names for p in plan.players}
     assert meta["bot_weights"] == {b: dict(w) for b, w in plan.bot_weights.items()}
     assert meta["shard_size"] == 5 and meta["games_completed"] == {"2": 12, "3": 12}
+
+
+def test_a_worker_keeps_the_lineups_a_run_adopted(tmp_path, counted):
+    """A process keeps its 16 latest prepared lineups; a run adopts one per player count. One adopted again kept its
+    old place in that order and was the next dropped, so the 3-player adoption dropped the 2-player one and its
+    shards built the lineup again (and played a warm-up game) in the middle of the run."""
+    from meeplab.lab.runs import shards
+
+    cfg = RunConfig(get_game("schweinebande"), 20, [2, 3], ["greedy"], seed=918273, threads=1, out=tmp_path / "r")
+    plan = plan_run(cfg)  # a seed no other test plays: a job this process has not prepared
+    shards.adopt(plan.job, 2, plan.game, plan.ctx, plan.lineups[2])  # an earlier run of the same job, at 2 players
+    for i in range(15):
+        shards.adopt(("another run", i), 2, None, None, None)
+    built = counted["make_lineup"]
+    runner.run(plan)
+    assert counted["make_lineup"] == built

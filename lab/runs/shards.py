@@ -121,13 +121,25 @@ def bytes_table(data: bytes) -> pa.Table:
 
 
 # -- worker side ---------------------------------------------------------------------------------
-_PREPARED: dict[str, Any] = {}
+_PREPARED: dict[str, Any] = {}  # (job, players) key -> (game, context, lineup), the most recently used last
+_KEEP_PREPARED = 16  # a long-lived worker serves many runs (a sweep): it keeps the latest
 _PLAY_LOCK = threading.Lock()  # one shard at a time per process (numba's thread pool is per process)
+
+
+def _remember(key: str, prepared: tuple) -> None:
+    """Keep ``prepared`` under ``key`` as the most recently used entry, dropping the least recently used beyond
+    :data:`_KEEP_PREPARED` (never the entry just kept: a run adopts one per player count, one after another)."""
+    _PREPARED.pop(key, None)
+    while len(_PREPARED) >= _KEEP_PREPARED:
+        _PREPARED.pop(next(iter(_PREPARED)))
+    _PREPARED[key] = prepared
 
 
 def _prepared(job: Job, p: int, warm_lock: bool):
     key = hashlib.sha256(pickle.dumps((job, p))).hexdigest()
-    if key not in _PREPARED:
+    if key in _PREPARED:
+        _remember(key, _PREPARED[key])
+    else:
         from meeplab.sim.core.bots import make_lineup
         from meeplab.sim.core.registry import get_game
 
@@ -138,9 +150,7 @@ def _prepared(job: Job, p: int, warm_lock: bool):
         # compiles into the shared numba cache, the others then load it.
         with machine_lock() if warm_lock else contextlib.nullcontext():
             game.play(ctx, lineup, job.seed, 0, 1, p)
-        if len(_PREPARED) >= 16:  # a long-lived worker serves many runs (a sweep): keep the latest
-            _PREPARED.pop(next(iter(_PREPARED)))
-        _PREPARED[key] = (game, ctx, lineup)
+        _remember(key, (game, ctx, lineup))
     return _PREPARED[key]
 
 
@@ -148,10 +158,7 @@ def adopt(job: Job, p: int, game: Any, ctx: Any, lineup: Any) -> None:
     """Let this process play ``job``'s shards at ``p`` players with a game, engine context and lineup already
     prepared (a :class:`~meeplab.lab.runs.plan.RunPlan`'s, warmed up by the runner) instead of preparing them
     again from the job."""
-    key = hashlib.sha256(pickle.dumps((job, p))).hexdigest()
-    if len(_PREPARED) >= 16 and key not in _PREPARED:
-        _PREPARED.pop(next(iter(_PREPARED)))
-    _PREPARED[key] = (game, ctx, lineup)
+    _remember(hashlib.sha256(pickle.dumps((job, p))).hexdigest(), (game, ctx, lineup))
 
 
 def machine_lock():
