@@ -6,17 +6,20 @@ import pytest
 
 from meeplab.lab.studies import learn as ln
 from meeplab.sim.core.errors import MeeplabError
-from meeplab.sim.core.policy import Shape, phi, phi_names, policy_choose, width
+from meeplab.sim.core.bots import ready_bot
+from meeplab.sim.core.policy import Shape, phi, phi_names, policy_bot_choose, width
 from meeplab.sim.core.rng import rng_init
 
 
 def _choose(kind, feats, weights, seed=1, codes=None, view=None):
+    """The policy as a line-up plays it: the bot's choose, compiled for the bots' signature only (no compile of its
+    own for these arrays' types)."""
     rng = np.zeros(4, dtype=np.uint64)
     rng_init(rng, seed, 0)
     n = feats.shape[0]
     moves = np.zeros((n, 1), np.int64) if codes is None else np.asarray(codes, np.int64).reshape(n, 1)
     view = np.zeros(1, np.int64) if view is None else np.asarray(view, np.int64)
-    return policy_choose(kind, view, moves, n, feats, weights, rng)
+    return ready_bot(policy_bot_choose)(kind, view, moves, n, feats, weights, rng)
 
 
 def test_the_compiled_policy_plays_the_best_score_of_its_definition():
