@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from meeplab.lab.studies import learn as ln
-from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.bots import ready_bot
+from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.policy import Shape, phi, phi_names, policy_bot_choose, width
-from meeplab.sim.core.rng import rng_init
+from meeplab.sim.core.rng import rng_below, rng_init
 
 
 def _choose(kind, feats, weights, seed=1, codes=None, view=None):
@@ -44,6 +44,40 @@ def test_the_compiled_policy_plays_the_best_score_of_its_definition():
         scores = np.array([P[i] @ w[block[i] : block[i] + width(nf)] for i in range(n)])
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
         assert _choose(kind, feats, w, seed=trial + 1, codes=codes, view=view) in best
+
+
+def test_the_compiled_policy_draws_among_exact_ties_as_a_row_by_row_pass_does():
+    """The compiled policy scores four rows at a time: with duplicate rows (exact ties; up to 40 rows, so several
+    blocks of four and a tail, rows of several move codes) it picks exactly what one pass over the rows in order
+    does: count the rows within TIE of the best, then draw one with the candidate's stream."""
+    rng = np.random.default_rng(17)
+    drawn = 0
+    for trial in range(300):
+        nf, n = int(rng.integers(1, 7)), int(rng.integers(2, 41))
+        cols = tuple(f"c{j}" for j in range(nf))
+        shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
+        w = shape.vector({})
+        h = len(shape.header())
+        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names()))
+        distinct = rng.normal(size=(max(1, n // 3), nf)).round(1)
+        pick = rng.integers(0, len(distinct), size=n)
+        feats = distinct[pick]  # repeated rows
+        codes = rng.integers(0, 2, size=n) * (pick % 2)  # a repeated row keeps its code: its score ties exactly
+        view = np.array([int(rng.integers(0, 9)), 8])
+        kind = int(rng.integers(2))
+        x = view[0] / view[1] if shape.progress else 0.0
+        block = np.clip(codes, 0, shape.n_codes(shape.kinds[kind]) - 1) * width(nf) + shape.at(shape.kinds[kind])
+        P = phi(feats, x=x)
+        scores = np.array([P[i] @ w[block[i] : block[i] + width(nf)] for i in range(n)])
+        tied = np.flatnonzero(scores >= scores.max() - 1e-9)
+        want = tied[0]
+        if len(tied) > 1:
+            stream = np.zeros(4, dtype=np.uint64)
+            rng_init(stream, trial, 0)
+            want = tied[rng_below(stream, len(tied))]
+            drawn += 1
+        assert _choose(kind, feats, w, seed=trial, codes=codes, view=view) == want
+    assert drawn > 100  # most decisions had a tie to draw from
 
 
 def test_at_a_temperature_the_policy_draws_from_the_softmax_of_its_scores():

@@ -243,6 +243,100 @@ def _score(feats, i, weights, off, nf, top0, x):
 
 
 @njit(cache=True, inline="always")
+def _score4(feats, i, weights, o0, o1, o2, o3, nf, top0, x):
+    """:func:`_score` of rows ``i`` to ``i + 3`` (weights blocks ``o0`` to ``o3``), each summed in the same order."""
+    v0 = weights[o0]
+    v1 = weights[o1]
+    v2 = weights[o2]
+    v3 = weights[o3]
+    for a in range(nf):
+        t = 1 + a
+        v0 += feats[i, a] * weights[o0 + t]
+        v1 += feats[i + 1, a] * weights[o1 + t]
+        v2 += feats[i + 2, a] * weights[o2 + t]
+        v3 += feats[i + 3, a] * weights[o3 + t]
+    t = 1 + nf
+    if o0 == o1 and o1 == o2 and o2 == o3:  # one weights block (rows of one move code): one load a term
+        for a in range(nf):
+            f0 = feats[i, a]
+            f1 = feats[i + 1, a]
+            f2 = feats[i + 2, a]
+            f3 = feats[i + 3, a]
+            for b in range(a, nf):
+                w = weights[o0 + t]
+                v0 += f0 * feats[i, b] * w
+                v1 += f1 * feats[i + 1, b] * w
+                v2 += f2 * feats[i + 2, b] * w
+                v3 += f3 * feats[i + 3, b] * w
+                t += 1
+    else:
+        for a in range(nf):
+            f0 = feats[i, a]
+            f1 = feats[i + 1, a]
+            f2 = feats[i + 2, a]
+            f3 = feats[i + 3, a]
+            for b in range(a, nf):
+                v0 += f0 * feats[i, b] * weights[o0 + t]
+                v1 += f1 * feats[i + 1, b] * weights[o1 + t]
+                v2 += f2 * feats[i + 2, b] * weights[o2 + t]
+                v3 += f3 * feats[i + 3, b] * weights[o3 + t]
+                t += 1
+    p0 = 1.0 if nf > 0 and feats[i, 0] >= top0 - TIE else 0.0
+    p1 = 1.0 if nf > 0 and feats[i + 1, 0] >= top0 - TIE else 0.0
+    p2 = 1.0 if nf > 0 and feats[i + 2, 0] >= top0 - TIE else 0.0
+    p3 = 1.0 if nf > 0 and feats[i + 3, 0] >= top0 - TIE else 0.0
+    v0 += p0 * weights[o0 + t]
+    v1 += p1 * weights[o1 + t]
+    v2 += p2 * weights[o2 + t]
+    v3 += p3 * weights[o3 + t]
+    if x != 0.0:
+        u0 = weights[o0 + t + 1] + p0 * weights[o0 + t + 2 + nf]
+        u1 = weights[o1 + t + 1] + p1 * weights[o1 + t + 2 + nf]
+        u2 = weights[o2 + t + 1] + p2 * weights[o2 + t + 2 + nf]
+        u3 = weights[o3 + t + 1] + p3 * weights[o3 + t + 2 + nf]
+        for a in range(nf):
+            u0 += feats[i, a] * weights[o0 + t + 2 + a]
+            u1 += feats[i + 1, a] * weights[o1 + t + 2 + a]
+            u2 += feats[i + 2, a] * weights[o2 + t + 2 + a]
+            u3 += feats[i + 3, a] * weights[o3 + t + 2 + a]
+        v0 += x * u0
+        v1 += x * u1
+        v2 += x * u2
+        v3 += x * u3
+    return v0, v1, v2, v3
+
+
+@njit(cache=True, inline="always")
+def _take(v, i, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x):
+    """Row ``i``'s score ``v`` into the pass that finds the best score and counts the rows within TIE of it (as
+    strategies.common.argmax_column): the new ``(best, ties, first)``."""
+    if v > best:
+        if best < v - TIE:  # every earlier row is below the new one's tie band
+            return v, 1, i
+        # a little higher, within the band: count the band again
+        ties, first = _band(i, v, feats, moves, weights, at, codes, d, nf, top0, x)
+        return v, ties, first
+    if v >= best - TIE:
+        if ties == 0:
+            first = i
+        ties += 1
+    return best, ties, first
+
+
+@njit(cache=True, _nrt=False)
+def _band(i, best, feats, moves, weights, at, codes, d, nf, top0, x):
+    """The rows up to ``i`` within TIE of ``best``: how many, and the first (rare: a score a little above a tie)."""
+    ties = 0
+    first = 0
+    for j in range(i + 1):
+        if _score(feats, j, weights, _block(moves, j, at, codes, d), nf, top0, x) >= best - TIE:
+            if ties == 0:
+                first = j
+            ties += 1
+    return ties, first
+
+
+@njit(cache=True, inline="always")
 def _block(moves, i, at, codes, d):
     """The first weight of candidate ``i``'s block: its move code's (clamped), or the kind's only one."""
     if codes <= 1:
@@ -282,25 +376,26 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
         return softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng)
     # one pass finds the best score and counts the rows within TIE of it (as strategies.common.argmax_column); a
     # second pass, only when several tie, finds the drawn one
+    # (four rows at a time: their scores are four independent sums, each added up in the order of _score, so the
+    # processor overlaps them and every score is the one _score gives)
     best = -np.inf
     ties = 0
     first = 0
-    for i in range(n):
+    i = 0
+    while i + 4 <= n:
+        v0, v1, v2, v3 = _score4(
+            feats, i, weights, _block(moves, i, at, codes, d), _block(moves, i + 1, at, codes, d),
+            _block(moves, i + 2, at, codes, d), _block(moves, i + 3, at, codes, d), nf, top0, x,
+        )  # fmt: skip
+        best, ties, first = _take(v0, i, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
+        best, ties, first = _take(v1, i + 1, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
+        best, ties, first = _take(v2, i + 2, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
+        best, ties, first = _take(v3, i + 3, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
+        i += 4
+    while i < n:
         v = _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x)
-        if v > best:
-            if best < v - TIE:  # every earlier row is below the new one's tie band
-                best, ties, first = v, 1, i
-            else:  # a little higher, within the band: count the band again
-                best, ties = v, 0
-                for j in range(i + 1):
-                    if _score(feats, j, weights, _block(moves, j, at, codes, d), nf, top0, x) >= best - TIE:
-                        if ties == 0:
-                            first = j
-                        ties += 1
-        elif v >= best - TIE:
-            if ties == 0:
-                first = i
-            ties += 1
+        best, ties, first = _take(v, i, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
+        i += 1
     if ties <= 1:
         return first
     pick = rng_below(rng, ties)
