@@ -256,7 +256,9 @@ def _score4(feats, i, weights, o0, o1, o2, o3, nf, top0, x):
         v2 += feats[i + 2, a] * weights[o2 + t]
         v3 += feats[i + 3, a] * weights[o3 + t]
     t = 1 + nf
-    if o0 == o1 and o1 == o2 and o2 == o3:  # one weights block (rows of one move code): one load a term
+    # one weights block (rows of one move code): one load a term. The loop is written twice on purpose: the same
+    # loop as an inlined helper called with four equal offsets played 1.014-1.026 of the time (A/B, 2026-12-07)
+    if o0 == o1 and o1 == o2 and o2 == o3:
         for a in range(nf):
             f0 = feats[i, a]
             f1 = feats[i + 1, a]
