@@ -143,8 +143,8 @@ def register_search(algo: Algo, step, mixed, step_restricted, mixed_restricted) 
     """Make search algorithm ``algo`` (``Lineup.search[:, S_ALGO]``) playable: four njit functions with
     :func:`search_step`'s signature, ``(st, scratch, cx, fns, weights, search, e, k) -> candidate``: ``step`` for a
     lineup whose search entries all use ``algo``, ``mixed`` for one that also has rollout entries (through
-    :func:`search_step`), and ``step_restricted`` / ``mixed_restricted`` the same where a search entry plays
-    restricted (``sim.core.restrict``; through :func:`restricted_search_step`): they take ``k = -1`` from
+    :func:`search_step`), and ``step_restricted`` / ``mixed_restricted`` the same in a lineup with a restricted
+    entry, searching or not (``sim.core.restrict``; through :func:`restricted_search_step`): they take ``k = -1`` from
     :func:`decide` for a restricted entry's turn (:func:`restricted_turn`)."""
     SEARCH_STEPS[int(algo)] = (step, mixed, step_restricted, mixed_restricted)
 
