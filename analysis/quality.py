@@ -246,12 +246,47 @@ def ludii_metrics(p: np.ndarray) -> dict[str, float]:
 
 def per_game(traj: pd.DataFrame) -> pd.DataFrame:
     """:func:`game_metrics` for every (player count, game) of a trajectories frame."""
-    out = []
-    for (np_, g), d in traj.groupby(["n_players", "game"], sort=True):
-        piv = d.pivot_table(index="point", columns="seat", values="p_win").sort_index()
-        prog = d.groupby("point")["progress"].first().sort_index().to_numpy()
-        out.append({"n_players": np_, "game": g, **game_metrics(prog, piv.to_numpy())})
+    out = [{"n_players": np_, "game": g, **game_metrics(prog, p)} for np_, g, prog, p in game_trajectories(traj)]
     return pd.DataFrame(out)
+
+
+def game_trajectories(traj: pd.DataFrame):
+    """Per (player count, game) of a trajectories frame, in that order: ``(n_players, game, prog [T], p [T, S])``,
+    the share of the game played at each sample point and the seats' win probabilities (``p_win``) there, points
+    and seats in ascending order. The frame as ``meeplab quality`` writes it, every point with one row per seat,
+    is cut up in one sort; a game with a seat missing at some point, a seat twice or a missing ``p_win`` is read as
+    a pivot table (the mean of a point's rows per seat, NaN where a seat has none) and ``progress``'s first value
+    at each point, which is what the fast path gives wherever both apply."""
+    keys = ["n_players", "game", "point", "seat"]
+    order = np.lexsort([traj[k].to_numpy() for k in reversed(keys)])
+    col = {k: traj[k].to_numpy()[order] for k in (*keys, "progress", "p_win")}
+    rows = len(order)
+    cut = np.flatnonzero((col["n_players"][1:] != col["n_players"][:-1]) | (col["game"][1:] != col["game"][:-1]))
+    starts = np.concatenate(([0], cut + 1)) if rows else np.zeros(0, dtype=np.int64)
+    ends = np.concatenate((starts[1:], [rows])) if rows else starts
+    for a, b in zip(starts.tolist(), ends.tolist()):
+        point, seat = col["point"][a:b], col["seat"][a:b]
+        p, prog = col["p_win"][a:b].astype(float), col["progress"][a:b].astype(float)
+        seats = int(np.searchsorted(point, point[0], side="right"))  # the first point's rows
+        grid = (b - a) % seats == 0
+        if grid:
+            t = (b - a) // seats
+            pt, st, pr = point.reshape(t, seats), seat.reshape(t, seats), prog.reshape(t, seats)
+            grid = bool(
+                (pt == pt[:, :1]).all()
+                and (np.diff(pt[:, 0]) > 0).all()
+                and (st == st[:1]).all()
+                and (np.diff(st[0]) > 0).all()
+                and not np.isnan(p).any()
+                and (pr == pr[:, :1]).all()
+            )
+        if grid:
+            yield col["n_players"][a], col["game"][a], pr[:, 0], p.reshape(t, seats)
+        else:
+            d = traj.iloc[np.sort(order[a:b])]
+            piv = d.pivot_table(index="point", columns="seat", values="p_win").sort_index()
+            prog_first = d.groupby("point")["progress"].first().sort_index().to_numpy()
+            yield col["n_players"][a], col["game"][a], prog_first, piv.to_numpy()
 
 
 def trajectory_metrics(traj: pd.DataFrame, noise: bool = True, recal: dict[str, Any] | None = None) -> dict[str, dict]:

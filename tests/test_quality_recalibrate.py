@@ -184,3 +184,33 @@ def test_a_stage_shown_with_a_progress_bar_plays_the_same_numbers_in_parts():
     assert sum(done) == 3 * 9
     for role in core.SKILL_ROLES:
         assert np.array_equal(sk_whole["wins"][role], sk_parts["wins"][role]), role
+
+
+def test_per_game_reads_each_game_as_a_pivot_of_its_points_and_seats():
+    """``per_game`` cuts a frame as ``meeplab quality`` writes it (one row per point and seat) in one sort; any other
+    frame (a seat missing at a point, a seat twice, a missing estimate, points whose progress differs by seat) is read
+    as the pivot table of its points by seats (the mean per seat, NaN where one has none) with the progress's first
+    value at each point. Both give what the pivot table gives, row order of the frame regardless."""
+
+    def pivoted(traj):
+        out = []
+        for (np_, g), d in traj.groupby(["n_players", "game"], sort=True):
+            piv = d.pivot_table(index="point", columns="seat", values="p_win").sort_index()
+            prog = d.groupby("point")["progress"].first().sort_index().to_numpy()
+            out.append({"n_players": np_, "game": g, **q.game_metrics(prog, piv.to_numpy())})
+        return pd.DataFrame(out)
+
+    traj = pd.concat(
+        [_planted(games=40), _planted(games=30, seed=2).assign(n_players=2, seat=lambda d: d.seat % 2 + 1)]
+    )
+    traj = traj.drop_duplicates(["n_players", "game", "point", "seat"]).sample(frac=1.0, random_state=3)
+    odd = traj.copy()
+    odd = odd.drop(index=odd.index[[4, 50]])  # a seat missing at a point
+    odd = pd.concat([odd, odd.iloc[[7, 90]].assign(p_win=0.25)])  # a seat twice at a point
+    odd.iloc[[20], odd.columns.get_loc("p_win")] = np.nan
+    odd.iloc[[33], odd.columns.get_loc("progress")] = 0.123
+    for frame in (traj, odd):
+        with np.errstate(all="ignore"):
+            got, want = q.per_game(frame), pivoted(frame)
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert len(q.per_game(traj)) == 70 and len(q.per_game(traj.iloc[:0])) == 0
