@@ -19,6 +19,7 @@ from meeplab.cli import main
 from meeplab.sim.core import bots as core_bots
 from meeplab.sim.core.bots import lineup_entries, make_lineup
 from meeplab.sim.core.game import rank_and_win
+from meeplab.sim.core.errors import MeeplabError
 from meeplab.sim.core.registry import game_ids, get_game, origin
 
 pytest.importorskip("meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)")
@@ -37,6 +38,28 @@ def test_plugin_game_is_found_by_entry_point_with_its_origin(capsys):
     assert "lowest score wins" in line and "[plugin meeplab-nothanks" in line
     code, out, _ = cli(["bots", "nothanks"], capsys)
     assert code == 0 and "greedy" in out and "[plugin meeplab-nothanks" in out
+
+
+def test_a_game_asked_for_again_is_not_looked_up_again(monkeypatch):
+    """The play server, a saved game's load and every lineup ask the registry for their game; once a game has loaded
+    it is handed out again without another look through sim/ and the plugins' entry points (each look costs about
+    half a millisecond), and an unknown id is still one clear line."""
+    from meeplab.sim.core import registry
+
+    monkeypatch.setattr(registry, "_GAMES", None)  # as in a process that never listed every game
+    first = {g: get_game(g) for g in ("schweinebande", "nothanks")}
+    looks = {"builtin_ids": registry.builtin_ids, "_entry_points": registry._entry_points}
+
+    def no_look(*_a, **_k):
+        raise AssertionError("the registry looked for games again")
+
+    for name in looks:
+        monkeypatch.setattr(registry, name, no_look)
+    assert all(get_game(g) is spec for g, spec in first.items())
+    for name, fn in looks.items():
+        monkeypatch.setattr(registry, name, fn)
+    with pytest.raises(MeeplabError, match=r"unknown game 'nosuchgame'; available: .*schweinebande"):
+        get_game("nosuchgame")
 
 
 BROKEN = {

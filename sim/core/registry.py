@@ -23,6 +23,7 @@ GROUP = "meeplab.games"  # the entry-point group of plugin games
 
 _GAMES: dict[str, GameSpec] | None = None
 _ORIGINS: dict[str, str] = {}  # game id -> "built-in" or "plugin <distribution> <version>"
+_LOADED: dict[str, GameSpec] = {}  # the games get_game has loaded, by the id asked for
 
 
 def builtin_ids() -> list[str]:
@@ -104,12 +105,18 @@ def get_game(game_id: str) -> GameSpec:
     """Import only the requested game (a broken game folder or plugin does not break the others)."""
     if _GAMES is not None and game_id in _GAMES:
         return _GAMES[game_id]
+    spec = _LOADED.get(game_id)
+    if spec is not None:  # asked again (the play server, a saved game, a lineup): no new look at sim/ or plugins
+        return spec
     if game_id in builtin_ids():
-        return _load_builtin(game_id)
-    ep = _entry_points().get(game_id)
-    if ep is None:
-        raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
-    return _load_plugin(ep)
+        spec = _load_builtin(game_id)
+    else:
+        ep = _entry_points().get(game_id)
+        if ep is None:
+            raise MeeplabError(f"unknown game '{game_id}'; available: {', '.join(game_ids())}")
+        spec = _load_plugin(ep)
+    _LOADED[game_id] = spec
+    return spec
 
 
 def check_players(game: GameSpec, n_players: int) -> None:
