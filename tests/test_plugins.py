@@ -18,8 +18,8 @@ from cli_run import run_cli as cli
 from meeplab.cli import main
 from meeplab.sim.core import bots as core_bots
 from meeplab.sim.core.bots import lineup_entries, make_lineup
-from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.core.errors import MeeplabError
+from meeplab.sim.core.game import rank_and_win
 from meeplab.sim.core.registry import game_ids, get_game, origin
 
 pytest.importorskip("meeplab_nothanks", reason="the example plugin is not installed (pip install -e examples/nothanks)")
