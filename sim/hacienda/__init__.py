@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from meeplab.sim.core import play as core_play
@@ -13,7 +11,7 @@ from meeplab.sim.core.game import GameSpec, Hidden
 from meeplab.sim.core.params import seat_values
 
 from . import draw, flow, options
-from .board import BUILTIN, MARKET, PAMPA, SOURCE, load_board
+from .board import BUILTIN, MARKET, balls, load_board, market_distances, markets_next, static_masks
 from .features import CODES, FEATURES, PROGRESS
 from .layout import LOGW, MAXP, NT, T_ANIMAL
 from .params import PARAMS
@@ -131,63 +129,11 @@ class Context:
         self.kind = b.kind.astype(np.int64)
         self.nb = b.nb.astype(np.int64)
         self.nbmask = b.nbmask
-        W = b.W
-        static = np.zeros((9, W), dtype=np.uint64)
-
-        def setb(row, i):
-            static[row, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-
-        mk = np.flatnonzero(b.kind == MARKET)
-        for i in range(b.n):
-            k = int(b.kind[i])
-            if k < 5:
-                setb(k, i)
-            elif k == PAMPA:
-                setb(5, i)
-            elif k == MARKET:
-                setb(6, i)
-            elif k == SOURCE:
-                setb(8, i)
-        self.mkcnt = np.zeros(b.n, dtype=np.int64)
-        for i in range(b.n):
-            for j in b.nb[i]:
-                if j >= 0 and b.kind[j] == MARKET:
-                    self.mkcnt[i] += 1
-                    setb(7, i)
-        self.static = static
-        self.mkspace = mk.astype(np.int64)
-        # board distance from every space to every market (through any board space)
-        md = np.full((b.n, max(1, len(mk))), 99, dtype=np.int64)
-        for m, s in enumerate(mk):
-            dist = {int(s): 0}
-            dq = deque([int(s)])
-            while dq:
-                x = dq.popleft()
-                for y in b.nb[x]:
-                    y = int(y)
-                    if y >= 0 and y not in dist:
-                        dist[y] = dist[x] + 1
-                        dq.append(y)
-            for y, d in dist.items():
-                md[y, m] = min(d, 99)
-        self.mdist = md
-        # the spaces at most 3 steps from each space (the engine marks them for the water estimate)
-        nm = b.nbmask
-        ball = np.zeros_like(nm)
-        for i in range(b.n):
-            fr = nm[i].copy()
-            fr[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-            for _ in range(2):
-                grown = fr.copy()
-                for w in range(W):
-                    x = int(fr[w])
-                    while x:
-                        j = w * 64 + (x & -x).bit_length() - 1
-                        x &= x - 1
-                        grown |= nm[j]
-                fr = grown
-            ball[i] = fr
-        self.ball3 = ball
+        self.mkcnt = markets_next(b)
+        self.static = static_masks(b, self.mkcnt)
+        self.mkspace = np.flatnonzero(b.kind == MARKET).astype(np.int64)
+        self.mdist = market_distances(b)  # board distance from every space to every market
+        self.ball3 = balls(b, 3)  # the spaces at most 3 steps from each space (the engine's water estimate)
         # the engine's records: the run's context and a state record of this board's shape for new_state, then the
         # engine itself as one function pointer (flow.step_function)
         eng = make_ctx(

@@ -155,6 +155,62 @@ def build_board(hexes: dict[tuple[int, int], int], name: str, path: str) -> Boar
     )
 
 
+def bit_rows(rows: np.ndarray, W: int) -> np.ndarray:
+    """Rows of booleans over the spaces, ``[k, n]``, as the engine's masks ``uint64[k, W]`` (space ``i`` is bit
+    ``i & 63`` of word ``i >> 6``)."""
+    full = np.zeros((rows.shape[0], W * 64), dtype=bool)
+    full[:, : rows.shape[1]] = rows
+    return np.packbits(full, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+
+
+def static_masks(b: Board, market_next: np.ndarray) -> np.ndarray:
+    """The board's fixed masks, ``uint64[9, W]``: rows 0-4 the five terrains, 5 pampa, 6 markets, 7 the spaces next to
+    a market (``market_next[i] > 0``), 8 water sources."""
+    rows = np.zeros((9, b.n), dtype=bool)
+    for t in range(5):
+        rows[t] = b.kind == t
+    rows[5], rows[6], rows[7], rows[8] = b.kind == PAMPA, b.kind == MARKET, market_next > 0, b.kind == SOURCE
+    return bit_rows(rows, b.W)
+
+
+def markets_next(b: Board) -> np.ndarray:
+    """``int64[n]``: how many of each space's neighbours are markets."""
+    on = b.nb >= 0
+    return (on & (b.kind[np.where(on, b.nb, 0)] == MARKET)).sum(axis=1).astype(np.int64)
+
+
+def market_distances(b: Board, far: int = 99) -> np.ndarray:
+    """``int64[n, max(1, markets)]``: the board distance (steps through any board space) from every space to each
+    market, in market order, at most ``far`` (also where none leads there). Breadth first from every market at once."""
+    mk = np.flatnonzero(b.kind == MARKET)
+    md = np.full((b.n, max(1, len(mk))), far, dtype=np.int64)
+    if not len(mk):
+        return md
+    src, d = np.nonzero(b.nb >= 0)
+    step = np.zeros((b.n, b.n), dtype=np.float32)
+    step[b.nb[src, d], src] = 1.0  # step[y, x]: one step leads from x to y
+    reached = np.zeros((b.n, len(mk)), dtype=bool)
+    reached[mk, np.arange(len(mk))] = True
+    md[reached] = 0
+    front, k = reached.copy(), 0
+    while front.any() and k < far:
+        k += 1
+        front = ((step @ front.astype(np.float32)) > 0) & ~reached
+        reached |= front
+        md[front] = k
+    return md
+
+
+def balls(b: Board, steps: int = 3) -> np.ndarray:
+    """``uint64[n, W]``: the spaces at most ``steps`` steps from each space, itself included."""
+    near = np.unpackbits(b.nbmask.astype("<u8").view(np.uint8), axis=1, bitorder="little")[:, : b.n].astype(bool)
+    reach = near | np.eye(b.n, dtype=bool)
+    step = near.astype(np.float32)
+    for _ in range(steps - 1):
+        reach |= (reach.astype(np.float32) @ step) > 0
+    return bit_rows(reach, b.W)
+
+
 def load_board(spec: str) -> Board:
     """``A``/``B`` (the shipped reconstructed sides) or a path to any .haz file."""
     if spec in BUILTIN:
