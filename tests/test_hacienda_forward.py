@@ -235,3 +235,32 @@ def test_hand_sizes_per_seat(land, animal):
     for q in range(3):
         assert r["hand"][q, :T_ANIMAL].sum() == lands[q]
         assert r["hand"][q, T_ANIMAL:NT].sum() == animals[q]
+
+
+def test_the_engine_pointer_looks_up_its_address_once(monkeypatch):
+    """Every call from Python into compiled code that takes the engine's step pointer (a batch, each step of the play
+    server or a saved game's replay) has numba ask the pointer for its address; the pointer looks it up in the
+    compiled library once and hands out the same address after that."""
+    from numba.experimental import function_type
+
+    from meeplab.sim.core import face
+
+    spec = get_game("hacienda")
+    ctx = spec.prepare(spec.params.resolve({}))
+    st = face.new_state(ctx.cx, 3, np.zeros((0, 10), dtype=np.int64))
+    face.reset(st, ctx.cx, SEED, 0)
+    lookups = []  # the library lookups: the pointer's dispatcher asked for its address
+    real = function_type._get_wrapper_address
+
+    def counted(f, sig):
+        if not hasattr(f, "__wrapper_address__"):
+            lookups.append(sig)
+        return real(f, sig)
+
+    monkeypatch.setattr(function_type, "_get_wrapper_address", counted)
+    pointer = ctx.cx.step
+    first = pointer.__wrapper_address__()
+    for _ in range(3):
+        assert face.advance(st, ctx.cx) >= 0
+        face.apply(st, ctx.cx, 0)
+    assert pointer.__wrapper_address__() == first > 0 and len(lookups) <= 1

@@ -424,6 +424,7 @@ class StepPointer(WrapperAddressProtocol):
         self.parts = parts
         self.compiled = False
         self._lock = threading.Lock()
+        self._address = 0  # the compiled function's address, once looked up
 
     def compile(self) -> None:
         """Compile (or load from numba's cache) the step function, once: on the first call through the pointer,
@@ -439,10 +440,15 @@ class StepPointer(WrapperAddressProtocol):
                 self.compiled = True
 
     def __wrapper_address__(self):
-        from numba.experimental.function_type import _get_wrapper_address
+        """The compiled function's address: numba asks for it each time it passes the pointer from Python into
+        compiled code (every batch, every step of the play server); looked up in the compiled library once (a
+        lookup costs about 0.1 ms), then remembered (the code stays where it is for the life of the process)."""
+        if not self._address:
+            from numba.experimental.function_type import _get_wrapper_address
 
-        self.compile()
-        return _get_wrapper_address(self.dispatcher, self.sig)
+            self.compile()
+            self._address = _get_wrapper_address(self.dispatcher, self.sig)
+        return self._address
 
     def signature(self):
         return self.sig
