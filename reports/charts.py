@@ -4,8 +4,12 @@ HTML stays one self-contained file. Inputs are the small DataFrames from :mod:`m
 from __future__ import annotations
 
 import base64
+import functools
+import hashlib
 import io
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import matplotlib
@@ -77,6 +81,71 @@ def to_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+_TO_URI = to_uri
+
+
+# Charts already drawn in this process, by what they were drawn from (see remembered): a run's charts recur in every
+# report that holds the run (a comparison, a ladder's rungs, a report made again after a resume), and drawing one
+# costs 0.05-0.5 s of matplotlib.
+_DRAWN: OrderedDict = OrderedDict()
+_DRAWN_MAX = 96
+_DRAWN_LOCK = threading.Lock()
+
+
+def _content_key(value, digest) -> bool:
+    """Feed ``value``'s content into ``digest``; False for a value whose content this does not know how to read."""
+    if isinstance(value, pl.DataFrame):
+        try:
+            data = value.serialize(format="binary")
+        except Exception:  # a column polars cannot write (objects): drawn every time
+            return False
+        digest.update(repr(value.schema).encode())
+        digest.update(data)
+    elif isinstance(value, dict):
+        digest.update(b"{")
+        for k, v in value.items():
+            if not (_content_key(k, digest) and _content_key(v, digest)):
+                return False
+        digest.update(b"}")
+    elif isinstance(value, (list, tuple)):
+        digest.update(b"[" if isinstance(value, list) else b"(")
+        for v in value:
+            if not _content_key(v, digest):
+                return False
+        digest.update(b"]")
+    elif value is None or isinstance(value, (str, int, float, bool)):
+        digest.update(f"{type(value).__name__}:{value!r};".encode())
+    else:
+        return False
+    return True
+
+
+def remembered(chart):
+    """A chart function whose picture is kept for the life of the process, keyed by the content of its arguments
+    (frames, names, colours): the same arguments draw the same picture, so a chart drawn once is not drawn again
+    (the :data:`_DRAWN_MAX` most recent are kept). Arguments it cannot read the content of are drawn every time, and
+    so is every chart while :func:`to_uri` is replaced (a test that looks at the figures themselves)."""
+
+    @functools.wraps(chart)
+    def draw(*args, **kwargs):
+        digest = hashlib.sha256(chart.__qualname__.encode())
+        if to_uri is not _TO_URI or not _content_key((args, sorted(kwargs.items())), digest):
+            return chart(*args, **kwargs)
+        key = digest.hexdigest()
+        with _DRAWN_LOCK:
+            if key in _DRAWN:
+                _DRAWN.move_to_end(key)
+                return _DRAWN[key]
+        uri = chart(*args, **kwargs)
+        with _DRAWN_LOCK:
+            _DRAWN[key] = uri
+            while len(_DRAWN) > _DRAWN_MAX:
+                _DRAWN.popitem(last=False)
+        return uri
+
+    return draw
+
+
 def _grid(n: int, panel_w: float = 4.2, panel_h: float = 3.0, max_cols: int = 3, sharey: bool = True):
     cols = min(n, max_cols)
     rows = math.ceil(n / cols)
@@ -99,6 +168,7 @@ def _err(df: pl.DataFrame, val: str = "win_rate", lo: str = "lo", hi: str = "hi"
     return np.vstack([np.clip(v - df[lo].to_numpy(), 0, None), np.clip(df[hi].to_numpy() - v, 0, None)])
 
 
+@remembered
 def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
     """Grouped bars: win rate per bot for each player count, error bars from the ``lo``/``hi`` columns, fair share
     line."""
@@ -136,6 +206,7 @@ def win_rate_by_bot(by_bot: pl.DataFrame, colors: dict[str, str]) -> str:
     return to_uri(fig)
 
 
+@remembered
 def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
     """One panel per player count: win rate per seat (``win_rate``, ``lo``, ``hi``: the
     report passes the lineup-adjusted rates of the seat model), fair share line."""
@@ -161,6 +232,7 @@ def win_rate_by_seat(by_seat: pl.DataFrame) -> str:
     return to_uri(fig)
 
 
+@remembered
 def score_histogram(hist: pl.DataFrame, colors: dict[str, str]) -> str:
     """One panel per player count: share of games per score bin, one outline per bot."""
     players = hist["n_players"].unique().sort().to_list()
@@ -187,6 +259,7 @@ def score_histogram(hist: pl.DataFrame, colors: dict[str, str]) -> str:
     return to_uri(fig)
 
 
+@remembered
 def score_breakdown(by_bot: pl.DataFrame, categories: Sequence[str], colors: dict[str, str]) -> str:
     """One panel per player count: horizontal stacked bars of mean points per category per bot
     (negative categories stack to the left of zero)."""
@@ -242,6 +315,7 @@ def fit_legend(fig, handles, labels, ncol: int, loc: str = "outside lower center
     return None
 
 
+@remembered
 def length_distribution(lengths: pl.DataFrame, unit: str) -> str:
     """One panel per player count: share of games per game length."""
     players = lengths["n_players"].unique().sort().to_list()
@@ -273,6 +347,7 @@ def _text_color(rgba) -> str:
     return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.55 else INK
 
 
+@remembered
 def rank_distribution(ranks: pl.DataFrame, colors: dict[str, str]) -> str:
     """One panel per player count: 100% stacked bars of finishing rank per bot (green = first,
     red = last, scaled to the panel's player count)."""

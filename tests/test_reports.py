@@ -611,3 +611,30 @@ def test_a_report_of_three_runs_or_more_folds_each_runs_details(tmp_path, capsys
     three = build_report(dirs, tmp_path / "three.html").read_text()
     two = build_report(dirs[:2], tmp_path / "two.html").read_text()
     assert three.count('<details class="run-detail">') == 3 and "run-detail" not in two
+
+
+def test_a_chart_drawn_again_from_the_same_content_is_the_same_picture(monkeypatch):
+    """A run's charts recur in every report holding the run: drawn once per process from the same content (frames
+    equal in values, order and types; the same names and colours), then handed out again; any change of content
+    draws anew, and so does every chart while the figures themselves are looked at (to_uri replaced)."""
+    from meeplab.reports import charts
+
+    def frame(win):
+        return pl.DataFrame({"n_players": [2, 2, 3], "bot": ["a", "b", "a"], "win_rate": win, "lo": [0.1] * 3,
+                             "hi": [0.9] * 3, "fair": [0.5, 0.5, 1 / 3]})  # fmt: skip
+
+    colors = {"a": "#3B6FB6", "b": "#E07B39"}
+    drawn = []
+    real = charts.plt.subplots
+    monkeypatch.setattr(charts.plt, "subplots", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    charts._DRAWN.clear()
+    first = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors)
+    again = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), dict(colors))
+    assert again == first and first.startswith("data:image/png;base64,") and len(drawn) == 1
+    other = charts.win_rate_by_bot(frame([0.5, 0.4, 0.35]), colors)  # one value changed
+    recoloured = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), {"a": "#000000", "b": "#E07B39"})
+    typed = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]).with_columns(pl.col("n_players").cast(pl.Int32)), colors)
+    assert len(drawn) == 4 and len({first, other, recoloured}) == 3 and typed == first
+    monkeypatch.setattr(charts, "to_uri", lambda fig: "looked at")
+    assert charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors) == "looked at" and len(drawn) == 5
+    assert charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors) == "looked at" and len(drawn) == 6
