@@ -122,13 +122,15 @@ def _content_key(value, digest) -> bool:
 
 def remembered(chart):
     """A chart function whose picture is kept for the life of the process, keyed by the content of its arguments
-    (frames, names, colours): the same arguments draw the same picture, so a chart drawn once is not drawn again
-    (the :data:`_DRAWN_MAX` most recent are kept). Arguments it cannot read the content of are drawn every time, and
-    so is every chart while :func:`to_uri` is replaced (a test that looks at the figures themselves)."""
+    (frames, names, colours) and matplotlib's settings (a notebook that changes a style gets new pictures): the same
+    arguments draw the same picture, so a chart drawn once is not drawn again (the :data:`_DRAWN_MAX` most recent
+    are kept). Arguments it cannot read the content of are drawn every time, and so is every chart while
+    :func:`to_uri` is replaced (a test that looks at the figures themselves)."""
 
     @functools.wraps(chart)
     def draw(*args, **kwargs):
         digest = hashlib.sha256(chart.__qualname__.encode())
+        digest.update(repr(sorted(matplotlib.rcParams.items(), key=lambda kv: kv[0])).encode())
         if to_uri is not _TO_URI or not _content_key((args, sorted(kwargs.items())), digest):
             return chart(*args, **kwargs)
         key = digest.hexdigest()

@@ -615,8 +615,9 @@ def test_a_report_of_three_runs_or_more_folds_each_runs_details(tmp_path, capsys
 
 def test_a_chart_drawn_again_from_the_same_content_is_the_same_picture(monkeypatch):
     """A run's charts recur in every report holding the run: drawn once per process from the same content (frames
-    equal in values, order and types; the same names and colours), then handed out again; any change of content
-    draws anew, and so does every chart while the figures themselves are looked at (to_uri replaced)."""
+    equal in values, order and types; the same names and colours; matplotlib's settings), then handed out again; any
+    change of content or style draws anew, and so does every chart while the figures themselves are looked at
+    (to_uri replaced)."""
     from meeplab.reports import charts
 
     def frame(win):
@@ -635,6 +636,9 @@ def test_a_chart_drawn_again_from_the_same_content_is_the_same_picture(monkeypat
     recoloured = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), {"a": "#000000", "b": "#E07B39"})
     typed = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]).with_columns(pl.col("n_players").cast(pl.Int32)), colors)
     assert len(drawn) == 4 and len({first, other, recoloured}) == 3 and typed == first
+    with charts.matplotlib.rc_context({"font.size": 14}):  # another style: drawn anew
+        bigger = charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors)
+    assert bigger != first and len(drawn) == 5
     monkeypatch.setattr(charts, "to_uri", lambda fig: "looked at")
-    assert charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors) == "looked at" and len(drawn) == 5
     assert charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors) == "looked at" and len(drawn) == 6
+    assert charts.win_rate_by_bot(frame([0.5, 0.4, 0.3]), colors) == "looked at" and len(drawn) == 7
