@@ -5,6 +5,7 @@ players' hands (a seat's view shows their size and the cards it saw them buy fac
 
 from __future__ import annotations
 
+import functools
 import math
 from types import SimpleNamespace
 
@@ -80,7 +81,10 @@ def _map_size(ctx):
     return w, h
 
 
+@functools.lru_cache(maxsize=8192)
 def _hexpts(x, y, rad):
+    """The SVG points of a hex of radius ``rad`` centred at (x, y) (remembered: every step of a viewer page draws
+    the same spaces again)."""
     return " ".join(
         f"{x + rad * math.cos(math.radians(60 * k)):.1f},{y + rad * math.sin(math.radians(60 * k)):.1f}"
         for k in range(6)
