@@ -61,3 +61,52 @@ def test_the_places_labels_name_are_written_on_the_board(game, pattern):
     drawn = re.findall(r'class="place[^"]*">([^<]+)</text>', "".join(g.draw.pieces(ctx, tr.states[0], None)))
     named = {n for rec in tr.states[:-1] for label, _ in g.draw.moves(ctx, rec) for n in re.findall(pattern, label)}
     assert len(named) > 5 and named <= set(drawn), sorted(named - set(drawn))
+
+
+def test_gold_rush_words_each_row_once_and_as_the_whole_replay_does():
+    """The viewer asks for each step's rows in turn; Gold Rush words each row once (a row's words depend on the rows
+    before it only) and gives, for any rows lo..hi, every seat's view and any order of asking, the lines of the
+    replay of rows 0..hi less those of rows 0..lo, read as the whole replay's text is read (a name holding a line
+    break makes two lines; a line starting "final layout" ends the list)."""
+    import numpy as np
+
+    from meeplab.sim.goldrush import draw, play_logged
+    from meeplab.sim.goldrush.const import CATEGORIES
+    from meeplab.sim.goldrush.replay import format_game
+
+    spec = get_game("goldrush")
+    ctx = spec.prepare(spec.params.resolve({}))
+
+    def by_hand(log, lo, hi, names, seat):
+        if seat is not None:
+            log = log[:hi].copy()
+            hide = np.isin(log[:, 0], (draw.EV_MINE, draw.EV_TAKE)) & (log[:, 1] != seat)
+            log[hide, 3] = draw.HIDDEN_VALUE
+
+        def lines(upto):
+            n = len(names)
+            lineup = type("L", (), {"names": list(names), "rotate": False})
+            text = format_game(ctx, lineup, log[:upto], np.zeros(n), np.zeros((n, len(CATEGORIES))), 0, n, 0, 0).split("\n")[2:]
+            cut = next((i for i, ln in enumerate(text) if ln.startswith("final layout")), len(text))
+            return [ln.strip() for ln in text[:cut] if ln.strip()]
+
+        return [ln.replace(f"worth {draw.HIDDEN_VALUE}", "worth ?") for ln in lines(hi)[len(lines(lo)) :]]
+
+    worded = []
+    real = draw.GameText.feed
+    for n_players, names in ((3, ["a", "b\nc", "d"]), (2, ["x", "y\nfinal layout z"])):
+        lineup = make_lineup("goldrush", ["greedy", "heuristic", "random"][:n_players], n_players, True)
+        log = play_logged(ctx, lineup, 5, 1, n_players)[0]
+        marks = [0, 1, *range(9, len(log), 23), len(log)]
+        asks = [(lo, hi, s) for s in (None, *range(n_players)) for lo, hi in zip(marks, marks[1:])]
+        asks += [(0, len(log), None), (marks[2], marks[4], 1), (marks[1], marks[2], None)]  # again, out of order
+        for lo, hi, seat in asks:
+            draw.GameText.feed = lambda self, row: worded.append(1) or real(self, row)
+            try:
+                got = draw.events(ctx, log, lo, hi, names, seat)
+            finally:
+                draw.GameText.feed = real
+            assert got == by_hand(log, lo, hi, names, seat), (n_players, lo, hi, seat)
+        if n_players == 3:
+            assert len(worded) <= (n_players + 1) * len(log) + len(log)  # each row worded once per view (once more)
+            assert any("b" in ln and "c" not in ln for ln in got)  # "b\nc": two lines

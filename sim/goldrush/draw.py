@@ -6,7 +6,8 @@ its own tokens only; everyone sees how many each player holds)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -47,7 +48,7 @@ from .const import (
     V_TILES_LEFT,
     V_TURN,
 )
-from .replay import format_game
+from .replay import GameText, header, seat_labels
 from .state import C_INST
 
 LOG_WIDTH = LOGW
@@ -400,22 +401,65 @@ def _tile_id(node):
 
 
 def events(ctx, log, lo, hi, names, seat=None):
-    """Log rows lo..hi in words: the replay's lines for the log up to ``hi`` less those up to ``lo`` (the replay
-    needs the earlier rows to name the tiles); for ``seat``, the value of a token another seat takes is not named."""
+    """Log rows lo..hi in words: the replay's lines of those rows (the replay needs the earlier rows to name the
+    tiles); for ``seat``, the value of a token another seat takes is not named."""
     if hi <= lo:
         return []
     if seat is not None:
         log = log[:hi].copy()
         hide = np.isin(log[:, 0], (EV_MINE, EV_TAKE)) & (log[:, 1] != seat)
         log[hide, 3] = HIDDEN_VALUE
-    lines = _lines(ctx, log, hi, names)[len(_lines(ctx, log, lo, names)) :]
-    return [ln.replace(f"worth {HIDDEN_VALUE}", "worth ?") for ln in lines]
+    rows = _row_lines(ctx, log, hi, tuple(names), seat)
+    return [ln.replace(f"worth {HIDDEN_VALUE}", "worth ?") for r in range(lo, hi) for ln in rows[r]]
 
 
-def _lines(ctx, log, upto, names):
-    n = len(names)
-    lineup = SimpleNamespace(names=list(names), rotate=False)
-    text = format_game(ctx, lineup, log[:upto], np.zeros(n), np.zeros((n, len(CATEGORIES))), 0, n, 0, 0)
-    lines = text.split("\n")[2:]
-    cut = next((i for i, ln in enumerate(lines) if ln.startswith("final layout")), len(lines))
-    return [ln.strip() for ln in lines[:cut] if ln.strip()]
+class _Worded:
+    """A log's rows worded so far for one view (the rows themselves, each row's lines, and the replay's state after
+    them): a viewer page asks for each step's rows in turn, so each row is worded once, not once per later step."""
+
+    def __init__(self, ctx, names):
+        self.ctx = ctx  # held: the entry is only ever used for this very context
+        self.names = names
+        self.rows = np.zeros((0, LOGW), dtype=np.int64)
+        self.lines: list[list[str]] = []
+        self.text = GameText(ctx, seat_labels(names))
+        # the replay's text is read line by line up to its "final layout" (the words of a row are lines of it: a
+        # name holding a line break makes two, one starting "final layout" ends the list, as in the whole text)
+        self.ended = any(
+            ln.startswith("final layout") for ln in "\n".join(header(ctx, len(names), 0, 0)).split("\n")[2:]
+        )
+
+    def word(self, row) -> list[str]:
+        """The lines of the next row, stripped, the empty ones left out."""
+        out = []
+        for part in "\n".join(self.text.feed(row)).split("\n") if not self.ended else ():
+            if part.startswith("final layout"):
+                self.ended = True
+                break
+            if part.strip():
+                out.append(part.strip())
+        return out
+
+
+_WORDED: OrderedDict = OrderedDict()  # (seat, names) -> _Worded; the most recent few
+_WORDED_LOCK = threading.Lock()
+
+
+def _row_lines(ctx, log, upto, names, seat):
+    """Each of rows 0..upto-1's lines, stripped (a row of the log's shape with the same rows before it always reads
+    the same; an entry whose rows differ from ``log``'s, or of another context, is worded anew)."""
+    key = (seat, names)
+    with _WORDED_LOCK:
+        got = _WORDED.get(key)
+        m = min(len(got.rows), upto) if got is not None else 0
+        if got is None or got.ctx is not ctx or not np.array_equal(got.rows[:m], log[:m]):
+            got = _Worded(ctx, names)
+        _WORDED[key] = got
+        _WORDED.move_to_end(key)
+        while len(_WORDED) > 16:
+            _WORDED.popitem(last=False)
+        if len(got.rows) < upto:
+            for r in range(len(got.rows), upto):
+                got.lines.append(got.word(log[r]))
+            got.rows = np.array(log[:upto], dtype=np.int64)
+        return got.lines[:upto]

@@ -142,45 +142,54 @@ def _search_lines(rows, lay) -> list[str]:
     return search_lines(rows, describe)
 
 
-def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, explain=False) -> str:
-    lay = Layout(ctx)
-    names = [lineup.names[(s + index) % n_players] if lineup.rotate else lineup.names[s] for s in range(n_players)]
-    P = [f"P{s + 1}({names[s]})" for s in range(n_players)]
-    out = [f"Carcassonne: Gold Rush, {n_players} players, seed {seed}, game {index}"]
-    out += [
-        f"  deck: {'reconstructed deck (built-in)' if ctx.deck.builtin else ctx.deck.path}; tokens: "
-        f"{'reconstructed token mix (built-in)' if ctx.tokens.builtin else ctx.tokens.path}"
-    ]
-    occ: dict[int, str] = {}
-    tents: dict[int, int] = {}
-    turn = 0
-    search: list[tuple[int, ...]] = []
-    for row in log:
+def seat_labels(names) -> list[str]:
+    """How the replay names each seat: ``P1(bot)``, ``P2(bot)``, ..."""
+    return [f"P{s + 1}({names[s]})" for s in range(len(names))]
+
+
+class GameText:
+    """The replay's lines of a game, fed its event log a row at a time (:func:`format_game`, and the viewer's
+    event list, which keeps one for the rows it has already worded). A row's lines depend on the rows before it
+    only (they name tiles and features as the layout stands)."""
+
+    def __init__(self, ctx, seats: list[str], explain: bool = False):
+        self.lay = Layout(ctx)
+        self.P = seats
+        self.explain = explain
+        self.occ: dict[int, str] = {}
+        self.turn = 0
+        self.search: list[tuple[int, ...]] = []
+
+    def flush(self) -> list[str]:
+        """The search lines still held (``explain``: a decision's candidates, written before the next event)."""
+        out = _search_lines(self.search, self.lay)
+        self.search = []
+        return out
+
+    def feed(self, row) -> list[str]:
+        """The lines of the next event row."""
         ev, a, b, c, d, e, _f = (int(v) for v in row)
         if ev in (E_SEARCH, E_SEARCH_CAND):
-            if explain:
-                search.append((ev, a, b, c, d, e))
-            continue
-        if search:
-            out += _search_lines(search, lay)
-            search = []
+            if self.explain:
+                self.search.append((ev, a, b, c, d, e))
+            return []
+        out = self.flush() if self.search else []
+        lay, occ, P = self.lay, self.occ, self.P
         if ev == EV_START:
             lay.add(a, b, 0)
             out.append(f"start: {lay.tile_name(a)} at (+0,+0)")
         elif ev == EV_DISCARD:
             out.append(f"  {P[a]} draws {lay.tile_name(b)}: fits nowhere, removed")
         elif ev == EV_PLACE:
-            turn += 1
+            self.turn += 1
             lay.add(b, c, d)
-            out.append(f"{turn:2d}. {P[a]} places {lay.tile_name(b)} at {lay.pos_text(c)} turned {90 * d} deg")
+            out.append(f"{self.turn:2d}. {P[a]} places {lay.tile_name(b)} at {lay.pos_text(c)} turned {90 * d} deg")
         elif ev == EV_TOKENS:
             out.append(f"      {b} token(s) onto the {lay.seg_text(a)} (stack {c})")
         elif ev == EV_COWBOY:
             occ[b] = "ABCDE"[a]
             out.append(f"      {P[a]} puts a {COWBOY_ROLE[c]} on the {lay.seg_text(b)}")
         elif ev == EV_TENT:
-            if b in tents:
-                pass
             if c >= 0:
                 occ.pop(c, None)
             occ[b] = "abcde"[a]
@@ -211,7 +220,27 @@ def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, expl
             out.append(f"  {P[a]} reveals {c} token(s) worth {b}")
         elif ev == EV_END:
             out.append(f"game over after {a} turns")
-    out += _search_lines(search, lay)
+        return out
+
+
+def header(ctx, n_players, seed, index) -> list[str]:
+    """The replay's first two lines: the game, and its deck and tokens."""
+    return [
+        f"Carcassonne: Gold Rush, {n_players} players, seed {seed}, game {index}",
+        f"  deck: {'reconstructed deck (built-in)' if ctx.deck.builtin else ctx.deck.path}; tokens: "
+        f"{'reconstructed token mix (built-in)' if ctx.tokens.builtin else ctx.tokens.path}",
+    ]
+
+
+def format_game(ctx, lineup, log, score, bd, turns, n_players, seed, index, explain=False) -> str:
+    names = [lineup.names[(s + index) % n_players] if lineup.rotate else lineup.names[s] for s in range(n_players)]
+    P = seat_labels(names)
+    out = header(ctx, n_players, seed, index)
+    text = GameText(ctx, P, explain)
+    lay, occ = text.lay, text.occ
+    for row in log:
+        out += text.feed(row)
+    out += text.flush()
     out.append("")
     out.append("final layout (A-E cowboys still standing, a-e tents):")
     out += ["  " + r for r in lay.text_map(occ)]
