@@ -68,6 +68,8 @@ def test_gold_rush_words_each_row_once_and_as_the_whole_replay_does():
     before it only) and gives, for any rows lo..hi, every seat's view and any order of asking, the lines of the
     replay of rows 0..hi less those of rows 0..lo, read as the whole replay's text is read (a name holding a line
     break makes two lines; a line starting "final layout" ends the list)."""
+    import itertools
+
     import numpy as np
 
     from meeplab.sim.goldrush import draw, play_logged
@@ -86,7 +88,8 @@ def test_gold_rush_words_each_row_once_and_as_the_whole_replay_does():
         def lines(upto):
             n = len(names)
             lineup = type("L", (), {"names": list(names), "rotate": False})
-            text = format_game(ctx, lineup, log[:upto], np.zeros(n), np.zeros((n, len(CATEGORIES))), 0, n, 0, 0).split("\n")[2:]
+            bd = np.zeros((n, len(CATEGORIES)))
+            text = format_game(ctx, lineup, log[:upto], np.zeros(n), bd, 0, n, 0, 0).split("\n")[2:]
             cut = next((i for i, ln in enumerate(text) if ln.startswith("final layout")), len(text))
             return [ln.strip() for ln in text[:cut] if ln.strip()]
 
@@ -98,7 +101,7 @@ def test_gold_rush_words_each_row_once_and_as_the_whole_replay_does():
         lineup = make_lineup("goldrush", ["greedy", "heuristic", "random"][:n_players], n_players, True)
         log = play_logged(ctx, lineup, 5, 1, n_players)[0]
         marks = [0, 1, *range(9, len(log), 23), len(log)]
-        asks = [(lo, hi, s) for s in (None, *range(n_players)) for lo, hi in zip(marks, marks[1:])]
+        asks = [(lo, hi, s) for s in (None, *range(n_players)) for lo, hi in itertools.pairwise(marks)]
         asks += [(0, len(log), None), (marks[2], marks[4], 1), (marks[1], marks[2], None)]  # again, out of order
         for lo, hi, seat in asks:
             draw.GameText.feed = lambda self, row: worded.append(1) or real(self, row)
