@@ -409,8 +409,7 @@ def events(ctx, log, lo, hi, names, seat=None):
         log = log[:hi].copy()
         hide = np.isin(log[:, 0], (EV_MINE, EV_TAKE)) & (log[:, 1] != seat)
         log[hide, 3] = HIDDEN_VALUE
-    rows = _row_lines(ctx, log, hi, tuple(names), seat)
-    return [ln.replace(f"worth {HIDDEN_VALUE}", "worth ?") for r in range(lo, hi) for ln in rows[r]]
+    return [ln.replace(f"worth {HIDDEN_VALUE}", "worth ?") for ln in _row_lines(ctx, log, lo, hi, tuple(names), seat)]
 
 
 class _Worded:
@@ -419,7 +418,6 @@ class _Worded:
 
     def __init__(self, ctx, names):
         self.ctx = ctx  # held: the entry is only ever used for this very context
-        self.names = names
         self.rows = np.zeros((0, LOGW), dtype=np.int64)
         self.lines: list[list[str]] = []
         self.text = GameText(ctx, seat_labels(names))
@@ -445,8 +443,8 @@ _WORDED: OrderedDict = OrderedDict()  # (seat, names) -> _Worded; the most recen
 _WORDED_LOCK = threading.Lock()
 
 
-def _row_lines(ctx, log, upto, names, seat):
-    """Each of rows 0..upto-1's lines, stripped (a row of the log's shape with the same rows before it always reads
+def _row_lines(ctx, log, lo, upto, names, seat):
+    """The lines of rows lo..upto-1, stripped (a row of the log's shape with the same rows before it always reads
     the same; an entry whose rows differ from ``log``'s, or of another context, is worded anew)."""
     key = (seat, names)
     with _WORDED_LOCK:
@@ -462,4 +460,4 @@ def _row_lines(ctx, log, upto, names, seat):
             for r in range(len(got.rows), upto):
                 got.lines.append(got.word(log[r]))
             got.rows = np.array(log[:upto], dtype=np.int64)
-        return got.lines[:upto]
+        return [ln for r in range(lo, upto) for ln in got.lines[r]]
