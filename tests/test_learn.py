@@ -96,6 +96,77 @@ def test_at_a_temperature_the_policy_draws_from_the_softmax_of_its_scores():
     assert {_choose(0, feats, shape.vector({"only.a": 1.0, "temperature": 1e-3}), seed=s) for s in range(50)} == {2}
 
 
+def _row_score(f, w, off, nf, top0, x):
+    """One candidate's score added up term by term in the policy's order (Python floats are the same doubles)."""
+    v = w[off]
+    for a in range(nf):
+        v += f[a] * w[off + 1 + a]
+    k = off + 1 + nf
+    for a in range(nf):
+        for b in range(a, nf):
+            v += f[a] * f[b] * w[k]
+            k += 1
+    top = 1.0 if nf > 0 and f[0] >= top0 - 1e-9 else 0.0
+    v += top * w[k]
+    if x != 0.0:
+        u = w[k + 1] + top * w[k + 2 + nf]
+        for a in range(nf):
+            u += f[a] * w[k + 2 + a]
+        v += x * u
+    return v
+
+
+def test_at_a_temperature_the_draw_is_a_row_by_row_pass_bit_for_bit():
+    """The softmax draw scores four rows at a time: on random decisions (up to 40 rows, so blocks of four and a
+    tail, rows of several move codes, temperatures from near 0 to 2) it draws exactly what three passes row by row
+    draw (the best score; the sum of exp((score - best) / T) in row order; one uniform of the candidate's stream
+    times that sum, less each row's term in order until it falls below 0)."""
+    import math
+
+    from meeplab.sim.core.rng import rng_float
+
+    rng = np.random.default_rng(23)
+    picks = set()
+    for trial in range(300):
+        nf, n = int(rng.integers(1, 7)), int(rng.integers(2, 41))
+        cols = tuple(f"c{j}" for j in range(nf))
+        shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
+        temp = float(rng.choice([0.005, 0.1, 0.5, 2.0]))
+        w = shape.vector({"temperature": temp})
+        h = len(shape.header())
+        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
+        feats = rng.normal(size=(n, nf)).round(1)
+        codes = rng.integers(-1, 4, size=n)
+        view = np.array([int(rng.integers(0, 9)), 8])
+        kind = int(rng.integers(2))
+        name = shape.kinds[kind]
+        x = view[0] / view[1] if shape.progress else 0.0
+        block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
+        top0 = feats[:, 0].max()
+        fl, wl = feats.tolist(), w.tolist()
+        scores = [_row_score(fl[i], wl, int(block[i]), nf, top0, x) for i in range(n)]
+        best = -math.inf
+        for v in scores:
+            if v > best:
+                best = v
+        tot = 0.0
+        for v in scores:
+            tot += math.exp((v - best) / temp)
+        stream = np.zeros(4, dtype=np.uint64)
+        rng_init(stream, trial, 0)
+        u = rng_float(stream) * tot
+        want = n - 1
+        for i, v in enumerate(scores):
+            u -= math.exp((v - best) / temp)
+            if u < 0.0:
+                want = i
+                break
+        got = _choose(kind, feats, w, seed=trial, codes=codes, view=view)
+        assert got == want, (trial, got, want)
+        picks.add(got != int(np.argmax(scores)))
+    assert picks == {True, False}  # some draws are not the best score: the softmax, not the argmax, was checked
+
+
 def test_phi_names_every_term_in_order():
     names = phi_names(("gain", "left"))
     assert names == ["1", "gain", "left", "gain*gain", "gain*left", "left*left", "top:gain", "x", "x*gain",
