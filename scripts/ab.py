@@ -13,6 +13,9 @@ A's (below 1: B is faster).
 
     git worktree add /tmp/old HEAD~1
     python scripts/ab.py /tmp/old . --game schweinebande --players 3 --bots greedy --games 100000 --rounds 6
+
+``--bot-config FILE`` (as ``meeplab run``'s) gives both trees the same bot variants, e.g. a ``learned`` played at a
+temperature.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ if threads:
     numba.set_num_threads(threads)
 g = get_game(game_id)
 ctx = g.prepare(g.params.resolve({}))
-lu = make_lineup(g.id, bots, players, True)
+lu = make_lineup(g.id, bots, players, True, *([sys.argv[8:]] if len(sys.argv) > 8 else []))
 g.play(ctx, lu, seed, 0, min(games, 256), players)
 t = time.perf_counter()
 g.play(ctx, lu, seed, 10**6, games, players)
@@ -78,6 +81,7 @@ def measure(site: tuple[Path, str], args) -> float:
             str(args.threads or 0),
             str(args.seed),
             layout,
+            *args.bot_config,
         ],
         env=env,
         cwd=str(path),
@@ -100,6 +104,13 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--bot-config",
+        action="append",
+        default=[],
+        type=lambda s: str(Path(s).resolve()),
+        help="a bot config TOML both trees read (as meeplab run's --bot-config); may be given more than once",
+    )
     args = ap.parse_args(argv)
     times = {"A": [], "B": []}
     with tempfile.TemporaryDirectory() as tmp:
