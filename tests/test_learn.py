@@ -136,6 +136,8 @@ def test_at_a_temperature_the_draw_is_a_row_by_row_pass_bit_for_bit():
         h = len(shape.header())
         w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
         feats = rng.normal(size=(n, nf)).round(1)
+        for r in range(n):  # a kind's trailing columns left 0, from a different column in each row
+            feats[r, int(rng.integers(0, nf + 1)) :] = 0.0
         codes = rng.integers(-1, 4, size=n)
         view = np.array([int(rng.integers(0, 9)), 8])
         kind = int(rng.integers(2))
@@ -165,6 +167,45 @@ def test_at_a_temperature_the_draw_is_a_row_by_row_pass_bit_for_bit():
         assert got == want, (trial, got, want)
         picks.add(got != int(np.argmax(scores)))
     assert picks == {True, False}  # some draws are not the best score: the softmax, not the argmax, was checked
+
+
+def test_the_best_score_is_a_row_by_row_pass_bit_for_bit_with_trailing_zero_columns():
+    """The compiled best score leaves out the terms of columns past the last one any of four rows fills: on random
+    decisions whose rows leave trailing columns 0 (from a different column in each row; weights on those columns
+    not 0) it picks exactly what a pass row by row over the full scores does (the rows within 1e-9 of the best, one
+    drawn with the candidate's stream)."""
+    rng = np.random.default_rng(29)
+    drawn = 0
+    for trial in range(300):
+        nf, n = int(rng.integers(1, 9)), int(rng.integers(2, 41))
+        cols = tuple(f"c{j}" for j in range(nf))
+        shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
+        w = shape.vector({})
+        h = len(shape.header())
+        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
+        distinct = rng.normal(size=(max(1, n // 3), nf)).round(1)
+        for r in range(len(distinct)):
+            distinct[r, int(rng.integers(0, nf + 1)) :] = 0.0
+        pick = rng.integers(0, len(distinct), size=n)
+        feats = distinct[pick]  # repeated rows: exact ties to draw from
+        codes = rng.integers(0, 2, size=n) * (pick % 2)
+        view = np.array([int(rng.integers(0, 9)), 8])
+        kind = int(rng.integers(2))
+        name = shape.kinds[kind]
+        x = view[0] / view[1] if shape.progress else 0.0
+        block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
+        top0 = feats[:, 0].max()
+        fl, wl = feats.tolist(), w.tolist()
+        scores = [_row_score(fl[i], wl, int(block[i]), nf, top0, x) for i in range(n)]
+        tied = [i for i, v in enumerate(scores) if v >= max(scores) - 1e-9]
+        want = tied[0]
+        if len(tied) > 1:
+            stream = np.zeros(4, dtype=np.uint64)
+            rng_init(stream, trial, 0)
+            want = tied[rng_below(stream, len(tied))]
+            drawn += 1
+        assert _choose(kind, feats, w, seed=trial, codes=codes, view=view) == want, trial
+    assert drawn > 100
 
 
 def test_phi_names_every_term_in_order():
