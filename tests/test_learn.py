@@ -46,6 +46,18 @@ def test_the_compiled_policy_plays_the_best_score_of_its_definition():
         assert _choose(kind, feats, w, seed=trial + 1, codes=codes, view=view) in best
 
 
+def _drawn_among_ties(scores, trial):
+    """What one pass over the rows in order picks: the rows within 1e-9 of the best score, one drawn with the
+    stream of seed ``trial`` when several tie; and whether there was a draw."""
+    scores = np.asarray(scores)
+    tied = np.flatnonzero(scores >= scores.max() - 1e-9)
+    if len(tied) == 1:
+        return int(tied[0]), False
+    stream = np.zeros(4, dtype=np.uint64)
+    rng_init(stream, trial, 0)
+    return int(tied[rng_below(stream, len(tied))]), True
+
+
 def test_the_compiled_policy_draws_among_exact_ties_as_a_row_by_row_pass_does():
     """The compiled policy scores four rows at a time: with duplicate rows (exact ties; up to 40 rows, so several
     blocks of four and a tail, rows of several move codes) it picks exactly what one pass over the rows in order
@@ -69,13 +81,8 @@ def test_the_compiled_policy_draws_among_exact_ties_as_a_row_by_row_pass_does():
         block = np.clip(codes, 0, shape.n_codes(shape.kinds[kind]) - 1) * width(nf) + shape.at(shape.kinds[kind])
         P = phi(feats, x=x)
         scores = np.array([P[i] @ w[block[i] : block[i] + width(nf)] for i in range(n)])
-        tied = np.flatnonzero(scores >= scores.max() - 1e-9)
-        want = tied[0]
-        if len(tied) > 1:
-            stream = np.zeros(4, dtype=np.uint64)
-            rng_init(stream, trial, 0)
-            want = tied[rng_below(stream, len(tied))]
-            drawn += 1
+        want, drew = _drawn_among_ties(scores, trial)
+        drawn += drew
         assert _choose(kind, feats, w, seed=trial, codes=codes, view=view) == want
     assert drawn > 100  # most decisions had a tie to draw from
 
@@ -116,6 +123,27 @@ def _row_score(f, w, off, nf, top0, x):
     return v
 
 
+def _random_policy(rng, trial, nf, named=None):
+    """Two kinds (one with 3 move codes), progress in every other trial, random weights (rounded, none 0)."""
+    cols = tuple(f"c{j}" for j in range(nf))
+    shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
+    w = shape.vector(named or {})
+    h = len(shape.header())
+    w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
+    return shape, w
+
+
+def _full_scores(shape, w, feats, codes, view, kind):
+    """Every row's score over all of its terms (``_row_score``), each in its move code's block."""
+    nf = feats.shape[1]
+    name = shape.kinds[kind]
+    x = view[0] / view[1] if shape.progress else 0.0
+    block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
+    top0 = feats[:, 0].max()
+    fl, wl = feats.tolist(), w.tolist()
+    return [_row_score(fl[i], wl, int(block[i]), nf, top0, x) for i in range(len(fl))]
+
+
 def test_at_a_temperature_the_draw_is_a_row_by_row_pass_bit_for_bit():
     """The softmax draw scores four rows at a time: on random decisions (up to 40 rows, so blocks of four and a
     tail, rows of several move codes, temperatures from near 0 to 2) it draws exactly what three passes row by row
@@ -129,24 +157,15 @@ def test_at_a_temperature_the_draw_is_a_row_by_row_pass_bit_for_bit():
     picks = set()
     for trial in range(300):
         nf, n = int(rng.integers(1, 7)), int(rng.integers(2, 41))
-        cols = tuple(f"c{j}" for j in range(nf))
-        shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
         temp = float(rng.choice([0.005, 0.1, 0.5, 2.0]))
-        w = shape.vector({"temperature": temp})
-        h = len(shape.header())
-        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
+        shape, w = _random_policy(rng, trial, nf, {"temperature": temp})
         feats = rng.normal(size=(n, nf)).round(1)
         for r in range(n):  # a kind's trailing columns left 0, from a different column in each row
             feats[r, int(rng.integers(0, nf + 1)) :] = 0.0
         codes = rng.integers(-1, 4, size=n)
         view = np.array([int(rng.integers(0, 9)), 8])
         kind = int(rng.integers(2))
-        name = shape.kinds[kind]
-        x = view[0] / view[1] if shape.progress else 0.0
-        block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
-        top0 = feats[:, 0].max()
-        fl, wl = feats.tolist(), w.tolist()
-        scores = [_row_score(fl[i], wl, int(block[i]), nf, top0, x) for i in range(n)]
+        scores = _full_scores(shape, w, feats, codes, view, kind)
         best = -math.inf
         for v in scores:
             if v > best:
@@ -178,11 +197,7 @@ def test_the_best_score_is_a_row_by_row_pass_bit_for_bit_with_trailing_zero_colu
     drawn = 0
     for trial in range(300):
         nf, n = int(rng.integers(1, 9)), int(rng.integers(2, 41))
-        cols = tuple(f"c{j}" for j in range(nf))
-        shape = Shape({"a": cols, "b": cols}, {"b": 3}, (0, 1) if trial % 2 else None)
-        w = shape.vector({})
-        h = len(shape.header())
-        w[h : h + len(shape.weight_names())] = rng.normal(size=len(shape.weight_names())).round(3)
+        shape, w = _random_policy(rng, trial, nf)
         distinct = rng.normal(size=(max(1, n // 3), nf)).round(1)
         for r in range(len(distinct)):
             distinct[r, int(rng.integers(0, nf + 1)) :] = 0.0
@@ -191,19 +206,9 @@ def test_the_best_score_is_a_row_by_row_pass_bit_for_bit_with_trailing_zero_colu
         codes = rng.integers(0, 2, size=n) * (pick % 2)
         view = np.array([int(rng.integers(0, 9)), 8])
         kind = int(rng.integers(2))
-        name = shape.kinds[kind]
-        x = view[0] / view[1] if shape.progress else 0.0
-        block = np.clip(codes, 0, shape.n_codes(name) - 1) * width(nf) + shape.at(name)
-        top0 = feats[:, 0].max()
-        fl, wl = feats.tolist(), w.tolist()
-        scores = [_row_score(fl[i], wl, int(block[i]), nf, top0, x) for i in range(n)]
-        tied = [i for i, v in enumerate(scores) if v >= max(scores) - 1e-9]
-        want = tied[0]
-        if len(tied) > 1:
-            stream = np.zeros(4, dtype=np.uint64)
-            rng_init(stream, trial, 0)
-            want = tied[rng_below(stream, len(tied))]
-            drawn += 1
+        scores = _full_scores(shape, w, feats, codes, view, kind)
+        want, drew = _drawn_among_ties(scores, trial)
+        drawn += drew
         assert _choose(kind, feats, w, seed=trial, codes=codes, view=view) == want, trial
     assert drawn > 100
 
