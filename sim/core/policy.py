@@ -444,8 +444,8 @@ def temperature_of(weights, d):
 def softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng):
     """A candidate drawn with probability proportional to ``exp(score / temp)`` (one draw of ``rng``). Three passes
     over the scores (the best; the sum of the exponentials; the draw), each scoring four rows at a time
-    (``_score4``: each score is ``_score``'s, bit for bit) and taking them in row order, so every sum is added up
-    in the order of a pass row by row."""
+    (``_score4``: each score is ``_score``'s, up to the sign of a score that is 0) and taking them in row order, so
+    every sum is added up in the order of a pass row by row."""
     best = -np.inf
     i = 0
     while i < n:
