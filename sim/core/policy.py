@@ -443,57 +443,37 @@ def temperature_of(weights, d):
 @njit(cache=True, _nrt=False, nogil=True)
 def softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng):
     """A candidate drawn with probability proportional to ``exp(score / temp)`` (one draw of ``rng``). Three passes
-    over the scores (the best; the sum of the exponentials; the draw), each scoring four rows at a time
+    over the scores (0: the best; 1: the sum of the exponentials; 2: the draw), each scoring four rows at a time
     (``_score4``: each score is ``_score``'s, up to the sign of a score that is 0) and taking them in row order, so
-    every sum is added up in the order of a pass row by row."""
+    every sum is added up in the order of a pass row by row. (One loop serves the three passes, so the scorer is
+    compiled into it once.)"""
     best = -np.inf
-    i = 0
-    while i < n:
-        if i + 4 <= n:
-            v0, v1, v2, v3 = _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x)
-            best = _max4(best, v0, v1, v2, v3)
-            i += 4
-        else:
-            v = _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x)
-            if v > best:
-                best = v
-            i += 1
     tot = 0.0
-    i = 0
-    while i < n:
-        if i + 4 <= n:
-            v0, v1, v2, v3 = _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x)
-            tot += np.exp((v0 - best) / temp)
-            tot += np.exp((v1 - best) / temp)
-            tot += np.exp((v2 - best) / temp)
-            tot += np.exp((v3 - best) / temp)
-            i += 4
-        else:
-            tot += np.exp((_score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x) - best) / temp)
-            i += 1
-    u = rng_float(rng) * tot
-    i = 0
-    while i < n:
-        if i + 4 <= n:
-            v0, v1, v2, v3 = _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x)
-            u -= np.exp((v0 - best) / temp)
-            if u < 0.0:
-                return i
-            u -= np.exp((v1 - best) / temp)
-            if u < 0.0:
-                return i + 1
-            u -= np.exp((v2 - best) / temp)
-            if u < 0.0:
-                return i + 2
-            u -= np.exp((v3 - best) / temp)
-            if u < 0.0:
-                return i + 3
-            i += 4
-        else:
-            u -= np.exp((_score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x) - best) / temp)
-            if u < 0.0:
-                return i
-            i += 1
+    u = 0.0
+    for ps in range(3):
+        if ps == 2:
+            u = rng_float(rng) * tot
+        i = 0
+        while i < n:
+            k = 1
+            if i + 4 <= n:
+                v0, v1, v2, v3 = _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x)
+                k = 4
+            else:
+                v0 = _score(feats, i, weights, _block(moves, i, at, codes, d), nf, top0, x)
+                v1 = v2 = v3 = v0
+            for j in range(k):
+                v = v0 if j == 0 else (v1 if j == 1 else (v2 if j == 2 else v3))
+                if ps == 0:
+                    if v > best:
+                        best = v
+                elif ps == 1:
+                    tot += np.exp((v - best) / temp)
+                else:
+                    u -= np.exp((v - best) / temp)
+                    if u < 0.0:
+                        return i + j
+            i += k
     return n - 1
 
 
@@ -504,17 +484,3 @@ def _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x):
         feats, i, weights, _block(moves, i, at, codes, d), _block(moves, i + 1, at, codes, d),
         _block(moves, i + 2, at, codes, d), _block(moves, i + 3, at, codes, d), nf, top0, x,
     )  # fmt: skip
-
-
-@njit(cache=True, inline="always")
-def _max4(best, v0, v1, v2, v3):
-    """The running maximum after four more scores, taken in row order (as ``if v > best: best = v`` row by row)."""
-    if v0 > best:
-        best = v0
-    if v1 > best:
-        best = v1
-    if v2 > best:
-        best = v2
-    if v3 > best:
-        best = v3
-    return best
