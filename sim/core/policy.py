@@ -319,6 +319,15 @@ def _score4(feats, i, weights, o0, o1, o2, o3, nf, top0, x):
 
 
 @njit(cache=True, inline="always")
+def _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x):
+    """The scores of rows ``i`` to ``i + 3``, each in its own move code's block (``_score4``)."""
+    return _score4(
+        feats, i, weights, _block(moves, i, at, codes, d), _block(moves, i + 1, at, codes, d),
+        _block(moves, i + 2, at, codes, d), _block(moves, i + 3, at, codes, d), nf, top0, x,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _take(v, i, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x):
     """Row ``i``'s score ``v`` into the pass that finds the best score and counts the rows within TIE of it (as
     strategies.common.argmax_column): the new ``(best, ties, first)``."""
@@ -395,10 +404,7 @@ def policy_choose(kind, view, moves, n, feats, weights, rng):
     first = 0
     i = 0
     while i + 4 <= n:
-        v0, v1, v2, v3 = _score4(
-            feats, i, weights, _block(moves, i, at, codes, d), _block(moves, i + 1, at, codes, d),
-            _block(moves, i + 2, at, codes, d), _block(moves, i + 3, at, codes, d), nf, top0, x,
-        )  # fmt: skip
+        v0, v1, v2, v3 = _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x)
         best, ties, first = _take(v0, i, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
         best, ties, first = _take(v1, i + 1, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
         best, ties, first = _take(v2, i + 2, best, ties, first, feats, moves, weights, at, codes, d, nf, top0, x)
@@ -475,12 +481,3 @@ def softmax_draw(feats, moves, n, weights, at, codes, d, nf, top0, x, temp, rng)
                         return i + j
             i += k
     return n - 1
-
-
-@njit(cache=True, inline="always")
-def _rows4(feats, moves, i, weights, at, codes, d, nf, top0, x):
-    """The scores of rows ``i`` to ``i + 3``, each in its own move code's block (``_score4``)."""
-    return _score4(
-        feats, i, weights, _block(moves, i, at, codes, d), _block(moves, i + 1, at, codes, d),
-        _block(moves, i + 2, at, codes, d), _block(moves, i + 3, at, codes, d), nf, top0, x,
-    )  # fmt: skip
