@@ -45,7 +45,7 @@ import importlib.util
 import math
 import pkgutil
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from importlib import metadata
 from pathlib import Path
@@ -146,8 +146,9 @@ BOT_SIG = "int64(int64, int64[:], int64[:, :], int64, float64[:, :], float64[:],
 
 
 def bot_jit(func=None, **options):
-    """Decorator for a bot's ``choose``: compiled with :data:`BOT_SIG` when a line-up first takes the bot
-    (:func:`ready_bot`: a command compiles, or loads from the cache, only the bots it plays), cached, and without
+    """Decorator for a bot's ``choose``: compiled with :data:`BOT_SIG` when a line-up first hands the bot to an
+    engine (:func:`ready_bot`: a command compiles, or loads from the cache, only the bots it plays; on a cold cache a
+    helper process may compile it while the engine compiles, :class:`BotFunctions`), cached, and without
     numba's reference counting (``_nrt=False``). A bot that only reads its arguments needs none, and
     skipping the atomic counter updates on its array arguments makes each call about half as
     expensive. Other ``njit`` options pass through (``@bot_jit(error_model="numpy")``). A bot that
@@ -162,11 +163,65 @@ def bot_jit(func=None, **options):
 def ready_bot(fn):
     """A bot's ``choose`` as the engines take it: compiled (or loaded from the cache) for :data:`BOT_SIG` alone and
     closed to other signatures, which makes numba type it as a function pointer (every bot of a line-up then has
-    one type, and an engine compiles once for all line-ups). Done once, when a line-up first takes the bot."""
+    one type, and an engine compiles once for all line-ups). Done once, when a line-up first hands the bot out."""
     if getattr(fn, "_can_compile", False):
         fn.compile(BOT_SIG)
         fn.disable_compile()
     return fn
+
+
+def bot_type():
+    """The numba type of a ready bot (:func:`ready_bot`): a function pointer of signature :data:`BOT_SIG`."""
+    from numba import types
+    from numba.core import sigutils
+
+    args, ret = sigutils.normalize_signature(BOT_SIG)
+    return types.FunctionType(ret(*args))
+
+
+def _cold(fn) -> bool:
+    """Whether ``fn`` still has to compile for :data:`BOT_SIG` here and numba's cache does not hold it."""
+    from .parcompile import is_cached
+
+    return bool(getattr(fn, "_can_compile", False)) and not is_cached(fn, BOT_SIG)
+
+
+class BotFunctions:
+    """``Lineup.fns`` (a data descriptor): the entries' bot functions, each ready (:func:`ready_bot`) when handed
+    out. :func:`make_lineup` leaves a bot that numba's cache does not hold yet uncompiled (``Lineup.pending``), so
+    that a cold compile of the engine can give it to a helper process on another core
+    (``sim.core.play.search_function``) instead of this process compiling it first; the first read of ``fns``
+    compiles (or loads) what is still pending, here."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            raise AttributeError(self.slot[1:])  # no default value (dataclass)
+        if obj.pending:
+            _ready_pending(obj)
+        return obj.__dict__[self.slot]
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.slot] = tuple(value)
+
+
+def _ready_pending(lineup) -> None:
+    """Make ``lineup``'s pending bots ready (a load where a helper compiled them)."""
+    _ready_each(lineup.pending)
+    lineup.pending = ()
+
+
+def _ready_each(bots) -> None:
+    """:func:`ready_bot` for each ``(function, "game.bot")``; a bot that does not compile for the bots' signature is
+    one line."""
+    for fn, label in bots:
+        try:
+            ready_bot(fn)
+        except Exception as e:  # a plugin bot that does not compile: one line, as at its import
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise MeeplabError(f"bot {label}: its choose does not compile for the bots' signature: {first}") from None
 
 
 # The engines get the bots as a fixed-length tuple of function pointers: its length is part of the compiled type,
@@ -264,19 +319,35 @@ class Lineup:
     """What the engines get: one function and weight row per entry, and how entries map to seats."""
 
     names: list[str]  # one per entry (entries = seats after cyclic padding)
-    fns: tuple  # length E = lineup_entries(game, seats), padded with the first function
+    fns: tuple = BotFunctions()  # length E = lineup_entries(game, seats), padded with the first function
     weights: np.ndarray  # float64[E, W]
     rotate: bool
     reads: np.ndarray = None  # int64[E]: Reads per entry (engines may use it or not)
     # float64[E, S_WIDTH]: search configuration per entry (sim.core.forward S_*); row 0s = plain bot.
     # A search entry's fns/weights slot holds its playout policy.
     search: np.ndarray = None
+    # (function, "game.bot") of bots not compiled yet (BotFunctions); empty once fns was read
+    pending: tuple = field(default=(), repr=False, compare=False)
 
     def __post_init__(self):
+        n = len(self.__dict__["_fns"])
         if self.reads is None:
-            self.reads = np.zeros(len(self.fns), dtype=np.int64)
+            self.reads = np.zeros(n, dtype=np.int64)
         if self.search is None:
-            self.search = np.zeros((len(self.fns), S_WIDTH), dtype=np.float64)
+            self.search = np.zeros((n, S_WIDTH), dtype=np.float64)
+
+    def fns_type(self):
+        """The numba type of ``fns``, without compiling a pending bot (each ready bot's type is :func:`bot_type`)."""
+        import numba
+        from numba import types
+
+        waiting = {id(fn) for fn, _ in self.pending}
+        tys = [bot_type() if id(fn) in waiting else numba.typeof(fn) for fn in self.__dict__["_fns"]]
+        return types.BaseTuple.from_types(tys)
+
+    def pending_jobs(self) -> list:
+        """``(function, signature)`` of the bots still to compile: what a cold engine compile may hand a helper."""
+        return [(fn, BOT_SIG) for fn in dict.fromkeys(fn for fn, _ in self.pending) if _cold(fn)]
 
 
 @njit(cache=True)
@@ -621,14 +692,13 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
     for i, s in enumerate(players):
         weights[i, : len(s.weights)] = s.weights_at(n_players)
         reads[i] = s.reads
-        try:
-            fns.append(ready_bot(s.choose))
-        except Exception as e:  # a plugin bot that does not compile: one line, as at its import
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise MeeplabError(
-                f"bot {game}.{s.name}: its choose does not compile for the bots' signature: {first}"
-            ) from None
-    return Lineup(names=entries, fns=tuple(fns), weights=weights, rotate=rotate, reads=reads, search=search)
+        fns.append(s.choose)
+    pending = tuple((s.choose, f"{game}.{s.name}") for s in players)
+    lineup = Lineup(names=entries, fns=fns, weights=weights, rotate=rotate, reads=reads, search=search, pending=pending)
+    cold = {id(fn) for fn, _ in lineup.pending_jobs()}
+    lineup.pending = tuple(p for p in pending if id(p[0]) in cold)
+    _ready_each(p for p in pending if id(p[0]) not in cold)  # the bots numba's cache holds: loaded now, as before
+    return lineup
 
 
 @njit(cache=True, _nrt=False)

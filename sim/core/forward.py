@@ -54,6 +54,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.types.function_type import WrapperAddressProtocol
+from numba.experimental import function_type as _typeof_pointers  # noqa: F401 (registers numba.typeof of a StepPointer)
 from numba.extending import intrinsic, overload
 
 # -- common control words (every game's ctl starts with these) --------------------------------------------

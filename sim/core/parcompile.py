@@ -24,14 +24,18 @@ pointer) names it with :func:`compile_later`, and a helper compiles it into the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import inspect
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 
 ENV_PROCS = "MEEPLAB_COMPILE_PROCS"
 
@@ -99,7 +103,7 @@ def compile_later(jobs, imports=()) -> None:
     one after the other later. Until :func:`clear_later`; nothing happens where that compile is a cache load.
     ``imports``: modules the helper imports first (the engine module whose ``forward.register`` binds the
     ``fm_*`` names the jobs call)."""
-    _LATER.jobs = [(fn, tuple(types)) for fn, types in jobs]
+    _LATER.jobs = [(fn, types if isinstance(types, str) else tuple(types)) for fn, types in jobs]
     _LATER.imports = tuple(imports)
 
 
@@ -115,61 +119,137 @@ def later_imports() -> tuple:
     return getattr(_LATER, "imports", ())
 
 
-def _start_helper(jobs, imports=()) -> subprocess.Popen | None:
-    """A helper process compiling ``jobs`` (``(dispatcher, argument types)``) into the cache, ``imports`` imported
-    first; None when it cannot start (the caller then compiles them itself when it needs them)."""
-    code = f"import importlib; importlib.import_module({__name__!r})._helper_main()"
+def _addressed(jobs) -> list | None:
+    """``jobs`` as ``(module, attribute, argument types)`` a helper process can import; None where one cannot be
+    named (a function that is no module attribute) or its types cannot be pickled."""
     try:
-        payload = pickle.dumps((tuple(imports), [(*_address(fn), types) for fn, types in jobs]))
-    except Exception:  # a type numba cannot pickle
+        out = [(*_address(fn), types if isinstance(types, str) else tuple(types)) for fn, types in jobs]
+        pickle.dumps(out)
+    except Exception:
         return None
+    return out
+
+
+def _start_helper(payload) -> subprocess.Popen | None:
+    """A helper process running :func:`_helper_main` on ``payload``; None when it cannot start (the caller then
+    compiles everything itself when it needs it)."""
+    code = f"import importlib; importlib.import_module({__name__!r})._helper_main()"
     try:
         proc = subprocess.Popen(
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        proc.stdin.write(payload)
+        proc.stdin.write(pickle.dumps(payload))
         proc.stdin.close()
     except OSError:
         return None
     return proc
 
 
-class Cold:
-    """One cold compile of ``dispatcher`` for ``sig`` with its callees split into ``parts`` (see module doc)."""
+class Board:
+    """Who compiles which job of a cold compile: one folder shared by this process and its helpers; a job is
+    *claimed* by creating its file (``O_EXCL``: exactly one process wins it) and *done* when its second file exists."""
 
-    def __init__(self, dispatcher, sig, parts):
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def claim(self, i: int) -> bool:
+        try:
+            os.close(os.open(os.path.join(self.folder, f"{i}.claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return False
+        return True
+
+    def done(self, i: int) -> None:
+        with open(os.path.join(self.folder, f"{i}.done"), "w"):
+            pass
+
+    def is_done(self, i: int) -> bool:
+        return os.path.exists(os.path.join(self.folder, f"{i}.done"))
+
+
+def claim_order(sizes: list[int], own: int, n_later: int = 0) -> list[int]:
+    """The order in which the process given group ``own`` (``sizes``: the groups' lengths, their jobs numbered
+    group after group) claims jobs: its own group front to back, then the other groups' jobs from their backs (the
+    work their own processes would reach last), then the ``n_later`` jobs after the groups. A group's functions
+    share callees, so each process compiles mostly its own group, as the games chose them; what is uneven (the
+    machine, a group that turned out larger) evens out at the end."""
+    first = [sum(sizes[:k]) for k in range(len(sizes))]
+    mine = list(range(first[own], first[own] + sizes[own])) if own < len(sizes) else []
+    others = [i for k in range(len(sizes)) if k != own for i in reversed(range(first[k], first[k] + sizes[k]))]
+    total = sum(sizes)
+    return mine + others + list(range(total, total + n_later))
+
+
+class Cold:
+    """One cold compile of ``dispatcher`` for ``sig`` with its callees in ``parts`` (see module doc), on every core.
+
+    The parts' functions (and then ``later``'s jobs, which ``dispatcher`` does not need) are a queue that this
+    process and its helpers take from, each the next job nobody has claimed (:class:`Board`) in its own order
+    (:func:`claim_order`: group ``k`` first for process ``k``, this process being 0), so the cores share the work
+    whatever each job costs. This process takes parts only; once none is left to claim and every part is done (or
+    every helper has ended), it compiles ``dispatcher`` (which loads the parts from the cache) while the helpers go
+    on with ``later``; then it takes what is left of ``later`` itself and waits for the helpers."""
+
+    def __init__(self, dispatcher, sig, parts, later=(), imports=()):
         self.dispatcher, self.sig = dispatcher, sig
-        self.parts = [[(fn, _arg_types(fn, sig)) for fn in part] for part in parts if part]
+        groups = [[(fn, _arg_types(fn, sig)) for fn in part] for part in parts if part]
+        self.sizes = [len(g) for g in groups]
+        self.parts = [job for g in groups for job in g]
+        self.later = list(later)
+        self.imports = tuple(imports)
         self.helpers: list[subprocess.Popen] = []
+        self.board: Board | None = None
 
     def start(self) -> None:
-        """Hand every part but the first to helper processes (round robin over the spare cores)."""
-        n_helpers = min(processes() - 1, len(self.parts) - 1)
-        if n_helpers <= 0:
+        """Start the helpers (up to one per spare core, no more than there are jobs for them)."""
+        n_helpers = min(processes() - 1, len(self.parts) + len(self.later) - 1)
+        parts = _addressed(self.parts)
+        if n_helpers <= 0 or parts is None:
             return
-        shares: list[list] = [[] for _ in range(n_helpers)]
-        for k, part in enumerate(self.parts[1:]):
-            shares[k % n_helpers].extend(part)
-        for share in shares:
-            proc = _start_helper(share)
+        self.later = [job for job in self.later if _addressed([job]) is not None]  # the rest: compiled where needed
+        self.board = Board(tempfile.mkdtemp(prefix="meeplab-compile-"))
+        jobs = parts + _addressed(self.later)
+        for k in range(1, n_helpers + 1):
+            payload = (self.imports, jobs, claim_order(self.sizes, k, len(self.later)), self.board.folder)
+            proc = _start_helper(payload)
             if proc is not None:
                 self.helpers.append(proc)
 
+    def _parts_done(self) -> bool:
+        if self.board is None or all(p.poll() is not None for p in self.helpers):
+            return True
+        return all(self.board.is_done(i) for i in range(len(self.parts)))
+
+    def _take_later(self) -> None:
+        """Compile each job of ``later`` that no helper has claimed."""
+        for j, (fn, types) in enumerate(self.later):
+            if self.board is not None and self.board.claim(len(self.parts) + j):
+                fn.compile(types)
+
     def finish(self) -> None:
-        """Compile the first part here, wait for the helpers, then ``dispatcher`` itself (None: only the parts)."""
-        if self.parts:
-            _compile_all(self.parts[0])
-        for proc in self.helpers:
-            proc.wait()
-        self.helpers = []
-        if self.dispatcher is not None:
-            # the jobs this thread asked to have compiled meanwhile (compile_later): on the core the parts' helper left
-            imports = later_imports()
-            later = [(fn, t) for fn, t in clear_later() if not is_cached(fn, t)]
-            helper = _start_helper(later, imports) if later and processes() > 1 else None
-            self.dispatcher.compile(self.sig)
-            if helper is not None:
-                helper.wait()
+        """Take parts until none is left, wait for the helpers' parts, compile ``dispatcher`` (None: only the
+        parts), take what is left of ``later`` (without a dispatcher: while the helpers finish their parts), wait
+        for the helpers."""
+        try:
+            for i in claim_order(self.sizes, 0):
+                if self.board is None or self.board.claim(i):
+                    fn, types = self.parts[i]
+                    fn.compile(types)
+                    if self.board is not None:
+                        self.board.done(i)
+            if self.dispatcher is None:
+                self._take_later()  # nothing here waits for the parts: the jobs for later while helpers finish
+            while not self._parts_done():
+                time.sleep(0.01)
+            if self.dispatcher is not None:
+                self.dispatcher.compile(self.sig)
+                self._take_later()
+            for proc in self.helpers:
+                proc.wait()
+        finally:
+            self.helpers = []
+            if self.board is not None:
+                shutil.rmtree(self.board.folder, ignore_errors=True)
 
 
 def lock_name(dispatcher, sig) -> str:
@@ -191,7 +271,9 @@ def compile_split(dispatcher, sig, parts) -> None:
 
     with cache_lock(lock_name(dispatcher, sig)):
         if parts and processes() > 1 and not is_cached(dispatcher, sig):
-            job = Cold(dispatcher, sig, parts)
+            imports = later_imports()
+            later = [(fn, t) for fn, t in clear_later() if not is_cached(fn, t)]
+            job = Cold(dispatcher, sig, parts, later, imports)
             job.start()
             job.finish()
         else:
@@ -203,7 +285,8 @@ def warm_parts(parts, types: tuple) -> None:
     before a caller that needs them all compiles: on a cold cache with spare cores, the groups after the first in
     helper processes while this process compiles the first; the caller then loads them. Nothing when they are
     cached, when there is one core, or when fewer than two groups are cold (the caller compiles them as before).
-    For a game whose engine the shared loop compiles inline (``sim.core.forward.register``'s ``parts``)."""
+    For a game whose engine the shared loop compiles inline (``sim.core.forward.register``'s ``parts``). Jobs named
+    with :func:`compile_later` (which must not need these parts) are taken too, by whichever process is free."""
     jobs = [[(fn, _arg_types(fn, types)) for fn in part] for part in parts if part]
     if processes() <= 1 or sum(not all(is_cached(fn, t) for fn, t in part) for part in jobs) < 2:
         return
@@ -213,16 +296,25 @@ def warm_parts(parts, types: tuple) -> None:
     with cache_lock("locks/" + hashlib.sha256(f"{name}|{types}".encode()).hexdigest()[:20] + ".lock"):
         if sum(not all(is_cached(fn, t) for fn, t in part) for part in jobs) < 2:
             return  # another process compiled them meanwhile
-        job = Cold(None, types, parts)
+        imports = later_imports()
+        later = [(fn, t) for fn, t in clear_later() if not is_cached(fn, t)]  # a line-up's bots, say
+        job = Cold(None, types, parts, later, imports)
         job.start()
         job.finish()
 
 
 def _helper_main() -> None:
-    """A helper process: compile the (module, attribute, argument types) jobs pickled on stdin into the cache, the
-    modules named with them imported first."""
-    imports, jobs = pickle.loads(sys.stdin.buffer.read())
+    """A helper process: the modules named first imported, then each of the (module, attribute, argument types)
+    jobs pickled on stdin that it can claim on the board (:class:`Board`), in its order (:func:`claim_order`),
+    compiled into the cache. A job that fails is left (marked done): whoever needs it compiles it, and reports its
+    error."""
+    imports, jobs, order, folder = pickle.loads(sys.stdin.buffer.read())
+    board = Board(folder)
     for module in imports:
         importlib.import_module(module)
-    for module, name, types in jobs:
-        getattr(importlib.import_module(module), name).compile(types)
+    for i in order:
+        module, name, types = jobs[i]
+        if board.claim(i):
+            with contextlib.suppress(Exception):  # left to whoever needs it: it compiles it and reports the error
+                getattr(importlib.import_module(module), name).compile(types)
+            board.done(i)

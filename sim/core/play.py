@@ -165,13 +165,19 @@ def search_function(cx, lineup, np_, ncat, later=None):
     from .forward import engine_modules, step_pointer, warm_engine
     from .parcompile import clear_later, compile_later
 
+    jobs = lineup.pending_jobs()  # bots not compiled yet: a helper may take them while the engine compiles
+    if jobs:
+        compile_later(jobs, engine_modules(cx))  # the parts of an inline engine may take them (warm_engine)
     warm_engine(cx)  # every shared loop takes its search from here: its engine's parts first, on every core
     log = np.zeros((0, 1), dtype=np.int64)
+    jobs = lineup.pending_jobs()  # those left
     if later is not None:
         st_t, scratch_t = player_types(cx, log)
-        args = (st_t, scratch_t, numba.typeof(cx), *(numba.typeof(a) for a in (lineup.fns, lineup.weights)))
+        args = (st_t, scratch_t, numba.typeof(cx), lineup.fns_type(), numba.typeof(lineup.weights))
         sig = types.int64(*args, numba.typeof(lineup.search), types.int64, types.int64)
-        compile_later(later(types.FunctionType(sig)), engine_modules(cx))
+        jobs += later(types.FunctionType(sig))
+    if jobs:
+        compile_later(jobs, engine_modules(cx))
     try:
         st, scratch = new_player(cx, np_, ncat, log)  # the first call through the engine's step pointer compiles it
     finally:
@@ -331,8 +337,10 @@ def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
     dummy = np.zeros((0, log_width), dtype=np.int64)
 
     def loop(srch_type):  # play_batch's compiled loop, for a helper while the engine compiles (a first run)
-        head = loop_args(cx, lineup, np_) + (seed, start, 0, 0, score, tiebreak, brk, length, end, dummy, False)
-        return [(play_range, (*(numba.typeof(a) for a in head), srch_type))]
+        head = (cx, lineup.weights, lineup.search, np_, lineup.rotate, seed, start, 0, 0, score, tiebreak, brk)
+        head += (length, end, dummy, False)
+        tys = [numba.typeof(a) for a in head]
+        return [(play_range, (tys[0], lineup.fns_type(), *tys[1:], srch_type))]  # the bots' type, none compiled
 
     srch = search_function(cx, lineup, np_, ncat, later=loop)
     play_batch(*loop_args(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
