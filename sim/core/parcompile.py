@@ -3,12 +3,12 @@
 numba compiles one function at a time, on one core. An engine behind a function pointer
 (:func:`sim.core.forward.step_pointer`) is one large tree of functions, and most of its compile time goes to the
 game's per-phase rules below ``step``, which do not depend on each other. A game may therefore name them in
-*parts* (``step_pointer(..., parts=((f, g), (h, k)))``): on a cold cache the first part
-is compiled in this process while each further part is compiled by a helper process (up to one per spare core),
-which writes it into numba's on-disk cache; this process waits for the helpers and then compiles ``step``,
-which loads their functions from the cache instead of compiling them. The machine code is the same (numba links
-a cached function's code into its caller exactly as a fresh one's), so results do not change; only the wait
-does.
+*parts* (``step_pointer(..., parts=((f, g), (h, k)))``): on a cold cache this process and a helper process per
+spare core compile them, each writing into numba's on-disk cache; the groups are where each process starts, and
+the functions are shared out one at a time as the processes get free (:class:`Board`, :func:`claim_order`); this
+process waits for the parts and then compiles ``step``, which loads their functions from the cache instead of
+compiling them. The machine code is the same (numba links a cached function's code into its caller exactly as a
+fresh one's), so results do not change; only the wait does.
 
 Every function named in a part must take a prefix of ``step``'s own arguments, with the same types
 (``post_action(st, tab)``, ``apply_action(st, tab, i)``): its types are read from ``step``'s signature. Nothing
@@ -19,7 +19,8 @@ default is the number of cores this process may use.
 
 While this process then compiles ``step`` itself, the other cores would wait: a caller that knows what it compiles
 next and that needs nothing of the engine's compile (the shared batch loop reaches the engine through its step
-pointer) names it with :func:`compile_later`, and a helper compiles it into the cache meanwhile.
+pointer) names it with :func:`compile_later`, and a helper compiles it into the cache meanwhile; so does
+``sim.core.play.search_function`` with the line-up's bots that the cache lacks (``Lineup.pending``).
 """
 
 from __future__ import annotations
@@ -86,11 +87,6 @@ def _address(fn) -> tuple[str, str]:
         if value is fn:
             return module, name
     raise LookupError(f"{fn.py_func.__qualname__} is not a module attribute of {module}")
-
-
-def _compile_all(jobs) -> None:
-    for fn, types in jobs:
-        fn.compile(types)
 
 
 _LATER = threading.local()  # jobs for a helper while this thread's next cold split compile compiles its dispatcher
