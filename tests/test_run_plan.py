@@ -94,6 +94,39 @@ def test_a_bad_request_is_refused_in_one_line_before_any_game(tmp_path, change, 
     assert not (tmp_path / "r").exists()
 
 
+BROKEN_BOT = """
+from numba import njit
+
+
+@njit(cache=True, _nrt=False)
+def choose(kind, view, moves, n, feats, weights, rng):
+    return view.no_such_attribute
+"""
+
+
+def test_a_bot_that_does_not_compile_is_one_line_and_leaves_no_run_folder(tmp_path, monkeypatch):
+    """A line-up leaves the bots numba's cache lacks uncompiled (for a cold engine compile's helper), so a bot that
+    does not compile is found when the run first plays: the runner readies every line-up's bots before it writes
+    anything (``--quiet`` runs have no calibration before it)."""
+    import importlib.util
+    import sys
+
+    src = tmp_path / "pc_broken_bot.py"
+    src.write_text(BROKEN_BOT)
+    spec = importlib.util.spec_from_file_location("pc_broken_bot", src)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "pc_broken_bot", module)
+    spec.loader.exec_module(module)
+    plan = plan_run(RunConfig(get_game("schweinebande"), 10, [3], ["greedy"], out=tmp_path / "r"))
+    lineup = plan.lineups[3]
+    lineup.fns = (module.choose,) * len(lineup.names)
+    lineup.pending = ((module.choose, "schweinebande.broken"),)
+    with pytest.raises(MeeplabError, match="bot schweinebande.broken: its choose does not compile") as got:
+        runner.run(plan)
+    assert "\n" not in str(got.value)
+    assert not (tmp_path / "r").exists()
+
+
 def test_the_plan_holds_what_the_runner_records(tmp_path):
     plan = plan_run(
         RunConfig(get_game("schweinebande"), 12, [2, 3], ["greedy", "heuristic"], overrides={"start_feed": 1},
