@@ -104,10 +104,9 @@ def choose(kind, view, moves, n, feats, weights, rng):
 """
 
 
-def test_a_bot_that_does_not_compile_is_one_line_and_leaves_no_run_folder(tmp_path, monkeypatch):
-    """A line-up leaves the bots numba's cache lacks uncompiled (for a cold engine compile's helper), so a bot that
-    does not compile is found when the run first plays: the runner readies every line-up's bots before it writes
-    anything (``--quiet`` runs have no calibration before it)."""
+@pytest.fixture
+def broken_plan(tmp_path, monkeypatch):
+    """A run plan whose line-up plays a bot that does not compile, not compiled yet (``Lineup.pending``)."""
     import importlib.util
     import sys
 
@@ -121,10 +120,29 @@ def test_a_bot_that_does_not_compile_is_one_line_and_leaves_no_run_folder(tmp_pa
     lineup = plan.lineups[3]
     lineup.fns = (module.choose,) * len(lineup.names)
     lineup.pending = ((module.choose, "schweinebande.broken"),)
-    with pytest.raises(MeeplabError, match="bot schweinebande.broken: its choose does not compile") as got:
-        runner.run(plan)
+    return plan
+
+
+BROKEN = r"bot schweinebande\.broken: its choose does not compile"
+
+
+def test_a_bot_that_does_not_compile_is_one_line_and_leaves_no_run_folder(broken_plan, tmp_path):
+    """A line-up leaves the bots numba's cache lacks uncompiled (for a cold engine compile's helper), so a bot that
+    does not compile is found when the run first plays: the runner readies every line-up's bots before it writes
+    anything (``--quiet`` runs have no calibration before it)."""
+    with pytest.raises(MeeplabError, match=BROKEN) as got:
+        runner.run(broken_plan)
     assert "\n" not in str(got.value)
     assert not (tmp_path / "r").exists()
+
+
+def test_a_quiet_command_readies_the_bots_before_it_writes_its_own_files(broken_plan):
+    """``echo_plan`` is where every command's runs are priced (the calibration plays them) before the command writes
+    anything of its own (a ladder's ladder.json): with ``--quiet`` it prices nothing, so it readies the bots."""
+    from meeplab.cli.output import echo_plan
+
+    with pytest.raises(MeeplabError, match=BROKEN):
+        echo_plan("a ladder", [broken_plan], False, True)
 
 
 def test_the_plan_holds_what_the_runner_records(tmp_path):

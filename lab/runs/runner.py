@@ -99,7 +99,7 @@ def run(plan: RunPlan) -> RunResult:
     """
     if not isinstance(plan, RunPlan):
         raise TypeError(f"run() takes a RunPlan (meeplab.lab.runs.plan.plan_run), got {type(plan).__name__}")
-    _ready_bots(plan)
+    ready_bots(plan)
     if plan.out is None:
         return _play(plan, None)
     out = Path(plan.out)
@@ -115,12 +115,13 @@ def run(plan: RunPlan) -> RunResult:
             raise MeeplabError(os_error_line(out, exc)) from None
 
 
-def _ready_bots(plan: RunPlan) -> None:
+def ready_bots(plan: RunPlan) -> None:
     """Before anything is written: every lineup's bots ready, so that a bot that does not compile is one line (exit 2)
-    and leaves no run folder. A line-up leaves the bots numba's cache lacks uncompiled, for a cold engine compile to
-    hand them to a helper (``sim.core.bots.Lineup.pending``): where this machine has not compiled the game's engine
-    yet (a run without the plan's calibration, ``--quiet``), one warm-up game of the first player count compiles it
-    here first, the bots beside it, as the calibration does; its time counts as compile/load before the run."""
+    and leaves no output (:func:`run` calls it; so does a command before it writes its own files). A line-up leaves
+    the bots numba's cache lacks uncompiled, for a cold engine compile to hand them to a helper
+    (``sim.core.bots.Lineup.pending``): where this machine has not compiled the game's engine yet (a run without the
+    plan's calibration, ``--quiet``), one warm-up game of the first player count compiles it here first, the bots
+    beside it, as the calibration does; its time counts as compile/load before the run."""
     game = plan.game
     pending = any(lineup.pending for lineup in plan.lineups.values())
     if pending and plan.players and not engine_compiled(game):

@@ -46,13 +46,15 @@ def echo_plan(
     a command plays besides its runs, priced from the runs' measured speeds). ``refitted``: bots the command fits
     again at each run's rules (``--retune``), so their warning that they were fitted at other rules does not apply."""
     from meeplab.lab.runs.estimate import duration, estimate, lineup_name, rate
-    from meeplab.lab.runs.runner import compiled_before_run
+    from meeplab.lab.runs.runner import compiled_before_run, ready_bots
 
     cfgs = list(cfgs)
     misfits = (m for cfg in cfgs for m in cfg.misfits() if not any(m.startswith(f"bot '{b}' ") for b in refitted))
     for line in dict.fromkeys(misfits):  # never silent, --quiet or not
         click.echo(f"meeplab: warning: {line}", err=True)
     if quiet and not dry_run:
+        for cfg in cfgs:  # what the calibration below does otherwise: a bot that does not compile stops us here
+            ready_bots(cfg)
         return False
     if not cfgs:
         return dry_run
