@@ -693,12 +693,10 @@ def make_lineup(game: str, names: list[str], n_players: int, rotate: bool, bot_c
         weights[i, : len(s.weights)] = s.weights_at(n_players)
         reads[i] = s.reads
         fns.append(s.choose)
-    pending = tuple((s.choose, f"{game}.{s.name}") for s in players)
-    lineup = Lineup(names=entries, fns=fns, weights=weights, rotate=rotate, reads=reads, search=search, pending=pending)
-    cold = {id(fn) for fn, _ in lineup.pending_jobs()}
-    lineup.pending = tuple(p for p in pending if id(p[0]) in cold)
-    _ready_each(p for p in pending if id(p[0]) not in cold)  # the bots numba's cache holds: loaded now, as before
-    return lineup
+    bots = dict.fromkeys((s.choose, f"{game}.{s.name}") for s in players)
+    pending = tuple(b for b in bots if _cold(b[0]))
+    _ready_each(b for b in bots if b not in pending)  # the bots numba's cache holds: loaded now, as before
+    return Lineup(names=entries, fns=fns, weights=weights, rotate=rotate, reads=reads, search=search, pending=pending)
 
 
 @njit(cache=True, _nrt=False)

@@ -324,6 +324,13 @@ def loop_args(cx, lineup, np_):
     return cx, lineup.fns, lineup.weights, lineup.search, np_, lineup.rotate
 
 
+def loop_arg_types(cx, lineup, np_) -> tuple:
+    """The numba types of :func:`loop_args`, without compiling the line-up's pending bots (``Lineup.fns_type``)."""
+    args = (cx, lineup.weights, lineup.search, np_, lineup.rotate)
+    tys = [numba.typeof(a) for a in args]
+    return (tys[0], lineup.fns_type(), *tys[1:])
+
+
 def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
     """Games ``start .. start + n_games - 1`` of ``lineup`` at ``np_`` seats on all threads, as a
     :class:`~meeplab.sim.core.game.Batch` (``ncat`` score categories; ``log_width``: the game's event-log width)."""
@@ -337,10 +344,8 @@ def run_batch(cx, lineup, np_, seed, start, n_games, ncat, log_width):
     dummy = np.zeros((0, log_width), dtype=np.int64)
 
     def loop(srch_type):  # play_batch's compiled loop, for a helper while the engine compiles (a first run)
-        head = (cx, lineup.weights, lineup.search, np_, lineup.rotate, seed, start, 0, 0, score, tiebreak, brk)
-        head += (length, end, dummy, False)
-        tys = [numba.typeof(a) for a in head]
-        return [(play_range, (tys[0], lineup.fns_type(), *tys[1:], srch_type))]  # the bots' type, none compiled
+        rest = (seed, start, 0, 0, score, tiebreak, brk, length, end, dummy, False)
+        return [(play_range, (*loop_arg_types(cx, lineup, np_), *(numba.typeof(a) for a in rest), srch_type))]
 
     srch = search_function(cx, lineup, np_, ncat, later=loop)
     play_batch(*loop_args(cx, lineup, np_), seed, start, n_games, score, tiebreak, brk, length, end, log_width, srch)
